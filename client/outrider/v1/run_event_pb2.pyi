@@ -1,0 +1,119 @@
+import datetime
+
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from outrider.v1 import automate_events_pb2 as _automate_events_pb2
+from outrider.v1 import research_events_pb2 as _research_events_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ApprovalDecision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    APPROVAL_DECISION_UNSPECIFIED: _ClassVar[ApprovalDecision]
+    APPROVAL_DECISION_APPROVE: _ClassVar[ApprovalDecision]
+    APPROVAL_DECISION_REJECT: _ClassVar[ApprovalDecision]
+
+class ApprovalScope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    APPROVAL_SCOPE_UNSPECIFIED: _ClassVar[ApprovalScope]
+    APPROVAL_SCOPE_ONCE: _ClassVar[ApprovalScope]
+    APPROVAL_SCOPE_ALWAYS: _ClassVar[ApprovalScope]
+
+class ResolutionSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESOLUTION_SOURCE_UNSPECIFIED: _ClassVar[ResolutionSource]
+    RESOLUTION_SOURCE_CALLER: _ClassVar[ResolutionSource]
+    RESOLUTION_SOURCE_EXPIRED: _ClassVar[ResolutionSource]
+    RESOLUTION_SOURCE_RUN_ENDED: _ClassVar[ResolutionSource]
+APPROVAL_DECISION_UNSPECIFIED: ApprovalDecision
+APPROVAL_DECISION_APPROVE: ApprovalDecision
+APPROVAL_DECISION_REJECT: ApprovalDecision
+APPROVAL_SCOPE_UNSPECIFIED: ApprovalScope
+APPROVAL_SCOPE_ONCE: ApprovalScope
+APPROVAL_SCOPE_ALWAYS: ApprovalScope
+RESOLUTION_SOURCE_UNSPECIFIED: ResolutionSource
+RESOLUTION_SOURCE_CALLER: ResolutionSource
+RESOLUTION_SOURCE_EXPIRED: ResolutionSource
+RESOLUTION_SOURCE_RUN_ENDED: ResolutionSource
+
+class RunEvent(_message.Message):
+    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "artifact")
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    AUTOMATE_FIELD_NUMBER: _ClassVar[int]
+    RESEARCH_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_RESOLVED_FIELD_NUMBER: _ClassVar[int]
+    INPUT_RESOLVED_FIELD_NUMBER: _ClassVar[int]
+    ARTIFACT_FIELD_NUMBER: _ClassVar[int]
+    run: str
+    sequence: int
+    time: _timestamp_pb2.Timestamp
+    automate: _automate_events_pb2.AutomateEvent
+    research: _research_events_pb2.ResearchEvent
+    approval_requested: ApprovalRequested
+    approval_resolved: ApprovalResolved
+    input_resolved: InputResolved
+    artifact: str
+    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
+
+class Heartbeat(_message.Message):
+    __slots__ = ("time", "last_sequence")
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    time: _timestamp_pb2.Timestamp
+    last_sequence: int
+    def __init__(self, time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ...) -> None: ...
+
+class ApprovalRequested(_message.Message):
+    __slots__ = ("approval_id", "iteration_id", "action", "ref", "url", "reason", "details", "expire_time")
+    APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
+    ITERATION_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    REF_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    approval_id: str
+    iteration_id: str
+    action: str
+    ref: str
+    url: str
+    reason: str
+    details: _struct_pb2.Struct
+    expire_time: _timestamp_pb2.Timestamp
+    def __init__(self, approval_id: _Optional[str] = ..., iteration_id: _Optional[str] = ..., action: _Optional[str] = ..., ref: _Optional[str] = ..., url: _Optional[str] = ..., reason: _Optional[str] = ..., details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ApprovalResolved(_message.Message):
+    __slots__ = ("approval_id", "decision", "scope", "reason", "source")
+    APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    approval_id: str
+    decision: ApprovalDecision
+    scope: ApprovalScope
+    reason: str
+    source: ResolutionSource
+    def __init__(self, approval_id: _Optional[str] = ..., decision: _Optional[_Union[ApprovalDecision, str]] = ..., scope: _Optional[_Union[ApprovalScope, str]] = ..., reason: _Optional[str] = ..., source: _Optional[_Union[ResolutionSource, str]] = ...) -> None: ...
+
+class InputResolved(_message.Message):
+    __slots__ = ("request_id", "submitted", "refs", "source")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_FIELD_NUMBER: _ClassVar[int]
+    REFS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    submitted: bool
+    refs: _containers.RepeatedScalarFieldContainer[str]
+    source: ResolutionSource
+    def __init__(self, request_id: _Optional[str] = ..., submitted: _Optional[bool] = ..., refs: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[ResolutionSource, str]] = ...) -> None: ...

@@ -1,0 +1,77 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from outrider.v1 import params_pb2 as _params_pb2
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class RunKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RUN_KIND_UNSPECIFIED: _ClassVar[RunKind]
+    RUN_KIND_AUTOMATE: _ClassVar[RunKind]
+    RUN_KIND_RESEARCH: _ClassVar[RunKind]
+
+class RunState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RUN_STATE_UNSPECIFIED: _ClassVar[RunState]
+    RUN_STATE_QUEUED: _ClassVar[RunState]
+    RUN_STATE_RUNNING: _ClassVar[RunState]
+    RUN_STATE_INPUT_REQUIRED: _ClassVar[RunState]
+    RUN_STATE_APPROVAL_REQUIRED: _ClassVar[RunState]
+    RUN_STATE_SUCCEEDED: _ClassVar[RunState]
+    RUN_STATE_FAILED: _ClassVar[RunState]
+    RUN_STATE_CANCELLED: _ClassVar[RunState]
+RUN_KIND_UNSPECIFIED: RunKind
+RUN_KIND_AUTOMATE: RunKind
+RUN_KIND_RESEARCH: RunKind
+RUN_STATE_UNSPECIFIED: RunState
+RUN_STATE_QUEUED: RunState
+RUN_STATE_RUNNING: RunState
+RUN_STATE_INPUT_REQUIRED: RunState
+RUN_STATE_APPROVAL_REQUIRED: RunState
+RUN_STATE_SUCCEEDED: RunState
+RUN_STATE_FAILED: RunState
+RUN_STATE_CANCELLED: RunState
+
+class Run(_message.Message):
+    __slots__ = ("name", "kind", "state", "create_time", "update_time", "end_time", "last_sequence", "automate", "research", "options", "outcome")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    AUTOMATE_FIELD_NUMBER: _ClassVar[int]
+    RESEARCH_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    kind: RunKind
+    state: RunState
+    create_time: _timestamp_pb2.Timestamp
+    update_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    last_sequence: int
+    automate: _params_pb2.AutomateParams
+    research: _params_pb2.ResearchParams
+    options: _params_pb2.RunOptions
+    outcome: RunOutcome
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ...) -> None: ...
+
+class RunOutcome(_message.Message):
+    __slots__ = ("success", "result", "error_code", "error_message")
+    SUCCESS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_CODE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    success: bool
+    result: str
+    error_code: str
+    error_message: str
+    def __init__(self, success: _Optional[bool] = ..., result: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Installs what Outrider needs on Debian 12 (bookworm) with Python 3.11, and nothing else.
+# The README's commands, CI and the Dockerfile all go through this one script.
+#
+#   scripts/bootstrap.sh system [--test]   Debian packages: chromium (+ nodejs/npm for tests)
+#   scripts/bootstrap.sh python [--test]   virtualenv + Python packages (+ test tools, npm tools)
+#   scripts/bootstrap.sh all    [--test]   both
+#
+# Re-running is cheap: each step is skipped when its inputs have not changed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${OUTRIDER_VENV:-$ROOT/.venv}"
+PYTHON="${OUTRIDER_PYTHON:-python3}"
+
+log() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else log "need root to run: $*"; exit 1
+  fi
+}
+
+apt_install() {
+  log "installing Debian packages: $*"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+install_system() {
+  local want_tests="$1" missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  "$PYTHON" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+  if [ "$want_tests" = yes ]; then
+    command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+  fi
+  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
+# A hash of everything that decides what gets installed, so unchanged inputs skip pip.
+inputs_hash() {
+  cat "$ROOT/pyproject.toml" "$ROOT/constraints.txt" 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+install_python() {
+  local want_tests="$1" extras="server" stamp
+  [ "$want_tests" = yes ] && extras="server,test"
+  [ -x "$VENV/bin/python" ] || { log "creating virtualenv $VENV"; "$PYTHON" -m venv "$VENV"; }
+  stamp="$VENV/.outrider-$extras-$(inputs_hash)"
+  if [ ! -e "$stamp" ]; then
+    log "installing Python packages [$extras]"
+    "$VENV/bin/pip" install -q --disable-pip-version-check --upgrade pip
+    "$VENV/bin/pip" install -q --disable-pip-version-check -c "$ROOT/constraints.txt" -e "$ROOT[$extras]"
+    rm -f "$VENV"/.outrider-*
+    touch "$stamp"
+  fi
+  if [ "$want_tests" = yes ]; then install_node_tools; fi
+}
+
+install_node_tools() {
+  local stamp="$ROOT/node_modules/.outrider-$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -e "$stamp" ]; then
+    log "installing npm tools (buf)"
+    (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error)
+    touch "$stamp"
+  fi
+}
+
+main() {
+  local what="${1:-all}" want_tests=no
+  [ "${2:-}" = "--test" ] && want_tests=yes
+  case "$what" in
+    system) install_system "$want_tests" ;;
+    python) install_python "$want_tests" ;;
+    all) install_system "$want_tests"; install_python "$want_tests" ;;
+    *) log "usage: $0 system|python|all [--test]"; exit 2 ;;
+  esac
+}
+
+main "$@"

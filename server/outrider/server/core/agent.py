@@ -1,0 +1,85 @@
+"""What the core asks of an agent, and what it offers one while it runs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Protocol
+
+from google.protobuf.message import Message
+
+from outrider.server.core.artifacts import ArtifactStore
+from outrider.server.core.event_log import EventLog
+from outrider.server.core.event_names import payload_event_name
+from outrider.server.core.interactions import ApprovalAnswer, InputAnswer, InteractionBroker
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import params_pb2, run_event_pb2, run_pb2
+
+
+class Agent(Protocol):
+    """Does the work of one kind of run.
+
+    It emits its events through the context, its own terminal events included when it ends
+    normally, and returns how the run ended. Cancellation arrives as asyncio.CancelledError; the
+    core then emits whatever terminal events are still missing.
+    """
+
+    async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
+
+
+AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
+
+
+class RunContext:
+    """One run as its agent sees it: parameters, event emission, questions to the caller."""
+
+    def __init__(
+        self,
+        run: run_pb2.Run,
+        started_us: int,
+        log: EventLog,
+        interactions: InteractionBroker,
+        artifacts: ArtifactStore,
+    ) -> None:
+        self.run_id = run.name.removeprefix("runs/")
+        self.kind = run.kind
+        self.options = run.options
+        self.started_us = started_us
+        self.seen: Counter[str] = Counter()
+        self._run = run
+        self._log = log
+        self._interactions = interactions
+        self._artifacts = artifacts
+        self._standing_decisions: dict[str, ApprovalAnswer] = {}
+
+    @property
+    def automate(self) -> params_pb2.AutomateParams:
+        return self._run.automate
+
+    @property
+    def research(self) -> params_pb2.ResearchParams:
+        return self._run.research
+
+    def emit(self, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
+        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run."""
+        self.seen[payload_event_name(payload) or payload.DESCRIPTOR.name] += 1
+        return self._log.append(self.run_id, payload, artifact)
+
+    async def ask_input(
+        self, request: ae.InteractiveFormDataRequest, field_errors: dict[str, str] | None = None
+    ) -> InputAnswer:
+        return await self._interactions.ask_input(self.run_id, request, field_errors)
+
+    async def ask_approval(
+        self, request: run_event_pb2.ApprovalRequested, standing_key: str | None = None
+    ) -> ApprovalAnswer:
+        """Asks the caller, unless an earlier "always" decision for `standing_key` answers it."""
+        if standing_key is not None and standing_key in self._standing_decisions:
+            return self._standing_decisions[standing_key]
+        answer = await self._interactions.ask_approval(self.run_id, request)
+        if standing_key is not None and answer.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS:
+            self._standing_decisions[standing_key] = answer
+        return answer
+
+    def save_artifact(self, data: bytes, content_type: str) -> str:
+        return self._artifacts.save(self.run_id, data, content_type)

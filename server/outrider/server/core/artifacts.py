@@ -1,0 +1,66 @@
+"""Artifacts (screenshots, downloads): bytes in files under the data directory, metadata in SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from outrider.server.core.errors import InvalidArgument, NotFound, OutOfRange
+from outrider.server.core.names import artifact_name, new_id
+from outrider.server.core.store import Store
+
+MAX_CHUNK = 1024 * 1024
+DEFAULT_CHUNK = 256 * 1024
+
+
+class ArtifactStore:
+    def __init__(self, root: Path, store: Store) -> None:
+        self._root = root
+        self._store = store
+
+    def save(self, run_id: str, data: bytes, content_type: str) -> str:
+        """Writes the bytes atomically and returns the artifact's resource name."""
+        artifact_id = new_id()
+        folder = self._root / run_id
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f".{artifact_id}.partial"
+        partial.write_bytes(data)
+        os.replace(partial, folder / artifact_id)
+        self._store.save_artifact((run_id, artifact_id), content_type, len(data))
+        return artifact_name(run_id, artifact_id)
+
+    def describe(self, run_id: str, artifact_id: str) -> tuple[str, int]:
+        found = self._store.get_artifact(run_id, artifact_id)
+        if found is None:
+            raise NotFound(f"{artifact_name(run_id, artifact_id)} does not exist")
+        return found
+
+    async def read(
+        self, run_id: str, artifact_id: str, offset: int, chunk_size: int
+    ) -> AsyncIterator[tuple[int, bytes]]:
+        """(offset, bytes) chunks from `offset` to the end."""
+        _, size = self.describe(run_id, artifact_id)
+        chunk = _chunk_size(chunk_size)
+        if offset < 0 or offset > size:
+            raise OutOfRange(f"offset {offset} is outside the artifact's {size} bytes")
+        path = self._root / run_id / artifact_id
+        while offset < size or size == 0:
+            data = await asyncio.to_thread(_read_at, path, offset, chunk)
+            yield offset, data
+            offset += len(data)
+            if not data:
+                return
+
+
+def _chunk_size(requested: int) -> int:
+    if requested < 0 or requested > MAX_CHUNK:
+        raise InvalidArgument.single("chunk_size", f"must be between 0 and {MAX_CHUNK}")
+    return requested or DEFAULT_CHUNK
+
+
+def _read_at(path: Path, offset: int, size: int) -> bytes:
+    with path.open("rb") as handle:
+        handle.seek(offset)
+        return handle.read(size)

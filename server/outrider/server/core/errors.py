@@ -1,0 +1,80 @@
+"""The one error hierarchy of the core; each edge maps it to its own status codes in one table.
+
+    OutriderError                 base: a stable UPPER_SNAKE `reason` and a message
+    ├── InvalidArgument           bad request; carries field violations
+    ├── NotFound                  no such run, interaction or artifact
+    ├── FailedPrecondition        valid request, wrong moment (e.g. INTERACTION_EXPIRED)
+    ├── OutOfRange                cursor beyond what exists or is retained
+    ├── ResourceExhausted         too many active runs; carries a retry hint
+    ├── Unimplemented             the feature is not built yet
+    ├── Unavailable               shutting down
+    └── Unauthenticated           missing or wrong API key
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FieldViolation:
+    """One invalid field, named by its path in the request (e.g. "params.task")."""
+
+    field: str
+    description: str
+
+
+class OutriderError(Exception):
+    """Base of every error the core reports to callers."""
+
+    default_reason = "ERROR"
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason or self.default_reason
+
+
+class InvalidArgument(OutriderError):
+    default_reason = "INVALID_ARGUMENT"
+
+    def __init__(self, violations: list[FieldViolation], message: str | None = None) -> None:
+        summary = message or "; ".join(f"{v.field}: {v.description}" for v in violations)
+        super().__init__(summary)
+        self.violations = violations
+
+    @classmethod
+    def single(cls, field: str, description: str) -> InvalidArgument:
+        return cls([FieldViolation(field, description)])
+
+
+class NotFound(OutriderError):
+    default_reason = "NOT_FOUND"
+
+
+class FailedPrecondition(OutriderError):
+    default_reason = "FAILED_PRECONDITION"
+
+
+class OutOfRange(OutriderError):
+    default_reason = "OUT_OF_RANGE"
+
+
+class ResourceExhausted(OutriderError):
+    default_reason = "TOO_MANY_RUNS"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Unimplemented(OutriderError):
+    default_reason = "NOT_IMPLEMENTED"
+
+
+class Unavailable(OutriderError):
+    default_reason = "SHUTTING_DOWN"
+
+
+class Unauthenticated(OutriderError):
+    default_reason = "UNAUTHENTICATED"

@@ -1,0 +1,32 @@
+"""Tabstack event names of payloads, read from the (outrider.v1.event_name) option of the contract."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from outrider.v1 import automate_events_pb2, options_pb2, research_events_pb2, run_event_pb2
+
+
+@cache
+def _names(descriptor: Descriptor) -> dict[str, str]:
+    fields: list[FieldDescriptor] = list(descriptor.oneofs_by_name["event"].fields)
+    return {f.name: f.GetOptions().Extensions[options_pb2.event_name] for f in fields}
+
+
+def event_name(event: run_event_pb2.RunEvent) -> str:
+    """"agent:action", "complete", ... for Tabstack events; the arm name for our own events."""
+    arm = event.WhichOneof("payload")
+    if arm in ("automate", "research"):
+        inner: Message = getattr(event, arm)
+        return payload_event_name(inner)
+    return arm or ""
+
+
+def payload_event_name(payload: Message) -> str:
+    if isinstance(payload, automate_events_pb2.AutomateEvent | research_events_pb2.ResearchEvent):
+        arm = payload.WhichOneof("event")
+        return _names(payload.DESCRIPTOR)[arm] if arm else ""
+    return ""

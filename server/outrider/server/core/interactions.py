@@ -1,0 +1,311 @@
+"""Interactions: questions a run asks its caller (form data, approvals), each with an id, an
+expiry and exactly one resolution.
+
+Answer rules: a late answer is refused (INTERACTION_EXPIRED), a different second answer is refused
+(INTERACTION_ALREADY_RESOLVED), and repeating the accepted answer is a harmless success. Answers
+are compared by an HMAC kept in memory; form values never reach the store, events or logs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from outrider.server.core import clock, paging
+from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
+from outrider.server.core.event_log import EventLog
+from outrider.server.core.form_answers import validate_form_answer
+from outrider.server.core.names import interaction_name, new_id, run_name
+from outrider.server.core.store import Store
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import run_event_pb2 as rp
+
+PENDING = ip.INTERACTION_STATE_PENDING
+
+
+@dataclass(frozen=True)
+class InputAnswer:
+    """What the agent learns of a form-data request. `values` go into the page, nowhere else."""
+
+    submitted: bool
+    values: dict[str, str]
+    source: int
+
+
+@dataclass(frozen=True)
+class ApprovalAnswer:
+    decision: int
+    scope: int
+    reason: str
+    source: int
+
+
+@dataclass
+class _Open:
+    interaction: ip.Interaction
+    run_id: str
+    future: asyncio.Future[InputAnswer | ApprovalAnswer]
+    timer: asyncio.TimerHandle | None = None
+    refs: list[str] = field(default_factory=list)
+
+
+class InteractionBroker:
+    def __init__(
+        self, store: Store, log: EventLog, ttl: float, on_change: Callable[[str], None]
+    ) -> None:
+        self._store = store
+        self._log = log
+        self._ttl = ttl
+        self._on_change = on_change
+        self._open: dict[str, _Open] = {}
+        self._digests: dict[str, bytes] = {}
+        self._key = secrets.token_bytes(32)
+
+    # asked by agents
+
+    async def ask_input(
+        self,
+        run_id: str,
+        request: ae.InteractiveFormDataRequest,
+        field_errors: dict[str, str] | None = None,
+    ) -> InputAnswer:
+        """Emits the request (or, with field_errors, a re-request) and waits for its resolution."""
+        entry = self._open_interaction(run_id, ip.INTERACTION_KIND_FORM_DATA, request)
+        entry.refs = [f.ref for f in request.fields]
+        request.request_id = entry.interaction.form_data.request_id
+        if field_errors is None:
+            self._log.append(run_id, ae.AutomateEvent(interactive_form_data_request=request))
+        else:
+            self._log.append(run_id, ae.AutomateEvent(interactive_form_data_error=_as_error(request, field_errors)))
+        answer = await self._wait(entry)
+        assert isinstance(answer, InputAnswer)
+        return answer
+
+    async def ask_approval(self, run_id: str, request: rp.ApprovalRequested) -> ApprovalAnswer:
+        entry = self._open_interaction(run_id, ip.INTERACTION_KIND_APPROVAL, request)
+        self._log.append(run_id, entry.interaction.approval)
+        answer = await self._wait(entry)
+        assert isinstance(answer, ApprovalAnswer)
+        return answer
+
+    def _open_interaction(
+        self, run_id: str, kind: int, request: ae.InteractiveFormDataRequest | rp.ApprovalRequested
+    ) -> _Open:
+        interaction_id = new_id()
+        now = clock.now_us()
+        interaction = ip.Interaction(
+            name=interaction_name(interaction_id),
+            run=run_name(run_id),
+            kind=kind,  # type: ignore[arg-type]
+            state=PENDING,
+            create_time=clock.timestamp(now),
+            expire_time=clock.timestamp(now + int(self._ttl * 1_000_000)),
+        )
+        if isinstance(request, rp.ApprovalRequested):
+            interaction.approval.CopyFrom(request)
+            interaction.approval.approval_id = interaction_id
+            interaction.approval.expire_time.CopyFrom(interaction.expire_time)
+        else:
+            interaction.form_data.CopyFrom(request)
+            interaction.form_data.request_id = interaction_id
+        loop = asyncio.get_running_loop()
+        entry = _Open(interaction, run_id, loop.create_future())
+        entry.timer = loop.call_later(self._ttl, self._expire, interaction_id)
+        self._open[interaction_id] = entry
+        self._store.save_interaction(interaction, (interaction_id, run_id))
+        self._on_change(run_id)
+        return entry
+
+    async def _wait(self, entry: _Open) -> InputAnswer | ApprovalAnswer:
+        try:
+            return await asyncio.shield(entry.future)
+        finally:
+            if entry.timer:
+                entry.timer.cancel()
+            if not entry.future.done():
+                self._close(entry, ip.INTERACTION_STATE_CANCELLED, rp.RESOLUTION_SOURCE_RUN_ENDED)
+
+    # answered by callers
+
+    def submit_input(
+        self, interaction_id: str, values: list[tuple[str, str]], cancelled: bool
+    ) -> ip.Interaction:
+        digest = self._digest({"values": sorted(values), "cancelled": cancelled})
+        entry = self._answerable(interaction_id, ip.INTERACTION_KIND_FORM_DATA, digest)
+        if entry is None:
+            return self.get(interaction_id)
+        if not cancelled:
+            validate_form_answer(entry.interaction.form_data, values)
+        answer = InputAnswer(not cancelled, {} if cancelled else dict(values), rp.RESOLUTION_SOURCE_CALLER)
+        return self._resolve(entry, answer, digest)
+
+    def decide_approval(
+        self, interaction_id: str, decision: int, scope: int, reason: str
+    ) -> ip.Interaction:
+        if decision == rp.APPROVAL_DECISION_UNSPECIFIED:
+            raise InvalidArgument.single("decision", "must be APPROVE or REJECT")
+        scope = scope or rp.APPROVAL_SCOPE_ONCE
+        digest = self._digest({"decision": decision, "scope": scope, "reason": reason})
+        entry = self._answerable(interaction_id, ip.INTERACTION_KIND_APPROVAL, digest)
+        if entry is None:
+            return self.get(interaction_id)
+        answer = ApprovalAnswer(decision, scope, reason, rp.RESOLUTION_SOURCE_CALLER)
+        return self._resolve(entry, answer, digest)
+
+    def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> _Open | None:
+        """The open interaction to resolve, None for a harmless identical repeat, or an error."""
+        stored = self.get(interaction_id)
+        if stored.kind != kind:
+            raise FailedPrecondition(
+                f"{stored.name} is a {ip.InteractionKind.Name(stored.kind)}, not a "
+                f"{ip.InteractionKind.Name(kind)}",
+                reason="INTERACTION_KIND_MISMATCH",
+            )
+        entry = self._open.get(interaction_id)
+        if entry is not None and clock.now_us() >= stored.expire_time.ToMicroseconds():
+            self._expire(interaction_id)
+            stored, entry = self.get(interaction_id), None
+        if entry is not None:
+            return entry
+        return self._refuse_closed(stored, digest)
+
+    def _refuse_closed(self, stored: ip.Interaction, digest: bytes) -> None:
+        if stored.state == ip.INTERACTION_STATE_RESOLVED:
+            previous = self._digests.get(_id_of(stored))
+            if previous is not None and hmac.compare_digest(previous, digest):
+                return None
+            raise FailedPrecondition(
+                f"{stored.name} was already answered differently", "INTERACTION_ALREADY_RESOLVED"
+            )
+        if stored.state == ip.INTERACTION_STATE_EXPIRED:
+            raise FailedPrecondition(f"{stored.name} expired unanswered", "INTERACTION_EXPIRED")
+        raise FailedPrecondition(
+            f"{stored.name} was cancelled because its run ended", "INTERACTION_CANCELLED"
+        )
+
+    def _resolve(self, entry: _Open, answer: InputAnswer | ApprovalAnswer, digest: bytes) -> ip.Interaction:
+        self._digests[_id_of(entry.interaction)] = digest
+        if isinstance(answer, ApprovalAnswer):
+            entry.interaction.decision = answer.decision  # type: ignore[assignment]
+        else:
+            entry.interaction.declined = not answer.submitted
+        self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer)
+        return entry.interaction
+
+    # endings without an answer
+
+    def _expire(self, interaction_id: str) -> None:
+        entry = self._open.get(interaction_id)
+        if entry is not None:
+            self._close(entry, ip.INTERACTION_STATE_EXPIRED, rp.RESOLUTION_SOURCE_EXPIRED)
+
+    def _close(self, entry: _Open, state: int, source: int) -> None:
+        if entry.interaction.kind == ip.INTERACTION_KIND_APPROVAL:
+            reason = "expired unanswered" if source == rp.RESOLUTION_SOURCE_EXPIRED else "run ended"
+            answer: InputAnswer | ApprovalAnswer = ApprovalAnswer(
+                rp.APPROVAL_DECISION_REJECT, rp.APPROVAL_SCOPE_ONCE, reason, source
+            )
+        else:
+            answer = InputAnswer(False, {}, source)
+        self._finish(entry, state, answer)
+
+    def _finish(self, entry: _Open, state: int, answer: InputAnswer | ApprovalAnswer) -> None:
+        interaction_id = _id_of(entry.interaction)
+        self._open.pop(interaction_id, None)
+        if entry.timer:
+            entry.timer.cancel()
+        entry.interaction.state = state  # type: ignore[assignment]
+        entry.interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
+        self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
+        if self._log.is_open(entry.run_id):
+            self._log.append(entry.run_id, _resolution_event(entry, answer))
+        if not entry.future.done():
+            entry.future.set_result(answer)
+        self._on_change(entry.run_id)
+
+    def end_run(self, run_id: str) -> None:
+        """Cancels whatever the run still has pending."""
+        for entry in [e for e in self._open.values() if e.run_id == run_id]:
+            self._close(entry, ip.INTERACTION_STATE_CANCELLED, rp.RESOLUTION_SOURCE_RUN_ENDED)
+
+    def close_abandoned(self) -> int:
+        """At start-up: interactions a previous process left pending are cancelled."""
+        stale = self._store.list_interactions(None, [PENDING], 1_000_000, None)
+        for interaction in stale:
+            interaction.state = ip.INTERACTION_STATE_CANCELLED
+            interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
+            run_id = interaction.run.removeprefix("runs/")
+            self._store.save_interaction(interaction, (_id_of(interaction), run_id))
+        return len(stale)
+
+    # reading
+
+    def pending_kinds(self, run_id: str) -> set[int]:
+        return {e.interaction.kind for e in self._open.values() if e.run_id == run_id}
+
+    def get(self, interaction_id: str) -> ip.Interaction:
+        entry = self._open.get(interaction_id)
+        if entry is not None:
+            return entry.interaction
+        stored = self._store.get_interaction(interaction_id)
+        if stored is None:
+            raise NotFound(f"{interaction_name(interaction_id)} does not exist")
+        return stored
+
+    def list(
+        self, run_id: str | None, states: list[int], size: int, token: str
+    ) -> tuple[list[ip.Interaction], str]:
+        limit = paging.page_size(size)
+        after = paging.decode_token(token)
+        rows = self._store.list_interactions(run_id, states or [PENDING], limit + 1, after)
+        if len(rows) <= limit:
+            return rows, ""
+        last = rows[limit - 1]
+        return rows[:limit], paging.encode_token(last.create_time.ToMicroseconds(), _id_of(last))
+
+    def _digest(self, answer: object) -> bytes:
+        canonical = json.dumps(answer, sort_keys=True, separators=(",", ":")).encode()
+        return hmac.new(self._key, canonical, hashlib.sha256).digest()
+
+
+def _id_of(interaction: ip.Interaction) -> str:
+    return interaction.name.removeprefix("interactions/")
+
+
+def _as_error(
+    request: ae.InteractiveFormDataRequest, field_errors: dict[str, str]
+) -> ae.InteractiveFormDataError:
+    return ae.InteractiveFormDataError(
+        field_errors=field_errors,
+        fields=request.fields,
+        form_description=request.form_description,
+        iteration_id=request.iteration_id,
+        page_title=request.page_title,
+        page_url=request.page_url,
+        request_id=request.request_id,
+        timestamp=request.timestamp,
+    )
+
+
+def _resolution_event(entry: _Open, answer: InputAnswer | ApprovalAnswer) -> rp.ApprovalResolved | rp.InputResolved:
+    interaction_id = _id_of(entry.interaction)
+    if isinstance(answer, ApprovalAnswer):
+        return rp.ApprovalResolved(
+            approval_id=interaction_id,
+            decision=answer.decision,  # type: ignore[arg-type]
+            scope=answer.scope,  # type: ignore[arg-type]
+            reason=answer.reason,
+            source=answer.source,  # type: ignore[arg-type]
+        )
+    return rp.InputResolved(
+        request_id=interaction_id,
+        submitted=answer.submitted,
+        refs=sorted(answer.values) if answer.submitted else [],
+        source=answer.source,  # type: ignore[arg-type]
+    )

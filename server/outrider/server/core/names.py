@@ -1,0 +1,57 @@
+"""Identifiers and resource names: runs/{id}, interactions/{id}, runs/{id}/artifacts/{id}."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+
+from outrider.server.core.errors import InvalidArgument
+
+_ID = r"[0-9a-z]{8,64}"
+_RUN = re.compile(rf"^runs/({_ID})$")
+_INTERACTION = re.compile(rf"^(?:interactions/)?({_ID})$")
+_ARTIFACT = re.compile(rf"^runs/({_ID})/artifacts/({_ID})$")
+
+
+def new_id() -> str:
+    """A time-ordered id: 12 hex digits of milliseconds, then 12 random hex digits."""
+    return f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(6)}"
+
+
+def run_name(run_id: str) -> str:
+    return f"runs/{run_id}"
+
+
+def interaction_name(interaction_id: str) -> str:
+    return f"interactions/{interaction_id}"
+
+
+def artifact_name(run_id: str, artifact_id: str) -> str:
+    return f"runs/{run_id}/artifacts/{artifact_id}"
+
+
+def parse_run_name(name: str, field: str = "name") -> str:
+    match = _RUN.match(name)
+    if not match:
+        raise InvalidArgument.single(field, f"must look like runs/{{run_id}}, got {name!r}")
+    return match.group(1)
+
+
+def parse_interaction_name(name: str, field: str = "name") -> str:
+    """Accepts "interactions/{id}" or the bare id that events carry as request_id/approval_id."""
+    match = _INTERACTION.match(name)
+    if not match:
+        raise InvalidArgument.single(
+            field, f"must look like interactions/{{interaction_id}}, got {name!r}"
+        )
+    return match.group(1)
+
+
+def parse_artifact_name(name: str, field: str = "name") -> tuple[str, str]:
+    match = _ARTIFACT.match(name)
+    if not match:
+        raise InvalidArgument.single(
+            field, f"must look like runs/{{run_id}}/artifacts/{{artifact_id}}, got {name!r}"
+        )
+    return match.group(1), match.group(2)

@@ -1,0 +1,312 @@
+"""The run manager: creates runs, drives their agents, ends them properly, and serves them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from outrider.server.core import clock, paging, validation
+from outrider.server.core.agent import AgentRegistry, RunContext
+from outrider.server.core.artifacts import ArtifactStore
+from outrider.server.core.errors import (
+    InvalidArgument,
+    NotFound,
+    ResourceExhausted,
+    Unavailable,
+    Unimplemented,
+)
+from outrider.server.core.event_log import EventLog, WatchItem
+from outrider.server.core.event_names import event_name
+from outrider.server.core.interactions import InteractionBroker
+from outrider.server.core.names import new_id, run_name
+from outrider.server.core.store import ACTIVE_STATES, Store
+from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
+from outrider.server.settings import Settings
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import params_pb2, run_pb2
+
+log = logging.getLogger(__name__)
+
+_KIND_NAMES = {run_pb2.RUN_KIND_AUTOMATE: "Automate", run_pb2.RUN_KIND_RESEARCH: "Research"}
+_END_STATES = {
+    "CANCELLED": run_pb2.RUN_STATE_CANCELLED,
+}
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What to run: the kind, its parameters, and our options."""
+
+    kind: int
+    params: params_pb2.AutomateParams | params_pb2.ResearchParams
+    options: params_pb2.RunOptions
+
+
+@dataclass
+class _Active:
+    run: run_pb2.Run
+    ctx: RunContext
+    task: asyncio.Task[None] | None = None
+    cancel_reason: str = ""
+    ending: bool = False
+
+
+class RunManager:
+    def __init__(self, settings: Settings, store: Store, agents: AgentRegistry) -> None:
+        self._settings = settings
+        self._store = store
+        self._agents = agents
+        self.log = EventLog(store, settings.watcher_buffer)
+        self.interactions = InteractionBroker(
+            store, self.log, settings.interaction_ttl, self._refresh_state
+        )
+        self.artifacts = ArtifactStore(settings.artifacts_dir, store)
+        self._active: dict[str, _Active] = {}
+        self._accepting = True
+
+    # lifecycle
+
+    def recover(self) -> int:
+        """Closes, as failed with terminal events, the runs a previous process left active."""
+        self.interactions.close_abandoned()
+        stale = self._store.active_runs()
+        for run in stale:
+            self._close_abandoned(run)
+        self._store.flush()
+        return len(stale)
+
+    def _close_abandoned(self, run: run_pb2.Run) -> None:
+        run_id = run.name.removeprefix("runs/")
+        last = self._store.last_events(run_id, 2)
+        self.log.open(run_id, last[-1].sequence if last else 0)
+        ending = Ending("SERVER_RESTARTED", "the server stopped while the run was active")
+        stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
+        for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
+            self.log.append(run_id, payload)
+        self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, _failure(ending))
+
+    async def shutdown(self, grace: float) -> None:
+        """Refuses new runs, lets active ones finish for `grace` seconds, then cancels the rest."""
+        self._accepting = False
+        tasks = {a.task for a in self._active.values() if a.task}
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=grace)
+            for active in list(self._active.values()):
+                self._request_cancel(active, "the server is shutting down")
+            if late:
+                await asyncio.wait(late, timeout=max(grace, 5.0))
+        self._store.flush()
+
+    # creating and driving runs
+
+    def create(
+        self, spec: RunSpec, params_at: str = "params.", options_at: str = "options."
+    ) -> run_pb2.Run:
+        """Validates and starts a run. `params_at`/`options_at` are where those sit in the
+        caller's request, so field violations name the caller's own fields."""
+        _check_spec(spec, params_at, options_at)
+        if not self._accepting:
+            raise Unavailable("the server is shutting down and accepts no new runs")
+        agent = self._agents.get(spec.kind)
+        if agent is None:
+            raise Unimplemented(f"{_KIND_NAMES[spec.kind]} runs are not implemented yet")
+        if len(self._active) >= self._settings.max_concurrent_runs:
+            raise ResourceExhausted(
+                f"{len(self._active)} runs are active, the configured maximum",
+                retry_after=self._settings.busy_retry_after,
+            )
+        active = self._register(spec)
+        active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
+        return self.get(active.ctx.run_id)
+
+    def _register(self, spec: RunSpec) -> _Active:
+        run_id, now = new_id(), clock.now_us()
+        run = run_pb2.Run(
+            name=run_name(run_id),
+            kind=spec.kind,  # type: ignore[arg-type]
+            state=run_pb2.RUN_STATE_QUEUED,
+            create_time=clock.timestamp(now),
+            update_time=clock.timestamp(now),
+            options=spec.options,
+        )
+        arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
+        getattr(run, arm).CopyFrom(spec.params)
+        self._store.save_run(run, run_id)
+        self.log.open(run_id)
+        ctx = RunContext(run, now, self.log, self.interactions, self.artifacts)
+        active = _Active(run, ctx)
+        self._active[run_id] = active
+        return active
+
+    async def _drive(self, active: _Active, agent: object) -> None:
+        self._set_state(active, run_pb2.RUN_STATE_RUNNING)
+        outcome: run_pb2.RunOutcome | Ending
+        try:
+            outcome = await agent.run(active.ctx)  # type: ignore[attr-defined]
+        except asyncio.CancelledError:
+            outcome = Ending("CANCELLED", f"cancelled: {active.cancel_reason or 'no reason given'}",
+                             ae.AUTOMATE_ERROR_CODE_TASK_ABORTED)
+        except Exception:
+            log.exception("agent of %s crashed", active.run.name)
+            outcome = Ending("AGENT_CRASHED", "the agent failed unexpectedly; see the server log")
+        self._end(active, outcome)
+
+    def _end(self, active: _Active, outcome: run_pb2.RunOutcome | Ending) -> None:
+        active.ending = True
+        run_id = active.ctx.run_id
+        self.interactions.end_run(run_id)
+        ending = outcome if isinstance(outcome, Ending) else _ending_of(outcome)
+        stats = RunStats(active.ctx.started_us, active.ctx.seen["agent:step"],
+                         active.ctx.seen["agent:action"])
+        for payload in terminal_payloads(active.run.kind, active.ctx.seen, ending, stats):
+            active.ctx.emit(payload)
+        final = outcome if isinstance(outcome, run_pb2.RunOutcome) else _failure(ending)
+        state = _end_state(final)
+        self._record_end(active.run, run_id, state, final)
+        del self._active[run_id]
+
+    def _record_end(
+        self, run: run_pb2.Run, run_id: str, state: int, outcome: run_pb2.RunOutcome
+    ) -> None:
+        now = clock.timestamp(clock.now_us())
+        run.state = state  # type: ignore[assignment]
+        run.outcome.CopyFrom(outcome)
+        run.update_time.CopyFrom(now)
+        run.end_time.CopyFrom(now)
+        run.last_sequence = self.log.last_sequence(run_id) or run.last_sequence
+        self._store.save_run(run, run_id)
+        self.log.close(run_id)
+
+    def _set_state(self, active: _Active, state: int) -> None:
+        if active.ending or active.run.state == state:
+            return
+        active.run.state = state  # type: ignore[assignment]
+        active.run.update_time.CopyFrom(clock.timestamp(clock.now_us()))
+        self._store.save_run(active.run, active.ctx.run_id)
+
+    def _refresh_state(self, run_id: str) -> None:
+        active = self._active.get(run_id)
+        if active is None:
+            return
+        kinds = self.interactions.pending_kinds(run_id)
+        if ip.INTERACTION_KIND_FORM_DATA in kinds:
+            self._set_state(active, run_pb2.RUN_STATE_INPUT_REQUIRED)
+        elif ip.INTERACTION_KIND_APPROVAL in kinds:
+            self._set_state(active, run_pb2.RUN_STATE_APPROVAL_REQUIRED)
+        elif active.run.state != run_pb2.RUN_STATE_QUEUED:
+            self._set_state(active, run_pb2.RUN_STATE_RUNNING)
+
+    # cancelling
+
+    async def cancel(self, run_id: str, reason: str) -> run_pb2.Run:
+        """Cancels and waits (briefly) until the terminal events are out. Idempotent."""
+        self.get(run_id)
+        active = self._active.get(run_id)
+        if active is not None and active.task is not None:
+            self._request_cancel(active, reason or "cancelled by the caller")
+            await asyncio.wait({active.task}, timeout=10)
+        return self.get(run_id)
+
+    def cancel_soon(self, run_id: str, reason: str) -> None:
+        """Cancels without waiting; for edges whose own task is being torn down."""
+        active = self._active.get(run_id)
+        if active is not None:
+            self._request_cancel(active, reason)
+
+    def _request_cancel(self, active: _Active, reason: str) -> None:
+        if active.task is None or active.task.done() or active.cancel_reason:
+            return
+        active.cancel_reason = reason
+        active.task.cancel(reason)
+
+    # reading
+
+    def get(self, run_id: str) -> run_pb2.Run:
+        active = self._active.get(run_id)
+        if active is not None:
+            run = run_pb2.Run()
+            run.CopyFrom(active.run)
+            run.last_sequence = self.log.last_sequence(run_id) or 0
+            return run
+        stored = self._store.get_run(run_id)
+        if stored is None:
+            raise NotFound(f"{run_name(run_id)} does not exist")
+        return stored
+
+    def list(
+        self, size: int, token: str, states: list[int], kind: int
+    ) -> tuple[list[run_pb2.Run], str]:
+        limit = paging.page_size(size)
+        before = paging.decode_token(token)
+        _check_filters(states, kind)
+        rows = self._store.list_runs(limit + 1, before, states, kind)
+        runs = [self.get(r.name.removeprefix("runs/")) if r.state in ACTIVE_STATES else r
+                for r in rows[:limit]]
+        if len(rows) <= limit:
+            return runs, ""
+        last = rows[limit - 1]
+        return runs, paging.encode_token(last.create_time.ToMicroseconds(),
+                                         last.name.removeprefix("runs/"))
+
+    def watch(self, run_id: str, after: int) -> AsyncIterator[WatchItem]:
+        """Events after `after`, then live ones until the run ends. Errors raise here, not lazily."""
+        if after < 0:
+            raise InvalidArgument.single("after_sequence", "must not be negative")
+        run = self.get(run_id)
+        self.log.check_cursor(run_id, after, run.last_sequence)
+        return self.log.follow(run_id, after, self._settings.heartbeat_interval)
+
+    async def follow(
+        self, run_id: str, after: int, cancel_on_disconnect: bool = False
+    ) -> AsyncIterator[WatchItem]:
+        """`watch`, and when the consumer goes away before the run ends and asked for it,
+        cancel the run."""
+        finished = False
+        try:
+            async with contextlib.aclosing(self.watch(run_id, after)) as items:
+                async for item in items:
+                    yield item
+            finished = True
+        finally:
+            if cancel_on_disconnect and not finished:
+                self.cancel_soon(run_id, "the caller disconnected")
+
+    @property
+    def active_count(self) -> int:
+        return len(self._active)
+
+
+def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
+    if isinstance(spec.params, params_pb2.AutomateParams):
+        validation.check_automate(spec.params, params_at)
+    else:
+        validation.check_research(spec.params, params_at)
+    validation.check_options(spec.options, options_at)
+
+
+def _check_filters(states: list[int], kind: int) -> None:
+    for index, state in enumerate(states):
+        if state not in run_pb2.RunState.values() or state == run_pb2.RUN_STATE_UNSPECIFIED:
+            raise InvalidArgument.single(f"states[{index}]", f"unknown run state {state}")
+    if kind not in run_pb2.RunKind.values():
+        raise InvalidArgument.single("kind", f"unknown run kind {kind}")
+
+
+def _failure(ending: Ending) -> run_pb2.RunOutcome:
+    return run_pb2.RunOutcome(success=False, error_code=ending.code, error_message=ending.message)
+
+
+def _ending_of(outcome: run_pb2.RunOutcome) -> Ending:
+    if outcome.success:
+        return Ending("", "", success=True, result=outcome.result)
+    return Ending(outcome.error_code or "TASK_FAILED", outcome.error_message or "the run failed")
+
+
+def _end_state(outcome: run_pb2.RunOutcome) -> int:
+    if outcome.success:
+        return run_pb2.RUN_STATE_SUCCEEDED
+    return _END_STATES.get(outcome.error_code, run_pb2.RUN_STATE_FAILED)

@@ -1,0 +1,211 @@
+"""SQLite persistence of runs, events, interactions and artifact metadata.
+
+One connection, used only from the event loop's thread. Writes are grouped: the first write of a
+loop iteration opens a transaction and a callback scheduled with `call_soon` commits it, so a burst
+of events costs one commit, and reads on the same connection see every write immediately.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY, kind INTEGER NOT NULL, state INTEGER NOT NULL,
+  create_us INTEGER NOT NULL, body BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS runs_by_time ON runs (create_us DESC, id DESC);
+CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state);
+CREATE TABLE IF NOT EXISTS events (
+  run_id TEXT NOT NULL, sequence INTEGER NOT NULL, body BLOB NOT NULL,
+  PRIMARY KEY (run_id, sequence)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS interactions (
+  id TEXT PRIMARY KEY, run_id TEXT NOT NULL, state INTEGER NOT NULL,
+  create_us INTEGER NOT NULL, body BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS interactions_by_time ON interactions (create_us, id);
+CREATE TABLE IF NOT EXISTS artifacts (
+  run_id TEXT NOT NULL, id TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL,
+  PRIMARY KEY (run_id, id)) WITHOUT ROWID;
+"""
+
+ACTIVE_STATES = (
+    run_pb2.RUN_STATE_QUEUED,
+    run_pb2.RUN_STATE_RUNNING,
+    run_pb2.RUN_STATE_INPUT_REQUIRED,
+    run_pb2.RUN_STATE_APPROVAL_REQUIRED,
+)
+
+
+class Store:
+    """Runs, their events and interactions in one SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.executescript(_SCHEMA)
+        self._commit_scheduled = False
+
+    def close(self) -> None:
+        self.flush()
+        self._conn.close()
+
+    def flush(self) -> None:
+        """Commits the open transaction, if any."""
+        self._commit_scheduled = False
+        if self._conn.in_transaction:
+            self._conn.execute("COMMIT")
+
+    def _write(self, sql: str, params: Sequence[Any]) -> None:
+        if not self._conn.in_transaction:
+            self._conn.execute("BEGIN")
+        self._conn.execute(sql, params)
+        self._schedule_commit()
+
+    def _schedule_commit(self) -> None:
+        if self._commit_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self._commit_scheduled = True
+        loop.call_soon(self.flush)
+
+    # runs
+
+    def save_run(self, run: run_pb2.Run, run_id: str) -> None:
+        self._write(
+            "INSERT INTO runs (id, kind, state, create_us, body) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
+            (run_id, run.kind, run.state, run.create_time.ToMicroseconds(), run.SerializeToString()),
+        )
+
+    def get_run(self, run_id: str) -> run_pb2.Run | None:
+        row = self._conn.execute("SELECT body FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return run_pb2.Run.FromString(row[0]) if row else None
+
+    def list_runs(
+        self,
+        limit: int,
+        before: tuple[int, str] | None,
+        states: Iterable[int],
+        kind: int,
+    ) -> list[run_pb2.Run]:
+        """Runs newest first, strictly older than the (create_us, id) cursor when given."""
+        clauses, params = _run_filters(before, list(states), kind)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self._conn.execute(
+            f"SELECT body FROM runs {where} ORDER BY create_us DESC, id DESC LIMIT ?",
+            [*params, limit],
+        )
+        return [run_pb2.Run.FromString(body) for (body,) in rows]
+
+    def active_runs(self) -> list[run_pb2.Run]:
+        marks = ",".join("?" * len(ACTIVE_STATES))
+        rows = self._conn.execute(
+            f"SELECT body FROM runs WHERE state IN ({marks}) ORDER BY create_us", ACTIVE_STATES
+        )
+        return [run_pb2.Run.FromString(body) for (body,) in rows]
+
+    # events
+
+    def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:
+        self._write(
+            "INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)",
+            (run_id, event.sequence, event.SerializeToString()),
+        )
+
+    def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]:
+        rows = self._conn.execute(
+            "SELECT body FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+            (run_id, after, limit),
+        )
+        return [run_event_pb2.RunEvent.FromString(body) for (body,) in rows]
+
+    def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]:
+        rows = self._conn.execute(
+            "SELECT body FROM events WHERE run_id = ? ORDER BY sequence DESC LIMIT ?",
+            (run_id, count),
+        ).fetchall()
+        return [run_event_pb2.RunEvent.FromString(body) for (body,) in reversed(rows)]
+
+    # interactions
+
+    def save_interaction(self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]) -> None:
+        interaction_id, run_id = ids
+        self._write(
+            "INSERT INTO interactions (id, run_id, state, create_us, body) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
+            (
+                interaction_id,
+                run_id,
+                interaction.state,
+                interaction.create_time.ToMicroseconds(),
+                interaction.SerializeToString(),
+            ),
+        )
+
+    def get_interaction(self, interaction_id: str) -> interaction_pb2.Interaction | None:
+        row = self._conn.execute(
+            "SELECT body FROM interactions WHERE id = ?", (interaction_id,)
+        ).fetchone()
+        return interaction_pb2.Interaction.FromString(row[0]) if row else None
+
+    def list_interactions(
+        self, run_id: str | None, states: Sequence[int], limit: int, after: tuple[int, str] | None
+    ) -> list[interaction_pb2.Interaction]:
+        """Interactions oldest first, strictly newer than the (create_us, id) cursor when given."""
+        clauses = [f"state IN ({','.join('?' * len(states))})"]
+        params: list[Any] = list(states)
+        if run_id is not None:
+            clauses.append("run_id = ?")
+            params.append(run_id)
+        if after is not None:
+            clauses.append("(create_us, id) > (?, ?)")
+            params.extend(after)
+        rows = self._conn.execute(
+            f"SELECT body FROM interactions WHERE {' AND '.join(clauses)} "
+            "ORDER BY create_us, id LIMIT ?",
+            [*params, limit],
+        )
+        return [interaction_pb2.Interaction.FromString(body) for (body,) in rows]
+
+    # artifacts
+
+    def save_artifact(self, ids: tuple[str, str], content_type: str, size: int) -> None:
+        self._write(
+            "INSERT INTO artifacts (run_id, id, content_type, size) VALUES (?, ?, ?, ?)",
+            (*ids, content_type, size),
+        )
+
+    def get_artifact(self, run_id: str, artifact_id: str) -> tuple[str, int] | None:
+        row = self._conn.execute(
+            "SELECT content_type, size FROM artifacts WHERE run_id = ? AND id = ?",
+            (run_id, artifact_id),
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+
+def _run_filters(
+    before: tuple[int, str] | None, states: list[int], kind: int
+) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if before is not None:
+        clauses.append("(create_us, id) < (?, ?)")
+        params.extend(before)
+    if states:
+        clauses.append(f"state IN ({','.join('?' * len(states))})")
+        params.extend(states)
+    if kind:
+        clauses.append("kind = ?")
+        params.append(kind)
+    return clauses, params

@@ -1,0 +1,126 @@
+"""The one mapping from core errors to gRPC statuses with google.rpc rich details."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from outrider.server.core.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    OutOfRange,
+    OutriderError,
+    ResourceExhausted,
+    Unauthenticated,
+    Unavailable,
+    Unimplemented,
+)
+
+log = logging.getLogger(__name__)
+
+ERROR_DOMAIN = "outrider"
+_STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+_CODES: dict[type[OutriderError], grpc.StatusCode] = {
+    InvalidArgument: grpc.StatusCode.INVALID_ARGUMENT,
+    NotFound: grpc.StatusCode.NOT_FOUND,
+    FailedPrecondition: grpc.StatusCode.FAILED_PRECONDITION,
+    OutOfRange: grpc.StatusCode.OUT_OF_RANGE,
+    ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Unimplemented: grpc.StatusCode.UNIMPLEMENTED,
+    Unavailable: grpc.StatusCode.UNAVAILABLE,
+    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+}
+
+
+def status_code(error: OutriderError) -> grpc.StatusCode:
+    return _CODES.get(type(error), grpc.StatusCode.INTERNAL)
+
+
+def rich_status(error: OutriderError) -> status_pb2.Status:
+    """google.rpc.Status with ErrorInfo, plus BadRequest or RetryInfo where they apply."""
+    code = status_code(error)
+    status = status_pb2.Status(code=_rpc_code(code), message=error.message)
+    status.details.add().Pack(error_details_pb2.ErrorInfo(reason=error.reason, domain=ERROR_DOMAIN))
+    if isinstance(error, InvalidArgument):
+        violations = [
+            error_details_pb2.BadRequest.FieldViolation(field=v.field, description=v.description)
+            for v in error.violations
+        ]
+        status.details.add().Pack(error_details_pb2.BadRequest(field_violations=violations))
+    if isinstance(error, ResourceExhausted):
+        delay = duration_pb2.Duration()
+        delay.FromMilliseconds(int(error.retry_after * 1000))
+        status.details.add().Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+    return status
+
+
+def _rpc_code(code: grpc.StatusCode) -> int:
+    return int(code_pb2.Code.Value(code.name))
+
+
+async def abort(context: grpc.aio.ServicerContext[Any, Any], error: OutriderError) -> None:
+    status = rich_status(error)
+    await context.abort(
+        status_code(error), status.message, trailing_metadata=((_STATUS_DETAILS_KEY, status.SerializeToString()),)
+    )
+
+
+async def abort_internal(context: grpc.aio.ServicerContext[Any, Any]) -> None:
+    """Unknown failures: a generic message on the wire, the stack trace in the log only."""
+    status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error; see the server log")
+    status.details.add().Pack(error_details_pb2.ErrorInfo(reason="INTERNAL", domain=ERROR_DOMAIN))
+    await context.abort(
+        grpc.StatusCode.INTERNAL, status.message,
+        trailing_metadata=((_STATUS_DETAILS_KEY, status.SerializeToString()),),
+    )
+
+
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+Self = TypeVar("Self")
+
+
+def unary(
+    method: Callable[[Self, Req, Any], Awaitable[Resp]],
+) -> Callable[[Self, Req, Any], Awaitable[Resp]]:
+    """Maps errors of a unary servicer method to statuses."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Self, request: Req, context: Any) -> Resp:
+        try:
+            return await method(self, request, context)
+        except OutriderError as error:
+            await abort(context, error)
+        except Exception:
+            log.exception("unexpected error in %s", method.__name__)
+            await abort_internal(context)
+        raise AssertionError("unreachable: abort raises")
+
+    return wrapper
+
+
+def streaming(
+    method: Callable[[Self, Req, Any], AsyncIterator[Resp]],
+) -> Callable[[Self, Req, Any], AsyncIterator[Resp]]:
+    """Maps errors of a server-streaming servicer method to statuses."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Self, request: Req, context: Any) -> AsyncIterator[Resp]:
+        try:
+            async for item in method(self, request, context):
+                yield item
+        except OutriderError as error:
+            await abort(context, error)
+        except Exception:
+            log.exception("unexpected error in %s", method.__name__)
+            await abort_internal(context)
+
+    return wrapper

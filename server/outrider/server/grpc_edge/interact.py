@@ -1,0 +1,95 @@
+"""One Interact stream: the run's events go out while answers and cancel come in, concurrently.
+
+Outgoing items pass through a small bounded queue: a slow caller blocks only its own pump, whose
+watcher then falls back to the store, so nothing else waits on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from outrider.server.core.errors import InvalidArgument, OutriderError
+from outrider.server.core.names import parse_interaction_name
+from outrider.server.core.runs import RunManager
+from outrider.server.grpc_edge.streams import as_response
+from outrider.v1 import interaction_service_pb2 as isv
+
+_OUTGOING_LIMIT = 64
+_Item = isv.InteractResponse | BaseException | None
+
+
+async def interact(
+    runs: RunManager,
+    run_id: str,
+    after: int,
+    cancel_on_disconnect: bool,
+    requests: AsyncIterator[isv.InteractRequest],
+) -> AsyncIterator[isv.InteractResponse]:
+    outgoing: asyncio.Queue[_Item] = asyncio.Queue(_OUTGOING_LIMIT)
+    pump = asyncio.create_task(_pump(runs, run_id, after, cancel_on_disconnect, outgoing))
+    reader = asyncio.create_task(_read(runs, run_id, requests, outgoing))
+    try:
+        while (item := await outgoing.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        for task in (pump, reader):
+            task.cancel()
+        await asyncio.gather(pump, reader, return_exceptions=True)
+
+
+async def _pump(
+    runs: RunManager, run_id: str, after: int, cancel_on_disconnect: bool,
+    outgoing: asyncio.Queue[_Item],
+) -> None:
+    try:
+        async with contextlib.aclosing(runs.follow(run_id, after, cancel_on_disconnect)) as items:
+            async for item in items:
+                await outgoing.put(as_response(isv.InteractResponse, item))
+    except OutriderError as error:
+        await outgoing.put(error)
+        return
+    await outgoing.put(None)
+
+
+async def _read(
+    runs: RunManager, run_id: str, requests: AsyncIterator[isv.InteractRequest],
+    outgoing: asyncio.Queue[_Item],
+) -> None:
+    async for request in requests:
+        action = request.WhichOneof("action")
+        if action in ("start", "attach", None):
+            await outgoing.put(InvalidArgument.single(
+                "action", "only the first message may start or attach; later ones answer or cancel"))
+            return
+        if action == "cancel":
+            runs.cancel_soon(run_id, request.cancel.reason or "cancelled on the Interact stream")
+            continue
+        result = answer(runs, request)
+        await outgoing.put(isv.InteractResponse(answer_result=result))
+
+
+def answer(runs: RunManager, request: isv.InteractRequest) -> isv.AnswerResult:
+    """Applies a form-data answer or approval decision; refusals become a result, not an error."""
+    if request.HasField("form_data"):
+        form = request.form_data
+        interaction_id = form.request_id
+        apply = lambda: runs.interactions.submit_input(  # noqa: E731
+            parse_interaction_name(form.request_id, "form_data.request_id"),
+            [(f.ref, f.value) for f in form.fields], form.cancelled)
+    else:
+        approval = request.approval
+        interaction_id = approval.approval_id
+        apply = lambda: runs.interactions.decide_approval(  # noqa: E731
+            parse_interaction_name(approval.approval_id, "approval.approval_id"),
+            approval.decision, approval.scope, approval.reason)
+    try:
+        apply()
+    except OutriderError as error:
+        return isv.AnswerResult(
+            interaction_id=interaction_id, accepted=False, reason=error.reason, message=error.message
+        )
+    return isv.AnswerResult(interaction_id=interaction_id, accepted=True)

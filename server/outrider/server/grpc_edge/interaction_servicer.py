@@ -1,0 +1,85 @@
+"""InteractionService: the bidirectional Interact stream and unary answers for everyone else."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from outrider.server.core.errors import InvalidArgument
+from outrider.server.core.names import parse_interaction_name, parse_run_name
+from outrider.server.core.runs import RunManager
+from outrider.server.grpc_edge.errors import streaming, unary
+from outrider.server.grpc_edge.interact import interact
+from outrider.server.grpc_edge.run_servicer import spec_from_oneof
+from outrider.server.grpc_edge.streams import RUN_METADATA_KEY
+from outrider.v1 import interaction_service_pb2 as isv
+from outrider.v1 import interaction_service_pb2_grpc
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+
+class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceServicer):
+    def __init__(self, runs: RunManager) -> None:
+        self._runs = runs
+
+    @streaming
+    async def Interact(
+        self, requests: AsyncIterator[isv.InteractRequest], context: Context
+    ) -> AsyncIterator[isv.InteractResponse]:
+        first = await anext(aiter(requests), None)
+        run_id, after, cancel_on_disconnect = self._begin(first)
+        await context.send_initial_metadata(((RUN_METADATA_KEY, f"runs/{run_id}"),))
+        async for response in interact(self._runs, run_id, after, cancel_on_disconnect, requests):
+            yield response
+
+    def _begin(self, first: isv.InteractRequest | None) -> tuple[str, int, bool]:
+        """Starts or finds the run the stream is about: (run_id, after_sequence, cancel_on_disconnect)."""
+        action = first.WhichOneof("action") if first is not None else None
+        if first is None or action not in ("start", "attach"):
+            raise InvalidArgument.single("action", "the first message must be start or attach")
+        if action == "attach":
+            run_id = parse_run_name(first.attach.run, "attach.run")
+            self._runs.get(run_id)
+            return run_id, first.attach.after_sequence, False
+        spec, arm = spec_from_oneof(first.start, first.start.options)
+        run = self._runs.create(spec, params_at=f"start.{arm}.", options_at="start.options.")
+        return run.name.removeprefix("runs/"), 0, spec.options.cancel_on_disconnect
+
+    @unary
+    async def SubmitInput(
+        self, request: isv.SubmitInputRequest, context: Context
+    ) -> isv.SubmitInputResponse:
+        interaction = self._runs.interactions.submit_input(
+            parse_interaction_name(request.name),
+            [(f.ref, f.value) for f in request.fields],
+            request.cancelled,
+        )
+        return isv.SubmitInputResponse(interaction=interaction)
+
+    @unary
+    async def DecideApproval(
+        self, request: isv.DecideApprovalRequest, context: Context
+    ) -> isv.DecideApprovalResponse:
+        interaction = self._runs.interactions.decide_approval(
+            parse_interaction_name(request.name), request.decision, request.scope, request.reason
+        )
+        return isv.DecideApprovalResponse(interaction=interaction)
+
+    @unary
+    async def ListInteractions(
+        self, request: isv.ListInteractionsRequest, context: Context
+    ) -> isv.ListInteractionsResponse:
+        run_id = parse_run_name(request.run, "run") if request.run else None
+        items, token = self._runs.interactions.list(
+            run_id, list(request.states), request.page_size, request.page_token
+        )
+        return isv.ListInteractionsResponse(interactions=items, next_page_token=token)
+
+    @unary
+    async def GetInteraction(
+        self, request: isv.GetInteractionRequest, context: Context
+    ) -> isv.GetInteractionResponse:
+        interaction = self._runs.interactions.get(parse_interaction_name(request.name))
+        return isv.GetInteractionResponse(interaction=interaction)

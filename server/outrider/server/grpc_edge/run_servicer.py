@@ -1,0 +1,104 @@
+"""RunService: each RPC translates its request to one core call and the result back."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from outrider.server.core.errors import InvalidArgument
+from outrider.server.core.names import parse_artifact_name, parse_run_name
+from outrider.server.core.runs import RunManager, RunSpec
+from outrider.server.grpc_edge.errors import streaming, unary
+from outrider.server.grpc_edge.streams import RUN_METADATA_KEY, as_response
+from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+
+def spec_from_oneof(message: Any, options: Any) -> tuple[RunSpec, str]:
+    """The RunSpec of a message with an `automate`/`research` oneof named `params`."""
+    arm = message.WhichOneof("params")
+    if arm is None:
+        raise InvalidArgument.single("params", "one of automate or research is required")
+    kind = run_pb2.RUN_KIND_AUTOMATE if arm == "automate" else run_pb2.RUN_KIND_RESEARCH
+    return RunSpec(kind, getattr(message, arm), options), arm
+
+
+class RunServicer(run_service_pb2_grpc.RunServiceServicer):
+    def __init__(self, runs: RunManager) -> None:
+        self._runs = runs
+
+    @streaming
+    async def Automate(
+        self, request: run_service_pb2.AutomateRequest, context: Context
+    ) -> AsyncIterator[run_service_pb2.AutomateResponse]:
+        spec = RunSpec(run_pb2.RUN_KIND_AUTOMATE, request.params, request.options)
+        async for item in self._start_and_follow(spec, context):
+            yield as_response(run_service_pb2.AutomateResponse, item)
+
+    @streaming
+    async def Research(
+        self, request: run_service_pb2.ResearchRequest, context: Context
+    ) -> AsyncIterator[run_service_pb2.ResearchResponse]:
+        spec = RunSpec(run_pb2.RUN_KIND_RESEARCH, request.params, request.options)
+        async for item in self._start_and_follow(spec, context):
+            yield as_response(run_service_pb2.ResearchResponse, item)
+
+    async def _start_and_follow(self, spec: RunSpec, context: Context) -> AsyncIterator[Any]:
+        run = self._runs.create(spec)
+        await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
+        run_id = run.name.removeprefix("runs/")
+        async for item in self._runs.follow(run_id, 0, spec.options.cancel_on_disconnect):
+            yield item
+
+    @unary
+    async def CreateRun(
+        self, request: run_service_pb2.CreateRunRequest, context: Context
+    ) -> run_service_pb2.CreateRunResponse:
+        spec, arm = spec_from_oneof(request, request.options)
+        run = self._runs.create(spec, params_at=f"{arm}.")
+        return run_service_pb2.CreateRunResponse(run=run)
+
+    @unary
+    async def GetRun(
+        self, request: run_service_pb2.GetRunRequest, context: Context
+    ) -> run_service_pb2.GetRunResponse:
+        return run_service_pb2.GetRunResponse(run=self._runs.get(parse_run_name(request.name)))
+
+    @unary
+    async def ListRuns(
+        self, request: run_service_pb2.ListRunsRequest, context: Context
+    ) -> run_service_pb2.ListRunsResponse:
+        runs, token = self._runs.list(
+            request.page_size, request.page_token, list(request.states), request.kind
+        )
+        return run_service_pb2.ListRunsResponse(runs=runs, next_page_token=token)
+
+    @unary
+    async def CancelRun(
+        self, request: run_service_pb2.CancelRunRequest, context: Context
+    ) -> run_service_pb2.CancelRunResponse:
+        run = await self._runs.cancel(parse_run_name(request.name), request.reason)
+        return run_service_pb2.CancelRunResponse(run=run)
+
+    @streaming
+    async def StreamRunEvents(
+        self, request: run_service_pb2.StreamRunEventsRequest, context: Context
+    ) -> AsyncIterator[run_service_pb2.StreamRunEventsResponse]:
+        run_id = parse_run_name(request.name)
+        async for item in self._runs.follow(run_id, request.after_sequence):
+            yield as_response(run_service_pb2.StreamRunEventsResponse, item)
+
+    @streaming
+    async def ReadArtifact(
+        self, request: run_service_pb2.ReadArtifactRequest, context: Context
+    ) -> AsyncIterator[run_service_pb2.ReadArtifactResponse]:
+        run_id, artifact_id = parse_artifact_name(request.name)
+        content_type, size = self._runs.artifacts.describe(run_id, artifact_id)
+        chunks = self._runs.artifacts.read(run_id, artifact_id, request.offset, request.chunk_size)
+        async for offset, data in chunks:
+            yield run_service_pb2.ReadArtifactResponse(
+                data=data, offset=offset, total_size=size, content_type=content_type
+            )

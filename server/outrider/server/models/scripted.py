@@ -1,0 +1,109 @@
+"""A model that replays a scenario file of turns: deterministic agents for tests and demos.
+
+Scenario (YAML or JSON):
+
+    model: scripted:checkout-demo
+    turns:
+      - role: actor                      # optional: only a request of this role takes this turn
+        expect: ["Example Domain"]       # optional: texts the request's messages must contain
+        reply:
+          text: "I will click the link"
+          tool_calls: [{name: click, arguments: {ref: E3}}]
+          data: {quality: complete}      # optional structured output
+          usage: {input_tokens: 120, output_tokens: 9}
+          finish_reason: tool-calls
+      - error: "provider unavailable"    # this turn fails the call instead
+
+Each request takes the first unused turn whose role matches (or that has none). Running out of
+turns, or a request missing an expected text, raises ModelError naming the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from outrider.server.models.base import ModelError, ModelReply, ModelRequest, ToolCall, Usage
+
+
+@dataclass(frozen=True)
+class Turn:
+    index: int
+    role: str | None
+    expect: tuple[str, ...]
+    reply: ModelReply | None
+    error: str | None
+
+
+class ScriptedModel:
+    def __init__(self, turns: list[Turn], name: str = "scripted:model") -> None:
+        self.name = name
+        self._turns = list(turns)
+        self._used: set[int] = set()
+        self.requests: list[ModelRequest] = []  # every request received, for assertions
+
+    @classmethod
+    def from_file(cls, path: Path) -> ScriptedModel:
+        return cls.from_dict(yaml.safe_load(path.read_text()), default_name=f"scripted:{path.stem}")
+
+    @classmethod
+    def from_dict(cls, scenario: dict[str, Any], default_name: str = "scripted:model") -> ScriptedModel:
+        turns = [_parse_turn(i, raw) for i, raw in enumerate(scenario.get("turns", []))]
+        return cls(turns, scenario.get("model", default_name))
+
+    @property
+    def remaining(self) -> int:
+        return len(self._turns) - len(self._used)
+
+    async def generate(self, request: ModelRequest) -> ModelReply:
+        self.requests.append(request)
+        turn = self._next_turn(request.role)
+        self._used.add(turn.index)
+        _check_expectations(turn, request)
+        if turn.error is not None:
+            raise ModelError(turn.error)
+        assert turn.reply is not None
+        return turn.reply
+
+    def _next_turn(self, role: str) -> Turn:
+        for turn in self._turns:
+            if turn.index not in self._used and turn.role in (None, role):
+                return turn
+        raise ModelError(f"{self.name}: no scripted turn left for a {role!r} request "
+                         f"({len(self._used)} of {len(self._turns)} turns used)")
+
+
+def _check_expectations(turn: Turn, request: ModelRequest) -> None:
+    seen = "\n".join(message.text for message in request.messages)
+    missing = [text for text in turn.expect if text not in seen]
+    if missing:
+        raise ModelError(f"scripted turn {turn.index}: the request does not contain {missing}")
+
+
+def _parse_turn(index: int, raw: dict[str, Any]) -> Turn:
+    expect = raw.get("expect", [])
+    reply = _parse_reply(index, raw["reply"]) if "reply" in raw else None
+    if reply is None and "error" not in raw:
+        raise ValueError(f"scripted turn {index} needs a reply or an error")
+    return Turn(index, raw.get("role"), tuple([expect] if isinstance(expect, str) else expect),
+                reply, raw.get("error"))
+
+
+def _parse_reply(index: int, raw: dict[str, Any]) -> ModelReply:
+    calls = tuple(
+        ToolCall(call.get("id", f"call_{index}_{n}"), call["name"], call.get("arguments", {}))
+        for n, call in enumerate(raw.get("tool_calls", []))
+    )
+    usage = Usage(**raw.get("usage", {}))
+    default_finish = "tool-calls" if calls else "stop"
+    return ModelReply(
+        text=raw.get("text", ""),
+        tool_calls=calls,
+        usage=usage,
+        finish_reason=raw.get("finish_reason", default_finish),
+        data=raw.get("data"),
+        model=raw.get("model", ""),
+    )

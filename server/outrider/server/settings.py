@@ -1,0 +1,57 @@
+"""All configuration in one typed object, read from OUTRIDER_* environment variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Server settings. Every field is set by the environment variable OUTRIDER_<FIELD>."""
+
+    model_config = SettingsConfigDict(env_prefix="OUTRIDER_", frozen=True)
+
+    host: str = Field("127.0.0.1", description="Address the gRPC server binds to.")
+    port: int = Field(50051, ge=0, le=65535, description="gRPC port; 0 picks a free one.")
+    data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
+    api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
+        (), description="Comma-separated API keys; empty disables authentication."
+    )
+    max_concurrent_runs: int = Field(4, ge=1, description="Active runs allowed at once.")
+    busy_retry_after: float = Field(
+        5.0, gt=0, description="Seconds a refused caller is told to wait when the server is full."
+    )
+    interaction_ttl: float = Field(
+        120.0, gt=0, description="Seconds a form-data request or approval waits for an answer."
+    )
+    shutdown_grace: float = Field(
+        30.0, ge=0, description="Seconds runs may finish after SIGTERM before they are cancelled."
+    )
+    heartbeat_interval: float = Field(
+        15.0, gt=0, description="Seconds of silence after which streams send a heartbeat."
+    )
+    watcher_buffer: int = Field(
+        1024, ge=1, description="Events buffered per watcher before it falls back to the store."
+    )
+    chromium_path: Path = Field(
+        Path("/usr/bin/chromium"), description="Chromium binary (Debian's chromium package)."
+    )
+    log_level: str = Field("INFO", description="Python logging level.")
+
+    @field_validator("api_keys", mode="before")
+    @classmethod
+    def _split_keys(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(key.strip() for key in value.split(",") if key.strip())
+        return value
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "outrider.sqlite3"
+
+    @property
+    def artifacts_dir(self) -> Path:
+        return self.data_dir / "artifacts"

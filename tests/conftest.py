@@ -1,0 +1,40 @@
+"""Shared fixtures: a real server on a loopback port with the test-only ScriptAgent."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.harness import Harness, start_harness, stop_harness
+from tests.support.sites import fixture_sites
+
+HarnessFactory = Callable[..., Awaitable[Harness]]
+
+
+@pytest.fixture
+async def make_harness(tmp_path: Path) -> AsyncIterator[HarnessFactory]:
+    """Starts servers with setting overrides; all are stopped after the test."""
+    started: list[Harness] = []
+
+    async def make(**overrides: Any) -> Harness:
+        harness = await start_harness(tmp_path / f"server{len(started)}", **overrides)
+        started.append(harness)
+        return harness
+
+    yield make
+    for harness in reversed(started):
+        await stop_harness(harness)
+
+
+@pytest.fixture
+async def harness(make_harness: HarnessFactory) -> Harness:
+    return await make_harness()
+
+
+@pytest.fixture
+def sites() -> Iterator[str]:
+    with fixture_sites() as base_url:
+        yield base_url

@@ -1,0 +1,156 @@
+"""A real Outrider server on a loopback port, in this process or in a child process, plus
+helpers to read rich gRPC errors."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+
+from outrider.server.grpc_edge.server import OutriderServer
+from outrider.server.settings import Settings
+from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2_grpc
+from tests.support.script_agent import ScriptAgent
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Harness:
+    server: OutriderServer
+    channel: grpc.aio.Channel
+    runs: run_service_pb2_grpc.RunServiceStub
+    interactions: interaction_service_pb2_grpc.InteractionServiceStub
+    agent: ScriptAgent
+
+    @property
+    def target(self) -> str:
+        return f"127.0.0.1:{self.server.port}"
+
+
+def test_settings(data_dir: Path, **overrides: Any) -> Settings:
+    base: dict[str, Any] = {
+        "data_dir": data_dir, "host": "127.0.0.1", "port": 0,
+        "heartbeat_interval": 5.0, "shutdown_grace": 2.0,
+    }
+    return Settings(**(base | overrides))
+
+
+async def start_harness(data_dir: Path, **overrides: Any) -> Harness:
+    agent = ScriptAgent()
+    agents = {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
+    server = OutriderServer(test_settings(data_dir, **overrides), agents)
+    port = await server.start()
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    return Harness(
+        server, channel, run_service_pb2_grpc.RunServiceStub(channel),
+        interaction_service_pb2_grpc.InteractionServiceStub(channel), agent,
+    )
+
+
+async def stop_harness(harness: Harness) -> None:
+    await harness.channel.close()
+    await harness.server.stop()
+
+
+@dataclass(frozen=True)
+class RichError:
+    code: grpc.StatusCode
+    message: str
+    reason: str
+    violations: dict[str, str]
+    retry_delay: float | None
+
+
+def rich_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RichError:
+    """Decodes google.rpc.Status details from the trailers of a failed call."""
+    trailers = dict(error.trailing_metadata() or ())  # type: ignore[union-attr]
+    status = status_pb2.Status.FromString(trailers.get("grpc-status-details-bin", b""))
+    reason, violations, delay = "", {}, None
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            reason = info.reason
+        elif detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            bad = error_details_pb2.BadRequest()
+            detail.Unpack(bad)
+            violations = {v.field: v.description for v in bad.field_violations}
+        elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            retry = error_details_pb2.RetryInfo()
+            detail.Unpack(retry)
+            delay = retry.retry_delay.ToMilliseconds() / 1000
+    return RichError(error.code(), error.details() or "", reason, violations, delay)  # type: ignore[union-attr]
+
+
+async def eventually(
+    check: Callable[[], Awaitable[bool]] | Callable[[], bool], timeout: float = 10.0
+) -> None:
+    """Polls `check` until it returns True, failing after `timeout` seconds (no fixed sleeps)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout}s")
+        await asyncio.sleep(0.02)
+
+
+class ServerProcess:
+    """The server with the ScriptAgent in a child process (for signals, kills and restarts)."""
+
+    def __init__(self, data_dir: Path, **env: str) -> None:
+        self.data_dir = data_dir
+        self.env = env
+        self.process: subprocess.Popen[str] | None = None
+        self.port = 0
+
+    def start(self, timeout: float = 30.0) -> int:
+        env = os.environ | {"OUTRIDER_DATA_DIR": str(self.data_dir), "OUTRIDER_PORT": "0",
+                            "OUTRIDER_HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1"} | self.env
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.support.test_server"], cwd=REPO_ROOT, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        self.port = self._read_port(timeout)
+        return self.port
+
+    def _read_port(self, timeout: float) -> int:
+        assert self.process is not None and self.process.stdout is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            match = re.search(r"serving on [^:]+:(\d+)", line)
+            if match:
+                return int(match.group(1))
+            if not line and self.process.poll() is not None:
+                break
+        raise RuntimeError("the server process did not start")
+
+    def signal(self, signum: signal.Signals) -> None:
+        assert self.process is not None
+        self.process.send_signal(signum)
+
+    def wait(self, timeout: float = 30.0) -> tuple[int, str]:
+        assert self.process is not None and self.process.stdout is not None
+        code = self.process.wait(timeout)
+        return code, self.process.stdout.read()
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)

@@ -1,0 +1,33 @@
+"""Serves the fixture websites under tests/fixtures/sites on 127.0.0.1 at a random port."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+SITES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "sites"
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+@contextmanager
+def fixture_sites(root: Path = SITES_DIR) -> Iterator[str]:
+    """Yields the base URL, e.g. "http://127.0.0.1:41234", while the server runs."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="fixture-sites", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
