@@ -39,7 +39,7 @@ class Harness:
         return f"127.0.0.1:{self.server.port}"
 
 
-def test_settings(data_dir: Path, **overrides: Any) -> Settings:
+def settings_for_tests(data_dir: Path, **overrides: Any) -> Settings:
     base: dict[str, Any] = {
         "data_dir": data_dir, "host": "127.0.0.1", "port": 0,
         "heartbeat_interval": 5.0, "shutdown_grace": 2.0,
@@ -50,7 +50,7 @@ def test_settings(data_dir: Path, **overrides: Any) -> Settings:
 async def start_harness(data_dir: Path, **overrides: Any) -> Harness:
     agent = ScriptAgent()
     agents = {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
-    server = OutriderServer(test_settings(data_dir, **overrides), agents)
+    server = OutriderServer(settings_for_tests(data_dir, **overrides), agents)
     port = await server.start()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
     return Harness(
@@ -154,3 +154,9 @@ class ServerProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+
+    def close(self) -> None:
+        """Kills the process if it still runs and releases its pipe."""
+        self.kill()
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()

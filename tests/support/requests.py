@@ -6,6 +6,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+import grpc
 from google.protobuf import struct_pb2
 
 from outrider.server.core.event_names import event_name
@@ -34,3 +35,12 @@ async def collect(stream: AsyncIterator[Any]) -> list[run_event_pb2.RunEvent]:
 
 def names(events: list[run_event_pb2.RunEvent]) -> list[str]:
     return [event_name(event) for event in events]
+
+
+async def read_rest(call: Any) -> list[run_event_pb2.RunEvent]:
+    """The remaining events of a call already read with `read()` (grpc forbids mixing styles)."""
+    events = []
+    while (response := await call.read()) is not grpc.aio.EOF:
+        if response.HasField("event"):
+            events.append(response.event)
+    return events

@@ -263,6 +263,9 @@ class InteractionBroker:
     ) -> tuple[list[ip.Interaction], str]:
         limit = paging.page_size(size)
         after = paging.decode_token(token)
+        for index, state in enumerate(states):
+            if state not in ip.InteractionState.values() or not state:
+                raise InvalidArgument.single(f"states[{index}]", f"unknown interaction state {state}")
         rows = self._store.list_interactions(run_id, states or [PENDING], limit + 1, after)
         if len(rows) <= limit:
             return rows, ""

@@ -1,0 +1,46 @@
+# Outrider server image. Build with `make image` (podman; see the Makefile for the flags this machine
+# needs). Both stages install through scripts/bootstrap.sh, the same script the README, CI and
+# scripts/serve use, so there is one list of what Outrider needs.
+ARG BASE_IMAGE=localhost/debian:bookworm-slim
+
+# --- builder: the virtualenv with the `server` extra -------------------------------------------------
+FROM ${BASE_IMAGE} AS builder
+ENV DEBIAN_FRONTEND=noninteractive
+# Debian's python3 (3.11) with venv support is all bootstrap.sh needs to create the virtualenv.
+RUN apt-get update -qq \
+ && apt-get install -y -qq --no-install-recommends python3-venv >/dev/null \
+ && apt-get clean && rm -rf /var/lib/apt/lists/*
+# bootstrap.sh installs the project editable (-e), so the venv points at this path: the runtime
+# stage keeps the source at the very same place.
+WORKDIR /opt/outrider/src
+COPY . .
+# pip reaches PyPI through this machine's CA: `make image` mounts it and sets PIP_CERT.
+RUN OUTRIDER_VENV=/opt/outrider/venv scripts/bootstrap.sh python \
+ && /opt/outrider/venv/bin/python -m compileall -q client server
+
+# --- runtime: Debian chromium + python3, the venv and the source, a non-root user --------------------
+FROM ${BASE_IMAGE}
+ENV DEBIAN_FRONTEND=noninteractive
+COPY scripts/bootstrap.sh /opt/outrider/src/scripts/bootstrap.sh
+# `bootstrap.sh system` installs chromium, and python3-venv when `python3 -c 'import ensurepip'`
+# fails, which on this bare base also brings python3 itself (the venv's interpreter). The check
+# after it fails the build if that ever stops being true.
+RUN /opt/outrider/src/scripts/bootstrap.sh system \
+ && python3 -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' \
+ && apt-get clean && rm -rf /var/lib/apt/lists/* \
+ && groupadd --gid 10001 outrider \
+ && useradd --uid 10001 --gid 10001 --create-home --shell /usr/sbin/nologin outrider \
+ && install -d -o outrider -g outrider -m 0750 /var/lib/outrider
+# Root-owned code: the server user can run it but not change it.
+COPY --from=builder /opt/outrider/venv /opt/outrider/venv
+COPY --from=builder /opt/outrider/src /opt/outrider/src
+
+USER outrider
+WORKDIR /var/lib/outrider
+ENV OUTRIDER_HOST=0.0.0.0 \
+    OUTRIDER_DATA_DIR=/var/lib/outrider
+EXPOSE 50051
+# grpc.health.v1 Check on the overall service (""); prints the status, exits 0 only for SERVING.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=15s --retries=3 \
+  CMD ["/opt/outrider/venv/bin/python", "-c", "import os, sys, grpc; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as hg; ch = grpc.insecure_channel('127.0.0.1:' + os.environ.get('OUTRIDER_PORT', '50051')); s = hg.HealthStub(ch).Check(h.HealthCheckRequest(), timeout=5).status; print(h.HealthCheckResponse.ServingStatus.Name(s)); sys.exit(s != h.HealthCheckResponse.SERVING)"]
+ENTRYPOINT ["/opt/outrider/venv/bin/python", "-m", "outrider.server"]
