@@ -9,35 +9,77 @@ from pathlib import Path
 
 import pytest
 from google.protobuf.descriptor import Descriptor, EnumDescriptor
-
 from outrider.v1 import (
     ai_generation_pb2,
     automate_events_pb2,
     options_pb2,
     research_events_pb2,
 )
+
 from tests.support.harness import REPO_ROOT
 
 SEED = REPO_ROOT.parent / "shared" / "seeds" / "000_9cfbb463157c2cb8.txt"
 
 # The /v1/automate and /v1/research event names of the Tabstack reference (seed 000).
 AUTOMATE_EVENTS = {
-    "agent:action", "agent:extracted", "agent:processing", "agent:reasoned", "agent:status",
-    "agent:step", "agent:waiting", "ai:generation", "ai:generation:error",
-    "browser:action_completed", "browser:action_started", "browser:navigated",
-    "browser:reconnected", "browser:screenshot_captured", "browser:screenshot_captured_image",
-    "cdp:endpoint_connected", "cdp:endpoint_cycle", "complete", "done", "error",
-    "interactive:form_data:error", "interactive:form_data:request", "system:debug_compression",
-    "system:debug_message", "task:aborted", "task:completed", "task:metrics",
-    "task:metrics_incremental", "task:setup", "task:started", "task:trace_context",
-    "task:validated", "task:validation_error",
+    "agent:action",
+    "agent:extracted",
+    "agent:processing",
+    "agent:reasoned",
+    "agent:status",
+    "agent:step",
+    "agent:waiting",
+    "ai:generation",
+    "ai:generation:error",
+    "browser:action_completed",
+    "browser:action_started",
+    "browser:navigated",
+    "browser:reconnected",
+    "browser:screenshot_captured",
+    "browser:screenshot_captured_image",
+    "cdp:endpoint_connected",
+    "cdp:endpoint_cycle",
+    "complete",
+    "done",
+    "error",
+    "interactive:form_data:error",
+    "interactive:form_data:request",
+    "system:debug_compression",
+    "system:debug_message",
+    "task:aborted",
+    "task:completed",
+    "task:metrics",
+    "task:metrics_incremental",
+    "task:setup",
+    "task:started",
+    "task:trace_context",
+    "task:validated",
+    "task:validation_error",
 }
 RESEARCH_EVENTS = {
-    "analyzing:end", "analyzing:start", "complete", "error", "evaluating:end", "evaluating:start",
-    "following:end", "following:start", "iteration:end", "iteration:start", "judging:end",
-    "judging:start", "outlining:end", "outlining:start", "planning:end", "planning:start",
-    "prefetching:end", "prefetching:start", "searching:end", "searching:start", "start",
-    "writing:end", "writing:start",
+    "analyzing:end",
+    "analyzing:start",
+    "complete",
+    "error",
+    "evaluating:end",
+    "evaluating:start",
+    "following:end",
+    "following:start",
+    "iteration:end",
+    "iteration:start",
+    "judging:end",
+    "judging:start",
+    "outlining:end",
+    "outlining:start",
+    "planning:end",
+    "planning:start",
+    "prefetching:end",
+    "prefetching:start",
+    "searching:end",
+    "searching:start",
+    "start",
+    "writing:end",
+    "writing:start",
 }
 
 
@@ -63,8 +105,8 @@ def test_research_event_has_one_arm_per_seed_event() -> None:
 @pytest.mark.skipif(not SEED.exists(), reason="shared/seeds is not beside the checkout")
 def test_event_names_match_the_seed_document() -> None:
     text = SEED.read_text()
-    automate = set(re.findall(r'Envelope for the “([^”]+)” event from /v1/automate', text))
-    research = set(re.findall(r'Envelope for the “([^”]+)” event from /v1/research', text))
+    automate = set(re.findall(r"Envelope for the “([^”]+)” event from /v1/automate", text))
+    research = set(re.findall(r"Envelope for the “([^”]+)” event from /v1/research", text))
     assert automate == AUTOMATE_EVENTS
     assert research == RESEARCH_EVENTS
 
@@ -87,8 +129,10 @@ def test_examples_of_wire_values() -> None:
     value = ai_generation_pb2.FinishReason.DESCRIPTOR.values_by_name["FINISH_REASON_CONTENT_FILTER"]
     assert value.GetOptions().Extensions[options_pb2.wire_value] == "content-filter"
     coverage = research_events_pb2.ResearchCoverage.DESCRIPTOR.values_by_name
-    assert coverage["RESEARCH_COVERAGE_COMPREHENSIVE"].GetOptions().Extensions[
-        options_pb2.wire_value] == "Comprehensive"
+    assert (
+        coverage["RESEARCH_COVERAGE_COMPREHENSIVE"].GetOptions().Extensions[options_pb2.wire_value]
+        == "Comprehensive"
+    )
 
 
 def test_buf_lint_passes() -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from outrider.server.models.base import Message, ModelError, ModelRequest
 from outrider.server.models.scripted import ScriptedModel
+
 from tests.support.harness import REPO_ROOT
 
 SCENARIO = REPO_ROOT / "tests" / "fixtures" / "scenarios" / "shop_prices.yaml"
@@ -19,8 +19,10 @@ async def test_replays_turns_by_role_in_order() -> None:
     model = ScriptedModel.from_file(SCENARIO)
     assert model.name == "scripted:shop-prices"
     verdict = await model.generate(ask("validator", "check this"))
-    assert verdict.data == {"completion_quality": "complete",
-                            "observation": "The answer matches the page."}
+    assert verdict.data == {
+        "completion_quality": "complete",
+        "observation": "The answer matches the page.",
+    }
     first = await model.generate(ask("actor", "page: Fixture Shop ..."))
     assert first.tool_calls[0].name == "extract" and first.finish_reason == "tool-calls"
     assert first.usage.total_tokens == 224
@@ -39,7 +41,9 @@ async def test_missing_expected_text_names_the_turn() -> None:
 
 
 async def test_error_turns_fail_the_call() -> None:
-    model = ScriptedModel.from_dict({"turns": [{"error": "rate limited"}, {"reply": {"text": "ok"}}]})
+    model = ScriptedModel.from_dict(
+        {"turns": [{"error": "rate limited"}, {"reply": {"text": "ok"}}]}
+    )
     with pytest.raises(ModelError, match="rate limited"):
         await model.generate(ask("default", "x"))
     assert (await model.generate(ask("default", "x"))).text == "ok"

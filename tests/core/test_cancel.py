@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import grpc
-
 from outrider.server.core.event_names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2, run_service_pb2
+
 from tests.support.harness import Harness, eventually
 from tests.support.requests import automate_request, collect, names, read_rest
 
@@ -28,8 +28,9 @@ async def test_cancel_is_idempotent_and_ends_with_the_terminal_events(harness: H
     second = (await harness.runs.CancelRun(cancel)).run
     assert first.state == second.state == run_pb2.RUN_STATE_CANCELLED
     assert first.outcome.error_code == "CANCELLED"
-    events = await collect(harness.runs.StreamRunEvents(
-        run_service_pb2.StreamRunEventsRequest(name=name)))
+    events = await collect(
+        harness.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
+    )
     assert names(events)[-2:] == ["complete", "done"]
     complete = events[-2].automate.complete
     assert not complete.success
@@ -50,8 +51,9 @@ async def test_cancel_on_disconnect_cancels_the_run(harness: Harness) -> None:
         return (await get_run(harness, name)).state == run_pb2.RUN_STATE_CANCELLED
 
     await eventually(cancelled)
-    events = await collect(harness.runs.StreamRunEvents(
-        run_service_pb2.StreamRunEventsRequest(name=name)))
+    events = await collect(
+        harness.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
+    )
     assert names(events)[-2:] == ["complete", "done"]
     assert "disconnected" in events[-2].automate.complete.error.message
 
@@ -65,8 +67,9 @@ async def test_without_cancel_on_disconnect_the_run_goes_on(harness: Harness) ->
         return (await get_run(harness, name)).state == run_pb2.RUN_STATE_SUCCEEDED
 
     await eventually(finished)
-    events = await collect(harness.runs.StreamRunEvents(
-        run_service_pb2.StreamRunEventsRequest(name=name)))
+    events = await collect(
+        harness.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
+    )
     assert names(events).count("agent:step") == 20
     assert events[-2].automate.complete.success
 
@@ -88,8 +91,9 @@ async def test_crashing_agent_fails_the_run_with_terminal_events(harness: Harnes
 
 
 async def test_research_cancel_ends_with_an_error_event(harness: Harness) -> None:
-    call = harness.runs.Research(run_service_pb2.ResearchRequest(
-        params={"query": '{"steps": 1, "hold": true}'}))
+    call = harness.runs.Research(
+        run_service_pb2.ResearchRequest(params={"query": '{"steps": 1, "hold": true}'})
+    )
     name = await first_event_name(call)
     await harness.runs.CancelRun(run_service_pb2.CancelRunRequest(name=name))
     events = await read_rest(call)

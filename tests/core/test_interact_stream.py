@@ -6,13 +6,12 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
-
 from outrider.server.core.event_names import event_name
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import params_pb2
+from outrider.v1 import params_pb2, run_service_pb2
 from outrider.v1 import run_event_pb2 as rp
-from outrider.v1 import run_service_pb2
+
 from tests.support.harness import Harness, rich_error
 from tests.support.requests import automate_request
 
@@ -54,19 +53,38 @@ async def test_form_answer_and_approval_on_one_stream(harness: Harness) -> None:
         automate = response.event.automate
         if automate.HasField("interactive_form_data_request"):
             request_id = automate.interactive_form_data_request.request_id
-            outbox.send(isv.InteractRequest(form_data=isv.FormDataAnswer(
-                request_id=request_id, fields=[ip.FieldValue(ref="E1", value="a@b.c")])))
-            outbox.send(isv.InteractRequest(form_data=isv.FormDataAnswer(
-                request_id=request_id, fields=[ip.FieldValue(ref="E1", value="other")])))
+            outbox.send(
+                isv.InteractRequest(
+                    form_data=isv.FormDataAnswer(
+                        request_id=request_id, fields=[ip.FieldValue(ref="E1", value="a@b.c")]
+                    )
+                )
+            )
+            outbox.send(
+                isv.InteractRequest(
+                    form_data=isv.FormDataAnswer(
+                        request_id=request_id, fields=[ip.FieldValue(ref="E1", value="other")]
+                    )
+                )
+            )
         if response.event.HasField("approval_requested"):
-            outbox.send(isv.InteractRequest(approval=isv.ApprovalAnswer(
-                approval_id=response.event.approval_requested.approval_id,
-                decision=rp.APPROVAL_DECISION_APPROVE, scope=rp.APPROVAL_SCOPE_ALWAYS)))
+            outbox.send(
+                isv.InteractRequest(
+                    approval=isv.ApprovalAnswer(
+                        approval_id=response.event.approval_requested.approval_id,
+                        decision=rp.APPROVAL_DECISION_APPROVE,
+                        scope=rp.APPROVAL_SCOPE_ALWAYS,
+                    )
+                )
+            )
     outbox.close()
     assert seen[-2:] == ["complete", "done"]
     assert "input_resolved" in seen and "approval_resolved" in seen
     assert [(r.accepted, r.reason) for r in results] == [
-        (True, ""), (False, "INTERACTION_ALREADY_RESOLVED"), (True, "")]
+        (True, ""),
+        (False, "INTERACTION_ALREADY_RESOLVED"),
+        (True, ""),
+    ]
     assert harness.agent.received_inputs == [{"E1": "a@b.c"}]
 
 
@@ -85,8 +103,9 @@ async def test_cancel_on_the_stream_ends_the_run(harness: Harness) -> None:
 async def test_attach_replays_after_a_sequence(harness: Harness) -> None:
     run = (await harness.runs.CreateRun(_create(steps=2))).run
     outbox = Outbox(isv.InteractRequest(attach=isv.InteractAttach(run=run.name, after_sequence=2)))
-    sequences = [r.event.sequence async for r in harness.interactions.Interact(outbox)
-                 if r.HasField("event")]
+    sequences = [
+        r.event.sequence async for r in harness.interactions.Interact(outbox) if r.HasField("event")
+    ]
     outbox.close()
     assert sequences[0] == 3 and sequences == list(range(3, sequences[-1] + 1))
 
@@ -106,8 +125,9 @@ async def test_first_message_must_start_or_attach(harness: Harness) -> None:
 
 
 async def test_start_with_bad_params_names_the_field(harness: Harness) -> None:
-    outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(
-        automate=params_pb2.AutomateParams(task=""))))
+    outbox = Outbox(
+        isv.InteractRequest(start=isv.InteractStart(automate=params_pb2.AutomateParams(task="")))
+    )
     outbox.close()
     try:
         async for _ in harness.interactions.Interact(outbox):

@@ -9,7 +9,9 @@ async def test_automate_streams_every_event_with_gapless_sequences(harness: Harn
     assert names(events) == [
         "task:setup",
         *["agent:step", "agent:action"] * 3,
-        "task:completed", "complete", "done",
+        "task:completed",
+        "complete",
+        "done",
     ]
     assert [e.sequence for e in events] == list(range(1, len(events) + 1))
     assert len({e.run for e in events}) == 1

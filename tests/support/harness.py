@@ -17,10 +17,10 @@ from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
-
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
 from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2_grpc
+
 from tests.support.script_agent import ScriptAgent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -41,8 +41,11 @@ class Harness:
 
 def settings_for_tests(data_dir: Path, **overrides: Any) -> Settings:
     base: dict[str, Any] = {
-        "data_dir": data_dir, "host": "127.0.0.1", "port": 0,
-        "heartbeat_interval": 5.0, "shutdown_grace": 2.0,
+        "data_dir": data_dir,
+        "host": "127.0.0.1",
+        "port": 0,
+        "heartbeat_interval": 5.0,
+        "shutdown_grace": 2.0,
     }
     return Settings(**(base | overrides))
 
@@ -54,8 +57,11 @@ async def start_harness(data_dir: Path, **overrides: Any) -> Harness:
     port = await server.start()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
     return Harness(
-        server, channel, run_service_pb2_grpc.RunServiceStub(channel),
-        interaction_service_pb2_grpc.InteractionServiceStub(channel), agent,
+        server,
+        channel,
+        run_service_pb2_grpc.RunServiceStub(channel),
+        interaction_service_pb2_grpc.InteractionServiceStub(channel),
+        agent,
     )
 
 
@@ -95,10 +101,10 @@ def rich_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RichError:
 
 
 async def eventually(
-    check: Callable[[], Awaitable[bool]] | Callable[[], bool], timeout: float = 10.0
+    check: Callable[[], Awaitable[bool]] | Callable[[], bool], within: float = 10.0
 ) -> None:
-    """Polls `check` until it returns True, failing after `timeout` seconds (no fixed sleeps)."""
-    deadline = time.monotonic() + timeout
+    """Polls `check` until it returns True, failing after `within` seconds (no fixed sleeps)."""
+    deadline = time.monotonic() + within
     while True:
         result = check()
         if asyncio.iscoroutine(result):
@@ -106,7 +112,7 @@ async def eventually(
         if result:
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout}s")
+            raise AssertionError(f"condition not met within {within}s")
         await asyncio.sleep(0.02)
 
 
@@ -120,11 +126,23 @@ class ServerProcess:
         self.port = 0
 
     def start(self, timeout: float = 30.0) -> int:
-        env = os.environ | {"OUTRIDER_DATA_DIR": str(self.data_dir), "OUTRIDER_PORT": "0",
-                            "OUTRIDER_HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1"} | self.env
+        env = (
+            os.environ
+            | {
+                "OUTRIDER_DATA_DIR": str(self.data_dir),
+                "OUTRIDER_PORT": "0",
+                "OUTRIDER_HOST": "127.0.0.1",
+                "PYTHONUNBUFFERED": "1",
+            }
+            | self.env
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.test_server"], cwd=REPO_ROOT, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [sys.executable, "-m", "tests.support.test_server"],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         self.port = self._read_port(timeout)
         return self.port

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf import json_format
-
 from outrider.server.core.agent import RunContext
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.v1 import automate_events_pb2 as ae
@@ -53,14 +52,28 @@ class ScriptAgent:
         return await self._automate(ctx, plan)
 
     async def _automate(self, ctx: RunContext, plan: dict[str, Any]) -> run_pb2.RunOutcome:
-        ctx.emit(ae.AutomateEvent(task_setup=ae.TaskSetup(
-            task=ctx.automate.task, browser_name="script", iteration_id="setup", timestamp=_ms())))
+        ctx.emit(
+            ae.AutomateEvent(
+                task_setup=ae.TaskSetup(
+                    task=ctx.automate.task,
+                    browser_name="script",
+                    iteration_id="setup",
+                    timestamp=_ms(),
+                )
+            )
+        )
         for step in range(1, int(plan.get("steps", 3)) + 1):
             await self._step(ctx, step, float(plan.get("interval", 0)))
         if plan.get("artifact"):
             name = ctx.save_artifact(ARTIFACT_BYTES, "image/png")
-            ctx.emit(ae.AutomateEvent(browser_screenshot_captured=ae.BrowserScreenshotCaptured(
-                format=ae.SCREENSHOT_FORMAT_PNG, size=len(ARTIFACT_BYTES), timestamp=_ms())), name)
+            ctx.emit(
+                ae.AutomateEvent(
+                    browser_screenshot_captured=ae.BrowserScreenshotCaptured(
+                        format=ae.SCREENSHOT_FORMAT_PNG, size=len(ARTIFACT_BYTES), timestamp=_ms()
+                    )
+                ),
+                name,
+            )
         if plan.get("ask_input"):
             await self._ask_input(ctx)
         if plan.get("ask_approval"):
@@ -69,18 +82,35 @@ class ScriptAgent:
 
     async def _step(self, ctx: RunContext, step: int, interval: float) -> None:
         iteration = f"it-{step}"
-        ctx.emit(ae.AutomateEvent(agent_step=ae.AgentStep(
-            current_iteration=step, iteration_id=iteration, timestamp=_ms())))
-        ctx.emit(ae.AutomateEvent(agent_action=ae.AgentAction(
-            action="click", ref=f"E{step}", iteration_id=iteration, timestamp=_ms())))
+        ctx.emit(
+            ae.AutomateEvent(
+                agent_step=ae.AgentStep(
+                    current_iteration=step, iteration_id=iteration, timestamp=_ms()
+                )
+            )
+        )
+        ctx.emit(
+            ae.AutomateEvent(
+                agent_action=ae.AgentAction(
+                    action="click", ref=f"E{step}", iteration_id=iteration, timestamp=_ms()
+                )
+            )
+        )
         await asyncio.sleep(interval)
 
     async def _ask_input(self, ctx: RunContext) -> None:
         request = ae.InteractiveFormDataRequest(
-            fields=[ae.FormField(ref="E1", label="Email", required=True,
-                                 field_type=ae.FORM_FIELD_TYPE_EMAIL)],
-            form_description="Log in", page_title="Log in", page_url="http://127.0.0.1/login",
-            iteration_id="input", timestamp=_ms())
+            fields=[
+                ae.FormField(
+                    ref="E1", label="Email", required=True, field_type=ae.FORM_FIELD_TYPE_EMAIL
+                )
+            ],
+            form_description="Log in",
+            page_title="Log in",
+            page_url="http://127.0.0.1/login",
+            iteration_id="input",
+            timestamp=_ms(),
+        )
         answer = await ctx.ask_input(request)
         if answer.submitted:
             self.received_inputs.append(answer.values)
@@ -89,14 +119,21 @@ class ScriptAgent:
 
     async def _ask_approval(self, ctx: RunContext) -> None:
         request = run_event_pb2.ApprovalRequested(
-            action="submit", ref="E9", url="http://127.0.0.1/login", iteration_id="approve",
-            reason="submitting a form to a host that is not trusted")
+            action="submit",
+            ref="E9",
+            url="http://127.0.0.1/login",
+            iteration_id="approve",
+            reason="submitting a form to a host that is not trusted",
+        )
         answer = await ctx.ask_approval(request, standing_key="submit:127.0.0.1")
         self._status(ctx, f"approval {run_event_pb2.ApprovalDecision.Name(answer.decision)}")
 
     def _status(self, ctx: RunContext, message: str) -> None:
-        ctx.emit(ae.AutomateEvent(agent_status=ae.AgentStatus(
-            message=message, iteration_id="status", timestamp=_ms())))
+        ctx.emit(
+            ae.AutomateEvent(
+                agent_status=ae.AgentStatus(message=message, iteration_id="status", timestamp=_ms())
+            )
+        )
 
     async def _finish(self, ctx: RunContext, plan: dict[str, Any]) -> run_pb2.RunOutcome:
         if plan.get("hold"):
@@ -104,24 +141,42 @@ class ScriptAgent:
         if plan.get("crash"):
             raise RuntimeError("scripted crash")
         if plan.get("fail"):
-            return run_pb2.RunOutcome(success=False, error_code="MAX_ITERATIONS",
-                                      error_message="scripted failure")
-        ctx.emit(ae.AutomateEvent(task_completed=ae.TaskCompleted(
-            final_answer="done", success=True, iteration_id="end", timestamp=_ms())))
+            return run_pb2.RunOutcome(
+                success=False, error_code="MAX_ITERATIONS", error_message="scripted failure"
+            )
+        ctx.emit(
+            ae.AutomateEvent(
+                task_completed=ae.TaskCompleted(
+                    final_answer="done", success=True, iteration_id="end", timestamp=_ms()
+                )
+            )
+        )
         ctx.emit(ae.AutomateEvent(complete=ae.AutomateComplete(success=True, final_answer="done")))
         ctx.emit(ae.AutomateEvent(done=ae.AutomateDone()))
         return run_pb2.RunOutcome(success=True, result="done")
 
     async def _research(self, ctx: RunContext, plan: dict[str, Any]) -> run_pb2.RunOutcome:
-        ctx.emit(re.ResearchEvent(start=re.ResearchStart(message="Research begins", timestamp=_ms())))
+        ctx.emit(
+            re.ResearchEvent(start=re.ResearchStart(message="Research begins", timestamp=_ms()))
+        )
         for step in range(1, int(plan.get("steps", 2)) + 1):
-            ctx.emit(re.ResearchEvent(iteration_start=re.IterationStart(
-                iteration=step, max_iterations=3, message="searching", timestamp=_ms())))
+            ctx.emit(
+                re.ResearchEvent(
+                    iteration_start=re.IterationStart(
+                        iteration=step, max_iterations=3, message="searching", timestamp=_ms()
+                    )
+                )
+            )
             await asyncio.sleep(float(plan.get("interval", 0)))
         if plan.get("hold"):
             await asyncio.Event().wait()
-        ctx.emit(re.ResearchEvent(complete=re.ResearchComplete(
-            report="A report [1].", message="Research complete", timestamp=_ms())))
+        ctx.emit(
+            re.ResearchEvent(
+                complete=re.ResearchComplete(
+                    report="A report [1].", message="Research complete", timestamp=_ms()
+                )
+            )
+        )
         return run_pb2.RunOutcome(success=True, result="A report [1].")
 
 

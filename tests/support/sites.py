@@ -14,7 +14,7 @@ SITES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "sites"
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

@@ -1,4 +1,4 @@
-"""The real server with the test-only ScriptAgent, as a process: `python -m tests.support.test_server`.
+"""The real server with the test-only ScriptAgent as a process: python -m tests.support.test_server.
 
 Used by tests that need a separate process (SIGTERM, SIGKILL and restart). Configured like the real
 server through OUTRIDER_* variables.
@@ -12,6 +12,7 @@ import logging
 from outrider.server.__main__ import serve
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2
+
 from tests.support.script_agent import ScriptAgent
 
 

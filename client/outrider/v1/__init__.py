@@ -1,1 +1,1 @@
-"""Generated protobuf and gRPC code of the outrider.v1 contract (regenerate with scripts/gen-proto)."""
+"""Generated code of the outrider.v1 contract; regenerate with scripts/gen-proto."""

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from google.protobuf.message import Message
-
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.event_names import payload_event_name

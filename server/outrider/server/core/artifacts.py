@@ -1,4 +1,4 @@
-"""Artifacts (screenshots, downloads): bytes in files under the data directory, metadata in SQLite."""
+"""Artifacts (screenshots, downloads): bytes in files under the data dir, metadata in SQLite."""
 
 from __future__ import annotations
 

@@ -1,14 +1,14 @@
 """The one error hierarchy of the core; each edge maps it to its own status codes in one table.
 
-    OutriderError                 base: a stable UPPER_SNAKE `reason` and a message
-    ├── InvalidArgument           bad request; carries field violations
-    ├── NotFound                  no such run, interaction or artifact
-    ├── FailedPrecondition        valid request, wrong moment (e.g. INTERACTION_EXPIRED)
-    ├── OutOfRange                cursor beyond what exists or is retained
-    ├── ResourceExhausted         too many active runs; carries a retry hint
-    ├── Unimplemented             the feature is not built yet
-    ├── Unavailable               shutting down
-    └── Unauthenticated           missing or wrong API key
+OutriderError                 base: a stable UPPER_SNAKE `reason` and a message
+├── InvalidArgument           bad request; carries field violations
+├── NotFound                  no such run, interaction or artifact
+├── FailedPrecondition        valid request, wrong moment (e.g. INTERACTION_EXPIRED)
+├── OutOfRange                cursor beyond what exists or is retained
+├── ResourceExhausted         too many active runs; carries a retry hint
+├── Unimplemented             the feature is not built yet
+├── Unavailable               shutting down
+└── Unauthenticated           missing or wrong API key
 """
 
 from __future__ import annotations

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 from google.protobuf.message import Message
-
 from outrider.server.core import clock
 from outrider.server.core.errors import OutOfRange
 from outrider.server.core.names import run_name
@@ -18,7 +17,7 @@ _CATCH_UP_PAGE = 256
 
 # RunEvent's payload arm for each payload message type, read from the contract itself.
 _PAYLOAD_ARMS = {
-    field.message_type.full_name: field.name
+    field.message_type.full_name: field.name  # type: ignore[union-attr]
     for field in run_event_pb2.RunEvent.DESCRIPTOR.oneofs_by_name["payload"].fields
 }
 
@@ -52,9 +51,7 @@ class EventLog:
         live = self._live.get(run_id)
         return live.watcher_count if live else 0
 
-    def append(
-        self, run_id: str, payload: Message, artifact: str = ""
-    ) -> run_event_pb2.RunEvent:
+    def append(self, run_id: str, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
         """Persists the next event of an open run and hands it to its watchers."""
         live = self._live[run_id]
         event = run_event_pb2.RunEvent(
@@ -78,7 +75,7 @@ class EventLog:
 
     async def follow(
         self, run_id: str, after: int, heartbeat_interval: float
-    ) -> AsyncIterator[WatchItem]:
+    ) -> AsyncGenerator[WatchItem, None]:
         """Every event after `after` exactly once, in order, then live ones until the run ends.
 
         Heartbeats are yielded while the run is quiet. Store reads and subscribing happen without
@@ -110,7 +107,7 @@ class EventLog:
 
     async def _drain(
         self, subscription: Subscription, live: LiveRun, heartbeat_interval: float
-    ) -> AsyncIterator[WatchItem]:
+    ) -> AsyncGenerator[WatchItem, None]:
         while True:
             item = await subscription.next(heartbeat_interval)
             if item is Signal.IDLE:

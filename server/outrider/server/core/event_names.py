@@ -1,4 +1,4 @@
-"""Tabstack event names of payloads, read from the (outrider.v1.event_name) option of the contract."""
+"""Tabstack event names of payloads, read from the contract's (outrider.v1.event_name) option."""
 
 from __future__ import annotations
 
@@ -6,18 +6,18 @@ from functools import cache
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
-
 from outrider.v1 import automate_events_pb2, options_pb2, research_events_pb2, run_event_pb2
 
 
 @cache
 def _names(descriptor: Descriptor) -> dict[str, str]:
     fields: list[FieldDescriptor] = list(descriptor.oneofs_by_name["event"].fields)
-    return {f.name: f.GetOptions().Extensions[options_pb2.event_name] for f in fields}
+    extension = options_pb2.event_name
+    return {f.name: f.GetOptions().Extensions[extension] for f in fields}  # type: ignore[index]
 
 
 def event_name(event: run_event_pb2.RunEvent) -> str:
-    """"agent:action", "complete", ... for Tabstack events; the arm name for our own events."""
+    """ "agent:action", "complete", ... for Tabstack events; the arm name for our own events."""
     arm = event.WhichOneof("payload")
     if arm in ("automate", "research"):
         inner: Message = getattr(event, arm)

@@ -82,7 +82,10 @@ class InteractionBroker:
         if field_errors is None:
             self._log.append(run_id, ae.AutomateEvent(interactive_form_data_request=request))
         else:
-            self._log.append(run_id, ae.AutomateEvent(interactive_form_data_error=_as_error(request, field_errors)))
+            self._log.append(
+                run_id,
+                ae.AutomateEvent(interactive_form_data_error=_as_error(request, field_errors)),
+            )
         answer = await self._wait(entry)
         assert isinstance(answer, InputAnswer)
         return answer
@@ -142,7 +145,9 @@ class InteractionBroker:
             return self.get(interaction_id)
         if not cancelled:
             validate_form_answer(entry.interaction.form_data, values)
-        answer = InputAnswer(not cancelled, {} if cancelled else dict(values), rp.RESOLUTION_SOURCE_CALLER)
+        answer = InputAnswer(
+            not cancelled, {} if cancelled else dict(values), rp.RESOLUTION_SOURCE_CALLER
+        )
         return self._resolve(entry, answer, digest)
 
     def decide_approval(
@@ -173,23 +178,17 @@ class InteractionBroker:
             stored, entry = self.get(interaction_id), None
         if entry is not None:
             return entry
-        return self._refuse_closed(stored, digest)
+        if not self._is_accepted_repeat(stored, digest):
+            _refuse_closed(stored)
+        return None
 
-    def _refuse_closed(self, stored: ip.Interaction, digest: bytes) -> None:
-        if stored.state == ip.INTERACTION_STATE_RESOLVED:
-            previous = self._digests.get(_id_of(stored))
-            if previous is not None and hmac.compare_digest(previous, digest):
-                return None
-            raise FailedPrecondition(
-                f"{stored.name} was already answered differently", "INTERACTION_ALREADY_RESOLVED"
-            )
-        if stored.state == ip.INTERACTION_STATE_EXPIRED:
-            raise FailedPrecondition(f"{stored.name} expired unanswered", "INTERACTION_EXPIRED")
-        raise FailedPrecondition(
-            f"{stored.name} was cancelled because its run ended", "INTERACTION_CANCELLED"
-        )
+    def _is_accepted_repeat(self, stored: ip.Interaction, digest: bytes) -> bool:
+        previous = self._digests.get(_id_of(stored))
+        return previous is not None and hmac.compare_digest(previous, digest)
 
-    def _resolve(self, entry: _Open, answer: InputAnswer | ApprovalAnswer, digest: bytes) -> ip.Interaction:
+    def _resolve(
+        self, entry: _Open, answer: InputAnswer | ApprovalAnswer, digest: bytes
+    ) -> ip.Interaction:
         self._digests[_id_of(entry.interaction)] = digest
         if isinstance(answer, ApprovalAnswer):
             entry.interaction.decision = answer.decision  # type: ignore[assignment]
@@ -265,7 +264,9 @@ class InteractionBroker:
         after = paging.decode_token(token)
         for index, state in enumerate(states):
             if state not in ip.InteractionState.values() or not state:
-                raise InvalidArgument.single(f"states[{index}]", f"unknown interaction state {state}")
+                raise InvalidArgument.single(
+                    f"states[{index}]", f"unknown interaction state {state}"
+                )
         rows = self._store.list_interactions(run_id, states or [PENDING], limit + 1, after)
         if len(rows) <= limit:
             return rows, ""
@@ -275,6 +276,18 @@ class InteractionBroker:
     def _digest(self, answer: object) -> bytes:
         canonical = json.dumps(answer, sort_keys=True, separators=(",", ":")).encode()
         return hmac.new(self._key, canonical, hashlib.sha256).digest()
+
+
+def _refuse_closed(stored: ip.Interaction) -> None:
+    if stored.state == ip.INTERACTION_STATE_RESOLVED:
+        raise FailedPrecondition(
+            f"{stored.name} was already answered differently", "INTERACTION_ALREADY_RESOLVED"
+        )
+    if stored.state == ip.INTERACTION_STATE_EXPIRED:
+        raise FailedPrecondition(f"{stored.name} expired unanswered", "INTERACTION_EXPIRED")
+    raise FailedPrecondition(
+        f"{stored.name} was cancelled because its run ended", "INTERACTION_CANCELLED"
+    )
 
 
 def _id_of(interaction: ip.Interaction) -> str:
@@ -296,7 +309,9 @@ def _as_error(
     )
 
 
-def _resolution_event(entry: _Open, answer: InputAnswer | ApprovalAnswer) -> rp.ApprovalResolved | rp.InputResolved:
+def _resolution_event(
+    entry: _Open, answer: InputAnswer | ApprovalAnswer
+) -> rp.ApprovalResolved | rp.InputResolved:
     interaction_id = _id_of(entry.interaction)
     if isinstance(answer, ApprovalAnswer):
         return rp.ApprovalResolved(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
 from outrider.server.core import clock, paging, validation
@@ -31,7 +31,10 @@ from outrider.v1 import params_pb2, run_pb2
 
 log = logging.getLogger(__name__)
 
-_KIND_NAMES = {run_pb2.RUN_KIND_AUTOMATE: "Automate", run_pb2.RUN_KIND_RESEARCH: "Research"}
+_KIND_NAMES: dict[int, str] = {
+    run_pb2.RUN_KIND_AUTOMATE: "Automate",
+    run_pb2.RUN_KIND_RESEARCH: "Research",
+}
 _END_STATES = {
     "CANCELLED": run_pb2.RUN_STATE_CANCELLED,
 }
@@ -148,8 +151,11 @@ class RunManager:
         try:
             outcome = await agent.run(active.ctx)  # type: ignore[attr-defined]
         except asyncio.CancelledError:
-            outcome = Ending("CANCELLED", f"cancelled: {active.cancel_reason or 'no reason given'}",
-                             ae.AUTOMATE_ERROR_CODE_TASK_ABORTED)
+            outcome = Ending(
+                "CANCELLED",
+                f"cancelled: {active.cancel_reason or 'no reason given'}",
+                ae.AUTOMATE_ERROR_CODE_TASK_ABORTED,
+            )
         except Exception:
             log.exception("agent of %s crashed", active.run.name)
             outcome = Ending("AGENT_CRASHED", "the agent failed unexpectedly; see the server log")
@@ -160,8 +166,9 @@ class RunManager:
         run_id = active.ctx.run_id
         self.interactions.end_run(run_id)
         ending = outcome if isinstance(outcome, Ending) else _ending_of(outcome)
-        stats = RunStats(active.ctx.started_us, active.ctx.seen["agent:step"],
-                         active.ctx.seen["agent:action"])
+        stats = RunStats(
+            active.ctx.started_us, active.ctx.seen["agent:step"], active.ctx.seen["agent:action"]
+        )
         for payload in terminal_payloads(active.run.kind, active.ctx.seen, ending, stats):
             active.ctx.emit(payload)
         final = outcome if isinstance(outcome, run_pb2.RunOutcome) else _failure(ending)
@@ -244,16 +251,19 @@ class RunManager:
         before = paging.decode_token(token)
         _check_filters(states, kind)
         rows = self._store.list_runs(limit + 1, before, states, kind)
-        runs = [self.get(r.name.removeprefix("runs/")) if r.state in ACTIVE_STATES else r
-                for r in rows[:limit]]
+        runs = [
+            self.get(r.name.removeprefix("runs/")) if r.state in ACTIVE_STATES else r
+            for r in rows[:limit]
+        ]
         if len(rows) <= limit:
             return runs, ""
         last = rows[limit - 1]
-        return runs, paging.encode_token(last.create_time.ToMicroseconds(),
-                                         last.name.removeprefix("runs/"))
+        return runs, paging.encode_token(
+            last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
+        )
 
-    def watch(self, run_id: str, after: int) -> AsyncIterator[WatchItem]:
-        """Events after `after`, then live ones until the run ends. Errors raise here, not lazily."""
+    def watch(self, run_id: str, after: int) -> AsyncGenerator[WatchItem, None]:
+        """Events after `after`, then live ones until the run ends. Errors raise now, not lazily."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         run = self.get(run_id)
@@ -262,7 +272,7 @@ class RunManager:
 
     async def follow(
         self, run_id: str, after: int, cancel_on_disconnect: bool = False
-    ) -> AsyncIterator[WatchItem]:
+    ) -> AsyncGenerator[WatchItem, None]:
         """`watch`, and when the consumer goes away before the run ends and asked for it,
         cancel the run."""
         finished = False

@@ -85,7 +85,13 @@ class Store:
         self._write(
             "INSERT INTO runs (id, kind, state, create_us, body) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
-            (run_id, run.kind, run.state, run.create_time.ToMicroseconds(), run.SerializeToString()),
+            (
+                run_id,
+                run.kind,
+                run.state,
+                run.create_time.ToMicroseconds(),
+                run.SerializeToString(),
+            ),
         )
 
     def get_run(self, run_id: str) -> run_pb2.Run | None:
@@ -139,7 +145,9 @@ class Store:
 
     # interactions
 
-    def save_interaction(self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]) -> None:
+    def save_interaction(
+        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
+    ) -> None:
         interaction_id, run_id = ids
         self._write(
             "INSERT INTO interactions (id, run_id, state, create_us, body) VALUES (?, ?, ?, ?, ?) "

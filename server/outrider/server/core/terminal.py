@@ -8,7 +8,6 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from google.protobuf.message import Message
-
 from outrider.server.core import clock
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import research_events_pb2 as re
@@ -74,7 +73,9 @@ def _research_terminal(seen: Collection[str], ending: Ending) -> list[Message]:
         return []
     if ending.success:
         complete = re.ResearchComplete(
-            report=ending.result, message="Research complete", timestamp=clock.epoch_ms(clock.now_us())
+            report=ending.result,
+            message="Research complete",
+            timestamp=clock.epoch_ms(clock.now_us()),
         )
         return [re.ResearchEvent(complete=complete)]
     error = re.ResearchError(

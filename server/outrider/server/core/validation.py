@@ -4,6 +4,7 @@ edge sets to where the params sit in its own request (e.g. "params." or "start.a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from outrider.server.core.errors import FieldViolation, InvalidArgument
@@ -13,7 +14,9 @@ MAX_QUERY_CHARS = 10_000
 MAX_TASK_CHARS = 100_000
 DEFAULT_MAX_ITERATIONS = 50
 DEFAULT_MAX_VALIDATION_ATTEMPTS = 3
-_HOSTNAME = re.compile(r"^(?=.{1,253}$)[a-z0-9*]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$", re.I)
+_HOSTNAME = re.compile(
+    r"^(?=.{1,253}$)[a-z0-9*]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$", re.I
+)
 _COUNTRY = re.compile(r"^[A-Z]{2}$")
 
 
@@ -28,7 +31,9 @@ def check_automate(params: params_pb2.AutomateParams, prefix: str) -> None:
     country = params.geo_target.country
     if country and not _COUNTRY.match(country):
         violations.append(
-            FieldViolation(f"{prefix}geo_target.country", "must be an ISO 3166-1 alpha-2 code like US")
+            FieldViolation(
+                f"{prefix}geo_target.country", "must be an ISO 3166-1 alpha-2 code like US"
+            )
         )
     _raise_if(violations)
 
@@ -91,7 +96,7 @@ def _bounded(message: object, name: str, low: int, high: int, prefix: str) -> li
     return []
 
 
-def _hostnames(hosts: list[str], path: str) -> list[FieldViolation]:
+def _hostnames(hosts: Sequence[str], path: str) -> list[FieldViolation]:
     return [
         FieldViolation(f"{path}[{i}]", f"{host!r} is not a hostname (no scheme, port or path)")
         for i, host in enumerate(hosts)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import grpc
-
 from outrider.server.core.errors import Unauthenticated
 from outrider.server.grpc_edge.errors import abort
 
+Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the type stubs
 OPEN_SERVICES = frozenset({"grpc.health.v1.Health"})
 
 
@@ -28,9 +28,9 @@ class ApiKeyInterceptor(grpc.aio.ServerInterceptor):
 
     async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
         details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+    ) -> Handler | None:
         handler = await continuation(details)
         service = details.method.split("/")[1] if details.method.count("/") >= 2 else ""
         if handler is None or service in OPEN_SERVICES:
@@ -48,12 +48,14 @@ async def _deny(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> No
     await abort(context, _DENIED)
 
 
-async def _deny_stream(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
+async def _deny_stream(
+    request: Any, context: grpc.aio.ServicerContext[Any, Any]
+) -> AsyncIterator[Any]:
     await abort(context, _DENIED)
     yield None  # pragma: no cover - abort raises
 
 
-def _denying(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+def _denying(handler: Handler) -> Handler:
     """A handler of the same shape as `handler` that refuses the call."""
     codecs = {
         "request_deserializer": handler.request_deserializer,

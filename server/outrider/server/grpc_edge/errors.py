@@ -10,7 +10,6 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf import duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
-
 from outrider.server.core.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -69,7 +68,9 @@ def _rpc_code(code: grpc.StatusCode) -> int:
 async def abort(context: grpc.aio.ServicerContext[Any, Any], error: OutriderError) -> None:
     status = rich_status(error)
     await context.abort(
-        status_code(error), status.message, trailing_metadata=((_STATUS_DETAILS_KEY, status.SerializeToString()),)
+        status_code(error),
+        status.message,
+        trailing_metadata=((_STATUS_DETAILS_KEY, status.SerializeToString()),),
     )
 
 
@@ -78,7 +79,8 @@ async def abort_internal(context: grpc.aio.ServicerContext[Any, Any]) -> None:
     status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error; see the server log")
     status.details.add().Pack(error_details_pb2.ErrorInfo(reason="INTERNAL", domain=ERROR_DOMAIN))
     await context.abort(
-        grpc.StatusCode.INTERNAL, status.message,
+        grpc.StatusCode.INTERNAL,
+        status.message,
         trailing_metadata=((_STATUS_DETAILS_KEY, status.SerializeToString()),),
     )
 

@@ -42,7 +42,10 @@ async def interact(
 
 
 async def _pump(
-    runs: RunManager, run_id: str, after: int, cancel_on_disconnect: bool,
+    runs: RunManager,
+    run_id: str,
+    after: int,
+    cancel_on_disconnect: bool,
     outgoing: asyncio.Queue[_Item],
 ) -> None:
     try:
@@ -56,14 +59,20 @@ async def _pump(
 
 
 async def _read(
-    runs: RunManager, run_id: str, requests: AsyncIterator[isv.InteractRequest],
+    runs: RunManager,
+    run_id: str,
+    requests: AsyncIterator[isv.InteractRequest],
     outgoing: asyncio.Queue[_Item],
 ) -> None:
     async for request in requests:
         action = request.WhichOneof("action")
         if action in ("start", "attach", None):
-            await outgoing.put(InvalidArgument.single(
-                "action", "only the first message may start or attach; later ones answer or cancel"))
+            await outgoing.put(
+                InvalidArgument.single(
+                    "action",
+                    "only the first message may start or attach; later ones answer or cancel",
+                )
+            )
             return
         if action == "cancel":
             runs.cancel_soon(run_id, request.cancel.reason or "cancelled on the Interact stream")
@@ -74,22 +83,31 @@ async def _read(
 
 def answer(runs: RunManager, request: isv.InteractRequest) -> isv.AnswerResult:
     """Applies a form-data answer or approval decision; refusals become a result, not an error."""
-    if request.HasField("form_data"):
-        form = request.form_data
-        interaction_id = form.request_id
-        apply = lambda: runs.interactions.submit_input(  # noqa: E731
-            parse_interaction_name(form.request_id, "form_data.request_id"),
-            [(f.ref, f.value) for f in form.fields], form.cancelled)
-    else:
-        approval = request.approval
-        interaction_id = approval.approval_id
-        apply = lambda: runs.interactions.decide_approval(  # noqa: E731
-            parse_interaction_name(approval.approval_id, "approval.approval_id"),
-            approval.decision, approval.scope, approval.reason)
+    is_form = request.HasField("form_data")
+    interaction_id = request.form_data.request_id if is_form else request.approval.approval_id
     try:
-        apply()
+        if is_form:
+            _submit(runs, request.form_data)
+        else:
+            _decide(runs, request.approval)
     except OutriderError as error:
         return isv.AnswerResult(
-            interaction_id=interaction_id, accepted=False, reason=error.reason, message=error.message
+            interaction_id=interaction_id,
+            accepted=False,
+            reason=error.reason,
+            message=error.message,
         )
     return isv.AnswerResult(interaction_id=interaction_id, accepted=True)
+
+
+def _submit(runs: RunManager, form: isv.FormDataAnswer) -> None:
+    interaction_id = parse_interaction_name(form.request_id, "form_data.request_id")
+    values = [(f.ref, f.value) for f in form.fields]
+    runs.interactions.submit_input(interaction_id, values, form.cancelled)
+
+
+def _decide(runs: RunManager, approval: isv.ApprovalAnswer) -> None:
+    interaction_id = parse_interaction_name(approval.approval_id, "approval.approval_id")
+    runs.interactions.decide_approval(
+        interaction_id, approval.decision, approval.scope, approval.reason
+    )

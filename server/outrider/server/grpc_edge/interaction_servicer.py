@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
-
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.core.runs import RunManager
@@ -35,7 +34,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
             yield response
 
     def _begin(self, first: isv.InteractRequest | None) -> tuple[str, int, bool]:
-        """Starts or finds the run the stream is about: (run_id, after_sequence, cancel_on_disconnect)."""
+        """Starts or finds the stream's run: (run_id, after_sequence, cancel_on_disconnect)."""
         action = first.WhichOneof("action") if first is not None else None
         if first is None or action not in ("start", "attach"):
             raise InvalidArgument.single("action", "the first message must be start or attach")

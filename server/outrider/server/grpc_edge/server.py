@@ -1,4 +1,4 @@
-"""Assembles the gRPC server: our services, health, reflection, auth; and shuts it down gracefully."""
+"""Assembles the gRPC server (our services, health, reflection, auth) and shuts it down gently."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import logging
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
@@ -16,8 +15,12 @@ from outrider.server.grpc_edge.auth import ApiKeyInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.run_servicer import RunServicer
 from outrider.server.settings import Settings
-from outrider.v1 import interaction_service_pb2, interaction_service_pb2_grpc, run_service_pb2
-from outrider.v1 import run_service_pb2_grpc
+from outrider.v1 import (
+    interaction_service_pb2,
+    interaction_service_pb2_grpc,
+    run_service_pb2,
+    run_service_pb2_grpc,
+)
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
 from outrider.server.models.base import ModelError, ModelReply, ModelRequest, ToolCall, Usage
 
 
@@ -50,7 +49,9 @@ class ScriptedModel:
         return cls.from_dict(yaml.safe_load(path.read_text()), default_name=f"scripted:{path.stem}")
 
     @classmethod
-    def from_dict(cls, scenario: dict[str, Any], default_name: str = "scripted:model") -> ScriptedModel:
+    def from_dict(
+        cls, scenario: dict[str, Any], default_name: str = "scripted:model"
+    ) -> ScriptedModel:
         turns = [_parse_turn(i, raw) for i, raw in enumerate(scenario.get("turns", []))]
         return cls(turns, scenario.get("model", default_name))
 
@@ -72,8 +73,10 @@ class ScriptedModel:
         for turn in self._turns:
             if turn.index not in self._used and turn.role in (None, role):
                 return turn
-        raise ModelError(f"{self.name}: no scripted turn left for a {role!r} request "
-                         f"({len(self._used)} of {len(self._turns)} turns used)")
+        raise ModelError(
+            f"{self.name}: no scripted turn left for a {role!r} request "
+            f"({len(self._used)} of {len(self._turns)} turns used)"
+        )
 
 
 def _check_expectations(turn: Turn, request: ModelRequest) -> None:
@@ -88,8 +91,13 @@ def _parse_turn(index: int, raw: dict[str, Any]) -> Turn:
     reply = _parse_reply(index, raw["reply"]) if "reply" in raw else None
     if reply is None and "error" not in raw:
         raise ValueError(f"scripted turn {index} needs a reply or an error")
-    return Turn(index, raw.get("role"), tuple([expect] if isinstance(expect, str) else expect),
-                reply, raw.get("error"))
+    return Turn(
+        index,
+        raw.get("role"),
+        tuple([expect] if isinstance(expect, str) else expect),
+        reply,
+        raw.get("error"),
+    )
 
 
 def _parse_reply(index: int, raw: dict[str, Any]) -> ModelReply:

@@ -1,0 +1,28 @@
+"""The project's own checks, run by the suite so CI and developers run the same ones."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.support.harness import REPO_ROOT
+
+BIN = REPO_ROOT / ".venv" / "bin"
+
+
+def run(*command: str) -> None:
+    tool = str(BIN / command[0]) if (BIN / command[0]).exists() else command[0]
+    result = subprocess.run([tool, *command[1:]], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_lint() -> None:
+    run("ruff", "check", "server", "client", "tests", "bench")
+
+
+def test_ruff_format() -> None:
+    run("ruff", "format", "--check", "server", "client", "tests", "bench")
+
+
+def test_mypy_strict_on_the_product_code() -> None:
+    run(sys.executable, "-m", "mypy", "server")
