@@ -128,6 +128,8 @@ async def test_approval_decided_by_the_unary_call(harness: Harness) -> None:
     event = await until_event(call, "approval_requested")
     approval = event.approval_requested
     assert approval.reason and approval.action == "submit" and approval.HasField("expire_time")
+    run = (await harness.runs.GetRun(run_service_pb2.GetRunRequest(name=event.run))).run
+    assert run.state == run_pb2.RUN_STATE_APPROVAL_REQUIRED
     listed = (
         await harness.interactions.ListInteractions(isv.ListInteractionsRequest())
     ).interactions

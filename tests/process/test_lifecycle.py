@@ -65,6 +65,32 @@ async def test_sigterm_cancels_active_runs_with_terminal_events(
     assert code == 0, output
 
 
+async def test_sigterm_lets_runs_finish_within_the_grace_and_refuses_new_ones(
+    tmp_path: Path, processes: list[ServerProcess]
+) -> None:
+    process = launch(processes, tmp_path, OUTRIDER_SHUTDOWN_GRACE="20")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{process.port}") as channel:
+        runs = run_service_pb2_grpc.RunServiceStub(channel)
+        call = runs.Automate(automate_request(steps=30, interval=0.02))
+        first = await call.read()
+        watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest())
+        assert (await watch.read()).status == SERVING
+        process.signal(signal.SIGTERM)
+        assert (await watch.read()).status == NOT_SERVING
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await runs.CreateRun(
+                run_service_pb2.CreateRunRequest(automate=automate_request().params),
+                wait_for_ready=False,
+            )
+        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+        rest = await read_rest(call)
+    events = [first.event, *rest]
+    assert names(events).count("agent:step") == 30
+    assert events[-2].automate.complete.success
+    code, output = process.wait()
+    assert code == 0, output
+
+
 async def test_runs_left_by_a_killed_process_are_failed_after_restart(
     tmp_path: Path, processes: list[ServerProcess]
 ) -> None:

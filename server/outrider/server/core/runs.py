@@ -92,9 +92,13 @@ class RunManager:
             self.log.append(run_id, payload)
         self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, _failure(ending))
 
+    def stop_accepting(self) -> None:
+        """From now on `create` refuses with Unavailable."""
+        self._accepting = False
+
     async def shutdown(self, grace: float) -> None:
         """Refuses new runs, lets active ones finish for `grace` seconds, then cancels the rest."""
-        self._accepting = False
+        self.stop_accepting()
         tasks = {a.task for a in self._active.values() if a.task}
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=grace)

@@ -78,6 +78,7 @@ class OutriderServer:
 
     async def _stop(self) -> None:
         grace = self.settings.shutdown_grace
+        self.runs.stop_accepting()
         await self.health.enter_graceful_shutdown()
         await asyncio.sleep(0.1)  # let health watchers see NOT_SERVING before streams close
         refusing = asyncio.create_task(self._server.stop(grace + 10))
