@@ -66,23 +66,21 @@ def _rpc_code(code: grpc.StatusCode) -> int:
 
 
 async def abort(context: grpc.aio.ServicerContext[Any, Any], error: OutriderError) -> None:
-    status = rich_status(error)
-    await context.abort(
-        status_code(error),
-        status.message,
-        trailing_metadata=((_STATUS_DETAILS_KEY, status.SerializeToString()),),
-    )
+    await _abort_with(context, status_code(error), rich_status(error))
 
 
 async def abort_internal(context: grpc.aio.ServicerContext[Any, Any]) -> None:
     """Unknown failures: a generic message on the wire, the stack trace in the log only."""
     status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error; see the server log")
     status.details.add().Pack(error_details_pb2.ErrorInfo(reason="INTERNAL", domain=ERROR_DOMAIN))
-    await context.abort(
-        grpc.StatusCode.INTERNAL,
-        status.message,
-        trailing_metadata=((_STATUS_DETAILS_KEY, status.SerializeToString()),),
-    )
+    await _abort_with(context, grpc.StatusCode.INTERNAL, status)
+
+
+async def _abort_with(
+    context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, status: status_pb2.Status
+) -> None:
+    details = ((_STATUS_DETAILS_KEY, status.SerializeToString()),)
+    await context.abort(code, status.message, trailing_metadata=details)
 
 
 Req = TypeVar("Req")
