@@ -22,9 +22,10 @@ from typing import Any
 from google.protobuf import json_format
 from outrider.server.core.agent import RunContext
 from outrider.server.core.clock import epoch_ms, now_us
+from outrider.server.core.errors import FailedPrecondition
 from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
-from outrider.v1 import run_event_pb2, run_pb2
 
 ARTIFACT_BYTES = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
 
@@ -44,6 +45,10 @@ class ScriptAgent:
     """Records what it received from the caller so tests can check values reached the agent."""
 
     received_inputs: list[dict[str, str]] = field(default_factory=list)
+
+    def preflight(self, options: params_pb2.RunOptions) -> None:
+        if options.model == "scripted:missing":
+            raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         plan = instructions(ctx)

@@ -36,12 +36,24 @@ class Settings(BaseSettings):
     watcher_buffer: int = Field(
         1024, ge=1, description="Events buffered per watcher before it falls back to the store."
     )
+    model: str = Field(
+        "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'
+    )
+    role_models: dict[str, str] = Field(
+        default_factory=dict,
+        description='Per-role model overrides as JSON, e.g. {"writer": "scripted:/w.yaml"}.',
+    )
+    network_allow: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated networks the network guard lets through despite being "
+        'private or loopback, optionally with a port: "127.0.0.1:8123,10.0.0.0/8".',
+    )
     chromium_path: Path = Field(
         Path("/usr/bin/chromium"), description="Chromium binary (Debian's chromium package)."
     )
     log_level: str = Field("INFO", description="Python logging level.")
 
-    @field_validator("api_keys", mode="before")
+    @field_validator("api_keys", "network_allow", mode="before")
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):

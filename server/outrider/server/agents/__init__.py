@@ -1,11 +1,24 @@
-"""The production agents. The browser agent and the research agent land in their own issues; until
-then their kinds are absent here and the core answers UNIMPLEMENTED for them."""
+"""The production agents, one per run kind. A kind without an agent here is answered with
+UNIMPLEMENTED by the core; nothing is faked."""
 
 from __future__ import annotations
 
-from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.agent import Agent, AgentRegistry
 from outrider.server.settings import Settings
+from outrider.v1 import run_pb2
 
 
 def production_agents(settings: Settings) -> AgentRegistry:
-    return {}
+    agents: dict[int, Agent | None] = {
+        run_pb2.RUN_KIND_AUTOMATE: _browser_agent(settings),
+        run_pb2.RUN_KIND_RESEARCH: _research_agent(settings),
+    }
+    return {kind: agent for kind, agent in agents.items() if agent is not None}
+
+
+def _browser_agent(settings: Settings) -> Agent | None:
+    return None  # the browser agent is not built yet (issue: the browser agent)
+
+
+def _research_agent(settings: Settings) -> Agent | None:
+    return None  # the research agent is not built yet (issue: the research agent)

@@ -23,6 +23,9 @@ class Agent(Protocol):
     core then emits whatever terminal events are still missing.
     """
 
+    def preflight(self, options: params_pb2.RunOptions) -> None:
+        """Raises an OutriderError when a run with these options cannot start (e.g. no model)."""
+
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
 
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
 from outrider.server.core import clock, paging, validation
-from outrider.server.core.agent import AgentRegistry, RunContext
+from outrider.server.core.agent import Agent, AgentRegistry, RunContext
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.errors import (
     InvalidArgument,
@@ -121,6 +121,7 @@ class RunManager:
         agent = self._agents.get(spec.kind)
         if agent is None:
             raise Unimplemented(f"{_KIND_NAMES[spec.kind]} runs are not implemented yet")
+        agent.preflight(spec.options)
         if len(self._active) >= self._settings.max_concurrent_runs:
             raise ResourceExhausted(
                 f"{len(self._active)} runs are active, the configured maximum",
@@ -149,11 +150,11 @@ class RunManager:
         self._active[run_id] = active
         return active
 
-    async def _drive(self, active: _Active, agent: object) -> None:
+    async def _drive(self, active: _Active, agent: Agent) -> None:
         self._set_state(active, run_pb2.RUN_STATE_RUNNING)
         outcome: run_pb2.RunOutcome | Ending
         try:
-            outcome = await agent.run(active.ctx)  # type: ignore[attr-defined]
+            outcome = await agent.run(active.ctx)
         except asyncio.CancelledError:
             outcome = Ending(
                 "CANCELLED",

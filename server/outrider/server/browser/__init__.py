@@ -1,0 +1,1 @@
+"""The browser agent: a Playwright-driven Chromium, its page model, actions and policy harness."""

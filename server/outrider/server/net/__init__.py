@@ -1,0 +1,1 @@
+"""Network policy shared by the browser agent and the research fetcher."""
