@@ -5,22 +5,22 @@ ARG BASE_IMAGE=localhost/debian:bookworm-slim
 
 # --- builder: the virtualenv with the `server` extra -------------------------------------------------
 FROM ${BASE_IMAGE} AS builder
-ENV DEBIAN_FRONTEND=noninteractive
 # Debian's python3 (3.11) with venv support is all bootstrap.sh needs to create the virtualenv.
 RUN apt-get update -qq \
- && apt-get install -y -qq --no-install-recommends python3-venv >/dev/null \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 # bootstrap.sh installs the project editable (-e), so the venv points at this path: the runtime
 # stage keeps the source at the very same place.
 WORKDIR /opt/outrider/src
 COPY . .
-# pip reaches PyPI through this machine's CA: `make image` mounts it and sets PIP_CERT.
+# pip reaches PyPI through this machine's CA: `make image` mounts it and passes PIP_CERT. An ARG,
+# not `podman build --env`, which would leave PIP_CERT (naming a file absent there) in the image.
+ARG PIP_CERT
 RUN OUTRIDER_VENV=/opt/outrider/venv scripts/bootstrap.sh python \
  && /opt/outrider/venv/bin/python -m compileall -q client server
 
 # --- runtime: Debian chromium + python3, the venv and the source, a non-root user --------------------
 FROM ${BASE_IMAGE}
-ENV DEBIAN_FRONTEND=noninteractive
 COPY scripts/bootstrap.sh /opt/outrider/src/scripts/bootstrap.sh
 # `bootstrap.sh system` installs chromium, and python3-venv when `python3 -c 'import ensurepip'`
 # fails, which on this bare base also brings python3 itself (the venv's interpreter). The check

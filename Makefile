@@ -7,7 +7,8 @@ BASE_IMAGE ?= localhost/debian:bookworm-slim
 IMAGE ?= localhost/outrider:dev
 # The Debian mirror apt already uses (first URIs line of debian.sources); no registry is reachable.
 DEBIAN_MIRROR ?= $(shell awk '/^URIs:/ {print $$2; exit}' /etc/apt/sources.list.d/debian.sources)
-# pip in the build needs this machine's CA bundle (HTTPS to PyPI goes through its CA).
+# pip in the build needs this machine's CA bundle (HTTPS to PyPI goes through its CA). PyPI itself is
+# reached directly: the host's extra file:// indexes (pip.conf) are not needed for the pinned set.
 HOST_CA ?= /etc/ssl/certs/ca-certificates.crt
 
 serve:
@@ -43,7 +44,7 @@ base-image:
 # has no HEALTHCHECK and podman would drop it.
 image:
 	podman build --isolation=chroot --format docker --build-arg BASE_IMAGE=$(BASE_IMAGE) \
-	  -v $(HOST_CA):/etc/ssl/certs/host-ca.crt:ro --env PIP_CERT=/etc/ssl/certs/host-ca.crt \
+	  -v $(HOST_CA):/etc/ssl/certs/host-ca.crt:ro --build-arg PIP_CERT=/etc/ssl/certs/host-ca.crt \
 	  -t $(IMAGE) .
 
 image-smoke:
