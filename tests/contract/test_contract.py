@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 from google.protobuf.descriptor import Descriptor, EnumDescriptor
+
 from outrider.v1 import (
     ai_generation_pb2,
     automate_events_pb2,
     options_pb2,
     research_events_pb2,
 )
-
 from tests.support.harness import REPO_ROOT
 
 SEED = REPO_ROOT.parent / "shared" / "seeds" / "000_9cfbb463157c2cb8.txt"

@@ -6,6 +6,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from outrider.server.settings import Settings
 
 

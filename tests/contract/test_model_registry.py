@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import grpc
 import pytest
+
 from outrider.server.core.errors import FailedPrecondition
 from outrider.server.models.registry import RunModels, resolve_model
 from outrider.server.models.scripted import ScriptedModel
 from outrider.v1 import params_pb2, run_service_pb2
-
 from tests.contract.test_models import SCENARIO
 from tests.support.harness import Harness, rich_error
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from outrider.server.models.base import Message, ModelError, ModelRequest
 from outrider.server.models.scripted import ScriptedModel
-
 from tests.support.harness import REPO_ROOT
 
 SCENARIO = REPO_ROOT / "tests" / "fixtures" / "scenarios" / "shop_prices.yaml"

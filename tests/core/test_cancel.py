@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import grpc
+
 from outrider.server.core.event_names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2, run_service_pb2
-
 from tests.support.harness import Harness, eventually
 from tests.support.requests import automate_request, collect, names, read_rest
 

@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
+
 from outrider.server.core.event_names import event_name
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_service_pb2
 from outrider.v1 import run_event_pb2 as rp
-
 from tests.support.harness import Harness, rich_error
 from tests.support.requests import automate_request
 

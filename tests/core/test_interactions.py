@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import grpc
 import pytest
+
 from outrider.server.core.event_names import event_name
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import run_event_pb2 as rp
 from outrider.v1 import run_pb2, run_service_pb2
-
 from tests.conftest import HarnessFactory
 from tests.support.harness import Harness, rich_error
 from tests.support.requests import automate_request, read_rest

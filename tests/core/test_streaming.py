@@ -7,8 +7,8 @@ import random
 
 import grpc
 import pytest
-from outrider.v1 import run_pb2, run_service_pb2
 
+from outrider.v1 import run_pb2, run_service_pb2
 from tests.conftest import HarnessFactory
 from tests.support.harness import Harness
 from tests.support.requests import automate_request, collect, read_rest

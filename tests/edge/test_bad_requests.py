@@ -6,9 +6,9 @@ from typing import Any
 
 import grpc
 import pytest
+
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_service_pb2
-
 from tests.support.harness import Harness, rich_error
 
 

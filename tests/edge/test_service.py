@@ -7,17 +7,16 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from outrider.server.agents import production_agents
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import (
-    interaction_service_pb2_grpc,
     params_pb2,
     run_pb2,
     run_service_pb2,
     run_service_pb2_grpc,
 )
-
 from tests.conftest import HarnessFactory
 from tests.support.harness import Harness, rich_error, settings_for_tests
 from tests.support.requests import automate_request, collect
@@ -71,23 +70,26 @@ async def test_full_server_refuses_with_a_retry_hint(make_harness: HarnessFactor
     assert (await harness.runs.CreateRun(create)).run.name != held.name  # a slot is free again
 
 
-async def test_production_agents_are_unimplemented_not_faked(tmp_path: Path) -> None:
+async def test_production_server_without_a_model_refuses_runs_and_says_how(
+    tmp_path: Path,
+) -> None:
     settings = settings_for_tests(tmp_path)
     server = OutriderServer(settings, production_agents(settings))
     port = await server.start()
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            serving = await health.Check(health_pb2.HealthCheckRequest())
+            assert serving.status == health_pb2.HealthCheckResponse.SERVING
             runs = run_service_pb2_grpc.RunServiceStub(channel)
-            for call in (
-                runs.Automate(automate_request()),
-                runs.Research(run_service_pb2.ResearchRequest(params={"query": "q"})),
-            ):
-                with pytest.raises(grpc.aio.AioRpcError) as caught:
-                    await call.read()
-                assert caught.value.code() == grpc.StatusCode.UNIMPLEMENTED
-            interactions = interaction_service_pb2_grpc.InteractionServiceStub(channel)
-            listed = await interactions.ListInteractions(isv.ListInteractionsRequest())
-            assert list(listed.interactions) == []
+            with pytest.raises(grpc.aio.AioRpcError) as caught:
+                await runs.Automate(automate_request()).read()
+            error = rich_error(caught.value)
+            assert error.code == grpc.StatusCode.FAILED_PRECONDITION
+            assert error.reason == "MODEL_NOT_CONFIGURED" and "OUTRIDER_MODEL" in error.message
+            with pytest.raises(grpc.aio.AioRpcError) as caught:
+                await runs.Research(run_service_pb2.ResearchRequest(params={"query": "q"})).read()
+            assert caught.value.code() == grpc.StatusCode.UNIMPLEMENTED  # no research agent yet
             assert list((await runs.ListRuns(run_service_pb2.ListRunsRequest())).runs) == []
     finally:
         await server.stop()

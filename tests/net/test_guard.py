@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from outrider.server.net.guard import BlockedDestination, NetworkGuard, parse_allow_rule
 
 

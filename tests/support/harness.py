@@ -17,10 +17,12 @@ from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
+
+from outrider.server.agents import production_agents
+from outrider.server.core.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
 from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2_grpc
-
 from tests.support.script_agent import ScriptAgent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -50,10 +52,16 @@ def settings_for_tests(data_dir: Path, **overrides: Any) -> Settings:
     return Settings(**(base | overrides))
 
 
-async def start_harness(data_dir: Path, **overrides: Any) -> Harness:
+async def start_harness(data_dir: Path, production: bool = False, **overrides: Any) -> Harness:
+    """A server with the test-only ScriptAgent, or with the production agents."""
     agent = ScriptAgent()
-    agents = {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
-    server = OutriderServer(settings_for_tests(data_dir, **overrides), agents)
+    settings = settings_for_tests(data_dir, **overrides)
+    agents: AgentRegistry = (
+        production_agents(settings)
+        if production
+        else {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
+    )
+    server = OutriderServer(settings, agents)
     port = await server.start()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
     return Harness(

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf import json_format
+
 from outrider.server.core.agent import RunContext
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.errors import FailedPrecondition
@@ -49,6 +50,9 @@ class ScriptAgent:
     def preflight(self, options: params_pb2.RunOptions) -> None:
         if options.model == "scripted:missing":
             raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
+
+    async def aclose(self) -> None:
+        pass
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         plan = instructions(ctx)

@@ -12,7 +12,6 @@ import logging
 from outrider.server.__main__ import serve
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2
-
 from tests.support.script_agent import ScriptAgent
 
 

@@ -8,6 +8,9 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from outrider.server.browser.settings import BrowserSettings
+from outrider.server.research.settings import ResearchSettings
+
 
 class Settings(BaseSettings):
     """Server settings. Every field is set by the environment variable OUTRIDER_<FIELD>."""
@@ -52,6 +55,12 @@ class Settings(BaseSettings):
         Path("/usr/bin/chromium"), description="Chromium binary (Debian's chromium package)."
     )
     log_level: str = Field("INFO", description="Python logging level.")
+    browser: BrowserSettings = Field(
+        default_factory=BrowserSettings, description="Browser-agent settings (OUTRIDER_BROWSER_*)."
+    )
+    research: ResearchSettings = Field(
+        default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
+    )
 
     @field_validator("api_keys", "network_allow", mode="before")
     @classmethod

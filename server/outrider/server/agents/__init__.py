@@ -17,7 +17,9 @@ def production_agents(settings: Settings) -> AgentRegistry:
 
 
 def _browser_agent(settings: Settings) -> Agent | None:
-    return None  # the browser agent is not built yet (issue: the browser agent)
+    from outrider.server.browser.agent import BrowserAgent  # Playwright loads only when used
+
+    return BrowserAgent(settings)
 
 
 def _research_agent(settings: Settings) -> Agent | None:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from google.protobuf.message import Message
+
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.event_names import payload_event_name
@@ -27,6 +28,9 @@ class Agent(Protocol):
         """Raises an OutriderError when a run with these options cannot start (e.g. no model)."""
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
+
+    async def aclose(self) -> None:
+        """Releases what the agent holds across runs (browsers, clients); called at shutdown."""
 
 
 AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it

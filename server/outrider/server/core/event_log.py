@@ -6,6 +6,7 @@ import contextlib
 from collections.abc import AsyncGenerator
 
 from google.protobuf.message import Message
+
 from outrider.server.core import clock
 from outrider.server.core.errors import OutOfRange
 from outrider.server.core.names import run_name

@@ -6,6 +6,7 @@ from functools import cache
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
+
 from outrider.v1 import automate_events_pb2, options_pb2, research_events_pb2, run_event_pb2
 
 

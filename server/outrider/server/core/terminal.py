@@ -8,6 +8,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from google.protobuf.message import Message
+
 from outrider.server.core import clock
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import research_events_pb2 as re

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeAlias
 
 import grpc
+
 from outrider.server.core.errors import Unauthenticated
 from outrider.server.grpc_edge.errors import abort
 

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf import duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
+
 from outrider.server.core.errors import (
     FailedPrecondition,
     InvalidArgument,

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.core.runs import RunManager

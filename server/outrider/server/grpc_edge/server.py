@@ -8,6 +8,7 @@ import logging
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
@@ -44,6 +45,7 @@ class OutriderServer:
         self.settings = settings
         self.store = Store(settings.database_path)
         self.runs = RunManager(settings, self.store, agents)
+        self._agents = agents
         self.health = health.aio.HealthServicer()
         interceptors = [ApiKeyInterceptor(settings.api_keys)] if settings.api_keys else []
         self._server = grpc.aio.server(interceptors=interceptors, options=_CHANNEL_OPTIONS)
@@ -83,6 +85,8 @@ class OutriderServer:
         await asyncio.sleep(0.1)  # let health watchers see NOT_SERVING before streams close
         refusing = asyncio.create_task(self._server.stop(grace + 10))
         await self.runs.shutdown(grace)
+        for agent in {id(a): a for a in self._agents.values()}.values():
+            await agent.aclose()
         await self._server.stop(1.0)
         await refusing
         self.store.close()

@@ -13,18 +13,26 @@ Scenario (YAML or JSON):
           usage: {input_tokens: 120, output_tokens: 9}
           finish_reason: tool-calls
       - error: "provider unavailable"    # this turn fails the call instead
+    transcript: /tmp/requests.jsonl      # optional: every request is appended here as JSON
 
 Each request takes the first unused turn whose role matches (or that has none). Running out of
 turns, or a request missing an expected text, raises ModelError naming the turn.
+
+Tool arguments may name page elements by what the snapshot shows instead of by ref:
+`{{ref: link "Log in"}}` becomes the ref (e.g. "E7") of the newest snapshot line containing
+`link "Log in"`, so scenarios survive changes in ref numbering.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
+
 from outrider.server.models.base import ModelError, ModelReply, ModelRequest, ToolCall, Usage
 
 
@@ -38,10 +46,13 @@ class Turn:
 
 
 class ScriptedModel:
-    def __init__(self, turns: list[Turn], name: str = "scripted:model") -> None:
+    def __init__(
+        self, turns: list[Turn], name: str = "scripted:model", transcript: Path | None = None
+    ) -> None:
         self.name = name
         self._turns = list(turns)
         self._used: set[int] = set()
+        self._transcript = transcript
         self.requests: list[ModelRequest] = []  # every request received, for assertions
 
     @classmethod
@@ -53,7 +64,8 @@ class ScriptedModel:
         cls, scenario: dict[str, Any], default_name: str = "scripted:model"
     ) -> ScriptedModel:
         turns = [_parse_turn(i, raw) for i, raw in enumerate(scenario.get("turns", []))]
-        return cls(turns, scenario.get("model", default_name))
+        transcript = Path(scenario["transcript"]) if scenario.get("transcript") else None
+        return cls(turns, scenario.get("model", default_name), transcript)
 
     @property
     def remaining(self) -> int:
@@ -61,13 +73,26 @@ class ScriptedModel:
 
     async def generate(self, request: ModelRequest) -> ModelReply:
         self.requests.append(request)
+        self._record(request)
         turn = self._next_turn(request.role)
         self._used.add(turn.index)
         _check_expectations(turn, request)
         if turn.error is not None:
             raise ModelError(turn.error)
         assert turn.reply is not None
-        return turn.reply
+        return _with_refs(turn, request)
+
+    def _record(self, request: ModelRequest) -> None:
+        """Appends what the model was sent to the scenario's transcript file, if it names one."""
+        if self._transcript is None:
+            return
+        entry = {
+            "role": request.role,
+            "messages": [m.text for m in request.messages],
+            "tools": [t.name for t in request.tools],
+        }
+        with self._transcript.open("a") as handle:
+            handle.write(json.dumps(entry) + "\n")
 
     def _next_turn(self, role: str) -> Turn:
         for turn in self._turns:
@@ -77,6 +102,39 @@ class ScriptedModel:
             f"{self.name}: no scripted turn left for a {role!r} request "
             f"({len(self._used)} of {len(self._turns)} turns used)"
         )
+
+
+_REF_QUERY = re.compile(r"\{\{ref:\s*(.+?)\s*\}\}")
+_REF_IN_LINE = re.compile(r"\[ref=(E\d+)\]")
+
+
+def _with_refs(turn: Turn, request: ModelRequest) -> ModelReply:
+    """The turn's reply with {{ref: ...}} queries resolved against the request's newest page."""
+    assert turn.reply is not None
+    if not turn.reply.tool_calls:
+        return turn.reply
+    pages = [m.text for m in reversed(request.messages) if "[ref=" in m.text]
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, str):
+            return _REF_QUERY.sub(lambda m: _find_ref(turn, pages, m.group(1)), value)
+        if isinstance(value, list):
+            return [resolve(item) for item in value]
+        return value
+
+    calls = tuple(
+        ToolCall(c.id, c.name, {k: resolve(v) for k, v in c.arguments.items()})
+        for c in turn.reply.tool_calls
+    )
+    return replace(turn.reply, tool_calls=calls)
+
+
+def _find_ref(turn: Turn, pages: list[str], query: str) -> str:
+    for line in pages[0].splitlines() if pages else []:
+        found = _REF_IN_LINE.search(line)
+        if found and query in line:
+            return found.group(1)
+    raise ModelError(f"scripted turn {turn.index}: no element matching {query!r} in the page")
 
 
 def _check_expectations(turn: Turn, request: ModelRequest) -> None:

@@ -1,0 +1,213 @@
+"""Carries out the model's tool calls on the page. Every outcome is a message for the model; a
+failure never raises out of here (a stale ref, a timeout, a firewall hold, a blocked request)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator
+
+from outrider.server.browser.elements import ElementInfo, describe
+from outrider.server.browser.firewall import Firewall, Hold
+from outrider.server.browser.refs import RefMap
+from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.session import BrowserSession
+
+# Decides a held action: None lets it happen, a string is the refusal told to the model.
+HoldGate = Callable[[Hold, str], Awaitable[str | None]]
+Extractor = Callable[[str, str], Awaitable[str]]  # (question, page text) -> answer
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    ok: bool
+    message: str
+    answer: str | None = None  # set by done
+    abort_reason: str | None = None  # set by abort
+
+
+class ActionFailed(Exception):
+    """An action that could not happen; the message is for the model."""
+
+
+@dataclass
+class ActionRunner:
+    session: BrowserSession
+    refs: RefMap
+    secrets: Secrets
+    firewall: Firewall
+    gate: HoldGate
+    extractor: Extractor
+    upload_dir: Path | None
+    timeout_ms: float
+
+    async def run(self, name: str, args: dict[str, Any]) -> ActionResult:
+        handler = getattr(self, f"_do_{name}", None)
+        if handler is None:
+            return ActionResult(False, f"there is no tool named {name!r}")
+        try:
+            result: ActionResult = await handler(**args)
+        except ActionFailed as failure:
+            return ActionResult(False, str(failure))
+        except PlaywrightError as error:
+            return ActionResult(False, f"{name} failed: {self._explain(error)}")
+        return result
+
+    def _explain(self, error: PlaywrightError) -> str:
+        first = (error.message or str(error)).splitlines()[0]
+        if "ERR_BLOCKED_BY_CLIENT" in first and self.session.notices.blocked:
+            return self.session.notices.blocked[-1][1]
+        return self.secrets.redact(first)
+
+    async def locate(self, ref: str) -> Locator:
+        found = self.refs.resolve(ref)
+        page = self.session.page_by_key(found[0]) if found else None
+        if found is None or page is None:
+            raise ActionFailed(f"{ref} is not on any open page; look at the latest snapshot")
+        locator = page.locator(f"aria-ref={found[1]}")
+        if await locator.count() == 0:
+            raise ActionFailed(
+                f"{ref} is no longer on the page; look at the latest snapshot and use its refs"
+            )
+        self.session.switch_to(page)
+        return locator
+
+    async def _element(self, ref: str) -> tuple[Locator, ElementInfo]:
+        locator = await self.locate(ref)
+        return locator, await describe(locator, self.timeout_ms)
+
+    async def _guard(self, hold: Hold | None, ref: str) -> None:
+        if hold is not None:
+            refusal = await self.gate(hold, ref)
+            if refusal is not None:
+                raise ActionFailed(refusal)
+
+    # element actions
+
+    async def _do_click(self, ref: str) -> ActionResult:
+        locator, info = await self._element(ref)
+        if info.is_submit:
+            await self._guard(self.firewall.check_submit(info), ref)
+        await locator.click(timeout=self.timeout_ms)
+        return ActionResult(True, f"clicked {ref}")
+
+    async def _do_fill(self, ref: str, value: str) -> ActionResult:
+        locator, info = await self._element(ref)
+        await self._guard(self.firewall.check_fill(info), ref)
+        real = self.secrets.substitute(value)
+        if real != value or info.type == "password":
+            self.secrets.add(real)
+        await locator.fill(real, timeout=self.timeout_ms)
+        return ActionResult(True, f"filled {ref}")
+
+    async def _do_select(self, ref: str, values: list[str]) -> ActionResult:
+        locator = await self.locate(ref)
+        chosen = await locator.select_option(label=values, timeout=self.timeout_ms)
+        return ActionResult(True, f"selected {', '.join(values)} in {ref} ({len(chosen)} chosen)")
+
+    async def _do_check(self, ref: str) -> ActionResult:
+        await (await self.locate(ref)).check(timeout=self.timeout_ms)
+        return ActionResult(True, f"checked {ref}")
+
+    async def _do_uncheck(self, ref: str) -> ActionResult:
+        await (await self.locate(ref)).uncheck(timeout=self.timeout_ms)
+        return ActionResult(True, f"unchecked {ref}")
+
+    async def _do_hover(self, ref: str) -> ActionResult:
+        await (await self.locate(ref)).hover(timeout=self.timeout_ms)
+        return ActionResult(True, f"hovering over {ref}")
+
+    async def _do_focus(self, ref: str) -> ActionResult:
+        await (await self.locate(ref)).focus(timeout=self.timeout_ms)
+        return ActionResult(True, f"focused {ref}")
+
+    async def _do_press(self, key: str, ref: str | None = None) -> ActionResult:
+        if ref is None:
+            await self.session.page.keyboard.press(key)
+            return ActionResult(True, f"pressed {key}")
+        locator, info = await self._element(ref)
+        if key == "Enter" and info.in_form and info.is_text_entry:
+            await self._guard(self.firewall.check_submit(info), ref)
+        await locator.press(key, timeout=self.timeout_ms)
+        return ActionResult(True, f"pressed {key} on {ref}")
+
+    async def _do_scroll(
+        self, direction: str, ref: str | None = None, pages: float = 1
+    ) -> ActionResult:
+        sign = -1 if direction == "up" else 1
+        if ref is None:
+            await self.session.page.evaluate(
+                "(d) => window.scrollBy(0, d * innerHeight)", sign * pages
+            )
+        else:
+            locator = await self.locate(ref)
+            await locator.evaluate("(e, d) => e.scrollBy(0, d * e.clientHeight)", sign * pages)
+        return ActionResult(True, f"scrolled {direction}")
+
+    async def _do_upload(self, ref: str, files: list[str]) -> ActionResult:
+        if self.upload_dir is None:
+            raise ActionFailed("uploads are not configured on this server")
+        root = self.upload_dir.resolve()
+        paths = [(root / name).resolve() for name in files]
+        if any(root not in path.parents or not path.is_file() for path in paths):
+            raise ActionFailed(
+                f"only files directly in the upload directory can be uploaded: {files}"
+            )
+        await (await self.locate(ref)).set_input_files(paths, timeout=self.timeout_ms)
+        return ActionResult(True, f"attached {', '.join(files)} to {ref}")
+
+    # page actions
+
+    async def _do_goto(self, url: str) -> ActionResult:
+        if not url.startswith(("http://", "https://")):
+            raise ActionFailed("goto takes an absolute http or https URL")
+        await self.session.page.goto(url)
+        return ActionResult(True, f"opened {url}")
+
+    async def _do_back(self) -> ActionResult:
+        await self.session.page.go_back()
+        return ActionResult(True, "went back")
+
+    async def _do_forward(self) -> ActionResult:
+        await self.session.page.go_forward()
+        return ActionResult(True, "went forward")
+
+    async def _do_reload(self) -> ActionResult:
+        await self.session.page.reload()
+        return ActionResult(True, "reloaded")
+
+    async def _do_wait(self, seconds: float) -> ActionResult:
+        await asyncio.sleep(max(0.0, min(float(seconds), 10.0)))
+        return ActionResult(True, f"waited {seconds} s")
+
+    async def _do_extract(self, question: str) -> ActionResult:
+        text = self.secrets.redact(await self.session.page.inner_text("body"))
+        return ActionResult(True, await self.extractor(question, text))
+
+    async def _do_tabs(self, action: str, index: int | None = None) -> ActionResult:
+        tabs = self.session.tabs
+        if action == "list":
+            current = self.session.current
+            lines = [
+                f"{i}: {await t.title()} ({t.url}){' [current]' if t is current else ''}"
+                for i, t in enumerate(tabs, 1)
+            ]
+            return ActionResult(True, "\n".join(lines))
+        if index is None or not 1 <= index <= len(tabs):
+            raise ActionFailed(f"index must be between 1 and {len(tabs)}")
+        if action == "switch":
+            self.session.switch_to(tabs[index - 1])
+            return ActionResult(True, f"switched to tab {index}")
+        await tabs[index - 1].close()
+        return ActionResult(True, f"closed tab {index}")
+
+    async def _do_done(self, answer: str) -> ActionResult:
+        return ActionResult(True, "finished", answer=answer)
+
+    async def _do_abort(self, reason: str) -> ActionResult:
+        return ActionResult(True, "aborted", abort_reason=reason)

@@ -1,0 +1,29 @@
+"""The browser agent the core runs for Automate: one shared launcher, one BrowserRun per run."""
+
+from __future__ import annotations
+
+from outrider.server.browser.launcher import BrowserLauncher
+from outrider.server.browser.run import ROLES, BrowserEnv, BrowserRun
+from outrider.server.core.agent import RunContext
+from outrider.server.models.registry import RunModels
+from outrider.server.net.guard import NetworkGuard
+from outrider.server.settings import Settings
+from outrider.v1 import params_pb2, run_pb2
+
+
+class BrowserAgent:
+    def __init__(self, settings: Settings) -> None:
+        launcher = BrowserLauncher(str(settings.chromium_path), settings.browser)
+        self._env = BrowserEnv(
+            settings, settings.browser, launcher, NetworkGuard(settings.network_allow)
+        )
+
+    def preflight(self, options: params_pb2.RunOptions) -> None:
+        settings = self._env.settings
+        RunModels(settings.model, settings.role_models, options.model).check(ROLES)
+
+    async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
+        return await BrowserRun(ctx, self._env).execute()
+
+    async def aclose(self) -> None:
+        await self._env.launcher.close()

@@ -1,0 +1,38 @@
+"""The actor model's conversation: system rules, the task, then turns; only the newest page
+snapshot is kept in full."""
+
+from __future__ import annotations
+
+from outrider.server.browser.prompts import PAGE_OMITTED
+from outrider.server.models.base import (
+    ImagePart,
+    Message,
+    ModelReply,
+    ModelRequest,
+    ToolCall,
+    ToolSpec,
+)
+
+
+class Conversation:
+    def __init__(self, system: str, task: str) -> None:
+        self.messages: list[Message] = [Message("system", system), Message("user", task)]
+        self._page_index: int | None = None
+
+    def add_page(self, text: str, images: tuple[ImagePart, ...] = ()) -> None:
+        if self._page_index is not None:
+            self.messages[self._page_index] = Message("user", PAGE_OMITTED)
+        self._page_index = len(self.messages)
+        self.messages.append(Message("user", text, images=images))
+
+    def add_reply(self, reply: ModelReply) -> None:
+        self.messages.append(Message("assistant", reply.text, tool_calls=reply.tool_calls))
+
+    def add_result(self, call: ToolCall, text: str) -> None:
+        self.messages.append(Message("tool", text, tool_call_id=call.id))
+
+    def add_note(self, text: str) -> None:
+        self.messages.append(Message("user", text))
+
+    def request(self, tools: tuple[ToolSpec, ...], role: str = "actor") -> ModelRequest:
+        return ModelRequest(messages=tuple(self.messages), tools=tools, role=role)

@@ -1,0 +1,39 @@
+// Facts about one element and its form, for the firewall and form-data requests.
+(e, harmlessTypes) => {
+  const tag = e.tagName.toLowerCase();
+  const type = tag === 'input' ? (e.getAttribute('type') || 'text').toLowerCase()
+             : (tag === 'textarea' ? 'textarea' : (tag === 'select' ? 'select' : ''));
+  const form = e.form || e.closest('form');
+  const labelOf = (el) => {
+    const own = el.labels ? Array.from(el.labels).map(l => l.innerText.trim()).filter(Boolean) : [];
+    return own[0] || el.getAttribute('aria-label') || el.getAttribute('placeholder')
+      || el.getAttribute('name') || (el.innerText || '').trim().slice(0, 80) || '';
+  };
+  let options = [];
+  if (tag === 'select') options = Array.from(e.options).filter(o => o.value !== '').map(o => o.label);
+  if (type === 'radio' && e.name) {
+    const scope = form || document;
+    options = Array.from(scope.querySelectorAll(`input[type=radio][name="${CSS.escape(e.name)}"]`))
+      .map(labelOf);
+  }
+  const harmless = new Set(harmlessTypes);
+  const sensitive = (el) => {
+    const t = (el.getAttribute && (el.getAttribute('type') || '').toLowerCase()) || '';
+    const tg = el.tagName.toLowerCase();
+    if (tg === 'select' || tg === 'button' || el.getAttribute('role') === 'searchbox') return false;
+    if (tg === 'input' && harmless.has(t)) return false;
+    return (tg === 'input' || tg === 'textarea') && !!el.value;
+  };
+  const isSubmit = (tag === 'button' && (!e.getAttribute('type') || e.getAttribute('type') === 'submit') && !!form)
+    || (tag === 'input' && (type === 'submit' || type === 'image') && !!form);
+  return {
+    tag, type, role: e.getAttribute('role') || '', label: labelOf(e),
+    required: !!e.required || e.getAttribute('aria-required') === 'true',
+    value: 'value' in e ? String(e.value ?? '') : '', checked: !!e.checked, options,
+    inForm: !!form, isSubmit,
+    formAction: form ? (form.getAttribute('action') ? new URL(form.getAttribute('action'), location.href).href : location.href) : '',
+    formHasData: form ? Array.from(form.elements).some(sensitive) : false,
+    formLabel: form ? (form.getAttribute('aria-label') || (form.querySelector('legend,h1,h2,h3') || {}).innerText || form.id || '') : '',
+    pageUrl: location.href,
+  };
+}

@@ -1,0 +1,140 @@
+"""Model calls of a browser run, each reported as ai:generation or ai:generation:error; structured
+replies are checked against their schema and sent back with the errors (task:validation_error)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from google.protobuf import json_format, struct_pb2
+
+from outrider.server.browser.generation import to_model_messages
+from outrider.server.browser.reporting import Reporter, by_wire_value
+from outrider.server.models.base import Message, ModelError, ModelReply, ModelRequest
+from outrider.server.models.registry import RunModels
+from outrider.server.models.schema import schema_errors
+from outrider.v1 import ai_generation_pb2 as ag
+from outrider.v1 import automate_events_pb2 as ae
+
+_FINISH = by_wire_value(ag.FinishReason.DESCRIPTOR)
+
+
+class StructuredReplyFailed(Exception):
+    """The model kept answering outside the schema."""
+
+
+class ModelCaller:
+    def __init__(
+        self, reporter: Reporter, models: RunModels, redact: Callable[[str], str], retries: int
+    ) -> None:
+        self._reporter = reporter
+        self._models = models
+        self._redact = redact
+        self._retries = retries
+
+    async def generate(self, request: ModelRequest, iteration_id: str) -> ModelReply:
+        model = self._models.for_role(request.role)
+        try:
+            reply = await model.generate(request)
+        except ModelError as error:
+            self._reporter.tally.ai_errors += 1
+            self._reporter.emit(
+                "ai_generation_error",
+                ae.AiGenerationError(
+                    error=self._redact(str(error)),
+                    iteration_id=iteration_id,
+                    prompt=self._prompt(request),
+                    schema=_schema(request),
+                ),
+            )
+            raise
+        self._reporter.tally.add_usage(reply.usage)
+        self._reporter.emit("ai_generation", self._generation(request, reply, iteration_id))
+        return reply
+
+    def _generation(
+        self, request: ModelRequest, reply: ModelReply, iteration_id: str
+    ) -> ag.AiGeneration:
+        messages = [
+            *request.messages,
+            Message("assistant", reply.text, tool_calls=reply.tool_calls),
+        ]
+        generation = ag.AiGeneration(
+            finish_reason=_FINISH.get(reply.finish_reason, ag.FINISH_REASON_OTHER),  # type: ignore[arg-type]
+            iteration_id=iteration_id,
+            prompt=self._prompt(request),
+            schema=_schema(request),
+            usage=ag.GenerationUsage(
+                input_tokens=reply.usage.input_tokens,
+                output_tokens=reply.usage.output_tokens,
+                total_tokens=reply.usage.total_tokens,
+            ),
+            messages=to_model_messages(messages, self._redact),
+        )
+        if reply.data is not None:
+            generation.object.CopyFrom(_value(reply.data))
+        if request.temperature is not None:
+            generation.temperature = request.temperature
+        return generation
+
+    def _prompt(self, request: ModelRequest) -> str:
+        users = [m.text for m in request.messages if m.role == "user"]
+        return self._redact(users[-1]) if users else ""
+
+    async def structured(self, request: ModelRequest, iteration_id: str) -> dict[str, Any]:
+        """A reply matching the output schema, asked again (with the errors) when it doesn't."""
+        assert request.output_schema is not None
+        for attempt in range(1, self._retries + 2):
+            reply = await self.generate(request, iteration_id)
+            data = reply.data if reply.data is not None else _parse_json(reply.text)
+            errors = (
+                ["the reply is not JSON"]
+                if data is None
+                else schema_errors(request.output_schema, data)
+            )
+            if not errors:
+                return dict(data)
+            self._reporter.emit(
+                "task_validation_error",
+                ae.TaskValidationError(
+                    errors=errors,
+                    iteration_id=iteration_id,
+                    retry_count=attempt,
+                    raw_response=_value(data if data is not None else self._redact(reply.text)),
+                ),
+            )
+            note = Message(
+                "user",
+                f"Your reply was invalid: {'; '.join(errors)}. Reply again "
+                "with JSON that matches the schema.",
+            )
+            request = replace(request, messages=(*request.messages, note))
+        raise StructuredReplyFailed(
+            f"no valid {request.role} reply after {self._retries + 1} tries"
+        )
+
+
+def _parse_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _value(data: Any) -> struct_pb2.Value:
+    value = struct_pb2.Value()
+    json_format.ParseDict(data, value)
+    return value
+
+
+def _schema(request: ModelRequest) -> struct_pb2.Struct:
+    schema = struct_pb2.Struct()
+    if request.output_schema is not None:
+        schema.update(request.output_schema)
+    elif request.tools:
+        schema.update(
+            {"tools": [{"name": t.name, "parameters": t.parameters} for t in request.tools]}
+        )
+    return schema

@@ -1,0 +1,58 @@
+"""The network guard applied to everything a browser context requests: navigations, frames and
+subresources by their URL, and for GET navigations every redirect hop as well.
+
+Playwright does not call route handlers for redirect hops, so a GET navigation's redirect chain is
+walked here first (hop by hop, without following) and each target checked; then the browser makes
+the request itself. Known limits: a server that redirects differently the second time, redirects
+of POST navigations and of subresources are checked only at their first URL, and Chromium resolves
+hostnames itself after the check (DNS rebinding stays possible for hostnames; IP literals are safe).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urljoin
+
+from playwright.async_api import Route
+
+from outrider.server.net.guard import BlockedDestination, NetworkGuard
+
+_UNGUARDED = ("data:", "blob:", "about:", "chrome-error:")
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_MAX_HOPS = 10
+
+
+class RequestGuard:
+    def __init__(self, guard: NetworkGuard, on_block: Callable[[str, str], None]) -> None:
+        self._guard = guard
+        self._on_block = on_block
+
+    async def handle(self, route: Route) -> None:
+        request = route.request
+        if request.url.startswith(_UNGUARDED):
+            await route.continue_()
+            return
+        try:
+            await self._guard.check_url(request.url)
+            if request.is_navigation_request() and request.method == "GET":
+                await self._check_redirects(route)
+        except BlockedDestination as refusal:
+            self._on_block(request.url, refusal.message)
+            await route.abort("blockedbyclient")
+            return
+        await route.continue_()
+
+    async def _check_redirects(self, route: Route) -> None:
+        url = route.request.url
+        for _ in range(_MAX_HOPS):
+            try:
+                response = await route.fetch(url=url, max_redirects=0)
+            except Exception:  # unreachable and the like: the browser will report it
+                return
+            location = response.headers.get("location")
+            status = response.status
+            await response.dispose()
+            if status not in _REDIRECTS or not location:
+                return
+            url = urljoin(url, location)
+            await self._guard.check_url(url)

@@ -1,0 +1,69 @@
+"""Emits the run's automate events (stamped with epoch-millisecond times) and keeps the counts the
+metrics events report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from google.protobuf.descriptor import EnumDescriptor
+from google.protobuf.message import Message
+
+from outrider.server.core.agent import RunContext
+from outrider.server.core.clock import epoch_ms, now_us
+from outrider.server.models.base import Usage
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import options_pb2
+
+
+def by_wire_value(enum: EnumDescriptor) -> Mapping[str, int]:
+    """Enum numbers keyed by their Tabstack literal, e.g. {"tool-calls": 4}."""
+    extension = options_pb2.wire_value
+    return {v.GetOptions().Extensions[extension]: v.number for v in enum.values if v.number}  # type: ignore[index]
+
+
+@dataclass
+class Tally:
+    ai_generations: int = 0
+    ai_errors: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    steps: int = 0
+    actions: int = 0
+
+    def add_usage(self, usage: Usage) -> None:
+        self.ai_generations += 1
+        self.input_tokens += usage.input_tokens
+        self.output_tokens += usage.output_tokens
+
+
+class Reporter:
+    def __init__(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+        self.tally = Tally()
+
+    def emit(self, arm: str, payload: Message, artifact: str = "") -> None:
+        if "timestamp" in payload.DESCRIPTOR.fields_by_name:
+            setattr(payload, "timestamp", epoch_ms(now_us()))  # noqa: B010 - any payload type
+        event = ae.AutomateEvent()
+        getattr(event, arm).CopyFrom(payload)
+        self.ctx.emit(event, artifact)
+
+    def status(self, iteration_id: str, message: str) -> None:
+        self.emit("agent_status", ae.AgentStatus(iteration_id=iteration_id, message=message))
+
+    def metrics(self, iteration_id: str, final: bool) -> None:
+        tally = self.tally
+        fields = dict(
+            ai_generation_count=tally.ai_generations,
+            ai_generation_error_count=tally.ai_errors,
+            event_counts=dict(self.ctx.seen),
+            iteration_id=iteration_id,
+            step_count=tally.steps,
+            total_input_tokens=tally.input_tokens,
+            total_output_tokens=tally.output_tokens,
+        )
+        if final:
+            self.emit("task_metrics", ae.TaskMetrics(**fields))  # type: ignore[arg-type]
+        else:
+            self.emit("task_metrics_incremental", ae.TaskMetricsIncremental(**fields))  # type: ignore[arg-type]

@@ -1,0 +1,461 @@
+"""One browser-agent run: connect, plan, then observe → decide → act until done, a budget, or
+abort; every ending reported in the seed's terminal shape."""
+
+from __future__ import annotations
+
+import secrets as token_source
+from dataclasses import dataclass
+from typing import Any, cast
+
+from google.protobuf import json_format, struct_pb2
+
+from outrider.server.browser.actions import ActionResult, ActionRunner
+from outrider.server.browser.budget import ErrorBudget, RepeatGuard
+from outrider.server.browser.connection import BrowserLost, Connection
+from outrider.server.browser.conversation import Conversation
+from outrider.server.browser.firewall import Firewall, Hold
+from outrider.server.browser.forms import FormInput
+from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
+from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
+from outrider.server.browser.observe import Observer
+from outrider.server.browser.prompts import (
+    PLAN_SCHEMA,
+    VALIDATION_SCHEMA,
+    extract_text,
+    plan_request_text,
+    system_prompt,
+    task_message,
+    validation_text,
+)
+from outrider.server.browser.refs import RefMap
+from outrider.server.browser.reporting import Reporter, by_wire_value
+from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.settings import BrowserSettings
+from outrider.server.browser.tools import argument_errors, browser_tools
+from outrider.server.core import validation
+from outrider.server.core.agent import RunContext
+from outrider.server.core.clock import epoch_ms, now_us
+from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
+from outrider.server.models.registry import RunModels
+from outrider.server.net.guard import NetworkGuard
+from outrider.server.settings import Settings
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import run_event_pb2, run_pb2
+
+_QUALITY = by_wire_value(ae.CompletionQuality.DESCRIPTOR)
+_NOT_BROWSER_ACTIONS = frozenset({"done", "abort"})
+ACCEPTED_QUALITY = frozenset({"complete", "excellent"})
+ROLES = ("planner", "actor", "validator", "extractor")
+
+
+@dataclass(frozen=True)
+class BrowserEnv:
+    settings: Settings
+    browser: BrowserSettings
+    launcher: BrowserLauncher
+    guard: NetworkGuard
+
+
+class BrowserRun:
+    def __init__(self, ctx: RunContext, env: BrowserEnv) -> None:
+        self.ctx, self.env, self.params = ctx, env, ctx.automate
+        self.reporter = Reporter(ctx)
+        self.secrets = Secrets()
+        raw_data = (
+            json_format.MessageToDict(self.params.data) if self.params.HasField("data") else None
+        )
+        self.data_view = self.secrets.model_view(raw_data) if raw_data else None
+        models = RunModels(env.settings.model, env.settings.role_models, ctx.options.model)
+        self.caller = ModelCaller(
+            self.reporter, models, self.secrets.redact, env.browser.model_retries
+        )
+        self.refs = RefMap()
+        self.tools = browser_tools(self.params.interactive)
+        self.conversation = Conversation(
+            system_prompt(self.params.guardrails, self.data_view, self.params.interactive),
+            task_message(self.params.task, self.params.url),
+        )
+        self.errors = ErrorBudget(env.browser.max_consecutive_errors, env.browser.max_total_errors)
+        self.repeats = RepeatGuard(env.browser.repeat_limit)
+        self.connection = Connection(env, self.reporter, ctx.save_artifact)
+        self.observer = Observer(self, env.browser)
+        self.validations = 0
+
+    # the run
+
+    async def execute(self) -> run_pb2.RunOutcome:
+        self._announce()
+        try:
+            await self.connection.open(start_at=0)
+            return await self._drive()
+        except StructuredReplyFailed as failure:
+            return self._end_failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(failure))
+        except ModelError as error:
+            return self._end_failure(
+                ae.AUTOMATE_ERROR_CODE_TASK_FAILED, f"the model failed: {error}"
+            )
+        except (NoBrowserAvailable, BrowserLost) as error:
+            return self._end_failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(error))
+        finally:
+            await self.connection.close()
+
+    def _announce(self) -> None:
+        setup = ae.TaskSetup(
+            browser_name="chromium",
+            iteration_id="setup",
+            task=self.params.task,
+            vision=self.env.browser.vision,
+            pw_cdp_endpoint_count=len(self.env.browser.cdp_endpoints),
+        )
+        for name in ("guardrails", "url"):
+            if getattr(self.params, name):
+                setattr(setup, name, getattr(self.params, name))
+        spec = self.ctx.options.model or self.env.settings.model
+        if spec:
+            setup.provider, _, setup.model = spec.partition(":")
+        if self.data_view is not None:
+            json_format.ParseDict(self.data_view, setup.data)
+        self.reporter.emit("task_setup", setup)
+        trace = ae.TaskTraceContext(trace_id=token_source.token_hex(16))
+        self.reporter.emit("task_trace_context", trace)
+
+    async def _drive(self) -> run_pb2.RunOutcome:
+        plan = await self._plan()
+        await self.connection.open_start_url(self.params.url, "plan")
+        self.reporter.emit(
+            "task_started",
+            ae.TaskStarted(
+                iteration_id="plan",
+                plan=plan["plan"],
+                success_criteria=plan["success_criteria"],
+                task=self.params.task,
+                url=self.params.url,
+                action_items=plan.get("action_items", []),
+            ),
+        )
+        limit = validation.max_iterations(self.params)
+        for step in range(1, limit + 1):
+            outcome = await self._iteration(step)
+            if outcome is not None:
+                return outcome
+        return self._end_failure(
+            ae.AUTOMATE_ERROR_CODE_MAX_ITERATIONS,
+            f"the task was not finished within {limit} iterations",
+        )
+
+    async def _plan(self) -> dict[str, Any]:
+        self.reporter.emit(
+            "agent_processing",
+            ae.AgentProcessing(
+                iteration_id="plan", operation="Planning the task", has_screenshot=False
+            ),
+        )
+        request = ModelRequest(
+            messages=(
+                self.conversation.messages[0],
+                Message("user", plan_request_text(self.params.task, self.params.url)),
+            ),
+            output_schema=PLAN_SCHEMA,
+            role="planner",
+        )
+        return await self.caller.structured(request, "plan")
+
+    async def _iteration(self, step: int) -> run_pb2.RunOutcome | None:
+        iteration_id = f"step-{step}"
+        self.reporter.tally.steps = step
+        self.reporter.emit(
+            "agent_step", ae.AgentStep(current_iteration=step, iteration_id=iteration_id)
+        )
+        has_screenshot = await self.observer.observe(iteration_id)
+        self.reporter.emit(
+            "agent_processing",
+            ae.AgentProcessing(
+                iteration_id=iteration_id,
+                operation="Choosing the next action",
+                has_screenshot=has_screenshot,
+            ),
+        )
+        reply = await self.caller.generate(self.conversation.request(self.tools), iteration_id)
+        if reply.text:
+            self.reporter.emit(
+                "agent_reasoned",
+                ae.AgentReasoned(
+                    iteration_id=iteration_id, reasoning=self.secrets.redact(reply.text)
+                ),
+            )
+        self.conversation.add_reply(reply)
+        if not reply.tool_calls:
+            self.conversation.add_note("Call exactly one of the tools.")
+            self.errors.record(False)
+        for call in reply.tool_calls:
+            outcome = await self._handle(call, iteration_id)
+            if outcome is not None:
+                return outcome
+        self.reporter.metrics(iteration_id, final=False)
+        if self.errors.exhausted:
+            return self._end_failure(
+                ae.AUTOMATE_ERROR_CODE_MAX_ERRORS,
+                f"too many failed actions: {self.errors.describe()}",
+            )
+        return None
+
+    # one tool call
+
+    async def _handle(self, call: ToolCall, iteration_id: str) -> run_pb2.RunOutcome | None:
+        refusal = self._refuse(call, iteration_id)
+        if refusal is not None:
+            self.conversation.add_result(call, refusal)
+            self.errors.record(False)
+            return None
+        result = await self._act(call, iteration_id)
+        self.errors.record(result.ok)
+        if result.answer is not None:
+            return await self._validate(result.answer, iteration_id)
+        if result.abort_reason is not None:
+            return self._end_aborted(result.abort_reason, iteration_id)
+        return None
+
+    def _refuse(self, call: ToolCall, iteration_id: str) -> str | None:
+        tool = next((t for t in self.tools if t.name == call.name), None)
+        errors = (
+            [f"unknown tool {call.name!r}"]
+            if tool is None
+            else argument_errors(tool, call.arguments)
+        )
+        if errors:
+            raw = struct_pb2.Value()
+            json_format.ParseDict({"tool": call.name, "arguments": call.arguments}, raw)
+            self.reporter.emit(
+                "task_validation_error",
+                ae.TaskValidationError(
+                    errors=errors,
+                    iteration_id=iteration_id,
+                    raw_response=raw,
+                    retry_count=self.errors.consecutive + 1,
+                ),
+            )
+            return f"Invalid call: {'; '.join(errors)}"
+        if self.repeats.is_repeat(call):
+            self.reporter.status(
+                iteration_id, f"refused a repeated {call.name}: the agent is looping"
+            )
+            return (
+                f"Refused: you already did exactly this {self.env.browser.repeat_limit} times "
+                "and it did not help. Try something different."
+            )
+        return None
+
+    async def _act(self, call: ToolCall, iteration_id: str) -> ActionResult:
+        ref, shown = call.arguments.get("ref"), self._shown_value(call)
+        action = ae.AgentAction(action=call.name, iteration_id=iteration_id)
+        if ref:
+            action.ref = str(ref)
+        if shown:
+            action.value = shown
+        self.reporter.emit("agent_action", action)
+        browser_action = call.name not in _NOT_BROWSER_ACTIONS
+        if browser_action:
+            started = ae.BrowserActionStarted(action=call.name, iteration_id=iteration_id)
+            started.MergeFrom(
+                ae.BrowserActionStarted(
+                    **{k: getattr(action, k) for k in ("ref", "value") if action.HasField(k)}
+                )
+            )
+            self.reporter.emit("browser_action_started", started)
+        result = await self.connection.guarded(
+            lambda: self._perform(call, iteration_id), iteration_id
+        )
+        if browser_action:
+            self.reporter.tally.actions += 1
+            completed = ae.BrowserActionCompleted(iteration_id=iteration_id, success=result.ok)
+            if not result.ok:
+                completed.error = self.secrets.redact(result.message)
+            self.reporter.emit("browser_action_completed", completed)
+            await self.connection.report_navigation(iteration_id)
+        notes = "".join(f"\nNote: {line}" for line in self.connection.session.notices.take())
+        self.conversation.add_result(call, self.secrets.redact(result.message + notes))
+        return result
+
+    def _shown_value(self, call: ToolCall) -> str:
+        for key in ("value", "url", "key", "question", "answer", "reason"):
+            if key in call.arguments:
+                return self.secrets.redact(str(call.arguments[key]))
+        if "values" in call.arguments:
+            return ", ".join(map(str, call.arguments["values"]))
+        return ""
+
+    async def _perform(self, call: ToolCall, iteration_id: str) -> ActionResult:
+        runner = self._runner(iteration_id)
+        if call.name == "request_input":
+            form = FormInput(runner, self.ctx.ask_input)
+            return await form.request(
+                list(call.arguments["refs"]), call.arguments["reason"], iteration_id
+            )
+        if call.name == "wait":
+            self.reporter.emit(
+                "agent_waiting",
+                ae.AgentWaiting(
+                    iteration_id=iteration_id, seconds=float(call.arguments["seconds"])
+                ),
+            )
+        result = await runner.run(call.name, call.arguments)
+        if call.name == "extract" and result.ok:
+            self.reporter.emit(
+                "agent_extracted",
+                ae.AgentExtracted(
+                    iteration_id=iteration_id, extracted_data=self.secrets.redact(result.message)
+                ),
+            )
+        return result
+
+    def _runner(self, iteration_id: str) -> ActionRunner:
+        async def gate(hold: Hold, ref: str) -> str | None:
+            return await self._decide_hold(hold, ref, iteration_id)
+
+        async def extractor(question: str, page_text: str) -> str:
+            page = self.connection.session.page
+            request = ModelRequest(
+                messages=(
+                    Message(
+                        "user", extract_text(question, page_text, page.url, await page.title())
+                    ),
+                ),
+                role="extractor",
+            )
+            return (await self.caller.generate(request, iteration_id)).text
+
+        firewall = Firewall(list(self.params.trusted_hostnames), self.params.unsafe_mode)
+        return ActionRunner(
+            self.connection.session,
+            self.refs,
+            self.secrets,
+            firewall,
+            gate,
+            extractor,
+            self.env.browser.upload_dir,
+            self.env.browser.action_timeout * 1000,
+        )
+
+    async def _decide_hold(self, hold: Hold, ref: str, iteration_id: str) -> str | None:
+        if not self.params.interactive:
+            self.reporter.status(
+                iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.reason}"
+            )
+            return (
+                f"Blocked by the action firewall: {hold.reason}. The user must add the host to "
+                "trusted_hostnames for this to be allowed."
+            )
+        request = run_event_pb2.ApprovalRequested(
+            iteration_id=iteration_id,
+            action=hold.action,
+            ref=ref,
+            url=self.connection.session.page.url,
+            reason=hold.reason,
+        )
+        request.details.update({"page_host": hold.page_host, "target_host": hold.target_host})
+        answer = await self.ctx.ask_approval(request, standing_key=hold.standing_key)
+        if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
+            return None
+        reason = f": {answer.reason}" if answer.reason else ""
+        return f"The user rejected this {hold.action}{reason}. Do not try it again."
+
+    # validation and endings
+
+    async def _validate(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome | None:
+        self.validations += 1
+        self.reporter.emit(
+            "agent_processing",
+            ae.AgentProcessing(
+                iteration_id=iteration_id, operation="Validating the result", has_screenshot=False
+            ),
+        )
+        page = self.connection.session.page
+        text = validation_text(
+            self.params.task, answer, self.observer.last_view, page.url, await page.title()
+        )
+        request = ModelRequest(
+            messages=(Message("user", text),), output_schema=VALIDATION_SCHEMA, role="validator"
+        )
+        verdict = await self.caller.structured(request, iteration_id)
+        quality, feedback = verdict["completion_quality"], verdict.get("feedback", "")
+        validated = ae.TaskValidated(
+            completion_quality=cast("ae.CompletionQuality", _QUALITY[quality]),
+            final_answer=self.secrets.redact(answer),
+            iteration_id=iteration_id,
+            observation=verdict["observation"],
+        )
+        if feedback:
+            validated.feedback = feedback
+        self.reporter.emit("task_validated", validated)
+        if quality in ACCEPTED_QUALITY:
+            return self._end_success(answer, iteration_id)
+        if self.validations >= validation.max_validation_attempts(self.params):
+            return self._end_failure(
+                ae.AUTOMATE_ERROR_CODE_TASK_FAILED,
+                f"the result was judged {quality} after {self.validations} validation attempts",
+                answer,
+            )
+        self.conversation.add_note(
+            f"A reviewer judged your answer {quality}: "
+            f"{feedback or verdict['observation']} Keep working, then call done again."
+        )
+        return None
+
+    def _stats(self) -> ae.AutomateStats:
+        end = now_us()
+        return ae.AutomateStats(
+            actions=self.reporter.tally.actions,
+            iterations=self.reporter.tally.steps,
+            start_time=epoch_ms(self.ctx.started_us),
+            end_time=epoch_ms(end),
+            duration_ms=(end - self.ctx.started_us) / 1000,
+        )
+
+    def _finish(self, complete: ae.AutomateComplete, iteration_id: str) -> None:
+        self.reporter.metrics(iteration_id, final=True)
+        complete.stats.CopyFrom(self._stats())
+        self.reporter.emit("complete", complete)
+        self.reporter.emit("done", ae.AutomateDone())
+
+    def _end_success(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome:
+        answer = self.secrets.redact(answer)
+        self.reporter.emit(
+            "task_completed",
+            ae.TaskCompleted(iteration_id=iteration_id, final_answer=answer, success=True),
+        )
+        self._finish(ae.AutomateComplete(success=True, final_answer=answer), iteration_id)
+        return run_pb2.RunOutcome(success=True, result=answer)
+
+    def _end_failure(
+        self,
+        code: ae.AutomateErrorCode,
+        message: str,
+        answer: str = "",
+        iteration_id: str = "end",
+    ) -> run_pb2.RunOutcome:
+        completed = ae.TaskCompleted(iteration_id=iteration_id, success=False)
+        complete = ae.AutomateComplete(
+            success=False, error=ae.AutomateFailure(code=code, message=message)
+        )
+        if answer:
+            completed.final_answer = complete.final_answer = self.secrets.redact(answer)
+        self.reporter.emit("task_completed", completed)
+        self._finish(complete, iteration_id)
+        name = ae.AutomateErrorCode.Name(code).removeprefix("AUTOMATE_ERROR_CODE_")
+        return run_pb2.RunOutcome(
+            success=False, error_code=name, error_message=message, result=complete.final_answer
+        )
+
+    def _end_aborted(self, reason: str, iteration_id: str) -> run_pb2.RunOutcome:
+        self.reporter.emit(
+            "task_aborted",
+            ae.TaskAborted(iteration_id=iteration_id, reason=reason, final_answer=""),
+        )
+        complete = ae.AutomateComplete(
+            success=False,
+            error=ae.AutomateFailure(
+                code=ae.AUTOMATE_ERROR_CODE_TASK_ABORTED, message=f"the agent aborted: {reason}"
+            ),
+        )
+        self._finish(complete, iteration_id)
+        return run_pb2.RunOutcome(success=False, error_code="TASK_ABORTED", error_message=reason)

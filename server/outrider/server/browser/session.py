@@ -1,0 +1,112 @@
+"""One run's browser state: its own context, its tabs, and what happened in them that the model
+should hear about (popups, dialogs, downloads, blocked requests). Closed on every exit path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, ViewportSize
+
+from outrider.server.browser.network import RequestGuard
+from outrider.server.net.guard import NetworkGuard
+
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
+
+
+@dataclass
+class Notices:
+    """Things that happened since the model last looked, told to it with the next page view."""
+
+    lines: list[str] = field(default_factory=list)
+    blocked: list[tuple[str, str]] = field(default_factory=list)  # (url, why)
+
+    def take(self) -> list[str]:
+        taken, self.lines = self.lines, []
+        return taken
+
+
+class BrowserSession:
+    def __init__(self, context: BrowserContext, save_download: Callable[[bytes, str], str]) -> None:
+        self.context = context
+        self.notices = Notices()
+        self._save_download = save_download
+        self._pages: list[Page] = []
+        self._keys: dict[int, int] = {}
+        self.current: Page | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        browser: Browser,
+        guard: NetworkGuard,
+        save_download: Callable[[bytes, str], str],
+        navigation_timeout: float,
+    ) -> BrowserSession:
+        context = await browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+        session = cls(context, save_download)
+        context.set_default_navigation_timeout(navigation_timeout * 1000)
+        await context.route("**/*", RequestGuard(guard, session._blocked).handle)
+        context.on("page", session._adopt)
+        session._adopt(await context.new_page())
+        return session
+
+    def _blocked(self, url: str, why: str) -> None:
+        self.notices.blocked.append((url, why))
+        self.notices.lines.append(f"The network guard blocked a request to {url}: {why}")
+
+    def _adopt(self, page: Page) -> None:
+        """Tracks a new tab or popup and makes it current: popups are followed."""
+        if id(page) in self._keys:
+            return
+        self._keys[id(page)] = len(self._keys) + 1
+        self._pages.append(page)
+        if self.current is not None:
+            self.notices.lines.append(
+                f"A new tab opened and is now current (tab {len(self._pages)})."
+            )
+        self.current = page
+        page.on("dialog", self._on_dialog)
+        page.on("download", self._on_download)
+        page.on("close", self._on_close)
+
+    async def _on_dialog(self, dialog: Dialog) -> None:
+        self.notices.lines.append(
+            f"A {dialog.type} dialog said {dialog.message!r}; it was accepted."
+        )
+        await dialog.accept()
+
+    async def _on_download(self, download: Download) -> None:
+        path = await download.path()
+        name = self._save_download(path.read_bytes(), download.suggested_filename)
+        self.notices.lines.append(
+            f"Downloaded {download.suggested_filename!r}; saved as artifact {name}."
+        )
+
+    def _on_close(self, page: Page) -> None:
+        if page in self._pages:
+            self._pages.remove(page)
+        if self.current is page:
+            self.current = self._pages[-1] if self._pages else None
+
+    @property
+    def page(self) -> Page:
+        if self.current is None:
+            raise RuntimeError("the run has no open tab")
+        return self.current
+
+    def key_of(self, page: Page) -> int:
+        return self._keys[id(page)]
+
+    def page_by_key(self, key: int) -> Page | None:
+        return next((p for p in self._pages if self._keys[id(p)] == key), None)
+
+    @property
+    def tabs(self) -> list[Page]:
+        return list(self._pages)
+
+    def switch_to(self, page: Page) -> None:
+        self.current = page
+
+    async def close(self) -> None:
+        await self.context.close()

@@ -1,0 +1,128 @@
+"""The tools the browser agent's model may call, with their argument schemas and checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from outrider.server.models.base import ToolSpec
+
+_REF = {"type": "string", "description": 'Element ref from the page snapshot, e.g. "E12".'}
+
+
+def _spec(name: str, description: str, properties: dict[str, Any], required: list[str]) -> ToolSpec:
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    return ToolSpec(name, description, schema)
+
+
+_COMMON = [
+    _spec("click", "Click an element.", {"ref": _REF}, ["ref"]),
+    _spec(
+        "fill",
+        "Replace the text of a field. Use {{secret:...}} placeholders as given.",
+        {"ref": _REF, "value": {"type": "string"}},
+        ["ref", "value"],
+    ),
+    _spec(
+        "select",
+        "Choose options of a select element by their labels.",
+        {"ref": _REF, "values": {"type": "array", "items": {"type": "string"}}},
+        ["ref", "values"],
+    ),
+    _spec("check", "Tick a checkbox or choose a radio button.", {"ref": _REF}, ["ref"]),
+    _spec("uncheck", "Untick a checkbox.", {"ref": _REF}, ["ref"]),
+    _spec("hover", "Move the mouse over an element.", {"ref": _REF}, ["ref"]),
+    _spec("focus", "Focus an element.", {"ref": _REF}, ["ref"]),
+    _spec(
+        "press",
+        "Press a key (e.g. Enter, Tab, ArrowDown), optionally on an element.",
+        {"key": {"type": "string"}, "ref": _REF},
+        ["key"],
+    ),
+    _spec(
+        "scroll",
+        "Scroll the page, or an element, up or down.",
+        {
+            "direction": {"type": "string", "enum": ["up", "down"]},
+            "ref": _REF,
+            "pages": {"type": "number", "description": "How many screens; default 1."},
+        },
+        ["direction"],
+    ),
+    _spec("goto", "Open a URL in the current tab.", {"url": {"type": "string"}}, ["url"]),
+    _spec("back", "Go back in history.", {}, []),
+    _spec("forward", "Go forward in history.", {}, []),
+    _spec("reload", "Reload the page.", {}, []),
+    _spec(
+        "wait", "Wait for the page, up to 10 seconds.", {"seconds": {"type": "number"}}, ["seconds"]
+    ),
+    _spec(
+        "extract",
+        "Answer a question from the current page's text.",
+        {"question": {"type": "string"}},
+        ["question"],
+    ),
+    _spec(
+        "tabs",
+        "List, switch to, or close tabs.",
+        {
+            "action": {"type": "string", "enum": ["list", "switch", "close"]},
+            "index": {"type": "integer", "description": "1-based tab number."},
+        },
+        ["action"],
+    ),
+    _spec(
+        "upload",
+        "Set files (names from the upload directory) on a file input.",
+        {"ref": _REF, "files": {"type": "array", "items": {"type": "string"}}},
+        ["ref", "files"],
+    ),
+    _spec("done", "Finish with the final answer.", {"answer": {"type": "string"}}, ["answer"]),
+    _spec("abort", "Give up, with the reason.", {"reason": {"type": "string"}}, ["reason"]),
+]
+_REQUEST_INPUT = _spec(
+    "request_input",
+    "Ask the user for values of form fields you have no data for. The harness fills them; you "
+    "will learn which fields were filled, never the values.",
+    {"refs": {"type": "array", "items": {"type": "string"}}, "reason": {"type": "string"}},
+    ["refs", "reason"],
+)
+
+
+def browser_tools(interactive: bool) -> tuple[ToolSpec, ...]:
+    return (*_COMMON, _REQUEST_INPUT) if interactive else tuple(_COMMON)
+
+
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "string": str,
+    "number": (int, float),
+    "integer": int,
+    "array": list,
+    "object": dict,
+    "boolean": bool,
+}
+
+
+def argument_errors(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
+    """What is wrong with a call's arguments, as messages for the model; empty when valid."""
+    properties: dict[str, Any] = tool.parameters["properties"]
+    errors = [
+        f"missing argument {name!r}"
+        for name in tool.parameters["required"]
+        if name not in arguments
+    ]
+    for name, value in arguments.items():
+        spec = properties.get(name)
+        if spec is None:
+            errors.append(f"unknown argument {name!r}")
+        elif not isinstance(value, _JSON_TYPES[spec["type"]]) or isinstance(value, bool) != (
+            spec["type"] == "boolean"
+        ):
+            errors.append(f"argument {name!r} must be a {spec['type']}")
+        elif "enum" in spec and value not in spec["enum"]:
+            errors.append(f"argument {name!r} must be one of {spec['enum']}")
+    return errors

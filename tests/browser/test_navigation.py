@@ -1,0 +1,82 @@
+"""A simple task end to end: events in the documented order, multi-page navigation, final answer."""
+
+from __future__ import annotations
+
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import params_pb2, run_pb2, run_service_pb2
+from tests.browser.conftest import BrowserCaseFactory
+from tests.support.requests import collect, names
+
+
+async def test_multi_page_navigation_with_a_final_answer(browser_case: BrowserCaseFactory) -> None:
+    case = await browser_case("shop_navigation.yaml")
+    request = run_service_pb2.AutomateRequest(
+        params=params_pb2.AutomateParams(
+            task="What does the Red Mug cost, and what does the login page say?",
+            url=f"{case.sites}/shop/index.html",
+        )
+    )
+    events = await collect(case.harness.runs.Automate(request))
+    seen = names(events)
+    complete = events[-2].automate.complete
+    assert seen[-2:] == ["complete", "done"], seen
+    assert complete.success, complete
+    assert complete.final_answer == "The Red Mug costs $8.25; the login page says Log in."
+    assert complete.stats.iterations == 3 and complete.stats.actions == 2
+    navigated = [
+        e.automate.browser_navigated.url for e in events if e.automate.HasField("browser_navigated")
+    ]
+    assert navigated == [f"{case.sites}/shop/index.html", f"{case.sites}/shop/login.html"]
+    extracted = [
+        e.automate.agent_extracted.extracted_data
+        for e in events
+        if e.automate.HasField("agent_extracted")
+    ]
+    assert extracted == ["$8.25"]
+    validated = next(
+        e.automate.task_validated for e in events if e.automate.HasField("task_validated")
+    )
+    assert validated.completion_quality == ae.COMPLETION_QUALITY_COMPLETE
+    run = (await case.harness.runs.GetRun(run_service_pb2.GetRunRequest(name=events[0].run))).run
+    assert run.state == run_pb2.RUN_STATE_SUCCEEDED
+
+
+def first_positions(seen: list[str], wanted: list[str]) -> list[int]:
+    return [seen.index(name) for name in wanted]
+
+
+async def test_event_order_of_a_simple_task_follows_the_documented_order(
+    browser_case: BrowserCaseFactory,
+) -> None:
+    case = await browser_case("shop_navigation.yaml")
+    request = run_service_pb2.AutomateRequest(
+        params=params_pb2.AutomateParams(
+            task="What does the Red Mug cost?", url=f"{case.sites}/shop/index.html"
+        )
+    )
+    seen = names(await collect(case.harness.runs.Automate(request)))
+    documented = [
+        "task:setup",
+        "task:trace_context",
+        "cdp:endpoint_connected",
+        "agent:processing",
+        "browser:navigated",
+        "task:started",
+        "agent:step",
+    ]
+    assert seen[: len(documented)] != []  # the run emitted events
+    assert first_positions(seen, documented) == sorted(first_positions(seen, documented))
+    step = seen.index("agent:step")
+    first_iteration = seen[step : seen.index("agent:step", step + 1)]
+    for name in [
+        "agent:processing",
+        "ai:generation",
+        "agent:reasoned",
+        "agent:action",
+        "browser:action_started",
+        "browser:action_completed",
+        "task:metrics_incremental",
+    ]:
+        assert name in first_iteration, (name, first_iteration)
+    tail = ["task:validated", "task:completed", "task:metrics", "complete", "done"]
+    assert seen[-len(tail) :] == tail
