@@ -1,0 +1,1 @@
+"""Fetching web pages for research: guarded, polite, cached, and reduced to their main text."""

@@ -1,0 +1,27 @@
+"""An httpx transport that lets a request through only to an address the network guard approved,
+and connects to exactly that address (no second DNS lookup, so no rebinding between check and
+connect). The client calls it for every request, so every redirect hop is checked too."""
+
+from __future__ import annotations
+
+import httpx
+
+from outrider.server.net.guard import NetworkGuard
+
+
+class GuardedTransport(httpx.AsyncBaseTransport):
+    def __init__(self, guard: NetworkGuard, inner: httpx.AsyncBaseTransport | None = None) -> None:
+        self._guard = guard
+        self._inner = inner or httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        addresses = await self._guard.check_url(str(request.url))  # raises BlockedDestination
+        hostname = request.url.host
+        # The Host header was set from the original URL; TLS keeps the name for SNI and checks.
+        request.url = request.url.copy_with(host=str(addresses[0]))
+        if request.url.scheme == "https":
+            request.extensions = {**request.extensions, "sni_hostname": hostname}
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
