@@ -14,8 +14,15 @@ SITES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "sites"
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
+    """Static files; a POST is answered like a GET of its path, its body read and dropped (so
+    form submissions work without putting field values into URLs)."""
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.do_GET()
 
 
 @contextmanager

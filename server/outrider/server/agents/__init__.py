@@ -23,4 +23,6 @@ def _browser_agent(settings: Settings) -> Agent | None:
 
 
 def _research_agent(settings: Settings) -> Agent | None:
-    return None  # the research agent is not built yet (issue: the research agent)
+    from outrider.server.research.agent import ResearchAgent
+
+    return ResearchAgent(settings)

@@ -42,7 +42,6 @@ _SHORT_ROLES = {
     "listitem": "li",
     "textbox": "input",
     "combobox": "select",
-    "checkbox": "check",
     "navigation": "nav",
     "contentinfo": "footer",
 }

@@ -1,0 +1,110 @@
+"""The research agent: plan, iterate (search, read, analyse, follow, evaluate), outline, write,
+judge, and publish a report whose every citation points to a page the run fetched."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import httpx
+
+from outrider.server.core.agent import RunContext
+from outrider.server.fetch.cache import SqliteCache
+from outrider.server.fetch.fetcher import Fetcher
+from outrider.server.models.registry import RunModels
+from outrider.server.net.guard import NetworkGuard
+from outrider.server.research.budget import Budget
+from outrider.server.research.events import Emitter
+from outrider.server.research.finishing import publish
+from outrider.server.research.iterating import iterate
+from outrider.server.research.llm import Llm
+from outrider.server.research.metrics import RunMetrics
+from outrider.server.research.modes import ALL_ROLES, budget_for, effective_mode
+from outrider.server.research.planning import plan, prefetch
+from outrider.server.research.run import PhaseFailed, ResearchRun
+from outrider.server.research.state import ResearchState
+from outrider.server.research.writing import outline, write_and_judge
+from outrider.server.search.factory import build_chain
+from outrider.server.settings import Settings
+from outrider.v1 import params_pb2, run_pb2
+from outrider.v1 import research_events_pb2 as re
+
+
+class ResearchAgent:
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._guard = NetworkGuard(settings.network_allow)
+        cache_path = settings.data_dir / "research-cache.sqlite3"
+        research = settings.research
+        self._pages = SqliteCache(cache_path, "pages", research.fetch_cache_ttl)
+        self._searches = SqliteCache(cache_path, "searches", research.search_cache_ttl)
+
+    def preflight(self, options: params_pb2.RunOptions) -> None:
+        # The mode is not known here (only the options are), so every role must resolve.
+        self._models(options).check(ALL_ROLES)
+
+    async def aclose(self) -> None:
+        """Nothing outlives a run: clients, browsers and cache connections are per run or call."""
+
+    def _models(self, options: params_pb2.RunOptions) -> RunModels:
+        return RunModels(self._settings.model, self._settings.role_models, options.model)
+
+    async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
+        async with self._open(ctx) as run:
+            run.emit(
+                "start", re.ResearchStart(message=f"Research started ({run.budget.mode.name})")
+            )
+            try:
+                report = await _research(run)
+            except PhaseFailed as failure:
+                _emit_error(run, failure)
+                return run_pb2.RunOutcome(
+                    success=False, error_code=failure.code, error_message=failure.message
+                )
+            run.emit("complete", report)
+            return run_pb2.RunOutcome(success=True, result=report.report)
+
+    @contextlib.asynccontextmanager
+    async def _open(self, ctx: RunContext) -> AsyncIterator[ResearchRun]:
+        params, research = ctx.research, self._settings.research
+        mode = effective_mode(params.mode)
+        metrics = RunMetrics()
+        budget = Budget(budget_for(mode, research.wall_time_cap), metrics)
+        timeout = params.fetch_timeout if params.HasField("fetch_timeout") else None
+        async with (
+            httpx.AsyncClient(timeout=research.search_timeout) as client,
+            Fetcher(research, self._guard, self._pages, self._settings.chromium_path) as fetcher,
+        ):
+            yield ResearchRun(
+                emit=Emitter(ctx),
+                state=ResearchState(params.query, mode, budget.mode),
+                budget=budget,
+                metrics=metrics,
+                llm=Llm(self._models(ctx.options), metrics, budget),
+                fetcher=fetcher,
+                search=build_chain(research, self._settings.data_dir, self._searches, client),
+                use_cache=not params.nocache,
+                fetch_timeout=float(timeout or research.fetch_timeout),
+                include_full_text=params.include_full_text,
+            )
+
+
+async def _research(run: ResearchRun) -> re.ResearchComplete:
+    prefetched = await prefetch(run)
+    await plan(run, prefetched)
+    await iterate(run, prefetched)
+    if run.budget.mode.analyse:
+        await outline(run)
+    draft = await write_and_judge(run)
+    return publish(run, draft)
+
+
+def _emit_error(run: ResearchRun, failure: PhaseFailed) -> None:
+    error = re.ResearchError(
+        error=re.ResearchErrorDetail(name=failure.code, message=failure.message),
+        message=failure.message,
+        activity=failure.activity,  # type: ignore[arg-type]
+    )
+    if failure.iteration is not None:
+        error.iteration = failure.iteration
+    run.emit("error", error)

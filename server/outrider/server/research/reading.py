@@ -1,0 +1,87 @@
+"""Fetching candidate pages into sources, and the analyser's verdict on them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from outrider.server.fetch.page import FetchOutcome
+from outrider.server.research import prompts
+from outrider.server.research.budget import BudgetExhausted
+from outrider.server.research.llm import ModelFailed
+from outrider.server.research.run import ResearchRun
+from outrider.server.research.schemas import LEVELS, AnalysisOut, PageAnalysisOut
+from outrider.server.research.state import Analysis, Candidate, Source
+
+log = logging.getLogger(__name__)
+ANALYSE_BATCH = 10
+MAX_FOLLOWS_PER_PAGE = 3
+
+
+async def read(run: ResearchRun, candidates: list[Candidate], iteration: int) -> list[Source]:
+    """Fetches the candidates (within the fetch and time budgets); returns the new sources."""
+    candidates = candidates[: run.budget.fetches_left()]
+    outcomes = await _fetch_all(run, [c.url for c in candidates])
+    sources = []
+    for candidate, outcome in zip(candidates, outcomes, strict=True):
+        run.metrics.record_fetch(outcome)
+        if outcome.page is None:
+            log.info("not read: %s: %s", outcome.url, outcome.error)
+            continue
+        sources.append(run.state.add_source(outcome.page, candidate, iteration))
+    return sources
+
+
+async def _fetch_all(run: ResearchRun, urls: list[str]) -> list[FetchOutcome]:
+    seconds = run.budget.research_time_left()
+    if not urls or seconds <= 0:
+        return [FetchOutcome(url, error="the wall-time budget ran out") for url in urls]
+    limit = min(run.fetch_timeout, seconds)
+    tasks = [asyncio.create_task(run.fetcher.fetch(u, limit, run.use_cache)) for u in urls]
+    done, late = await asyncio.wait(tasks, timeout=seconds)
+    for task in late:
+        task.cancel()
+    await asyncio.gather(*late, return_exceptions=True)
+    return [
+        t.result() if t in done else FetchOutcome(u, error="the wall-time budget ran out")
+        for t, u in zip(tasks, urls, strict=True)
+    ]
+
+
+async def analyse(run: ResearchRun, sources: list[Source], with_links: bool) -> int:
+    """Asks the analyser about `sources` in batches; returns how many got no verdict."""
+    failed = 0
+    for start in range(0, len(sources), ANALYSE_BATCH):
+        batch = sources[start : start + ANALYSE_BATCH]
+        try:
+            verdicts = await run.llm.structured(
+                "analyser",
+                "analyser",
+                prompts.ANALYSER,
+                prompts.analyse_request(run.state, batch, with_links),
+                AnalysisOut,
+            )
+        except (ModelFailed, BudgetExhausted) as error:
+            log.warning("analysis of %d pages failed: %s", len(batch), error)
+            failed += len(batch)
+            continue
+        failed += _apply(batch, verdicts.pages)
+    run.metrics.analyses += len(sources) - failed
+    run.metrics.analyses_failed += failed
+    return failed
+
+
+def _apply(batch: list[Source], verdicts: list[PageAnalysisOut]) -> int:
+    by_key = {v.id: v for v in verdicts if v.id} | {v.url: v for v in verdicts if v.url}
+    missing = 0
+    for source in batch:
+        verdict = by_key.get(source.id) or by_key.get(source.url) or by_key.get(source.page.url)
+        if verdict is None:
+            missing += 1
+            continue
+        links = {link.url for link in source.page.links}
+        follow = [url for url in verdict.follow if url in links][:MAX_FOLLOWS_PER_PAGE]
+        source.analysis = Analysis(
+            LEVELS[verdict.relevance], LEVELS[verdict.reliability], verdict.summary, follow
+        )
+    return missing

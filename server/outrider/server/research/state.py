@@ -1,0 +1,92 @@
+"""What a research run knows so far: plan, sources (fetched pages), evaluations, judgments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from outrider.server.fetch.page import Page
+from outrider.server.research.modes import ModeBudget
+from outrider.v1 import research_events_pb2 as re
+
+
+@dataclass
+class Analysis:
+    relevance: int  # re.Level
+    reliability: int  # re.Level
+    summary: str
+    follow: list[str] = field(default_factory=list)  # links worth following, from the page
+
+    @property
+    def quality(self) -> bool:
+        """Medium or better relevance and reliability."""
+        return min(self.relevance, self.reliability) >= re.LEVEL_MEDIUM
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A URL the run may fetch, and where it came from."""
+
+    url: str
+    url_source: int  # re.UrlSource
+    title: str = ""
+    parent_url: str | None = None
+    depth: int | None = None
+
+
+@dataclass
+class Source:
+    """A page the run fetched; only these may be cited, by `id`."""
+
+    id: str
+    page: Page
+    candidate: Candidate
+    iteration: int
+    analysis: Analysis | None = None
+
+    @property
+    def url(self) -> str:
+        return self.page.final_url
+
+    @property
+    def title(self) -> str:
+        return self.page.title or self.candidate.title or self.url
+
+    @property
+    def domain(self) -> str:
+        return urlsplit(self.url).hostname or ""
+
+
+@dataclass
+class ResearchState:
+    query: str
+    mode: int  # re.ResearchMode
+    budget: ModeBudget
+    objective: str = ""
+    plan: str = ""
+    complexity: int = re.QUERY_COMPLEXITY_MODERATE
+    questions: list[str] = field(default_factory=list)
+    initial_queries: list[str] = field(default_factory=list)
+    sources: dict[str, Source] = field(default_factory=dict)
+    seen_urls: set[str] = field(default_factory=set)  # every URL queued or found so far
+    url_queries: dict[str, list[str]] = field(default_factory=dict)  # URL -> queries finding it
+    pending: list[Candidate] = field(default_factory=list)  # found, not fetched yet
+    executed_queries: list[list[str]] = field(default_factory=list)
+    gap_evaluations: list[re.GapEvaluation] = field(default_factory=list)
+    judgments: list[re.Judgment] = field(default_factory=list)
+    outline: re.ReportOutline | None = None
+    iterations: int = 0
+    stop_note: str = ""  # why iterating stopped, in words
+
+    def add_source(self, page: Page, candidate: Candidate, iteration: int) -> Source:
+        source = Source(f"S{len(self.sources) + 1}", page, candidate, iteration)
+        self.sources[source.id] = source
+        return source
+
+    def analysed(self) -> list[Source]:
+        return [s for s in self.sources.values() if s.analysis is not None]
+
+    def known_urls(self) -> dict[str, str]:
+        """Every URL of a fetched page (as requested and after redirects) -> its source id."""
+        urls = {s.page.url: s.id for s in self.sources.values()}
+        return urls | {s.page.final_url: s.id for s in self.sources.values()}
