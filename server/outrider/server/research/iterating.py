@@ -148,13 +148,16 @@ def _links_to_follow(run: ResearchRun, fresh: list[Source]) -> list[Candidate]:
         (s for s in fresh if s.analysis is not None and s.analysis.quality),
         key=lambda s: -(s.analysis.relevance if s.analysis else 0),
     )
+    state = run.state
     links: list[Candidate] = []
     for parent in ranked:
         for url in parent.analysis.follow if parent.analysis else []:
-            if url not in run.state.seen_urls and len(links) < limit:
-                run.state.seen_urls.add(url)
+            if url not in state.attempted and len(links) < limit:
+                state.attempted.add(url)  # a search may have queued it too: fetch it once
+                state.seen_urls.add(url)
                 depth = (parent.candidate.depth or 0) + 1
                 links.append(Candidate(url, re.URL_SOURCE_EXTRACTED_LINK, "", parent.url, depth))
+    state.pending = [c for c in state.pending if c.url not in state.attempted]
     return links
 
 

@@ -21,6 +21,7 @@ MAX_FOLLOWS_PER_PAGE = 3
 async def read(run: ResearchRun, candidates: list[Candidate], iteration: int) -> list[Source]:
     """Fetches the candidates (within the fetch and time budgets); returns the new sources."""
     candidates = candidates[: run.budget.fetches_left()]
+    run.state.attempted.update(c.url for c in candidates)
     outcomes = await _fetch_all(run, [c.url for c in candidates])
     sources = []
     for candidate, outcome in zip(candidates, outcomes, strict=True):

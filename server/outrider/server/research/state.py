@@ -69,6 +69,7 @@ class ResearchState:
     initial_queries: list[str] = field(default_factory=list)
     sources: dict[str, Source] = field(default_factory=dict)
     seen_urls: set[str] = field(default_factory=set)  # every URL queued or found so far
+    attempted: set[str] = field(default_factory=set)  # every URL handed to the fetcher
     url_queries: dict[str, list[str]] = field(default_factory=dict)  # URL -> queries finding it
     pending: list[Candidate] = field(default_factory=list)  # found, not fetched yet
     executed_queries: list[list[str]] = field(default_factory=list)
