@@ -38,15 +38,21 @@ class Outbox:
 
 def answer(request_id: str, fields: list[ae.FormField], email: str) -> isv.InteractRequest:
     values = {ae.FORM_FIELD_TYPE_EMAIL: email, ae.FORM_FIELD_TYPE_PASSWORD: CANARY}
-    return isv.InteractRequest(form_data=isv.FormDataAnswer(
-        request_id=request_id,
-        fields=[ip.FieldValue(ref=f.ref, value=values[f.field_type]) for f in fields]))
+    return isv.InteractRequest(
+        form_data=isv.FormDataAnswer(
+            request_id=request_id,
+            fields=[ip.FieldValue(ref=f.ref, value=values[f.field_type]) for f in fields],
+        )
+    )
 
 
 async def run_login(case: BrowserCase) -> list[object]:
     params = params_pb2.AutomateParams(
-        task="Log me in.", url=f"{case.sites}/browser/login.html", interactive=True,
-        trusted_hostnames=["127.0.0.1"])
+        task="Log me in.",
+        url=f"{case.sites}/browser/login.html",
+        interactive=True,
+        trusted_hostnames=["127.0.0.1"],
+    )
     outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
     events = []
     async for response in case.harness.interactions.Interact(outbox):
@@ -72,15 +78,21 @@ async def test_form_data_with_a_validation_error_and_a_secret_password(
     events = await run_login(case)
     seen = [event_name(e) for e in events]
     assert seen[-2:] == ["complete", "done"] and events[-2].automate.complete.success, seen
-    request = next(e.automate.interactive_form_data_request for e in events
-                   if e.automate.HasField("interactive_form_data_request"))
+    request = next(
+        e.automate.interactive_form_data_request
+        for e in events
+        if e.automate.HasField("interactive_form_data_request")
+    )
     by_type = {f.field_type: f for f in request.fields}
     assert by_type[ae.FORM_FIELD_TYPE_PASSWORD].label == "Password"
     assert by_type[ae.FORM_FIELD_TYPE_PASSWORD].required
     assert request.page_title == "Member login" and request.page_url.endswith("/browser/login.html")
     assert request.form_description == "Member login"
-    error = next(e.automate.interactive_form_data_error for e in events
-                 if e.automate.HasField("interactive_form_data_error"))
+    error = next(
+        e.automate.interactive_form_data_error
+        for e in events
+        if e.automate.HasField("interactive_form_data_error")
+    )
     email_ref = by_type[ae.FORM_FIELD_TYPE_EMAIL].ref
     assert list(error.field_errors) == [email_ref] and "@" in error.field_errors[email_ref]
     assert error.request_id != request.request_id

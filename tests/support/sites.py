@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 SITES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "sites"
 
@@ -19,6 +20,16 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def do_GET(self) -> None:
+        """`/redirect?to=URL` answers 302 to URL; everything else is a static file."""
+        parts = urlsplit(self.path)
+        if parts.path == "/redirect":
+            self.send_response(302)
+            self.send_header("Location", parse_qs(parts.query)["to"][0])
+            self.end_headers()
+            return
+        super().do_GET()
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length") or 0))

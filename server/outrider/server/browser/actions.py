@@ -23,6 +23,13 @@ HoldGate = Callable[[Hold, str], Awaitable[str | None]]
 Extractor = Callable[[str, str], Awaitable[str]]  # (question, page text) -> answer
 
 
+# Two animation frames, or 150 ms where frames do not run (background tabs).
+_SETTLE_JS = """() => Promise.race([
+  new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))),
+  new Promise(r => setTimeout(r, 150)),
+])"""
+
+
 @dataclass(frozen=True)
 class ActionResult:
     ok: bool
@@ -52,11 +59,22 @@ class ActionRunner:
             return ActionResult(False, f"there is no tool named {name!r}")
         try:
             result: ActionResult = await handler(**args)
+            await self._settle()
         except ActionFailed as failure:
             return ActionResult(False, str(failure))
         except PlaywrightError as error:
             return ActionResult(False, f"{name} failed: {self._explain(error)}")
         return result
+
+    async def _settle(self) -> None:
+        """Lets the page react (observers, lazy loading) before it is looked at again."""
+        page = self.session.current
+        if page is None or page.is_closed():
+            return
+        try:
+            await page.evaluate(_SETTLE_JS)
+        except PlaywrightError:
+            pass  # the page is navigating: the next observation waits for it anyway
 
     def _explain(self, error: PlaywrightError) -> str:
         first = (error.message or str(error)).splitlines()[0]

@@ -78,6 +78,10 @@ class Connection:
             self._save_download,
             self._env.browser.navigation_timeout,
         )
+        self._session.on_block = self._report_block
+
+    def _report_block(self, url: str, why: str) -> None:
+        self._reporter.status("network", f"network guard blocked {url}: {why}")
 
     def _save_download(self, data: bytes, filename: str) -> str:
         return self._save_artifact(

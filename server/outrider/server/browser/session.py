@@ -34,6 +34,7 @@ class BrowserSession:
         self._pages: list[Page] = []
         self._keys: dict[int, int] = {}
         self.current: Page | None = None
+        self.on_block: Callable[[str, str], None] = lambda url, why: None
 
     @classmethod
     async def open(
@@ -54,6 +55,7 @@ class BrowserSession:
     def _blocked(self, url: str, why: str) -> None:
         self.notices.blocked.append((url, why))
         self.notices.lines.append(f"The network guard blocked a request to {url}: {why}")
+        self.on_block(url, why)
 
     def _adopt(self, page: Page) -> None:
         """Tracks a new tab or popup and makes it current: popups are followed."""
