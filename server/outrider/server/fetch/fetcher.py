@@ -114,8 +114,9 @@ class Fetcher:
         cap = self._settings.max_page_bytes
         async with self._client.stream("GET", url) as response:
             declared = response.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > cap:
-                raise FetchFailed(f"{declared} bytes is over the {cap}-byte cap")
+            textual = response.headers.get("content-type", "").startswith("text/")
+            if declared.isdigit() and int(declared) > cap and not textual:  # cut text, not PDFs
+                raise FetchFailed(f"{declared} bytes is over the {cap}-byte size cap")
             chunks: list[bytes] = []
             size = 0
             async for chunk in response.aiter_bytes():

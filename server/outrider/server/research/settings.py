@@ -47,7 +47,7 @@ class ResearchSettings(BaseSettings):
     per_host_delay: float = Field(
         0.5, ge=0, description="Minimum seconds between request starts to one host."
     )
-    max_page_bytes: int = Field(5_000_000, ge=1024, description="Largest response body read.")
+    max_page_bytes: int = Field(5_000_000, ge=256, description="Largest response body read.")
     fetch_cache_ttl: float = Field(86_400.0, ge=0, description="Seconds a fetched page is reused.")
     user_agent: str = Field(DEFAULT_USER_AGENT, description="User-Agent of every research request.")
     js_fallback: bool = Field(

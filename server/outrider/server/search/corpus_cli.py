@@ -25,6 +25,7 @@ from outrider.server.search.corpus import CorpusIndex, Document, IndexReport
 from outrider.server.settings import Settings
 
 SUFFIXES = {".html", ".htm", ".md", ".markdown", ".txt"}
+NOT_DOCUMENTS = {"robots.txt"}  # served beside the documents, not one of them
 
 
 def index_directory(index: CorpusIndex, root: Path, base_url: str) -> IndexReport:
@@ -32,7 +33,8 @@ def index_directory(index: CorpusIndex, root: Path, base_url: str) -> IndexRepor
     source = f"dir:{root}|{base_url}"
     known = index.signatures(source)
     changed, keep, unchanged = [], set(), 0
-    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in SUFFIXES):
+    paths = (p for p in root.rglob("*") if p.suffix.lower() in SUFFIXES)
+    for path in sorted(p for p in paths if p.name not in NOT_DOCUMENTS):
         url = base_url.rstrip("/") + "/" + quote(path.relative_to(root).as_posix())
         stat = path.stat()
         signature = f"{stat.st_mtime_ns}:{stat.st_size}"
