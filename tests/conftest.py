@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -9,9 +10,21 @@ from typing import Any
 import pytest
 
 from tests.support.harness import Harness, start_harness, stop_harness
+from tests.support.processes import chromium_processes, command_of
 from tests.support.sites import fixture_sites
 
 HarnessFactory = Callable[..., Awaitable[Harness]]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_chromium_left_behind() -> Iterator[None]:
+    """After the whole suite, no Chromium started by it may still run."""
+    yield
+    deadline = time.monotonic() + 10
+    while chromium_processes() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = chromium_processes()
+    assert not left, f"Chromium processes outlived the suite: {[command_of(p)[:80] for p in left]}"
 
 
 @pytest.fixture

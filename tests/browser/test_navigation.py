@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+
+from outrider.v1 import ai_generation_pb2, params_pb2, run_pb2, run_service_pb2
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import params_pb2, run_pb2, run_service_pb2
 from tests.browser.conftest import BrowserCaseFactory
 from tests.support.requests import collect, names
 
@@ -80,3 +82,43 @@ async def test_event_order_of_a_simple_task_follows_the_documented_order(
         assert name in first_iteration, (name, first_iteration)
     tail = ["task:validated", "task:completed", "task:metrics", "complete", "done"]
     assert seen[-len(tail) :] == tail
+
+
+async def test_generation_metrics_and_screenshots_reach_the_caller(
+    browser_case: BrowserCaseFactory,
+) -> None:
+    case = await browser_case("shop_navigation.yaml")
+    request = run_service_pb2.AutomateRequest(
+        params=params_pb2.AutomateParams(task="Price?", url=f"{case.sites}/shop/index.html"),
+        options=params_pb2.RunOptions(include_screenshot_images=True),
+    )
+    events = await collect(case.harness.runs.Automate(request))
+    generations = [e.automate.ai_generation for e in events if e.automate.HasField("ai_generation")]
+    actor = generations[1]
+    assert actor.usage.input_tokens == 300 and actor.usage.total_tokens == 320
+    assert actor.finish_reason == ai_generation_pb2.FINISH_REASON_TOOL_CALLS
+    assert actor.messages[0].HasField("system") and "EXTERNAL_CONTENT" in actor.prompt
+    assert actor.messages[-1].assistant.parts.parts[-1].tool_call.tool_name == "extract"
+    metrics = next(e.automate.task_metrics for e in events if e.automate.HasField("task_metrics"))
+    assert metrics.ai_generation_count == len(generations) and metrics.total_input_tokens >= 420
+    assert metrics.event_counts["agent:step"] == 3 and metrics.step_count == 3
+    shots = [e for e in events if e.automate.HasField("browser_screenshot_captured")]
+    images = [e for e in events if e.automate.HasField("browser_screenshot_captured_image")]
+    assert len(shots) == len(images) == 3
+    chunks = [
+        c
+        async for c in case.harness.runs.ReadArtifact(
+            run_service_pb2.ReadArtifactRequest(name=shots[0].artifact)
+        )
+    ]
+    data = b"".join(c.data for c in chunks)
+    assert (
+        data[:2] == b"\xff\xd8" and len(data) == shots[0].automate.browser_screenshot_captured.size
+    )
+    assert base64.b64decode(images[0].automate.browser_screenshot_captured_image.image) == data
+    compression = next(
+        e.automate.system_debug_compression
+        for e in events
+        if e.automate.HasField("system_debug_compression")
+    )
+    assert 0 < compression.compressed_size < compression.original_size

@@ -89,7 +89,7 @@ async def test_production_server_without_a_model_refuses_runs_and_says_how(
             assert error.reason == "MODEL_NOT_CONFIGURED" and "OUTRIDER_MODEL" in error.message
             with pytest.raises(grpc.aio.AioRpcError) as caught:
                 await runs.Research(run_service_pb2.ResearchRequest(params={"query": "q"})).read()
-            assert caught.value.code() == grpc.StatusCode.UNIMPLEMENTED  # no research agent yet
+            assert rich_error(caught.value).reason == "MODEL_NOT_CONFIGURED"
             assert list((await runs.ListRuns(run_service_pb2.ListRunsRequest())).runs) == []
     finally:
         await server.stop()

@@ -111,8 +111,13 @@ class ActionRunner:
         locator, info = await self._element(ref)
         if info.is_submit:
             await self._guard(self.firewall.check_submit(info), ref)
-        await locator.click(timeout=self.timeout_ms)
-        return ActionResult(True, f"clicked {ref}")
+        if not info.opens_tab:
+            await locator.click(timeout=self.timeout_ms)
+            return ActionResult(True, f"clicked {ref}")
+        async with self.session.context.expect_page(timeout=self.timeout_ms) as opened:
+            await locator.click(timeout=self.timeout_ms)
+        await (await opened.value).wait_for_load_state("domcontentloaded")
+        return ActionResult(True, f"clicked {ref}; it opened a new tab")
 
     async def _do_fill(self, ref: str, value: str) -> ActionResult:
         locator, info = await self._element(ref)

@@ -61,6 +61,7 @@ class ElementInfo:
     options: list[str]
     in_form: bool
     is_submit: bool
+    opens_tab: bool
     form_action: str
     form_has_data: bool
     form_label: str
@@ -96,6 +97,7 @@ async def describe(locator: Locator, timeout_ms: float) -> ElementInfo:
         options=list(raw["options"]),
         in_form=raw["inForm"],
         is_submit=raw["isSubmit"],
+        opens_tab=raw["opensTab"],
         form_action=raw["formAction"],
         form_has_data=raw["formHasData"],
         form_label=raw["formLabel"],

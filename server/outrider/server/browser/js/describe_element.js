@@ -30,7 +30,7 @@
     tag, type, role: e.getAttribute('role') || '', label: labelOf(e),
     required: !!e.required || e.getAttribute('aria-required') === 'true',
     value: 'value' in e ? String(e.value ?? '') : '', checked: !!e.checked, options,
-    inForm: !!form, isSubmit,
+    inForm: !!form, isSubmit, opensTab: !!e.closest('a[target="_blank"]'),
     formAction: form ? (form.getAttribute('action') ? new URL(form.getAttribute('action'), location.href).href : location.href) : '',
     formHasData: form ? Array.from(form.elements).some(sensitive) : false,
     formLabel: form ? (form.getAttribute('aria-label') || (form.querySelector('legend,h1,h2,h3') || {}).innerText || form.id || '') : '',
