@@ -122,3 +122,22 @@ async def test_generation_metrics_and_screenshots_reach_the_caller(
         if e.automate.HasField("system_debug_compression")
     )
     assert 0 < compression.compressed_size < compression.original_size
+
+
+async def test_vision_sends_the_screenshot_to_the_model(browser_case: BrowserCaseFactory) -> None:
+    case = await browser_case("shop_navigation.yaml", browser={"vision": True})
+    request = run_service_pb2.AutomateRequest(
+        params=params_pb2.AutomateParams(task="Price?", url=f"{case.sites}/shop/index.html")
+    )
+    events = await collect(case.harness.runs.Automate(request))
+    assert events[0].automate.task_setup.vision
+    actor_requests = [p for p in case.prompts() if p["role"] == "actor"]
+    assert actor_requests and all(p["images"] == ["image/jpeg"] for p in actor_requests)
+    generation = next(
+        e.automate.ai_generation
+        for e in events
+        if e.automate.HasField("ai_generation")
+        and e.automate.ai_generation.messages[-2].user.HasField("parts")
+    )
+    image = generation.messages[-2].user.parts.parts[1].image
+    assert image.media_type == "image/jpeg" and not image.image.encoded  # bytes stay in artifacts

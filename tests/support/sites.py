@@ -24,6 +24,9 @@ class _QuietHandler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         """`/redirect?to=URL` answers 302 to URL; everything else is a static file."""
         parts = urlsplit(self.path)
+        if parts.path == "/rows":
+            self._send_html(rows_page(int(parse_qs(parts.query)["n"][0])))
+            return
         if parts.path == "/redirect":
             self.send_response(302)
             self.send_header("Location", parse_qs(parts.query)["to"][0])
@@ -31,9 +34,32 @@ class _QuietHandler(SimpleHTTPRequestHandler):
             return
         super().do_GET()
 
+    def _send_html(self, html: str) -> None:
+        body = html.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
         self.do_GET()
+
+
+def rows_page(count: int) -> str:
+    """A generated page of `count` rows, each with a link, an input and a button."""
+    rows = "".join(
+        f'<tr id="row-{i}"><td><a href="#row-{i}">Item {i}</a></td>'
+        f'<td><input aria-label="Qty {i}"></td>'
+        f"<td><button onclick=\"document.getElementById('status').textContent='Added {i}'\">"
+        f"Add {i}</button></td></tr>"
+        for i in range(count)
+    )
+    return (
+        f"<!doctype html><html><head><title>{count} rows</title></head><body>"
+        f'<h1>Inventory</h1><p id="status" role="status"></p><table>{rows}</table></body></html>'
+    )
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from playwright.async_api import Locator
 
 from outrider.server.browser.elements import ElementInfo, describe
 from outrider.server.browser.firewall import Firewall, Hold
+from outrider.server.browser.js import load_js
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session import BrowserSession
@@ -22,6 +23,8 @@ from outrider.server.browser.session import BrowserSession
 HoldGate = Callable[[Hold, str], Awaitable[str | None]]
 Extractor = Callable[[str, str], Awaitable[str]]  # (question, page text) -> answer
 
+
+_FIND_JS = load_js("find_in_page.js")
 
 # Two animation frames, or 150 ms where frames do not run (background tabs).
 _SETTLE_JS = """() => Promise.race([
@@ -87,7 +90,11 @@ class ActionRunner:
         page = self.session.page_by_key(found[0]) if found else None
         if found is None or page is None:
             raise ActionFailed(f"{ref} is not on any open page; look at the latest snapshot")
-        locator = page.locator(f"aria-ref={found[1]}")
+        ref_id = found[1]
+        if ref_id.startswith("dom"):  # from the large-page view or find
+            locator = page.locator(f'[data-outrider-ref="{ref_id[3:]}"]').first
+        else:
+            locator = page.locator(f"aria-ref={ref_id}")
         if await locator.count() == 0:
             raise ActionFailed(
                 f"{ref} is no longer on the page; look at the latest snapshot and use its refs"
@@ -228,6 +235,14 @@ class ActionRunner:
             return ActionResult(True, f"switched to tab {index}")
         await tabs[index - 1].close()
         return ActionResult(True, f"closed tab {index}")
+
+    async def _do_find(self, text: str) -> ActionResult:
+        page = self.session.page
+        found: list[str] = await page.evaluate(_FIND_JS, [text, 25])
+        if not found:
+            return ActionResult(True, f"nothing on the page matches {text!r}")
+        view = self.secrets.redact(self.refs.rename(self.session.key_of(page), "\n".join(found)))
+        return ActionResult(True, f"Elements matching {text!r}:\n{view}")
 
     async def _do_done(self, answer: str) -> ActionResult:
         return ActionResult(True, "finished", answer=answer)

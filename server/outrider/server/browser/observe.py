@@ -9,11 +9,20 @@ from typing import TYPE_CHECKING
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from outrider.server.browser.page_model import PASSWORD_VALUES_JS, PageView, build_view
+from outrider.server.browser.js import load_js
+from outrider.server.browser.page_model import (
+    ELEMENT_COUNT_JS,
+    PASSWORD_VALUES_JS,
+    PageView,
+    build_large_view,
+    build_view,
+)
 from outrider.server.browser.prompts import page_message
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.models.base import ImagePart
 from outrider.v1 import automate_events_pb2 as ae
+
+_LARGE_PAGE_JS = load_js("large_page.js")
 
 if TYPE_CHECKING:
     from outrider.server.browser.run import BrowserRun
@@ -47,6 +56,11 @@ class Observer:
         return shot is not None
 
     async def _snapshot(self, page: Page) -> PageView:
+        key = self._run.connection.session.key_of(page)
+        cap = self._settings.max_snapshot_chars
+        if await page.evaluate(ELEMENT_COUNT_JS) > self._settings.large_page_elements:
+            found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
+            return build_large_view(found, key, self._run.refs, self._run.secrets, cap)
         raw = await page.aria_snapshot(mode="ai", timeout=self._settings.action_timeout * 1000)
         for frame in page.frames:
             try:
@@ -54,10 +68,7 @@ class Observer:
                     self._run.secrets.add(value)
             except PlaywrightError:
                 continue  # a frame that went away or refuses scripts
-        key = self._run.connection.session.key_of(page)
-        return build_view(
-            raw, key, self._run.refs, self._run.secrets, self._settings.max_snapshot_chars
-        )
+        return build_view(raw, key, self._run.refs, self._run.secrets, cap)
 
     def _report_compression(self, view: PageView, iteration_id: str) -> None:
         percent = 100.0 * (1 - view.compressed_size / view.raw_size) if view.raw_size else 0.0

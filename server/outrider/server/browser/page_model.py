@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
@@ -49,6 +50,7 @@ _LINE = re.compile(r"^(?P<indent> *)- (?P<role>[a-z]+)(?P<rest>.*)$")
 _REF = re.compile(r" \[ref=(E\d+)\]")
 _NOISE = re.compile(r" \[cursor=pointer\]")
 
+ELEMENT_COUNT_JS = "() => document.getElementsByTagName('*').length"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
 
@@ -68,6 +70,21 @@ def build_view(raw: str, page_key: int, refs: RefMap, secrets: Secrets, cap: int
     kept = [line for line in lines if line is not None]
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
+
+
+def build_large_view(
+    found: dict[str, Any], page_key: int, refs: RefMap, secrets: Secrets, cap: int
+) -> PageView:
+    """The model's view of a very large page from the fast viewport-first scan (large_page.js)."""
+    lines = list(found["lines"])
+    if found["before"]:
+        lines.insert(0, f"[{found['before']} more elements above; scroll up or use find]")
+    if found["after"]:
+        lines.append(f"[{found['after']} more elements below; scroll down or use find]")
+    raw = "\n".join(lines)
+    text, dropped = _cap(secrets.redact(refs.rename(page_key, raw)), cap)
+    note = "[a very large page: only headings and controls near the viewport are shown]\n"
+    return PageView(note + text, len(raw), len(note) + len(text), dropped)
 
 
 def _compress_line(line: str) -> str | None:

@@ -32,6 +32,9 @@ class BrowserSettings(BaseSettings):
     max_snapshot_chars: int = Field(
         24_000, ge=1000, description="Cap of the page snapshot the model sees per step."
     )
+    large_page_elements: int = Field(
+        5000, ge=100, description="Pages with more elements get the fast viewport-first view."
+    )
     max_consecutive_errors: int = Field(5, ge=1, description="Failed actions in a row: MAX_ERRORS.")
     max_total_errors: int = Field(15, ge=1, description="Failed actions in all: MAX_ERRORS.")
     repeat_limit: int = Field(3, ge=1, description="Identical actions in a row before refusing.")

@@ -61,6 +61,12 @@ _COMMON = [
         "wait", "Wait for the page, up to 10 seconds.", {"seconds": {"type": "number"}}, ["seconds"]
     ),
     _spec(
+        "find",
+        "Search the whole page for controls and headings containing a text (for long pages).",
+        {"text": {"type": "string"}},
+        ["text"],
+    ),
+    _spec(
         "extract",
         "Answer a question from the current page's text.",
         {"question": {"type": "string"}},

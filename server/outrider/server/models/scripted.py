@@ -19,8 +19,9 @@ Each request takes the first unused turn whose role matches (or that has none). 
 turns, or a request missing an expected text, raises ModelError naming the turn.
 
 Tool arguments may name page elements by what the snapshot shows instead of by ref:
-`{{ref: link "Log in"}}` becomes the ref (e.g. "E7") of the newest snapshot line containing
-`link "Log in"`, so scenarios survive changes in ref numbering.
+`{{ref: link "Log in"}}` becomes the ref (e.g. "E7") of a line containing `link "Log in"` in the
+newest message that has one (a page snapshot or a find result), so scenarios survive changes in
+ref numbering.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ class ScriptedModel:
         entry = {
             "role": request.role,
             "messages": [m.text for m in request.messages],
+            "images": [i.media_type for m in request.messages for i in m.images],
             "tools": [t.name for t in request.tools],
         }
         with self._transcript.open("a") as handle:
@@ -130,10 +132,12 @@ def _with_refs(turn: Turn, request: ModelRequest) -> ModelReply:
 
 
 def _find_ref(turn: Turn, pages: list[str], query: str) -> str:
-    for line in pages[0].splitlines() if pages else []:
-        found = _REF_IN_LINE.search(line)
-        if found and query in line:
-            return found.group(1)
+    """The ref on the newest line (of the newest message showing one) that contains `query`."""
+    for page in pages:
+        for line in page.splitlines():
+            found = _REF_IN_LINE.search(line)
+            if found and query in line:
+                return found.group(1)
     raise ModelError(f"scripted turn {turn.index}: no element matching {query!r} in the page")
 
 
