@@ -13,6 +13,7 @@ from outrider.server.browser.actions import ActionResult
 from outrider.server.browser.launcher import Connected
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.session import BrowserSession
+from outrider.server.net.domains import DomainPolicy
 from outrider.v1 import automate_events_pb2 as ae
 
 if TYPE_CHECKING:
@@ -27,9 +28,14 @@ class BrowserLost(Exception):
 
 class Connection:
     def __init__(
-        self, env: BrowserEnv, reporter: Reporter, save_artifact: Callable[[bytes, str], str]
+        self,
+        env: BrowserEnv,
+        reporter: Reporter,
+        save_artifact: Callable[[bytes, str], str],
+        domains: DomainPolicy,
     ) -> None:
         self._env = env
+        self._domains = domains
         self._reporter = reporter
         self._save_artifact = save_artifact
         self._connected: Connected | None = None
@@ -75,6 +81,7 @@ class Connection:
         self._session = await BrowserSession.open(
             self._connected.browser,
             self._env.guard,
+            self._domains,
             self._save_download,
             self._env.browser.navigation_timeout,
         )

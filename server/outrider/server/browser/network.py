@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 
 from playwright.async_api import Route
 
+from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
 
 _UNGUARDED = ("data:", "blob:", "about:", "chrome-error:")
@@ -23,8 +24,11 @@ _MAX_HOPS = 10
 
 
 class RequestGuard:
-    def __init__(self, guard: NetworkGuard, on_block: Callable[[str, str], None]) -> None:
+    def __init__(
+        self, guard: NetworkGuard, domains: DomainPolicy, on_block: Callable[[str, str], None]
+    ) -> None:
         self._guard = guard
+        self._domains = domains
         self._on_block = on_block
 
     async def handle(self, route: Route) -> None:
@@ -33,6 +37,7 @@ class RequestGuard:
             await route.continue_()
             return
         try:
+            self._domains.check_url(request.url)
             await self._guard.check_url(request.url)
             if request.is_navigation_request() and request.method == "GET":
                 await self._check_redirects(route)
@@ -55,4 +60,5 @@ class RequestGuard:
             if status not in _REDIRECTS or not location:
                 return
             url = urljoin(url, location)
+            self._domains.check_url(url)
             await self._guard.check_url(url)

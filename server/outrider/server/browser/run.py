@@ -37,6 +37,7 @@ from outrider.server.core.agent import RunContext
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
+from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
 from outrider.v1 import automate_events_pb2 as ae
@@ -77,7 +78,8 @@ class BrowserRun:
         )
         self.errors = ErrorBudget(env.browser.max_consecutive_errors, env.browser.max_total_errors)
         self.repeats = RepeatGuard(env.browser.repeat_limit)
-        self.connection = Connection(env, self.reporter, ctx.save_artifact)
+        domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
+        self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
         self.observer = Observer(self, env.browser)
         self.validations = 0
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, ViewportSize
 
 from outrider.server.browser.network import RequestGuard
+from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
@@ -41,13 +42,14 @@ class BrowserSession:
         cls,
         browser: Browser,
         guard: NetworkGuard,
+        domains: DomainPolicy,
         save_download: Callable[[bytes, str], str],
         navigation_timeout: float,
     ) -> BrowserSession:
         context = await browser.new_context(viewport=VIEWPORT, accept_downloads=True)
         session = cls(context, save_download)
         context.set_default_navigation_timeout(navigation_timeout * 1000)
-        await context.route("**/*", RequestGuard(guard, session._blocked).handle)
+        await context.route("**/*", RequestGuard(guard, domains, session._blocked).handle)
         context.on("page", session._adopt)
         session._adopt(await context.new_page())
         return session

@@ -51,8 +51,13 @@ def check_research(params: params_pb2.ResearchParams, prefix: str) -> None:
 
 
 def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
+    violations = [
+        *_hostnames(options.allowed_domains, f"{prefix}allowed_domains"),
+        *_hostnames(options.blocked_domains, f"{prefix}blocked_domains"),
+    ]
     if options.model and (":" not in options.model or len(options.model) > 500):
-        _raise_if([FieldViolation(f"{prefix}model", 'must look like "provider:model-name"')])
+        violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
+    _raise_if(violations)
 
 
 def max_iterations(params: params_pb2.AutomateParams) -> int:
