@@ -69,10 +69,15 @@ class ResearchCase:
     tmp: Path
 
     async def research(
-        self, query: str, mode: int = re_pb.RESEARCH_MODE_BALANCED, **params: Any
+        self,
+        query: str,
+        mode: int = re_pb.RESEARCH_MODE_BALANCED,
+        options: params_pb2.RunOptions | None = None,
+        **params: Any,
     ) -> list[run_event_pb2.RunEvent]:
         request = run_service_pb2.ResearchRequest(
-            params=params_pb2.ResearchParams(query=query, mode=mode, **params)  # type: ignore[arg-type]
+            params=params_pb2.ResearchParams(query=query, mode=mode, **params),  # type: ignore[arg-type]
+            options=options,
         )
         return await collect(self.harness.runs.Research(request))
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from outrider.v1 import params_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 from tests.research.conftest import ResearchCaseFactory
 from tests.research.events import complete, payloads
@@ -73,6 +74,18 @@ async def test_a_search_result_on_a_private_address_is_not_fetched(
     assert all(not p.url.startswith(elsewhere.url) for p in done.metadata.cited_pages)
     assert payloads(events, "analyzing_end")[0].failed >= 1
     assert case.web.traffic.paths()  # the allowlisted fixture web was read
+
+
+async def test_the_runs_blocked_domains_are_never_contacted(
+    research_case: ResearchCaseFactory,
+) -> None:
+    case = await research_case("research_fast.yaml")
+    options = params_pb2.RunOptions(blocked_domains=["127.0.0.1"])
+    events = await case.research(QUERY, FAST, options=options)
+    done = complete(events)
+    assert case.web.traffic.paths() == []
+    assert not done.metadata.cited_pages and done.metadata.metrics.fetches == 0
+    assert payloads(events, "analyzing_end")[0].failed == 8
 
 
 async def test_a_writer_citing_pages_the_run_did_not_fetch_gets_them_removed_and_counted(

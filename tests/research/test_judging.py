@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from outrider.v1 import research_events_pb2 as re_pb
+from outrider.v1 import run_event_pb2
 from tests.research.conftest import ResearchCaseFactory, render_scenario
 from tests.research.events import complete, payloads, research_names
 from tests.research.web import Server
@@ -40,21 +41,8 @@ async def test_a_deep_run_prefetches_judges_and_revises_until_approved(
         "judging:end",
         "complete",
     ]
-    prefetch = payloads(events, "prefetching_start")[0]
-    assert list(prefetch.urls) == [f"{case.web.url}/waggle-dance.html"] and prefetch.url_count == 1
-    assert payloads(events, "prefetching_end")[0].fetched == 1
-    assert payloads(events, "planning_start")[0].has_prefetched_context
-
-    writes = payloads(events, "writing_start")
-    assert [(w.attempt, w.is_revision, w.max_attempts) for w in writes] == [
-        (1, False, 2),
-        (2, True, 2),
-    ]
-    assert not writes[0].HasField("previous_score") and writes[1].previous_score == 5.5
-    judged = payloads(events, "judging_end")
-    assert [(j.attempt, j.score, j.approved) for j in judged] == [(1, 5.5, False), (2, 8.5, True)]
-    assert judged[0].feedback == "Add the distance code." and not judged[1].HasField("feedback")
-    assert {j.max_attempts for j in payloads(events, "judging_start")} == {2}
+    check_prefetching(events, case.web.url)
+    check_judging(events)
 
     done = complete(events)
     meta = done.metadata
@@ -71,3 +59,23 @@ async def test_a_deep_run_prefetches_judges_and_revises_until_approved(
     writer_usage = tokens["scripted:research-deep-writer"]
     assert (writer_usage.input, writer_usage.output) == (4900, 610)
     assert {"judging", "writing", "outlining", "prefetching"} <= set(meta.metrics.phases)
+
+
+def check_judging(events: list[run_event_pb2.RunEvent]) -> None:
+    writes = payloads(events, "writing_start")
+    assert [(w.attempt, w.is_revision, w.max_attempts) for w in writes] == [
+        (1, False, 2),
+        (2, True, 2),
+    ]
+    assert not writes[0].HasField("previous_score") and writes[1].previous_score == 5.5
+    judged = payloads(events, "judging_end")
+    assert [(j.attempt, j.score, j.approved) for j in judged] == [(1, 5.5, False), (2, 8.5, True)]
+    assert judged[0].feedback == "Add the distance code." and not judged[1].HasField("feedback")
+    assert {j.max_attempts for j in payloads(events, "judging_start")} == {2}
+
+
+def check_prefetching(events: list[run_event_pb2.RunEvent], web: str) -> None:
+    prefetch = payloads(events, "prefetching_start")[0]
+    assert list(prefetch.urls) == [f"{web}/waggle-dance.html"] and prefetch.url_count == 1
+    assert payloads(events, "prefetching_end")[0].fetched == 1
+    assert payloads(events, "planning_start")[0].has_prefetched_context

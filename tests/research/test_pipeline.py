@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from outrider.v1 import research_events_pb2 as re_pb
-from outrider.v1 import run_pb2, run_service_pb2
+from outrider.v1 import run_event_pb2, run_pb2, run_service_pb2
 from tests.research.conftest import ResearchCaseFactory
 from tests.research.events import complete, iteration_phases, payloads, research_names
 
@@ -36,48 +36,8 @@ async def test_balanced_run_emits_every_phase_in_order_with_the_seed_fields(
     stamps = [getattr(e.research, e.research.WhichOneof("event")).timestamp for e in events]
     assert stamps == sorted(stamps) and before_ms - 1 <= stamps[0] <= time.time() * 1000
 
-    plan = payloads(events, "planning_end")[0]
-    assert plan.complexity == re_pb.QUERY_COMPLEXITY_MODERATE
-    assert list(plan.queries) == ["varroa mite colony losses", "colony collapse disorder causes"]
-    assert len(plan.questions) == 2 and plan.objective and plan.plan
-    assert payloads(events, "planning_start")[0].has_prefetched_context is False
-
-    starts = payloads(events, "iteration_start")
-    assert [s.iteration for s in starts] == [1, 2]
-    assert {s.max_iterations for s in starts} == {3}
-    assert list(starts[1].queries) == ["neonicotinoid pesticides bees", "nosema parasite"]
-    searched = payloads(events, "searching_end")
-    assert searched[0].urls_found >= searched[0].urls_new > 0
-
-    analysed = payloads(events, "analyzing_end")[0]
-    assert analysed.analyzed > 0 and analysed.samples
-    sample = analysed.samples[0]
-    assert sample.url.startswith(case.web.url) and sample.domain == "127.0.0.1" and sample.title
-    assert sample.url_source == re_pb.URL_SOURCE_SEARCH_RESULT
-    assert sample.HasField("relevance") and sample.HasField("reliability") and sample.summary
-
-    follow_start, follow_end = (
-        payloads(events, "following_start"),
-        payloads(events, "following_end"),
-    )
-    assert follow_start[0].link_count == 1 and follow_end[0].followed == 1
-    pdf = follow_end[0].samples[0]
-    assert pdf.url == f"{case.web.url}/reports/varroa-survey.pdf"
-    assert pdf.url_source == re_pb.URL_SOURCE_EXTRACTED_LINK
-
-    evaluations = payloads(events, "evaluating_end")
-    assert [e.should_continue for e in evaluations] == [True, False]
-    assert evaluations[0].coverage == re_pb.RESEARCH_COVERAGE_MODERATE
-    assert evaluations[1].coverage == re_pb.RESEARCH_COVERAGE_SOLID
-    statuses = [a.status for a in evaluations[0].question_assessments]
-    assert statuses == [re_pb.QUESTION_STATUS_ANSWERED, re_pb.QUESTION_STATUS_UNANSWERED]
-    assert payloads(events, "evaluating_start")[0].question_count == 2
-
-    ends = payloads(events, "iteration_end")
-    assert [e.is_last for e in ends] == [False, True]
-    assert not ends[0].HasField("stop_reason")
-    assert ends[1].stop_reason == re_pb.STOP_REASON_COVERAGE_SUFFICIENT
-
+    check_planning(events)
+    check_iterations(events, case.web.url)
     outlined = payloads(events, "outlining_end")[0]
     assert outlined.sources_selected == 3  # S404 was never fetched
     writing = payloads(events, "writing_start")[0]
@@ -133,7 +93,61 @@ async def test_the_complete_event_carries_the_report_and_the_full_metadata(
     assert meta.url_sources.search_results > 0 and meta.url_sources.extracted_links == 1
     assert meta.url_sources.user_provided == 0
 
-    metrics = meta.metrics
+    check_metrics(meta.metrics)
+    assert "coverage is Solid" in done.message
+
+
+def check_planning(events: list[run_event_pb2.RunEvent]) -> None:
+    plan = payloads(events, "planning_end")[0]
+    assert plan.complexity == re_pb.QUERY_COMPLEXITY_MODERATE
+    assert list(plan.queries) == ["varroa mite colony losses", "colony collapse disorder causes"]
+    assert len(plan.questions) == 2 and plan.objective and plan.plan
+    assert payloads(events, "planning_start")[0].has_prefetched_context is False
+
+
+def check_iterations(events: list[run_event_pb2.RunEvent], web: str) -> None:
+    starts = payloads(events, "iteration_start")
+    assert [s.iteration for s in starts] == [1, 2]
+    assert {s.max_iterations for s in starts} == {3}
+    assert list(starts[1].queries) == ["neonicotinoid pesticides bees", "nosema parasite"]
+    searched = payloads(events, "searching_end")
+    assert searched[0].urls_found >= searched[0].urls_new > 0
+
+    analysed = payloads(events, "analyzing_end")[0]
+    assert analysed.analyzed > 0 and analysed.samples
+    sample = analysed.samples[0]
+    assert sample.url.startswith(web) and sample.domain == "127.0.0.1" and sample.title
+    assert sample.url_source == re_pb.URL_SOURCE_SEARCH_RESULT
+    assert sample.HasField("relevance") and sample.HasField("reliability") and sample.summary
+
+    follow_start, follow_end = (
+        payloads(events, "following_start"),
+        payloads(events, "following_end"),
+    )
+    assert follow_start[0].link_count == 1 and follow_end[0].followed == 1
+    pdf = follow_end[0].samples[0]
+    assert pdf.url == f"{web}/reports/varroa-survey.pdf"
+    assert pdf.url_source == re_pb.URL_SOURCE_EXTRACTED_LINK
+
+    check_evaluations(events)
+
+
+def check_evaluations(events: list[run_event_pb2.RunEvent]) -> None:
+    evaluations = payloads(events, "evaluating_end")
+    assert [e.should_continue for e in evaluations] == [True, False]
+    assert evaluations[0].coverage == re_pb.RESEARCH_COVERAGE_MODERATE
+    assert evaluations[1].coverage == re_pb.RESEARCH_COVERAGE_SOLID
+    statuses = [a.status for a in evaluations[0].question_assessments]
+    assert statuses == [re_pb.QUESTION_STATUS_ANSWERED, re_pb.QUESTION_STATUS_UNANSWERED]
+    assert payloads(events, "evaluating_start")[0].question_count == 2
+
+    ends = payloads(events, "iteration_end")
+    assert [e.is_last for e in ends] == [False, True]
+    assert not ends[0].HasField("stop_reason")
+    assert ends[1].stop_reason == re_pb.STOP_REASON_COVERAGE_SUFFICIENT
+
+
+def check_metrics(metrics: re_pb.ResearchMetrics) -> None:
     assert metrics.iterations == 2 and metrics.searches == {"corpus": 4}
     assert metrics.fetches > 0 and metrics.cached_fetches == 0 and not metrics.cached_searches
     expected_phases = {"planning", "searching", "analyzing", "following", "evaluating"}
@@ -142,4 +156,3 @@ async def test_the_complete_event_carries_the_report_and_the_full_metadata(
     usage = metrics.tokens["scripted:research-balanced"]
     assert (usage.input, usage.output) == (21200, 2760)
     assert metrics.success_rates.searches == 1.0 and 0 < metrics.success_rates.fetches <= 1
-    assert "coverage is Solid" in done.message

@@ -17,6 +17,7 @@ from outrider.server.fetch.hosts import HostGate
 from outrider.server.fetch.page import FetchOutcome, Page
 from outrider.server.fetch.render import Renderer
 from outrider.server.fetch.robots import RobotsRules, agent_token, robots_url, rules_from_response
+from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
 from outrider.server.research.settings import ResearchSettings
 
@@ -36,12 +37,13 @@ class Fetcher:
         guard: NetworkGuard,
         cache: SqliteCache | None,
         chromium_path: Path,
+        domains: DomainPolicy | None = None,
     ) -> None:
         self._settings = settings
         self._agent = agent_token(settings.user_agent)
         self._cache = cache
         self._client = httpx.AsyncClient(
-            transport=GuardedTransport(guard),
+            transport=GuardedTransport(guard, domains),
             headers={"User-Agent": settings.user_agent},
             timeout=None,  # one asyncio limit per request instead
         )
@@ -50,7 +52,9 @@ class Fetcher:
         self._robots: dict[str, RobotsRules] = {}
         self._robot_locks: dict[str, asyncio.Lock] = {}
         self._renderer = (
-            Renderer(chromium_path, guard, settings.user_agent) if settings.js_fallback else None
+            Renderer(chromium_path, guard, domains or DomainPolicy(), settings.user_agent)
+            if settings.js_fallback
+            else None
         )
 
     async def __aenter__(self) -> Fetcher:

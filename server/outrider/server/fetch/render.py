@@ -7,6 +7,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Playwright, Route, async_playwright
 
+from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
 
 CHROMIUM_FLAGS = (
@@ -22,9 +23,12 @@ CHROMIUM_FLAGS = (
 class Renderer:
     """Starts Chromium on first use; `aclose()` stops it. One per run."""
 
-    def __init__(self, chromium_path: Path, guard: NetworkGuard, user_agent: str) -> None:
+    def __init__(
+        self, chromium_path: Path, guard: NetworkGuard, domains: DomainPolicy, user_agent: str
+    ) -> None:
         self._chromium_path = chromium_path
         self._guard = guard
+        self._domains = domains
         self._user_agent = user_agent
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
@@ -43,6 +47,7 @@ class Renderer:
 
     async def _check_route(self, route: Route) -> None:
         try:
+            self._domains.check_url(route.request.url)
             await self._guard.check_url(route.request.url)
         except BlockedDestination:
             await route.abort("blockedbyclient")

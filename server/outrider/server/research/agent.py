@@ -12,6 +12,7 @@ from outrider.server.core.agent import RunContext
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.models.registry import RunModels
+from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.research.budget import Budget
 from outrider.server.research.events import Emitter
@@ -71,9 +72,11 @@ class ResearchAgent:
         metrics = RunMetrics()
         budget = Budget(budget_for(mode, research.wall_time_cap), metrics)
         timeout = params.fetch_timeout if params.HasField("fetch_timeout") else None
+        domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
+        chromium = self._settings.chromium_path
         async with (
             httpx.AsyncClient(timeout=research.search_timeout) as client,
-            Fetcher(research, self._guard, self._pages, self._settings.chromium_path) as fetcher,
+            Fetcher(research, self._guard, self._pages, chromium, domains) as fetcher,
         ):
             yield ResearchRun(
                 emit=Emitter(ctx),

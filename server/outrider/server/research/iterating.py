@@ -184,12 +184,27 @@ async def _evaluate_phase(run: ResearchRun, iteration: int) -> tuple[Stop | None
                 EvaluationOut,
             )
         except BudgetExhausted as error:
+            _evaluation_cut_short(run, iteration, str(error))
             return Stop(re.STOP_REASON_MAX_ITERATIONS, str(error)), []
         except ModelFailed as error:
             raise PhaseFailed(
                 re.RESEARCH_ACTIVITY_EVALUATING, "EVALUATION_FAILED", str(error), iteration
             ) from None
     return _record_evaluation(run, iteration, out)
+
+
+def _evaluation_cut_short(run: ResearchRun, iteration: int, why: str) -> None:
+    """Closes the phase when a budget ran out during the call: no verdict, no continuing."""
+    earlier = run.state.gap_evaluations
+    run.emit(
+        "evaluating_end",
+        re.EvaluatingEnd(
+            coverage=earlier[-1].research_coverage if earlier else re.RESEARCH_COVERAGE_LIGHT,
+            iteration=iteration,
+            message=f"Evaluation cut short: {why}",
+            should_continue=False,
+        ),
+    )
 
 
 def _record_evaluation(

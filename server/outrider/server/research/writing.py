@@ -81,7 +81,7 @@ async def write_and_judge(run: ResearchRun) -> Draft:
         if not mode.judge or draft.fallback_note or not _room_for_judging(run):
             break
         draft.judgment = await _judge(run, attempt, draft.report)
-        if draft.judgment.approved or not _room_for_judging(run):
+        if draft.judgment is None or draft.judgment.approved or not _room_for_judging(run):
             break
         feedback = draft.judgment.feedback or draft.judgment.observation
     return _best(drafts)
@@ -128,7 +128,8 @@ def _written(draft: Draft) -> str:
     return f"Report written, citing {len(draft.report.cited)} sources{note}"
 
 
-async def _judge(run: ResearchRun, attempt: int, report: CheckedReport) -> JudgmentOut:
+async def _judge(run: ResearchRun, attempt: int, report: CheckedReport) -> JudgmentOut | None:
+    """The judge's verdict, or None when a budget ran out during the call."""
     max_attempts = run.budget.mode.max_attempts
     run.emit(
         "judging_start",
@@ -144,7 +145,11 @@ async def _judge(run: ResearchRun, attempt: int, report: CheckedReport) -> Judgm
                 JudgmentOut,
                 research=False,
             )
-        except (ModelFailed, BudgetExhausted) as error:
+        except BudgetExhausted as error:
+            message = f"Judging cut short ({error}); the draft stands unjudged"
+            run.emit("judging_end", re.JudgingEnd(attempt=attempt, message=message))
+            return None
+        except ModelFailed as error:
             raise PhaseFailed(re.RESEARCH_ACTIVITY_JUDGING, "JUDGING_FAILED", str(error)) from None
     judgment = re.Judgment(approved=out.approved, observation=out.observation, score=out.score)
     end = re.JudgingEnd(approved=out.approved, attempt=attempt, score=out.score)
