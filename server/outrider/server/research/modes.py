@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from outrider.v1 import research_events_pb2 as re
 
@@ -35,19 +36,19 @@ class ModeBudget:
         return (*roles, "judge") if self.judge else roles
 
 
-# name, iterations, searches, fetches, tokens, wall time s, judge, revisions,
-# queries/iteration, pages/iteration, follows/iteration, analyse
-MODES: dict[int, ModeBudget] = {
-    re.RESEARCH_MODE_FAST: ModeBudget("fast", 1, 4, 8, 60_000, 90, False, 0, 4, 8, 0, False),
-    re.RESEARCH_MODE_BALANCED: ModeBudget(
-        "balanced", 3, 12, 30, 250_000, 240, False, 0, 4, 8, 2, True
-    ),
-    re.RESEARCH_MODE_DEEP: ModeBudget("deep", 5, 25, 60, 600_000, 480, True, 1, 5, 10, 3, True),
-    re.RESEARCH_MODE_MAX: ModeBudget("max", 5, 40, 100, 1_200_000, 900, True, 2, 8, 16, 4, True),
-    re.RESEARCH_MODE_ULTRA: ModeBudget(
-        "ultra", 10, 80, 200, 3_000_000, 1800, True, 3, 8, 16, 4, True
-    ),
-}
+# fmt: off
+_TABLE = (
+    #          name   iterations searches fetches tokens wall s judge revisions q/i  p/i f/i analyse
+    ModeBudget("fast",      1,  4,   8,    60_000,   90, False, 0,   4,  8,  0, False),
+    ModeBudget("balanced",  3, 12,  30,   250_000,  240, False, 0,   4,  8,  2, True),
+    ModeBudget("deep",      5, 25,  60,   600_000,  480, True,  1,   5, 10,  3, True),
+    ModeBudget("max",       5, 40, 100, 1_200_000,  900, True,  2,   8, 16,  4, True),
+    ModeBudget("ultra",    10, 80, 200, 3_000_000, 1800, True,  3,   8, 16,  4, True),
+)
+# fmt: on
+MODES: MappingProxyType[int, ModeBudget] = MappingProxyType(
+    {re.ResearchMode.Value(f"RESEARCH_MODE_{m.name.upper()}"): m for m in _TABLE}
+)
 ALL_ROLES = ("planner", "analyser", "writer", "judge")
 
 
