@@ -95,6 +95,18 @@ async def test_the_complete_event_carries_the_report_and_the_full_metadata(
 
     check_metrics(meta.metrics)
     assert "coverage is Solid" in done.message
+    check_grounding(done)
+
+
+def check_grounding(done: re_pb.ResearchComplete) -> None:
+    """Each grounded segment is a real span of the report, supported by cited pages."""
+    report = done.report.encode()
+    supports = done.metadata.grounding_supports
+    assert supports
+    for support in supports:
+        assert report[support.start_index : support.end_index].decode() == support.text
+        assert all(0 <= i < len(done.metadata.cited_pages) for i in support.cited_page_indices)
+    assert list(done.metadata.removed_citations) == []
 
 
 def check_planning(events: list[run_event_pb2.RunEvent]) -> None:

@@ -8,6 +8,7 @@ import grpc
 import pytest
 
 from outrider.v1 import params_pb2, run_service_pb2
+from outrider.v1 import research_events_pb2 as re_pb
 from tests.conftest import HarnessFactory
 from tests.research.conftest import ResearchCaseFactory
 from tests.support.harness import rich_error
@@ -48,7 +49,12 @@ async def test_a_run_whose_models_cannot_be_resolved_is_refused_at_creation(
         model=f"scripted:{scenario}",
         role_models={"judge": f"scripted:{tmp_path / 'missing.yaml'}"},
     )
+    deep = research("Why do bees dance?")
+    deep.params.mode = re_pb.RESEARCH_MODE_DEEP  # deep mode calls the judge
     with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await collect(judge_missing.runs.Research(research("Why do bees dance?")))
+        await collect(judge_missing.runs.Research(deep))
     assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "missing.yaml" in caught.value.details()
+    fast = run_service_pb2.CreateRunRequest(research=research("Why do bees dance?").params)
+    created = await judge_missing.runs.CreateRun(fast)  # fast mode has no judge: it may start
+    assert created.run.name.startswith("runs/")

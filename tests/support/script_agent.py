@@ -21,7 +21,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from outrider.server.core.agent import RunContext
+from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.errors import FailedPrecondition
 from outrider.v1 import automate_events_pb2 as ae
@@ -47,7 +47,7 @@ class ScriptAgent:
 
     received_inputs: list[dict[str, str]] = field(default_factory=list)
 
-    def preflight(self, options: params_pb2.RunOptions) -> None:
+    def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         if options.model == "scripted:missing":
             raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from outrider.server.browser.launcher import BrowserLauncher
 from outrider.server.browser.run import ROLES, BrowserEnv, BrowserRun
-from outrider.server.core.agent import RunContext
+from outrider.server.core.agent import Params, RunContext
 from outrider.server.models.registry import RunModels
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
@@ -18,7 +18,7 @@ class BrowserAgent:
             settings, settings.browser, launcher, NetworkGuard(settings.network_allow)
         )
 
-    def preflight(self, options: params_pb2.RunOptions) -> None:
+    def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         settings = self._env.settings
         RunModels(settings.model, settings.role_models, options.model).check(ROLES)
 

@@ -24,8 +24,8 @@ class Agent(Protocol):
     core then emits whatever terminal events are still missing.
     """
 
-    def preflight(self, options: params_pb2.RunOptions) -> None:
-        """Raises an OutriderError when a run with these options cannot start (e.g. no model)."""
+    def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
+        """Raises an OutriderError when such a run cannot start (e.g. no model for a role)."""
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
 
@@ -33,6 +33,7 @@ class Agent(Protocol):
         """Releases what the agent holds across runs (browsers, clients); called at shutdown."""
 
 
+Params = params_pb2.AutomateParams | params_pb2.ResearchParams
 AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 
 

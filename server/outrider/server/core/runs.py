@@ -121,7 +121,7 @@ class RunManager:
         agent = self._agents.get(spec.kind)
         if agent is None:
             raise Unimplemented(f"{_KIND_NAMES[spec.kind]} runs are not implemented yet")
-        agent.preflight(spec.options)
+        agent.preflight(spec.params, spec.options)
         if len(self._active) >= self._settings.max_concurrent_runs:
             raise ResourceExhausted(
                 f"{len(self._active)} runs are active, the configured maximum",

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from outrider.server.core.agent import RunContext
+from outrider.server.core.agent import Params, RunContext
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.models.registry import RunModels
@@ -20,7 +20,7 @@ from outrider.server.research.finishing import publish
 from outrider.server.research.iterating import iterate
 from outrider.server.research.llm import Llm
 from outrider.server.research.metrics import RunMetrics
-from outrider.server.research.modes import ALL_ROLES, budget_for, effective_mode
+from outrider.server.research.modes import budget_for, effective_mode
 from outrider.server.research.planning import plan, prefetch
 from outrider.server.research.run import PhaseFailed, ResearchRun
 from outrider.server.research.state import ResearchState
@@ -40,9 +40,10 @@ class ResearchAgent:
         self._pages = SqliteCache(cache_path, "pages", research.fetch_cache_ttl)
         self._searches = SqliteCache(cache_path, "searches", research.search_cache_ttl)
 
-    def preflight(self, options: params_pb2.RunOptions) -> None:
-        # The mode is not known here (only the options are), so every role must resolve.
-        self._models(options).check(ALL_ROLES)
+    def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
+        """Resolves the models of the roles this run's mode uses."""
+        assert isinstance(params, params_pb2.ResearchParams)
+        self._models(options).check(budget_for(params.mode).roles)
 
     async def aclose(self) -> None:
         """Nothing outlives a run: clients, browsers and cache connections are per run or call."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from outrider.server.research.citations import CheckedReport
+from outrider.server.research.citations import CheckedReport, Support
 from outrider.server.research.run import ResearchRun
 from outrider.server.research.state import Source
 from outrider.server.research.writing import Draft
@@ -30,6 +30,8 @@ def publish(run: ResearchRun, draft: Draft) -> re.ResearchComplete:
         judgments=state.judgments,
         metrics=run.metrics.to_proto(run.search.stats, state.iterations),
         url_sources=_url_sources(state.sources.values()),
+        grounding_supports=[_grounding(support) for support in report.supports],
+        removed_citations=report.removed,
     )
     if state.outline is not None:
         metadata.outline.CopyFrom(state.outline)
@@ -53,6 +55,16 @@ def completion_message(run: ResearchRun, draft: Draft) -> str:
             f"({removed})."
         )
     return " ".join(parts)
+
+
+def _grounding(support: Support) -> re.GroundingSupport:
+    segment = support.segment
+    return re.GroundingSupport(
+        start_index=segment.start,
+        end_index=segment.end,
+        text=segment.text,
+        cited_page_indices=support.source_indices,
+    )
 
 
 def _cited(run: ResearchRun, source: Source, report: CheckedReport) -> re.CitedPage:

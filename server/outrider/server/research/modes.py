@@ -49,7 +49,6 @@ _TABLE = (
 MODES: MappingProxyType[int, ModeBudget] = MappingProxyType(
     {re.ResearchMode.Value(f"RESEARCH_MODE_{m.name.upper()}"): m for m in _TABLE}
 )
-ALL_ROLES = ("planner", "analyser", "writer", "judge")
 
 
 def budget_for(mode: int, wall_time_cap: float | None = None) -> ModeBudget:
