@@ -13,6 +13,7 @@ from outrider.server.browser.actions import ActionResult, ActionRunner
 from outrider.server.browser.budget import ErrorBudget, RepeatGuard
 from outrider.server.browser.connection import BrowserLost, Connection
 from outrider.server.browser.conversation import Conversation
+from outrider.server.browser.endings import Endings
 from outrider.server.browser.firewall import Firewall, Hold
 from outrider.server.browser.forms import FormInput
 from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
@@ -34,7 +35,6 @@ from outrider.server.browser.settings import BrowserSettings
 from outrider.server.browser.tools import argument_errors, browser_tools
 from outrider.server.core import validation
 from outrider.server.core.agent import RunContext
-from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
@@ -82,6 +82,7 @@ class BrowserRun:
         self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
         self.observer = Observer(self, env.browser)
         self.validations = 0
+        self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
 
     # the run
 
@@ -91,13 +92,13 @@ class BrowserRun:
             await self.connection.open(start_at=0)
             return await self._drive()
         except StructuredReplyFailed as failure:
-            return self._end_failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(failure))
+            return self.endings.failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(failure))
         except ModelError as error:
-            return self._end_failure(
+            return self.endings.failure(
                 ae.AUTOMATE_ERROR_CODE_TASK_FAILED, f"the model failed: {error}"
             )
         except (NoBrowserAvailable, BrowserLost) as error:
-            return self._end_failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(error))
+            return self.endings.failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(error))
         finally:
             await self.connection.close()
 
@@ -140,7 +141,7 @@ class BrowserRun:
             outcome = await self._iteration(step)
             if outcome is not None:
                 return outcome
-        return self._end_failure(
+        return self.endings.failure(
             ae.AUTOMATE_ERROR_CODE_MAX_ITERATIONS,
             f"the task was not finished within {limit} iterations",
         )
@@ -195,7 +196,7 @@ class BrowserRun:
                 return outcome
         self.reporter.metrics(iteration_id, final=False)
         if self.errors.exhausted:
-            return self._end_failure(
+            return self.endings.failure(
                 ae.AUTOMATE_ERROR_CODE_MAX_ERRORS,
                 f"too many failed actions: {self.errors.describe()}",
             )
@@ -214,7 +215,7 @@ class BrowserRun:
         if result.answer is not None:
             return await self._validate(result.answer, iteration_id)
         if result.abort_reason is not None:
-            return self._end_aborted(result.abort_reason, iteration_id)
+            return self.endings.aborted(result.abort_reason, iteration_id)
         return None
 
     def _refuse(self, call: ToolCall, iteration_id: str) -> str | None:
@@ -390,9 +391,9 @@ class BrowserRun:
             validated.feedback = feedback
         self.reporter.emit("task_validated", validated)
         if quality in ACCEPTED_QUALITY:
-            return self._end_success(answer, iteration_id)
+            return self.endings.success(answer, iteration_id)
         if self.validations >= validation.max_validation_attempts(self.params):
-            return self._end_failure(
+            return self.endings.failure(
                 ae.AUTOMATE_ERROR_CODE_TASK_FAILED,
                 f"the result was judged {quality} after {self.validations} validation attempts",
                 answer,
@@ -402,62 +403,3 @@ class BrowserRun:
             f"{feedback or verdict['observation']} Keep working, then call done again."
         )
         return None
-
-    def _stats(self) -> ae.AutomateStats:
-        end = now_us()
-        return ae.AutomateStats(
-            actions=self.reporter.tally.actions,
-            iterations=self.reporter.tally.steps,
-            start_time=epoch_ms(self.ctx.started_us),
-            end_time=epoch_ms(end),
-            duration_ms=(end - self.ctx.started_us) / 1000,
-        )
-
-    def _finish(self, complete: ae.AutomateComplete, iteration_id: str) -> None:
-        self.reporter.metrics(iteration_id, final=True)
-        complete.stats.CopyFrom(self._stats())
-        self.reporter.emit("complete", complete)
-        self.reporter.emit("done", ae.AutomateDone())
-
-    def _end_success(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome:
-        answer = self.secrets.redact(answer)
-        self.reporter.emit(
-            "task_completed",
-            ae.TaskCompleted(iteration_id=iteration_id, final_answer=answer, success=True),
-        )
-        self._finish(ae.AutomateComplete(success=True, final_answer=answer), iteration_id)
-        return run_pb2.RunOutcome(success=True, result=answer)
-
-    def _end_failure(
-        self,
-        code: ae.AutomateErrorCode,
-        message: str,
-        answer: str = "",
-        iteration_id: str = "end",
-    ) -> run_pb2.RunOutcome:
-        completed = ae.TaskCompleted(iteration_id=iteration_id, success=False)
-        complete = ae.AutomateComplete(
-            success=False, error=ae.AutomateFailure(code=code, message=message)
-        )
-        if answer:
-            completed.final_answer = complete.final_answer = self.secrets.redact(answer)
-        self.reporter.emit("task_completed", completed)
-        self._finish(complete, iteration_id)
-        name = ae.AutomateErrorCode.Name(code).removeprefix("AUTOMATE_ERROR_CODE_")
-        return run_pb2.RunOutcome(
-            success=False, error_code=name, error_message=message, result=complete.final_answer
-        )
-
-    def _end_aborted(self, reason: str, iteration_id: str) -> run_pb2.RunOutcome:
-        self.reporter.emit(
-            "task_aborted",
-            ae.TaskAborted(iteration_id=iteration_id, reason=reason, final_answer=""),
-        )
-        complete = ae.AutomateComplete(
-            success=False,
-            error=ae.AutomateFailure(
-                code=ae.AUTOMATE_ERROR_CODE_TASK_ABORTED, message=f"the agent aborted: {reason}"
-            ),
-        )
-        self._finish(complete, iteration_id)
-        return run_pb2.RunOutcome(success=False, error_code="TASK_ABORTED", error_message=reason)
