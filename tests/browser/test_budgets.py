@@ -142,7 +142,9 @@ async def test_schema_invalid_replies_are_retried_with_the_errors(
     ]
     assert [e.retry_count for e in errors] == [1, 1]
     assert "$.plan must be a string" in errors[0].errors
-    assert any("missing argument 'ref'" in m for m in errors[1].errors)
+    assert (
+        "$.ref is required" in errors[1].errors and "$.where is not an argument" in errors[1].errors
+    )
     assert failure(events).code == ae.AUTOMATE_ERROR_CODE_TASK_ABORTED
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from outrider.server.browser.settings import CHROMIUM_FLAGS
+from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.core.event_names import event_name
 from outrider.v1 import params_pb2, run_service_pb2
 from tests.browser.conftest import BrowserCaseFactory

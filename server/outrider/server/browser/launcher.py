@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from playwright.async_api import Browser, Playwright, async_playwright
 
-from outrider.server.browser.settings import CHROMIUM_FLAGS, BrowserSettings
+from outrider.server.browser.settings import BrowserSettings
+from outrider.server.chromium import CHROMIUM_FLAGS
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,6 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-# Flags Debian's Chromium needs here: no sandbox as root, no GPU, and no background traffic to
-# hosts this network cannot reach.
-CHROMIUM_FLAGS = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
-
 
 class BrowserSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="OUTRIDER_BROWSER_", frozen=True)

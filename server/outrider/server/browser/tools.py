@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from outrider.server.models.base import ToolSpec
+from outrider.server.models.schema import schema_errors
 
 _REF = {"type": "string", "description": 'Element ref from the page snapshot, e.g. "E12".'}
 
@@ -103,32 +104,6 @@ def browser_tools(interactive: bool) -> tuple[ToolSpec, ...]:
     return (*_COMMON, _REQUEST_INPUT) if interactive else tuple(_COMMON)
 
 
-_JSON_TYPES: dict[str, type | tuple[type, ...]] = {
-    "string": str,
-    "number": (int, float),
-    "integer": int,
-    "array": list,
-    "object": dict,
-    "boolean": bool,
-}
-
-
 def argument_errors(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
     """What is wrong with a call's arguments, as messages for the model; empty when valid."""
-    properties: dict[str, Any] = tool.parameters["properties"]
-    errors = [
-        f"missing argument {name!r}"
-        for name in tool.parameters["required"]
-        if name not in arguments
-    ]
-    for name, value in arguments.items():
-        spec = properties.get(name)
-        if spec is None:
-            errors.append(f"unknown argument {name!r}")
-        elif not isinstance(value, _JSON_TYPES[spec["type"]]) or isinstance(value, bool) != (
-            spec["type"] == "boolean"
-        ):
-            errors.append(f"argument {name!r} must be a {spec['type']}")
-        elif "enum" in spec and value not in spec["enum"]:
-            errors.append(f"argument {name!r} must be one of {spec['enum']}")
-    return errors
+    return schema_errors(tool.parameters, arguments)

@@ -7,17 +7,9 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Playwright, Route, async_playwright
 
+from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
-
-CHROMIUM_FLAGS = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
 
 
 class Renderer:

@@ -34,6 +34,9 @@ def schema_errors(schema: dict[str, Any], value: Any, path: str = "$") -> list[s
 
 def _object_errors(schema: dict[str, Any], value: dict[str, Any], path: str) -> list[str]:
     errors = [f"{path}.{key} is required" for key in schema.get("required", []) if key not in value]
+    if schema.get("additionalProperties") is False:
+        known = schema.get("properties", {})
+        errors.extend(f"{path}.{key} is not an argument" for key in value if key not in known)
     for key, sub in schema.get("properties", {}).items():
         if key in value:
             errors.extend(schema_errors(sub, value[key], f"{path}.{key}"))
