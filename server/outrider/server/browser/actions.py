@@ -196,7 +196,9 @@ class ActionRunner:
     async def _do_goto(self, url: str) -> ActionResult:
         if not url.startswith(("http://", "https://")):
             raise ActionFailed("goto takes an absolute http or https URL")
-        await self.session.page.goto(url)
+        response = await self.session.page.goto(url)
+        if response is not None and response.headers.get("x-outrider-blocked"):
+            raise ActionFailed(self.session.notices.blocked[-1][1])
         return ActionResult(True, f"opened {url}")
 
     async def _do_back(self) -> ActionResult:

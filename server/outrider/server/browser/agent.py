@@ -13,10 +13,9 @@ from outrider.v1 import params_pb2, run_pb2
 
 class BrowserAgent:
     def __init__(self, settings: Settings) -> None:
-        launcher = BrowserLauncher(str(settings.chromium_path), settings.browser)
-        self._env = BrowserEnv(
-            settings, settings.browser, launcher, NetworkGuard(settings.network_allow)
-        )
+        guard = NetworkGuard(settings.network_allow)
+        launcher = BrowserLauncher(str(settings.chromium_path), settings.browser, guard)
+        self._env = BrowserEnv(settings, settings.browser, launcher, guard)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         settings = self._env.settings

@@ -8,12 +8,14 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import ProxySettings
 
 from outrider.server.browser.actions import ActionResult
 from outrider.server.browser.launcher import Connected
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.session import BrowserSession
 from outrider.server.net.domains import DomainPolicy
+from outrider.server.net.proxy import GuardedProxy
 from outrider.v1 import automate_events_pb2 as ae
 
 if TYPE_CHECKING:
@@ -43,6 +45,8 @@ class Connection:
         self._last_url = ""
         self._start_url = ""
         self._reconnects = 0
+        self._proxy: GuardedProxy | None = None
+        self._proxy_token = ""
         self.on_reconnect: Callable[[], None] = lambda: None
 
     @property
@@ -84,8 +88,27 @@ class Connection:
             self._domains,
             self._save_download,
             self._env.browser.navigation_timeout,
+            self._proxy_settings(self._connected),
         )
         self._session.on_block = self._report_block
+
+    def _proxy_settings(self, connected: Connected) -> ProxySettings | None:
+        proxy = connected.proxy
+        if proxy is None:
+            return None
+        username, self._proxy_token = proxy.register(self._domains, self._proxy_blocked)
+        self._proxy = proxy
+        # "<-loopback>" sends loopback too through the proxy, which Chromium otherwise bypasses.
+        return {
+            "server": f"http://127.0.0.1:{proxy.port}",
+            "username": username,
+            "password": self._proxy_token,
+            "bypass": "<-loopback>",
+        }
+
+    def _proxy_blocked(self, url: str, why: str) -> None:
+        if self._session is not None:
+            self._session.blocked(url, why)
 
     def _report_block(self, url: str, why: str) -> None:
         self._reporter.status("network", f"network guard blocked {url}: {why}")
@@ -163,6 +186,9 @@ class Connection:
         """Closes the run's context (and its own CDP connection); never raises."""
         session, connected = self._session, self._connected
         self._session = self._connected = None
+        if self._proxy is not None:
+            self._proxy.release(self._proxy_token)
+            self._proxy = None
         if session is not None:
             try:
                 await session.close()

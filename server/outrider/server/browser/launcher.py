@@ -15,6 +15,8 @@ from playwright.async_api import Browser, Playwright, async_playwright
 
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.chromium import CHROMIUM_FLAGS
+from outrider.server.net.guard import NetworkGuard
+from outrider.server.net.proxy import GuardedProxy
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,7 @@ class Connected:
     endpoint_index: int  # 1-based
     total: int
     owned: bool  # True when the run must close it (a CDP connection), False for the shared one
+    proxy: GuardedProxy | None  # the guarded proxy a local browser's contexts must use
 
 
 CycleReport = Callable[[int, str, int], None]  # (attempt, error class name, total)
@@ -33,9 +36,11 @@ class NoBrowserAvailable(Exception):
 
 
 class BrowserLauncher:
-    def __init__(self, chromium_path: str, settings: BrowserSettings) -> None:
+    def __init__(self, chromium_path: str, settings: BrowserSettings, guard: NetworkGuard) -> None:
         self._chromium_path = chromium_path
         self._settings = settings
+        self._guard = guard
+        self._proxy: GuardedProxy | None = None
         self._playwright: Playwright | None = None
         self._local: Browser | None = None
         self._lock = asyncio.Lock()
@@ -49,13 +54,20 @@ class BrowserLauncher:
         async with self._lock:
             playwright = await self._start()
             if not self._settings.cdp_endpoints:
-                return Connected(await self._local_browser(playwright), 1, 1, owned=False)
+                browser = await self._local_browser(playwright)
+                return Connected(browser, 1, 1, owned=False, proxy=await self._local_proxy())
             return await self._connect_cdp(playwright, on_cycle, start_at)
 
     async def _start(self) -> Playwright:
         if self._playwright is None:
             self._playwright = await async_playwright().start()
         return self._playwright
+
+    async def _local_proxy(self) -> GuardedProxy:
+        if self._proxy is None:
+            self._proxy = GuardedProxy(self._guard)
+            await self._proxy.start()
+        return self._proxy
 
     async def _local_browser(self, playwright: Playwright) -> Browser:
         if self._local is None or not self._local.is_connected():
@@ -80,7 +92,8 @@ class BrowserLauncher:
             except Exception as error:  # any failure moves on to the next endpoint
                 on_cycle(index + 1, type(error).__name__, len(endpoints))
                 continue
-            return Connected(browser, index + 1, len(endpoints), owned=True)
+            # A remote browser cannot reach our loopback proxy; it is guarded by URL checks only.
+            return Connected(browser, index + 1, len(endpoints), owned=True, proxy=None)
         raise NoBrowserAvailable(f"none of the {len(endpoints)} CDP endpoints could be reached")
 
     async def close(self) -> None:
@@ -92,3 +105,6 @@ class BrowserLauncher:
             if self._playwright is not None:
                 await self._playwright.stop()
                 self._playwright = None
+            if self._proxy is not None:
+                await self._proxy.close()
+                self._proxy = None

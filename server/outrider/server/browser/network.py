@@ -1,11 +1,12 @@
-"""The network guard applied to everything a browser context requests: navigations, frames and
-subresources by their URL, and for GET navigations every redirect hop as well.
+"""URL-level checks of everything a browser context requests: the run's domain policy and the
+network guard on each request's first URL, so refusals are immediate and clearly explained.
 
-Playwright does not call route handlers for redirect hops, so a GET navigation's redirect chain is
-walked here first (hop by hop, without following) and each target checked; then the browser makes
-the request itself. Known limits: a server that redirects differently the second time, redirects
-of POST navigations and of subresources are checked only at their first URL, and Chromium resolves
-hostnames itself after the check (DNS rebinding stays possible for hostnames; IP literals are safe).
+With a local Chromium every request also goes through the guarded proxy (net/proxy.py), which
+checks and pins each connection, redirect hops included. A remote (CDP) browser cannot use that
+proxy, so for it the redirect chain of GET navigations is walked here first (hop by hop, without
+following) and each target checked. Known limits of that remote-browser fallback: a server that
+redirects differently the second time, redirects of POST navigations and of subresources are
+checked only at their first URL, and the remote browser resolves hostnames itself.
 """
 
 from __future__ import annotations
@@ -25,11 +26,16 @@ _MAX_HOPS = 10
 
 class RequestGuard:
     def __init__(
-        self, guard: NetworkGuard, domains: DomainPolicy, on_block: Callable[[str, str], None]
+        self,
+        guard: NetworkGuard,
+        domains: DomainPolicy,
+        on_block: Callable[[str, str], None],
+        walk_redirects: bool,
     ) -> None:
         self._guard = guard
         self._domains = domains
         self._on_block = on_block
+        self._walk_redirects = walk_redirects
 
     async def handle(self, route: Route) -> None:
         request = route.request
@@ -39,7 +45,7 @@ class RequestGuard:
         try:
             self._domains.check_url(request.url)
             await self._guard.check_url(request.url)
-            if request.is_navigation_request() and request.method == "GET":
+            if self._walk_redirects and request.is_navigation_request() and request.method == "GET":
                 await self._check_redirects(route)
         except BlockedDestination as refusal:
             self._on_block(request.url, refusal.message)

@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, ViewportSize
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Dialog,
+    Download,
+    Page,
+    ProxySettings,
+    ViewportSize,
+)
 
 from outrider.server.browser.network import RequestGuard
 from outrider.server.net.domains import DomainPolicy
@@ -45,16 +53,20 @@ class BrowserSession:
         domains: DomainPolicy,
         save_download: Callable[[bytes, str], str],
         navigation_timeout: float,
+        proxy: ProxySettings | None = None,
     ) -> BrowserSession:
-        context = await browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+        context = await browser.new_context(viewport=VIEWPORT, accept_downloads=True, proxy=proxy)
         session = cls(context, save_download)
         context.set_default_navigation_timeout(navigation_timeout * 1000)
-        await context.route("**/*", RequestGuard(guard, domains, session._blocked).handle)
+        await context.route(
+            "**/*",
+            RequestGuard(guard, domains, session.blocked, walk_redirects=proxy is None).handle,
+        )
         context.on("page", session._adopt)
         session._adopt(await context.new_page())
         return session
 
-    def _blocked(self, url: str, why: str) -> None:
+    def blocked(self, url: str, why: str) -> None:
         self.notices.blocked.append((url, why))
         self.notices.lines.append(f"The network guard blocked a request to {url}: {why}")
         self.on_block(url, why)

@@ -36,6 +36,12 @@ class BlockedDestination(OutriderError):
     default_reason = "DESTINATION_BLOCKED"
 
 
+class Unresolvable(BlockedDestination):
+    """A hostname with no address: unreachable rather than refused."""
+
+    default_reason = "DESTINATION_UNRESOLVABLE"
+
+
 @dataclass(frozen=True)
 class AllowRule:
     network: IPNetwork
@@ -113,7 +119,7 @@ async def _lookup(host: str, port: int) -> list[IPAddress]:
     try:
         infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as error:
-        raise BlockedDestination(f"{host} does not resolve ({error.strerror})") from None
+        raise Unresolvable(f"{host} does not resolve ({error.strerror})") from None
     return list(dict.fromkeys(ipaddress.ip_address(info[4][0]) for info in infos))
 
 
