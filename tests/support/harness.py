@@ -139,6 +139,7 @@ class ServerProcess:
             | {
                 "OUTRIDER_DATA_DIR": str(self.data_dir),
                 "OUTRIDER_PORT": "0",
+                "OUTRIDER_REST_PORT": "0",
                 "OUTRIDER_HOST": "127.0.0.1",
                 "PYTHONUNBUFFERED": "1",
             }

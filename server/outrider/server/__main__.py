@@ -8,18 +8,22 @@ import signal
 
 from outrider.server.agents import production_agents
 from outrider.server.core.agent import AgentRegistry
-from outrider.server.grpc_edge.server import OutriderServer
+from outrider.server.service import Outrider
 from outrider.server.settings import Settings
 
 
 async def serve(settings: Settings, agents: AgentRegistry) -> None:
-    server = OutriderServer(settings, agents)
+    server = Outrider(settings, agents)
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    print(f"outrider: serving on {settings.host}:{server.port}", flush=True)
+    print(f"outrider: serving on {settings.host}:{server.grpc.port}", flush=True)
+    if server.rest is not None:
+        print(
+            f"outrider: REST/SSE on http://{settings.rest_host}:{server.rest.port}/v1", flush=True
+        )
     await stop.wait()
     logging.getLogger(__name__).info("signal received; shutting down")
     await server.stop()

@@ -19,6 +19,12 @@ class Settings(BaseSettings):
 
     host: str = Field("127.0.0.1", description="Address the gRPC server binds to.")
     port: int = Field(50051, ge=0, le=65535, description="gRPC port; 0 picks a free one.")
+    rest_enabled: bool = Field(True, description="Serve the REST/SSE (Tabstack) edge too.")
+    rest_host: str = Field("127.0.0.1", description="Address the REST/SSE server binds to.")
+    rest_port: int = Field(8080, ge=0, le=65535, description="REST/SSE port; 0 picks a free one.")
+    rest_retry_ms: int = Field(
+        3000, ge=0, description="The SSE `retry:` reconnection delay sent to clients, in ms."
+    )
     data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."

@@ -1,0 +1,78 @@
+"""The Starlette application: routes, the error table applied to every route, and auth."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from outrider.server.core.errors import OutriderError
+from outrider.server.core.runs import RunManager
+from outrider.server.rest_edge.auth import ApiKeyMiddleware
+from outrider.server.rest_edge.errors import error_response, internal_response
+from outrider.server.rest_edge.openapi import openapi_document
+from outrider.server.rest_edge.routes import Routes
+from outrider.server.settings import Settings
+
+log = logging.getLogger(__name__)
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def mapped(endpoint: Endpoint) -> Endpoint:
+    """Core errors become their HTTP status; anything else a generic 500 and a log line."""
+
+    @functools.wraps(endpoint)
+    async def wrapper(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except OutriderError as error:
+            return error_response(error)
+        except Exception:
+            log.exception("unexpected error in %s %s", request.method, request.url.path)
+            return internal_response()
+
+    return wrapper
+
+
+def build_app(runs: RunManager, settings: Settings) -> Starlette:
+    r = Routes(runs, settings)
+    document = openapi_document()
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(document)
+
+    table: list[tuple[str, Endpoint, str]] = [
+        ("/v1/automate", r.automate, "POST"),
+        ("/v1/automate/{requestId}/input", r.automate_input, "POST"),
+        ("/v1/automate/{approvalId}/approval", r.automate_approval, "POST"),
+        ("/v1/research", r.research, "POST"),
+        ("/v1/runs", r.list_runs, "GET"),
+        ("/v1/runs/{runId}", r.get_run, "GET"),
+        ("/v1/runs/{runId}/cancel", r.cancel_run, "POST"),
+        ("/v1/runs/{runId}/events", r.events, "GET"),
+        ("/v1/interactions", r.list_interactions, "GET"),
+        ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
+        ("/healthz", r.health, "GET"),
+        ("/openapi.json", openapi, "GET"),
+    ]
+    routes = [Route(path, mapped(fn), methods=[method]) for path, fn, method in table]
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(ApiKeyMiddleware, keys=settings.api_keys)],
+        exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
+    )
+
+
+async def _http_error(request: Request, error: HTTPException) -> Response:
+    """Unknown paths and methods, in the same JSON shape as every other error."""
+    reason = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(error.status_code, "HTTP_ERROR")
+    body = {"error": {"status": error.status_code, "reason": reason, "message": error.detail}}
+    return JSONResponse(body, error.status_code, headers=error.headers)

@@ -1,0 +1,241 @@
+"""The OpenAPI 3.1 document of the REST/SSE edge, served at /openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from outrider.server.rest_edge.enums import enum_choices
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import research_events_pb2 as re_pb
+
+_ID = {"type": "string", "pattern": "^[0-9a-z]{8,64}$"}
+_INT32 = {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_ERRORS = {
+    str(code): _json(_ref("Error"), text)
+    for code, text in (
+        (400, "invalid request (field violations listed)"),
+        (401, "missing or wrong API key"),
+        (404, "no such run or interaction"),
+        (409, "valid request at the wrong moment"),
+        (429, "too many active runs; see Retry-After"),
+        (501, "not implemented"),
+        (503, "shutting down"),
+    )
+}
+_SSE = {
+    "description": "Server-sent events (`id:` sequence, `event:` Tabstack name, `data:` JSON). "
+    "Header Location names the resume URL.",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+}
+_APPROVAL_HEADER = {
+    "name": "X-Outrider-Approval-Events",
+    "in": "header",
+    "required": False,
+    "description": "true: also stream approval_requested, approval_resolved, input_resolved.",
+    "schema": {"type": "string", "enum": ["true", "false"]},
+}
+
+
+def _path(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": _ID}
+
+
+def _query(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": schema}
+
+
+def _operation(
+    summary: str,
+    responses: dict[str, Any],
+    body: str | None = None,
+    parameters: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    operation: dict[str, Any] = {"summary": summary, "responses": responses | _ERRORS}
+    if body:
+        operation["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(body)}},
+        }
+    if parameters:
+        operation["parameters"] = parameters
+    return operation
+
+
+def _paths() -> dict[str, Any]:
+    accepted = {
+        "202": _json(_ref("Accepted"), "answer accepted"),
+        "410": _json(_ref("Error"), "expired or already answered"),
+    }
+    page = [
+        _query("pageSize", {"type": "integer", "minimum": 0, "maximum": 1000}),
+        _query("pageToken", {"type": "string"}),
+    ]
+    obj = {"type": "object"}
+    one_run = {"200": _json(obj, "the run")}
+    cursor = [
+        _header("Last-Event-ID", {"type": "string", "pattern": "^[0-9]{1,18}$"}),
+        _query("after", {"type": "integer", "minimum": 0}),
+    ]
+    return {
+        "/v1/automate": {
+            "post": _operation(
+                "Start a browser-automation run and stream its events",
+                {"200": _SSE},
+                "AutomateRequest",
+                [_APPROVAL_HEADER],
+            )
+        },
+        "/v1/automate/{requestId}/input": {
+            "post": _operation(
+                "Answer an interactive:form_data:request",
+                accepted,
+                "InputRequest",
+                [_path("requestId")],
+            )
+        },
+        "/v1/automate/{approvalId}/approval": {
+            "post": _operation(
+                "Approve or reject an approval_requested",
+                accepted,
+                "ApprovalRequest",
+                [_path("approvalId")],
+            )
+        },
+        "/v1/research": {
+            "post": _operation(
+                "Start a research run and stream its events",
+                {"200": _SSE},
+                "ResearchRequest",
+                [_APPROVAL_HEADER],
+            )
+        },
+        "/v1/runs": {
+            "get": _operation(
+                "List runs, newest first",
+                {"200": _json(obj, "a page of runs")},
+                None,
+                [
+                    *page,
+                    _query("kind", _enum(run_pb2.RunKind)),
+                    _query("state", _enum(run_pb2.RunState)),
+                ],
+            )
+        },
+        "/v1/runs/{runId}": {"get": _operation("Get a run", one_run, None, [_path("runId")])},
+        "/v1/runs/{runId}/cancel": {
+            "post": _operation(
+                "Cancel a run (idempotent)", one_run, "CancelRequest", [_path("runId")]
+            )
+        },
+        "/v1/runs/{runId}/events": {
+            "get": _operation(
+                "Replay a run's events after a cursor, then follow live",
+                {"200": _SSE},
+                None,
+                [_path("runId"), *cursor, _APPROVAL_HEADER],
+            )
+        },
+        "/v1/interactions": {
+            "get": _operation(
+                "List interactions (pending by default)",
+                {"200": _json(obj, "a page of interactions")},
+                None,
+                [
+                    *page,
+                    _query("run", _ID),
+                    _query("state", _enum(interaction_pb2.InteractionState)),
+                ],
+            )
+        },
+        "/v1/interactions/{interactionId}": {
+            "get": _operation(
+                "Get an interaction",
+                {"200": _json(obj, "the interaction")},
+                None,
+                [_path("interactionId")],
+            )
+        },
+        "/healthz": {
+            "get": {
+                "summary": "Liveness (no API key needed)",
+                "security": [],
+                "responses": {"200": _json(obj, "serving")},
+            }
+        },
+    }
+
+
+def _enum(enum: Any) -> dict[str, Any]:
+    return {"type": "string", "enum": enum_choices(enum.DESCRIPTOR)}
+
+
+def _header(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "header", "required": False, "schema": schema}
+
+
+def _schemas() -> dict[str, Any]:
+    options = {
+        "type": "object",
+        "description": "Outrider's own run options (not part of Tabstack).",
+        "properties": {
+            "cancelOnDisconnect": {"type": "boolean"},
+            "includeScreenshotImages": {"type": "boolean"},
+            "model": {"type": "string"},
+            "allowedDomains": _STRINGS,
+            "blockedDomains": _STRINGS,
+        },
+    }
+    field = {
+        "type": "object",
+        "properties": {"ref": {"type": "string"}, "value": {"type": "string"}},
+    }
+    return {
+        "RunOptions": options,
+        "AutomateRequest": {"type": "object", "required": ["task"], "properties": {
+            "task": {"type": "string"}, "url": {"type": "string"}, "data": {"type": "object"},
+            "guardrails": {"type": "string"}, "interactive": {"type": "boolean"},
+            "maxIterations": _INT32, "maxValidationAttempts": _INT32,
+            "trusted_hostnames": _STRINGS, "unsafe_mode": {"type": "boolean"},
+            "geo_target": {"type": "object", "properties": {"country": {"type": "string"}}},
+            "options": _ref("RunOptions")}},
+        "ResearchRequest": {"type": "object", "required": ["query"], "properties": {
+            "query": {"type": "string"}, "mode": _enum(re_pb.ResearchMode),
+            "fetch_timeout": _INT32, "nocache": {"type": "boolean"},
+            "include_full_text": {"type": "boolean"}, "options": _ref("RunOptions")}},
+        "InputRequest": {"type": "object", "properties": {
+            "fields": {"type": "array", "items": field}, "cancelled": {"type": "boolean"}}},
+        "ApprovalRequest": {"type": "object", "required": ["decision"], "properties": {
+            "decision": _enum(run_event_pb2.ApprovalDecision),
+            "scope": _enum(run_event_pb2.ApprovalScope),
+            "reason": {"type": "string"}}},
+        "CancelRequest": {"type": "object", "properties": {"reason": {"type": "string"}}},
+        "Accepted": {"type": "object", "properties": {"status": {"const": "accepted"}}},
+        "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
+            "status": {"type": "integer"}, "reason": {"type": "string"},
+            "message": {"type": "string"}, "fieldViolations": {"type": "array"},
+            "retryAfter": {"type": "number"}}}}},
+    }  # fmt: skip
+
+
+def openapi_document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Outrider REST/SSE (Tabstack-compatible)", "version": "1"},
+        "paths": _paths(),
+        "components": {
+            "schemas": _schemas(),
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "security": [{"bearer": []}],
+    }

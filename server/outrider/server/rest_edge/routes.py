@@ -1,0 +1,114 @@
+"""The routes: each translates an HTTP request to one core call and the result back."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from outrider.server.core.errors import InvalidArgument, NotFound
+from outrider.server.core.names import parse_interaction_name, parse_run_name
+from outrider.server.core.runs import RunManager, RunSpec
+from outrider.server.rest_edge import bodies, queries
+from outrider.server.rest_edge.streams import (
+    APPROVAL_EVENTS_HEADER,
+    StreamSettings,
+    open_events,
+    sse_response,
+)
+from outrider.server.rest_edge.wire import to_json
+from outrider.server.settings import Settings
+
+ACCEPTED = {"status": "accepted"}
+
+
+class Routes:
+    def __init__(self, runs: RunManager, settings: Settings) -> None:
+        self._runs = runs
+        self._retry_ms = settings.rest_retry_ms
+
+    async def automate(self, request: Request) -> Response:
+        return self._start(request, bodies.automate_spec(await _body(request)))
+
+    async def research(self, request: Request) -> Response:
+        return self._start(request, bodies.research_spec(await _body(request)))
+
+    def _start(self, request: Request, spec: RunSpec) -> Response:
+        run = self._runs.create(spec, params_at="", options_at="options.")
+        run_id = run.name.removeprefix("runs/")
+        items = open_events(self._runs, run_id, 0, spec.options.cancel_on_disconnect)
+        return sse_response(run, items, self._stream_settings(request))
+
+    async def events(self, request: Request) -> Response:
+        run_id = _run_id(request)
+        after = queries.cursor(request)
+        run = self._runs.get(run_id)
+        items = open_events(self._runs, run_id, after, False)
+        return sse_response(run, items, self._stream_settings(request))
+
+    def _stream_settings(self, request: Request) -> StreamSettings:
+        opted = queries.truthy(request.headers.get(APPROVAL_EVENTS_HEADER, ""))
+        return StreamSettings(approval_events=opted, retry_ms=self._retry_ms)
+
+    async def automate_input(self, request: Request) -> Response:
+        interaction_id = _interaction_id(request, "requestId")
+        values, cancelled = bodies.input_answer(await _body(request))
+        self._runs.interactions.submit_input(interaction_id, values, cancelled)
+        return JSONResponse(ACCEPTED, 202)
+
+    async def automate_approval(self, request: Request) -> Response:
+        interaction_id = _interaction_id(request, "approvalId")
+        decision, scope, reason = bodies.approval_decision(await _body(request))
+        self._runs.interactions.decide_approval(interaction_id, decision, scope, reason)
+        return JSONResponse(ACCEPTED, 202)
+
+    async def list_runs(self, request: Request) -> Response:
+        page = queries.page(request)
+        runs, token = self._runs.list(page.size, page.token, queries.run_states(request), page.kind)
+        return JSONResponse({"runs": [to_json(r) for r in runs], "nextPageToken": token})
+
+    async def get_run(self, request: Request) -> Response:
+        return JSONResponse(to_json(self._runs.get(_run_id(request))))
+
+    async def cancel_run(self, request: Request) -> Response:
+        reason = bodies.cancel_reason(await _body(request, required=False))
+        return JSONResponse(to_json(await self._runs.cancel(_run_id(request), reason)))
+
+    async def list_interactions(self, request: Request) -> Response:
+        page = queries.page(request)
+        run = request.query_params.get("run")
+        run_id = parse_run_name(f"runs/{run}", "run") if run else None
+        states = queries.interaction_states(request)
+        items, token = self._runs.interactions.list(run_id, states, page.size, page.token)
+        return JSONResponse({"interactions": [to_json(i) for i in items], "nextPageToken": token})
+
+    async def get_interaction(self, request: Request) -> Response:
+        interaction = self._runs.interactions.get(_interaction_id(request, "interactionId"))
+        return JSONResponse(to_json(interaction))
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"status": "serving"})
+
+
+async def _body(request: Request, required: bool = True) -> dict[str, object]:
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > bodies.MAX_BODY_BYTES:
+            raise InvalidArgument.single("body", f"must be at most {bodies.MAX_BODY_BYTES} bytes")
+    return bodies.parse_object(bytes(raw), required)
+
+
+def _run_id(request: Request) -> str:
+    value = request.path_params["runId"]
+    try:
+        return parse_run_name(f"runs/{value}", "runId")
+    except InvalidArgument:
+        raise NotFound(f"runs/{value} does not exist") from None
+
+
+def _interaction_id(request: Request, param: str) -> str:
+    value = request.path_params[param]
+    try:
+        return parse_interaction_name(value, param)
+    except InvalidArgument:
+        raise NotFound(f"interactions/{value} does not exist") from None

@@ -1,0 +1,55 @@
+"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
+import uvicorn
+
+from outrider.server.core.runs import RunManager
+from outrider.server.rest_edge.app import build_app
+from outrider.server.settings import Settings
+
+
+class _Uvicorn(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """Signals belong to the process's own handlers, which stop both edges in order."""
+        yield
+
+
+class RestServer:
+    """`start()` returns the bound port; `stop()` (idempotent) closes the listener, lets streams
+    end for the grace period, then cancels them."""
+
+    def __init__(self, settings: Settings, runs: RunManager) -> None:
+        config = uvicorn.Config(
+            build_app(runs, settings),
+            host=settings.rest_host,
+            port=settings.rest_port,
+            lifespan="off",
+            log_config=None,
+            access_log=False,
+            server_header=False,
+            timeout_graceful_shutdown=int(settings.shutdown_grace) + 5,
+        )
+        self._server = _Uvicorn(config)
+        self._task: asyncio.Task[None] | None = None
+        self.port = 0
+
+    async def start(self) -> int:
+        self._task = asyncio.create_task(self._server.serve(), name="outrider-rest")
+        while not self._server.started:
+            if self._task.done():
+                self._task.result()
+                raise RuntimeError("the REST server did not start")
+            await asyncio.sleep(0.01)
+        self.port = self._server.servers[0].sockets[0].getsockname()[1]
+        return self.port
+
+    async def stop(self) -> None:
+        self._server.should_exit = True
+        if self._task is not None:
+            await asyncio.shield(self._task)

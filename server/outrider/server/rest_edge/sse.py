@@ -1,0 +1,54 @@
+"""Server-sent-event framing in the seed's wire format.
+
+An event is one block:   id: <sequence>\\nevent: <name>\\n[retry: <ms>\\n]data: <json>\\n\\n
+where <json> is the event's `data` object (the Tabstack SDK wraps it as {"event", "data"}).
+`retry:` rides on the first event of a response, never alone: a block without `data` would
+reach clients as an event with empty data, which the SDK cannot parse.
+
+A heartbeat is a single comment line, ": heartbeat <last sequence>\\n", with no blank line after
+it. A lone blank line after an `id:` has been seen makes the SDK's decoder emit an empty event,
+so comments must not end a block.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from google.protobuf.message import Message
+
+from outrider.server.core.event_names import event_name
+from outrider.server.rest_edge.wire import to_json
+from outrider.v1 import run_event_pb2
+
+TABSTACK_ARMS = frozenset({"automate", "research"})
+
+
+def payload_of(event: run_event_pb2.RunEvent) -> Message:
+    """The message whose JSON is the event's data: the Tabstack arm's payload, or ours."""
+    arm = event.WhichOneof("payload")
+    outer: Message = getattr(event, arm or "automate")
+    if arm in TABSTACK_ARMS:
+        inner_arm = outer.WhichOneof("event")
+        return getattr(outer, inner_arm) if inner_arm else outer
+    return outer
+
+
+def event_block(event: run_event_pb2.RunEvent, retry_ms: int | None = None) -> bytes:
+    return block(event.sequence, event_name(event), to_json(payload_of(event)), retry_ms)
+
+
+def block(sequence: int, name: str, data: Any, retry_ms: int | None = None) -> bytes:
+    lines = [f"id: {sequence}", f"event: {name}"]
+    if retry_ms is not None:
+        lines.append(f"retry: {retry_ms}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+def heartbeat(last_sequence: int) -> bytes:
+    return f": heartbeat {last_sequence}\n".encode()
+
+
+def comment(text: str) -> bytes:
+    return f": {text}\n".encode()

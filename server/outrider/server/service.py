@@ -1,0 +1,32 @@
+"""The whole service: the gRPC edge and (unless disabled) the REST/SSE edge over one RunManager,
+in one process and one event loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+from outrider.server.core.agent import AgentRegistry
+from outrider.server.grpc_edge.server import OutriderServer
+from outrider.server.rest_edge.server import RestServer
+from outrider.server.settings import Settings
+
+
+class Outrider:
+    """`start()`, then `stop()` (idempotent). Both edges share `grpc.runs`."""
+
+    def __init__(self, settings: Settings, agents: AgentRegistry) -> None:
+        self.settings = settings
+        self.grpc = OutriderServer(settings, agents)
+        self.rest = RestServer(settings, self.grpc.runs) if settings.rest_enabled else None
+
+    async def start(self) -> None:
+        await self.grpc.start()
+        if self.rest is not None:
+            await self.rest.start()
+
+    async def stop(self) -> None:
+        """Both edges stop together: listeners close, runs get the grace period, streams end."""
+        stopping = [self.grpc.stop()]
+        if self.rest is not None:
+            stopping.append(self.rest.stop())
+        await asyncio.gather(*stopping)
