@@ -8,7 +8,11 @@ from typing import Any
 
 import pytest
 
+from tests.research.conftest import corpus, search_apis, search_behaviour, web
 from tests.rest.support import RestCase, start_rest
+
+# The research kit's fixtures (fixture web, corpus index, fake search APIs), for SDK research runs.
+RESEARCH_FIXTURES = (corpus, search_apis, search_behaviour, web)
 
 RestFactory = Callable[..., Awaitable[RestCase]]
 
