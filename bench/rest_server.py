@@ -1,0 +1,61 @@
+"""The benchmark's server process: gRPC and REST/SSE edges over one RunManager, with an agent
+that emits `data.events` agent:reasoned events (~200 bytes of text each) as fast as it can.
+
+`python -m bench.rest_server <data_dir>` prints "ports <grpc> <rest>" and serves until killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from google.protobuf import json_format
+
+from outrider.server.core.agent import Params, RunContext
+from outrider.server.core.clock import epoch_ms, now_us
+from outrider.server.service import Outrider
+from outrider.server.settings import Settings
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import params_pb2, run_pb2
+
+TEXT = "The page lists three products; the second matches the query, so I open it next. " * 2
+
+
+@dataclass
+class EmittingAgent:
+    def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
+        pass
+
+    async def aclose(self) -> None:
+        pass
+
+    async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
+        count = int(json_format.MessageToDict(ctx.automate.data).get("events", 1000))
+        for index in range(count):
+            reasoned = ae.AgentReasoned(reasoning=TEXT, iteration_id=f"it-{index}", timestamp=0)
+            reasoned.timestamp = epoch_ms(now_us())
+            ctx.emit(ae.AutomateEvent(agent_reasoned=reasoned))
+            if index % 64 == 63:
+                await asyncio.sleep(0)
+        ctx.emit(ae.AutomateEvent(complete=ae.AutomateComplete(success=True, final_answer="ok")))
+        ctx.emit(ae.AutomateEvent(done=ae.AutomateDone()))
+        return run_pb2.RunOutcome(success=True, result="ok")
+
+
+async def serve(data_dir: Path) -> None:
+    settings = Settings(data_dir=data_dir, port=0, rest_port=0, max_concurrent_runs=8)
+    agent = EmittingAgent()
+    server = Outrider(settings, {run_pb2.RUN_KIND_AUTOMATE: agent})
+    await server.start()
+    assert server.rest is not None
+    print(f"ports {server.grpc.port} {server.rest.port}", flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await server.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(serve(Path(sys.argv[1])))
