@@ -23,16 +23,26 @@ def agent_payload(index: int, timestamp_ms: float) -> ae.AutomateEvent:
     """Event `index` (0-based) of the agent: even ones reason, odd ones act."""
     iteration = f"it-{index // 2 + 1}"
     if index % 2 == 0:
-        return ae.AutomateEvent(agent_reasoned=ae.AgentReasoned(
-            iteration_id=iteration, reasoning=REASONING, timestamp=timestamp_ms))
-    return ae.AutomateEvent(agent_action=ae.AgentAction(
-        action="type", ref=f"E{index % 97}", value=TYPED_VALUE, iteration_id=iteration,
-        timestamp=timestamp_ms))
+        return ae.AutomateEvent(
+            agent_reasoned=ae.AgentReasoned(
+                iteration_id=iteration, reasoning=REASONING, timestamp=timestamp_ms
+            )
+        )
+    return ae.AutomateEvent(
+        agent_action=ae.AgentAction(
+            action="type",
+            ref=f"E{index % 97}",
+            value=TYPED_VALUE,
+            iteration_id=iteration,
+            timestamp=timestamp_ms,
+        )
+    )
 
 
 def complete_payload(stats: ae.AutomateStats) -> ae.AutomateEvent:
-    return ae.AutomateEvent(complete=ae.AutomateComplete(
-        success=True, final_answer="done", stats=stats))
+    return ae.AutomateEvent(
+        complete=ae.AutomateComplete(success=True, final_answer="done", stats=stats)
+    )
 
 
 def done_payload() -> ae.AutomateEvent:
@@ -42,8 +52,10 @@ def done_payload() -> ae.AutomateEvent:
 def stats_of(events: int, started_us: int, ended_us: int) -> ae.AutomateStats:
     """Stats whose duration is the time the agent spent emitting its events."""
     return ae.AutomateStats(
-        actions=events // 2, iterations=(events + 1) // 2,
-        start_time=clock.epoch_ms(started_us), end_time=clock.epoch_ms(ended_us),
+        actions=events // 2,
+        iterations=(events + 1) // 2,
+        start_time=clock.epoch_ms(started_us),
+        end_time=clock.epoch_ms(ended_us),
         duration_ms=(ended_us - started_us) / 1000.0,
     )
 
@@ -63,6 +75,7 @@ def prebuilt_responses(run: str, events: int) -> list[run_service_pb2.AutomateRe
     responses = []
     for sequence, payload in enumerate(all_payloads(events), start=1):
         envelope = run_event_pb2.RunEvent(
-            run=run, sequence=sequence, time=clock.timestamp(clock.now_us()), automate=payload)
+            run=run, sequence=sequence, time=clock.timestamp(clock.now_us()), automate=payload
+        )
         responses.append(run_service_pb2.AutomateResponse(event=envelope))
     return responses

@@ -19,6 +19,7 @@ from typing import Any
 
 import grpc
 
+from bench.stream_cpus import Cpus, pin
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 
 _SPAWN = mp.get_context("spawn")
@@ -59,7 +60,8 @@ class ClientPlan:
 
 def automate_request(events: int, watchers: int) -> run_service_pb2.AutomateRequest:
     request = run_service_pb2.AutomateRequest(
-        params=params_pb2.AutomateParams(task="benchmark the event stream"))
+        params=params_pb2.AutomateParams(task="benchmark the event stream")
+    )
     request.params.data.update({"events": events, "watchers": watchers})
     return request
 
@@ -86,7 +88,8 @@ async def _drain(method: str, stream: AsyncIterator[Any], requested: float) -> S
 
 
 async def _automate(
-    channel: grpc.aio.Channel, request: run_service_pb2.AutomateRequest,
+    channel: grpc.aio.Channel,
+    request: run_service_pb2.AutomateRequest,
     relay: Callable[[str], None],
 ) -> StreamTiming:
     requested = time.monotonic()
@@ -103,11 +106,13 @@ async def _watch(channel: grpc.aio.Channel, run: str) -> StreamTiming:
     return await _drain("StreamRunEvents", call, requested)
 
 
-async def _open_channels(stack: contextlib.AsyncExitStack, target: str, count: int) -> list[
-    grpc.aio.Channel
-]:
-    channels = [await stack.enter_async_context(
-        grpc.aio.insecure_channel(target, options=_CHANNEL_OPTIONS)) for _ in range(count)]
+async def _open_channels(
+    stack: contextlib.AsyncExitStack, target: str, count: int
+) -> list[grpc.aio.Channel]:
+    channels = [
+        await stack.enter_async_context(grpc.aio.insecure_channel(target, options=_CHANNEL_OPTIONS))
+        for _ in range(count)
+    ]
     await asyncio.gather(*(channel.channel_ready() for channel in channels))
     return channels
 
@@ -136,29 +141,42 @@ async def _client_main(
 
 
 def client_process(
-    port: int, plan: ClientPlan, request: bytes, inbox: Any, outbox: Any, index: int
+    port: int, plan: ClientPlan, request: bytes, inbox: Any, outbox: Any, index: int, cpus: Cpus
 ) -> None:
-    """Process entry point: runs the plan and puts ("result", index, timings) on the outbox."""
-    timings = asyncio.run(_client_main(port, plan, request, inbox, outbox, index))
+    """Process entry point: runs the plan and puts ("result", index, timings) on the outbox, or
+    ("error", index, description) when a call fails."""
+    pin(cpus)
+    try:
+        timings = asyncio.run(_client_main(port, plan, request, inbox, outbox, index))
+    except Exception as error:
+        outbox.put(("error", index, f"{type(error).__name__}: {error}"))
+        raise SystemExit(1) from error
     outbox.put(("result", index, timings))
 
 
 def run_clients(
-    port: int, plans: list[ClientPlan], request: run_service_pb2.AutomateRequest
+    port: int, plans: list[ClientPlan], request: run_service_pb2.AutomateRequest, cpus: Cpus
 ) -> list[StreamTiming]:
     """Runs one client process per plan (the first one holds the Automate call) and returns
     every call's timing once all are done."""
     outbox = _SPAWN.Queue()
     inboxes = [_SPAWN.Queue() for _ in plans]
     processes: list[SpawnProcess] = [
-        _SPAWN.Process(target=client_process, daemon=True, args=(
-            port, plan, request.SerializeToString(), inbox, outbox, index))
+        _SPAWN.Process(
+            target=client_process,
+            daemon=True,
+            args=(port, plan, request.SerializeToString(), inbox, outbox, index, cpus),
+        )
         for index, (plan, inbox) in enumerate(zip(plans, inboxes, strict=True))
     ]
     for process in processes:
         process.start()
     try:
         return _coordinate(plans, inboxes, outbox)
+    except BaseException:
+        for process in processes:
+            process.kill()  # the others may wait for a go message that will not come
+        raise
     finally:
         for process in processes:
             process.join(30)
@@ -181,6 +199,8 @@ def _expect(outbox: Any, kind: str, count: int) -> list[tuple[int, Any]]:
     received: list[tuple[int, Any]] = []
     while len(received) < count:
         got, index, payload = outbox.get(timeout=_TIMEOUT)
+        if got == "error":
+            raise RuntimeError(f"client {index} failed: {payload}")
         if got != kind:
             raise RuntimeError(f"client {index} sent {got!r} while {kind!r} was expected")
         received.append((index, payload))

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 
 from google.protobuf import json_format
 
+from bench.stream_events import agent_payload, complete_payload, done_payload, stats_of
 from outrider.server.core import clock
-from outrider.server.core.agent import RunContext
+from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.event_log import EventLog
-from outrider.v1 import run_pb2
-
-from bench.events import agent_payload, complete_payload, done_payload, stats_of
+from outrider.v1 import params_pb2, run_pb2
 
 YIELD_EVERY = 100  # events between `await asyncio.sleep(0)`, so fan-out and writers get to run
 WAIT_LIMIT = 60.0  # seconds to wait for the expected watchers
@@ -46,9 +45,16 @@ class BenchAgent:
         ctx.emit(done_payload())
         return run_pb2.RunOutcome(success=True, result="done")
 
+    def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
+        """Every run can start: the agent needs no model or browser."""
+
+    async def aclose(self) -> None:
+        """Holds nothing across runs."""
+
     async def _wait_for_watchers(self, run_id: str, watchers: int) -> None:
         if self.log is None:
             return
         deadline = time.monotonic() + WAIT_LIMIT
-        while self.log.watcher_count(run_id) < watchers and time.monotonic() < deadline:
+        # The event log has no "someone subscribed" signal, so poll.
+        while self.log.watcher_count(run_id) < watchers and time.monotonic() < deadline:  # noqa: ASYNC110
             await asyncio.sleep(0.005)

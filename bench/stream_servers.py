@@ -13,19 +13,20 @@ import contextlib
 import cProfile
 import multiprocessing as mp
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import Any
 
 import grpc
 
+from bench.stream_agent import BenchAgent
+from bench.stream_cpus import Cpus, pin
+from bench.stream_events import prebuilt_responses
+from outrider.server.core.agent import Agent
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
-
-from bench.agent import BenchAgent
-from bench.events import prebuilt_responses
 
 BARE_RUN = "runs/0000000000000000bare0000"
 _SPAWN = mp.get_context("spawn")
@@ -41,9 +42,11 @@ async def _until_sigterm() -> None:
 
 async def _serve_full(ports: Any, data_dir: Path) -> None:
     agent = BenchAgent()
-    settings = Settings(data_dir=data_dir, host="127.0.0.1", port=0, shutdown_grace=1.0,
-                        log_level="WARNING")
-    server = OutriderServer(settings, {run_pb2.RUN_KIND_AUTOMATE: agent})
+    settings = Settings(
+        data_dir=data_dir, host="127.0.0.1", port=0, shutdown_grace=1.0, log_level="WARNING"
+    )
+    agents: dict[int, Agent] = {run_pb2.RUN_KIND_AUTOMATE: agent}
+    server = OutriderServer(settings, agents)
     agent.log = server.runs.log
     ports.put(await server.start())
     await _until_sigterm()
@@ -73,7 +76,8 @@ async def _serve_bare(ports: Any, events: int) -> None:
     await server.stop(1.0)
 
 
-def _run(main: Callable[[], Awaitable[None]], profile_to: str | None) -> None:
+def _run(main: Callable[[], Coroutine[Any, Any, None]], cpus: Cpus, profile_to: str | None) -> None:
+    pin(cpus)
     if profile_to is None:
         asyncio.run(main())
         return
@@ -84,14 +88,14 @@ def _run(main: Callable[[], Awaitable[None]], profile_to: str | None) -> None:
         profiler.dump_stats(profile_to)
 
 
-def full_server(ports: Any, data_dir: str, profile_to: str | None = None) -> None:
+def full_server(ports: Any, data_dir: str, cpus: Cpus, profile_to: str | None) -> None:
     """Process entry point of the Outrider server; `profile_to` dumps a cProfile there."""
-    _run(lambda: _serve_full(ports, Path(data_dir)), profile_to)
+    _run(lambda: _serve_full(ports, Path(data_dir)), cpus, profile_to)
 
 
-def bare_server(ports: Any, events: int, profile_to: str | None = None) -> None:
+def bare_server(ports: Any, events: int, cpus: Cpus, profile_to: str | None) -> None:
     """Process entry point of the bare gRPC server; `profile_to` dumps a cProfile there."""
-    _run(lambda: _serve_bare(ports, events), profile_to)
+    _run(lambda: _serve_bare(ports, events), cpus, profile_to)
 
 
 @contextlib.contextmanager
