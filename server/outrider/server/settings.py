@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from outrider.server.browser.settings import BrowserSettings
+from outrider.server.models.provider_settings import ProviderSettings
 from outrider.server.research.settings import ResearchSettings
 
 
@@ -51,6 +52,11 @@ class Settings(BaseSettings):
     role_models: dict[str, str] = Field(
         default_factory=dict,
         description='Per-role model overrides as JSON, e.g. {"writer": "scripted:/w.yaml"}.',
+    )
+    providers: ProviderSettings = Field(
+        default_factory=ProviderSettings,
+        description="Model provider keys, base URLs, timeout and retries (OPENAI_API_KEY, "
+        "ANTHROPIC_API_KEY, GEMINI_API_KEY, OUTRIDER_PROVIDER_*).",
     )
     network_allow: Annotated[tuple[str, ...], NoDecode] = Field(
         (),

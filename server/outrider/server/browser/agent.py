@@ -19,7 +19,9 @@ class BrowserAgent:
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         settings = self._env.settings
-        RunModels(settings.model, settings.role_models, options.model).check(ROLES)
+        RunModels(settings.model, settings.role_models, options.model, settings.providers).check(
+            ROLES
+        )
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         return await BrowserRun(ctx, self._env).execute()

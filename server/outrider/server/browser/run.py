@@ -66,7 +66,10 @@ class BrowserRun:
             json_format.MessageToDict(self.params.data) if self.params.HasField("data") else None
         )
         self.data_view = self.secrets.model_view(raw_data) if raw_data else None
-        models = RunModels(env.settings.model, env.settings.role_models, ctx.options.model)
+        settings = env.settings
+        models = RunModels(
+            settings.model, settings.role_models, ctx.options.model, settings.providers
+        )
         self.caller = ModelCaller(
             self.reporter, models, self.secrets.redact, env.browser.model_retries
         )

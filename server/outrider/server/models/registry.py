@@ -1,8 +1,11 @@
 """Turns a model spec string from configuration or a request into a ChatModel.
 
-Specs look like "provider:name". Available now:
-    scripted:<path>   replay the scenario file at <path> (tests and demos)
-Other providers arrive with their adapters; until then they are refused with a clear message.
+Specs look like "provider:name":
+    openai:<model>                        OpenAI (OPENAI_API_KEY; OPENAI_BASE_URL optional)
+    openai-compatible:<model>@<base-url>  any OpenAI-compatible server (vLLM, Ollama, llama.cpp)
+    anthropic:<model>                     Anthropic (ANTHROPIC_API_KEY)
+    gemini:<model>                        Google Gemini (GEMINI_API_KEY or GOOGLE_API_KEY)
+    scripted:<path>                       replay the scenario file at <path> (tests and demos)
 """
 
 from __future__ import annotations
@@ -11,16 +14,23 @@ from pathlib import Path
 
 from outrider.server.core.errors import FailedPrecondition
 from outrider.server.models.base import ChatModel
+from outrider.server.models.provider_settings import ProviderSettings
+from outrider.server.models.resilience import RetryPolicy
 from outrider.server.models.scripted import ScriptedModel
 
 HOW_TO_CONFIGURE = (
-    "no model is configured: set OUTRIDER_MODEL (e.g. scripted:/path/to/scenario.yaml) "
-    "or pass options.model in the request"
+    "no model is configured: set OUTRIDER_MODEL (e.g. openai:gpt-4.1-mini with OPENAI_API_KEY, "
+    "anthropic:<model> with ANTHROPIC_API_KEY, gemini:<model> with GEMINI_API_KEY, "
+    "openai-compatible:<model>@http://localhost:11434/v1 for a local server, or "
+    "scripted:/path/to/scenario.yaml) or pass options.model in the request"
 )
+PROVIDERS = ("openai", "openai-compatible", "anthropic", "gemini", "scripted")
 
 
-def resolve_model(spec: str) -> ChatModel:
-    """A fresh model for one run; raises FailedPrecondition when the spec cannot be served."""
+def resolve_model(spec: str, providers: ProviderSettings | None = None) -> ChatModel:
+    """A fresh model for one run; raises FailedPrecondition when the spec cannot be served.
+
+    `providers` defaults to the provider settings read from the environment."""
     if not spec:
         raise FailedPrecondition(HOW_TO_CONFIGURE, reason="MODEL_NOT_CONFIGURED")
     provider, _, name = spec.partition(":")
@@ -31,9 +41,69 @@ def resolve_model(spec: str) -> ChatModel:
                 f"scripted model file {name!r} does not exist", reason="MODEL_NOT_CONFIGURED"
             )
         return ScriptedModel.from_file(path)
-    raise FailedPrecondition(
-        f"model provider {provider!r} is not available in this build", reason="MODEL_UNAVAILABLE"
+    if provider not in PROVIDERS:
+        raise FailedPrecondition(
+            f"unknown model provider {provider!r} in {spec!r}; use one of {', '.join(PROVIDERS)}",
+            reason="MODEL_UNAVAILABLE",
+        )
+    if not name:
+        raise FailedPrecondition(
+            f"model spec {spec!r} names no model, e.g. {provider}:<model>",
+            reason="MODEL_NOT_CONFIGURED",
+        )
+    settings = providers if providers is not None else ProviderSettings()
+    return _provider_model(spec, provider, name, settings)
+
+
+def _provider_model(spec: str, provider: str, name: str, settings: ProviderSettings) -> ChatModel:
+    policy = RetryPolicy(
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+        base_delay=settings.retry_base_delay,
+        max_delay=settings.retry_max_delay,
     )
+    if provider == "openai-compatible":
+        model, _, base_url = name.partition("@")
+        if not model or not base_url.startswith(("http://", "https://")):
+            raise FailedPrecondition(
+                f"model spec {spec!r} needs the form openai-compatible:<model>@<base-url>, e.g. "
+                "openai-compatible:llama3.1@http://localhost:11434/v1",
+                reason="MODEL_NOT_CONFIGURED",
+            )
+        from outrider.server.models.openai_compat import OpenAIChatModel
+
+        key = settings.openai_compatible_api_key or "not-needed"
+        return OpenAIChatModel(spec, model, key, base_url, policy)
+    if provider == "openai":
+        _require_key(spec, settings.openai_api_key, "OPENAI_API_KEY")
+        from outrider.server.models.openai_compat import OpenAIChatModel
+
+        return OpenAIChatModel(
+            spec, name, settings.openai_api_key, settings.openai_base_url, policy
+        )
+    if provider == "anthropic":
+        _require_key(spec, settings.anthropic_api_key, "ANTHROPIC_API_KEY")
+        from outrider.server.models.anthropic_model import AnthropicModel
+
+        return AnthropicModel(
+            spec,
+            name,
+            settings.anthropic_api_key,
+            settings.anthropic_base_url,
+            policy,
+            settings.max_output_tokens,
+        )
+    _require_key(spec, settings.gemini_api_key, "GEMINI_API_KEY (or GOOGLE_API_KEY)")
+    from outrider.server.models.gemini_model import GeminiModel
+
+    return GeminiModel(spec, name, settings.gemini_api_key, settings.gemini_base_url, policy)
+
+
+def _require_key(spec: str, key: str, variable: str) -> None:
+    if not key:
+        raise FailedPrecondition(
+            f"model {spec!r} needs an API key: set {variable}", reason="MODEL_NOT_CONFIGURED"
+        )
 
 
 def model_spec(default: str, role_models: dict[str, str], role: str, override: str) -> str:
@@ -47,16 +117,23 @@ class RunModels:
     Sharing instances matters for scripted models, whose turns are keyed by role within one file.
     """
 
-    def __init__(self, default: str, role_models: dict[str, str], override: str) -> None:
+    def __init__(
+        self,
+        default: str,
+        role_models: dict[str, str],
+        override: str,
+        providers: ProviderSettings | None = None,
+    ) -> None:
         self._default = default
         self._role_models = role_models
         self._override = override
+        self._providers = providers
         self._instances: dict[str, ChatModel] = {}
 
     def for_role(self, role: str) -> ChatModel:
         spec = model_spec(self._default, self._role_models, role, self._override)
         if spec not in self._instances:
-            self._instances[spec] = resolve_model(spec)
+            self._instances[spec] = resolve_model(spec, self._providers)
         return self._instances[spec]
 
     def check(self, roles: tuple[str, ...]) -> None:

@@ -49,7 +49,12 @@ class ResearchAgent:
         """Nothing outlives a run: clients, browsers and cache connections are per run or call."""
 
     def _models(self, options: params_pb2.RunOptions) -> RunModels:
-        return RunModels(self._settings.model, self._settings.role_models, options.model)
+        return RunModels(
+            self._settings.model,
+            self._settings.role_models,
+            options.model,
+            self._settings.providers,
+        )
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         async with self._open(ctx) as run:

@@ -1,0 +1,65 @@
+"""Settings of the real model providers: keys from the providers' usual environment variables,
+base URLs, and the timeout and retry policy shared by every adapter."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _env(*names: str) -> AliasChoices:
+    return AliasChoices(*names)
+
+
+class ProviderSettings(BaseSettings):
+    """Keys use the providers' own variable names; the rest is OUTRIDER_PROVIDER_<FIELD>."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="OUTRIDER_PROVIDER_", frozen=True, populate_by_name=True
+    )
+
+    openai_api_key: str = Field(
+        "", validation_alias=_env("OPENAI_API_KEY"), description="Key of openai:<model>."
+    )
+    openai_base_url: str = Field(
+        "",
+        validation_alias=_env("OPENAI_BASE_URL"),
+        description="Base URL of openai:<model>; empty means api.openai.com.",
+    )
+    openai_compatible_api_key: str = Field(
+        "",
+        validation_alias=_env("OUTRIDER_PROVIDER_OPENAI_COMPATIBLE_API_KEY"),
+        description="Key sent to openai-compatible:<model>@<url> servers; most local ones need "
+        "none.",
+    )
+    anthropic_api_key: str = Field(
+        "", validation_alias=_env("ANTHROPIC_API_KEY"), description="Key of anthropic:<model>."
+    )
+    anthropic_base_url: str = Field(
+        "",
+        validation_alias=_env("ANTHROPIC_BASE_URL"),
+        description="Base URL of anthropic:<model>; empty means api.anthropic.com.",
+    )
+    gemini_api_key: str = Field(
+        "",
+        validation_alias=_env("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+        description="Key of gemini:<model> (GEMINI_API_KEY, else GOOGLE_API_KEY).",
+    )
+    gemini_base_url: str = Field(
+        "",
+        validation_alias=_env("OUTRIDER_PROVIDER_GEMINI_BASE_URL"),
+        description="Base URL of gemini:<model>; empty means generativelanguage.googleapis.com.",
+    )
+    timeout: float = Field(120.0, gt=0, description="Seconds one model call attempt may take.")
+    max_retries: int = Field(
+        3, ge=0, description="Retries of a call after a 429, a 5xx, a timeout or a lost connection."
+    )
+    retry_base_delay: float = Field(
+        1.0, ge=0, description="Seconds before the first retry; doubles with every retry."
+    )
+    retry_max_delay: float = Field(
+        30.0, ge=0, description="Longest wait before a retry, also caps a provider's Retry-After."
+    )
+    max_output_tokens: int = Field(
+        4096, ge=1, description="max_tokens of Anthropic calls (its API requires one)."
+    )
