@@ -1,0 +1,127 @@
+"""The production browser agent driven by each provider's adapter and a fake provider server that
+plays the model: plan, a malformed tool call (fed back as a validation error), done, validation.
+Also: a provider that keeps failing turns into ai:generation:error events and a failed run."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from outrider.server.browser.settings import BrowserSettings
+from outrider.v1 import params_pb2, run_pb2, run_service_pb2
+from tests.conftest import HarnessFactory
+from tests.models.dialects import DIALECTS, OPENAI, Dialect
+from tests.models.fake_providers import Answer, FakeProvider, error_body, serve
+from tests.support.harness import Harness
+from tests.support.requests import collect, names
+
+ANSWER = "The Red Mug costs $8.25."
+PLAN = {"plan": "Read the Red Mug's price.", "success_criteria": "The price is named."}
+VERDICT = {"completion_quality": "complete", "observation": "The price is reported."}
+
+
+class PlaysTheModel:
+    """Answers browser-agent requests by what they ask for, in one provider's protocol."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self.actor_bodies: list[dict[str, Any]] = []
+
+    def __call__(self, body: dict[str, Any]) -> Answer:
+        schema = self.dialect.schema_in(body)
+        if schema is not None:
+            wanted = PLAN if "plan" in schema.get("properties", {}) else VERDICT
+            return Answer(self.dialect.structured(wanted))
+        if not self.dialect.tools_in(body):
+            return Answer(self.dialect.text("$8.25"))
+        self.actor_bodies.append(body)
+        if len(self.actor_bodies) == 1:
+            return Answer(self.dialect.malformed("click"))
+        return Answer(self.dialect.call("done", {"answer": ANSWER}))
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeProvider]:
+    with serve(FakeProvider()) as provider:
+        yield provider
+
+
+async def start(
+    make_harness: HarnessFactory, dialect: Dialect, fake: FakeProvider, sites: str, **kw: Any
+) -> Harness:
+    return await make_harness(
+        production=True,
+        model=dialect.spec(fake),
+        providers=dialect.provider_settings(fake, **kw),
+        network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
+        browser=BrowserSettings(vision=True),
+    )
+
+
+def automate(sites: str) -> run_service_pb2.AutomateRequest:
+    return run_service_pb2.AutomateRequest(
+        params=params_pb2.AutomateParams(
+            task="What does the Red Mug cost?", url=f"{sites}/shop/index.html"
+        )
+    )
+
+
+@pytest.mark.parametrize("dialect", DIALECTS, ids=[d.provider for d in DIALECTS])
+async def test_a_browser_run_through_the_provider(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str, dialect: Dialect
+) -> None:
+    model = PlaysTheModel(dialect)
+    fake.respond = model
+    harness = await start(make_harness, dialect, fake, sites)
+    events = await collect(harness.runs.Automate(automate(sites)))
+    complete = events[-2].automate.complete
+    assert complete.success and complete.final_answer == ANSWER, names(events)
+    run = (await harness.runs.GetRun(run_service_pb2.GetRunRequest(name=events[0].run))).run
+    assert run.state == run_pb2.RUN_STATE_SUCCEEDED
+    setup = next(e.automate.task_setup for e in events if e.automate.HasField("task_setup"))
+    assert f"{setup.provider}:{setup.model}" == dialect.spec(fake)
+
+    # the malformed call went back to the model as a validation error
+    [invalid] = [
+        e.automate.task_validation_error
+        for e in events
+        if e.automate.HasField("task_validation_error")
+    ]
+    assert invalid.retry_count == 1 and invalid.errors
+    raw = invalid.raw_response.struct_value.fields["arguments"].struct_value.fields
+    assert "invalid_json_arguments" in raw
+    second = model.actor_bodies[1]
+    assert any("Invalid call" in text for text in dialect.tool_results_in(second))
+
+    # usage of every call in ai:generation events
+    usages = [
+        e.automate.ai_generation.usage for e in events if e.automate.HasField("ai_generation")
+    ]
+    assert len(usages) == len(fake.received) == 4  # plan, malformed, done, validation
+    assert (usages[2].input_tokens, usages[2].output_tokens, usages[2].total_tokens) == (33, 7, 40)
+
+    # vision is on: the actor saw a screenshot of the page
+    [image, *_] = dialect.images_in(model.actor_bodies[0])
+    assert base64.urlsafe_b64decode(image).startswith(b"\xff\xd8")  # JPEG
+
+
+async def test_a_provider_that_keeps_failing_fails_the_run(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    fake.respond = lambda body: Answer(
+        error_body(503, "overloaded"), status=503, headers={"retry-after": "0"}
+    )
+    harness = await start(make_harness, OPENAI, fake, sites, max_retries=1)
+    events = await collect(harness.runs.Automate(automate(sites)))
+    errors = [
+        e.automate.ai_generation_error.error
+        for e in events
+        if e.automate.HasField("ai_generation_error")
+    ]
+    assert errors and "HTTP 503: overloaded (gave up after 2 attempts" in errors[0]
+    assert len(fake.received) == 2
+    run = (await harness.runs.GetRun(run_service_pb2.GetRunRequest(name=events[0].run))).run
+    assert run.state == run_pb2.RUN_STATE_FAILED
