@@ -1,0 +1,58 @@
+"""The only module that touches grpc types: channel options, metadata and error translation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+import grpc
+
+from outrider.client._status import decode
+from outrider.client.errors import RPCError, error_for
+
+_DETAILS_KEY = "grpc-status-details-bin"
+
+# Pings every 30 s keep NATs and proxies from dropping a stream that waits minutes for a human;
+# the server permits pings every 10 s and also sends heartbeats on quiet streams.
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 2_000),
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
+)
+
+
+def open_channel(target: str, secure: bool) -> grpc.aio.Channel:
+    if secure:
+        return grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(), CHANNEL_OPTIONS)
+    return grpc.aio.insecure_channel(target, CHANNEL_OPTIONS)
+
+
+def metadata(api_key: str | None) -> Sequence[tuple[str, str]]:
+    return (("authorization", f"Bearer {api_key}"),) if api_key else ()
+
+
+def seconds(timeout: timedelta | None) -> float | None:
+    return None if timeout is None else timeout.total_seconds()
+
+
+def translate(error: grpc.RpcError) -> RPCError:
+    """The client's own exception for a failed call, with its google.rpc details."""
+    call = error if isinstance(error, grpc.aio.AioRpcError) else None
+    if call is None:
+        return error_for("INTERNAL", str(error))
+    blob = b""
+    for key, value in call.trailing_metadata() or ():
+        if key == _DETAILS_KEY and isinstance(value, bytes):
+            blob = value
+    details = decode(blob) if blob else None
+    return error_for(call.code().name, call.details() or "", details)
+
+
+def is_disconnect(error: grpc.RpcError) -> bool:
+    """A dropped connection (worth resuming), as opposed to a refusal by the server."""
+    return isinstance(error, grpc.aio.AioRpcError) and error.code() == grpc.StatusCode.UNAVAILABLE

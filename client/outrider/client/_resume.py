@@ -1,0 +1,67 @@
+"""Following a run's events across dropped connections: each event exactly once, in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import grpc
+
+from outrider.client._grpc import is_disconnect, translate
+from outrider.v1 import run_event_pb2
+
+Opener = Callable[[str, int], Any]  # (run name, after sequence) -> a server-streaming call
+
+
+@dataclass(frozen=True)
+class ResumePolicy:
+    """How long to keep reconnecting a dropped stream before giving up with UnavailableError."""
+
+    max_attempts: int = 10
+    initial_backoff: timedelta = timedelta(milliseconds=100)
+    max_backoff: timedelta = timedelta(seconds=3)
+
+    def backoff(self, attempt: int) -> float:
+        delay: float = self.initial_backoff.total_seconds() * 2.0 ** (attempt - 1)
+        return min(delay, self.max_backoff.total_seconds())
+
+
+@dataclass
+class Cursor:
+    """Where a stream is: the run it watches and the newest sequence delivered."""
+
+    run: str = ""
+    last_sequence: int = 0
+
+    def accept(self, event: run_event_pb2.RunEvent) -> bool:
+        """True for an event not delivered yet (resumed streams never repeat one)."""
+        if event.sequence <= self.last_sequence:
+            return False
+        self.run, self.last_sequence = event.run, event.sequence
+        return True
+
+
+async def follow(
+    first: Any, reopen: Opener, policy: ResumePolicy, cursor: Cursor
+) -> AsyncIterator[run_event_pb2.RunEvent]:
+    """Events of `first` (a streaming call of responses with `event` or `heartbeat`), then, after
+    a dropped connection, those of `reopen(run, last_sequence)`, until the run's stream ends."""
+    call, attempt = first, 0
+    while True:
+        try:
+            async for response in call:
+                if response.HasField("event") and cursor.accept(response.event):
+                    attempt = 0
+                    yield response.event
+            return
+        except grpc.RpcError as error:
+            attempt += 1
+            if not (is_disconnect(error) and cursor.run and attempt <= policy.max_attempts):
+                raise translate(error) from None
+        finally:
+            call.cancel()
+        await asyncio.sleep(policy.backoff(attempt))
+        call = reopen(cursor.run, cursor.last_sequence)

@@ -1,0 +1,268 @@
+"""The asyncio client.
+
+async with AsyncClient("localhost:50051") as client:
+    async for event in client.automate("find the price", url="https://example.com"):
+        print(event_name(event))
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+
+from outrider.client._grpc import metadata, open_channel, seconds, translate
+from outrider.client._resume import Cursor, ResumePolicy, follow
+from outrider.client.requests import (
+    Options,
+    automate_params,
+    interaction_name,
+    research_params,
+    run_name,
+)
+from outrider.client.session import AsyncInteractiveSession
+from outrider.v1 import (
+    interaction_pb2,
+    interaction_service_pb2,
+    interaction_service_pb2_grpc,
+    params_pb2,
+    run_event_pb2,
+    run_pb2,
+    run_service_pb2,
+    run_service_pb2_grpc,
+)
+
+T = TypeVar("T")
+Params = params_pb2.AutomateParams | params_pb2.ResearchParams
+DEFAULT_DEADLINE = timedelta(seconds=30)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a listing; pass `next_page_token` back for the next one ("" on the last)."""
+
+    items: list[Any]
+    next_page_token: str
+
+
+class AsyncClient:
+    """One channel to an Outrider server. Unary calls get `deadline` (a timedelta) unless given
+    their own; streams have none and resume after dropped connections."""
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        api_key: str | None = None,
+        secure: bool = False,
+        deadline: timedelta | None = DEFAULT_DEADLINE,
+        resume: ResumePolicy | None = None,
+    ) -> None:
+        self.target = target
+        self._channel = open_channel(target, secure)
+        self._metadata = metadata(api_key)
+        self._deadline = deadline
+        self._policy = resume or ResumePolicy()
+        self._runs = run_service_pb2_grpc.RunServiceStub(self._channel)  # type: ignore[no-untyped-call]
+        self._interactions = interaction_service_pb2_grpc.InteractionServiceStub(self._channel)  # type: ignore[no-untyped-call]
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Closes the channel; idempotent."""
+        await self._channel.close()
+
+    # streaming runs
+
+    def automate(
+        self, task: str, *, options: Options | None = None, **params: Any
+    ) -> AsyncIterator[run_event_pb2.RunEvent]:
+        """Starts a browser run and yields its events until it ends. `params` are those of
+        `automate_params` (url, data, guardrails, interactive, max_iterations, ...)."""
+        request = run_service_pb2.AutomateRequest(
+            params=automate_params(task, **params), options=_options(options)
+        )
+        return self._follow(self._runs.Automate(request, metadata=self._metadata), Cursor())
+
+    def research(
+        self, query: str, *, options: Options | None = None, **params: Any
+    ) -> AsyncIterator[run_event_pb2.RunEvent]:
+        """Starts a research run and yields its events until it ends (mode="fast", ...)."""
+        request = run_service_pb2.ResearchRequest(
+            params=research_params(query, **params), options=_options(options)
+        )
+        return self._follow(self._runs.Research(request, metadata=self._metadata), Cursor())
+
+    def events(self, run: str, *, after: int = 0) -> AsyncIterator[run_event_pb2.RunEvent]:
+        """The run's events with a sequence above `after`, then live ones until it ends."""
+        cursor = Cursor(run_name(run), after)
+        return self._follow(self._stream_events(cursor.run, after), cursor)
+
+    def interact(
+        self, params: Params, *, options: Options | None = None
+    ) -> AsyncInteractiveSession:
+        """Starts a run on the bidirectional stream, to answer its questions as they come."""
+        arm = "automate" if isinstance(params, params_pb2.AutomateParams) else "research"
+        start = interaction_service_pb2.InteractStart(options=_options(options))
+        getattr(start, arm).CopyFrom(params)
+        first = interaction_service_pb2.InteractRequest(start=start)
+        return AsyncInteractiveSession(self._interactions, first, self._metadata, self._policy)
+
+    def attach(self, run: str, *, after: int = 0) -> AsyncInteractiveSession:
+        """An interactive session on an existing run, from the events after `after`."""
+        attach = interaction_service_pb2.InteractAttach(run=run_name(run), after_sequence=after)
+        first = interaction_service_pb2.InteractRequest(attach=attach)
+        session = AsyncInteractiveSession(self._interactions, first, self._metadata, self._policy)
+        session.cursor = Cursor(run_name(run), after)
+        return session
+
+    def _follow(self, call: Any, cursor: Cursor) -> AsyncIterator[run_event_pb2.RunEvent]:
+        return follow(call, self._stream_events, self._policy, cursor)
+
+    def _stream_events(self, run: str, after: int) -> Any:
+        request = run_service_pb2.StreamRunEventsRequest(name=run, after_sequence=after)
+        return self._runs.StreamRunEvents(request, metadata=self._metadata, wait_for_ready=True)
+
+    # runs
+
+    async def create_run(
+        self, params: Params, *, options: Options | None = None, deadline: timedelta | None = None
+    ) -> run_pb2.Run:
+        """Starts a run without watching it; follow it with `events(run.name)`."""
+        arm = "automate" if isinstance(params, params_pb2.AutomateParams) else "research"
+        request = run_service_pb2.CreateRunRequest(options=_options(options))
+        getattr(request, arm).CopyFrom(params)
+        response = await self._unary(self._runs.CreateRun, request, deadline)
+        return response.run  # type: ignore[no-any-return]
+
+    async def get_run(self, run: str, *, deadline: timedelta | None = None) -> run_pb2.Run:
+        request = run_service_pb2.GetRunRequest(name=run_name(run))
+        return (await self._unary(self._runs.GetRun, request, deadline)).run  # type: ignore[no-any-return]
+
+    async def list_runs(
+        self,
+        *,
+        page_size: int = 0,
+        page_token: str = "",
+        states: Iterable[run_pb2.RunState] = (),
+        kind: run_pb2.RunKind = run_pb2.RUN_KIND_UNSPECIFIED,
+        deadline: timedelta | None = None,
+    ) -> Page:
+        """A page of runs, newest first."""
+        request = run_service_pb2.ListRunsRequest(
+            page_size=page_size, page_token=page_token, states=list(states), kind=kind
+        )
+        response = await self._unary(self._runs.ListRuns, request, deadline)
+        return Page(list(response.runs), response.next_page_token)
+
+    async def cancel_run(
+        self, run: str, *, reason: str = "", deadline: timedelta | None = None
+    ) -> run_pb2.Run:
+        """Cancels a run (idempotent); it still emits its terminal events."""
+        request = run_service_pb2.CancelRunRequest(name=run_name(run), reason=reason)
+        return (await self._unary(self._runs.CancelRun, request, deadline)).run  # type: ignore[no-any-return]
+
+    async def read_artifact(self, artifact: str, *, deadline: timedelta | None = None) -> bytes:
+        """All bytes of "runs/{run_id}/artifacts/{artifact_id}", read in chunks."""
+        request = run_service_pb2.ReadArtifactRequest(name=artifact)
+        call = self._runs.ReadArtifact(
+            request, metadata=self._metadata, timeout=seconds(deadline or self._deadline)
+        )
+        chunks: list[bytes] = []
+        try:
+            async for chunk in call:
+                chunks.append(chunk.data)
+        except grpc.RpcError as error:
+            raise translate(error) from None
+        return b"".join(chunks)
+
+    # interactions without the bidirectional stream
+
+    async def submit_input(
+        self,
+        interaction: str,
+        values: Mapping[str, str],
+        *,
+        decline: bool = False,
+        deadline: timedelta | None = None,
+    ) -> interaction_pb2.Interaction:
+        """Answers a form-data request: values by field ref."""
+        fields = [interaction_pb2.FieldValue(ref=ref, value=v) for ref, v in values.items()]
+        request = interaction_service_pb2.SubmitInputRequest(
+            name=interaction_name(interaction), fields=fields, cancelled=decline
+        )
+        response = await self._unary(self._interactions.SubmitInput, request, deadline)
+        return response.interaction  # type: ignore[no-any-return]
+
+    async def decide_approval(
+        self,
+        interaction: str,
+        *,
+        approve: bool,
+        always: bool = False,
+        reason: str = "",
+        deadline: timedelta | None = None,
+    ) -> interaction_pb2.Interaction:
+        request = interaction_service_pb2.DecideApprovalRequest(
+            name=interaction_name(interaction),
+            decision=run_event_pb2.APPROVAL_DECISION_APPROVE
+            if approve
+            else run_event_pb2.APPROVAL_DECISION_REJECT,
+            scope=run_event_pb2.APPROVAL_SCOPE_ALWAYS
+            if always
+            else run_event_pb2.APPROVAL_SCOPE_ONCE,
+            reason=reason,
+        )
+        response = await self._unary(self._interactions.DecideApproval, request, deadline)
+        return response.interaction  # type: ignore[no-any-return]
+
+    async def list_interactions(
+        self,
+        *,
+        run: str = "",
+        states: Iterable[interaction_pb2.InteractionState] = (),
+        page_size: int = 0,
+        page_token: str = "",
+        deadline: timedelta | None = None,
+    ) -> Page:
+        """Interactions, oldest first; pending ones only unless `states` says otherwise."""
+        request = interaction_service_pb2.ListInteractionsRequest(
+            run=run_name(run) if run else "",
+            states=list(states),
+            page_size=page_size,
+            page_token=page_token,
+        )
+        response = await self._unary(self._interactions.ListInteractions, request, deadline)
+        return Page(list(response.interactions), response.next_page_token)
+
+    async def get_interaction(
+        self, interaction: str, *, deadline: timedelta | None = None
+    ) -> interaction_pb2.Interaction:
+        request = interaction_service_pb2.GetInteractionRequest(name=interaction_name(interaction))
+        response = await self._unary(self._interactions.GetInteraction, request, deadline)
+        return response.interaction  # type: ignore[no-any-return]
+
+    async def _unary(self, method: Any, request: Any, deadline: timedelta | None) -> Any:
+        timeout = seconds(deadline or self._deadline)
+        call: Awaitable[Any] = method(request, metadata=self._metadata, timeout=timeout)
+        try:
+            return await call
+        except grpc.RpcError as error:
+            raise translate(error) from None
+
+
+def _options(options: Options | None) -> params_pb2.RunOptions:
+    return (options or Options()).to_proto()

@@ -1,0 +1,92 @@
+"""Builders of the contract's parameter messages from plain Python values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.protobuf import struct_pb2
+
+from outrider.v1 import params_pb2, research_events_pb2
+
+_MODES = {
+    "fast": research_events_pb2.RESEARCH_MODE_FAST,
+    "balanced": research_events_pb2.RESEARCH_MODE_BALANCED,
+    "deep": research_events_pb2.RESEARCH_MODE_DEEP,
+    "max": research_events_pb2.RESEARCH_MODE_MAX,
+    "ultra": research_events_pb2.RESEARCH_MODE_ULTRA,
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """Outrider's own options of a run (RunOptions)."""
+
+    cancel_on_disconnect: bool = False
+    include_screenshot_images: bool = False
+    model: str = ""
+    allowed_domains: tuple[str, ...] = field(default=())
+    blocked_domains: tuple[str, ...] = field(default=())
+
+    def to_proto(self) -> params_pb2.RunOptions:
+        return params_pb2.RunOptions(
+            cancel_on_disconnect=self.cancel_on_disconnect,
+            include_screenshot_images=self.include_screenshot_images,
+            model=self.model,
+            allowed_domains=self.allowed_domains,
+            blocked_domains=self.blocked_domains,
+        )
+
+
+def automate_params(
+    task: str,
+    *,
+    url: str = "",
+    data: Mapping[str, Any] | None = None,
+    guardrails: str = "",
+    interactive: bool = False,
+    max_iterations: int | None = None,
+    trusted_hostnames: Iterable[str] = (),
+    unsafe_mode: bool = False,
+) -> params_pb2.AutomateParams:
+    params = params_pb2.AutomateParams(
+        task=task,
+        url=url,
+        guardrails=guardrails,
+        interactive=interactive,
+        trusted_hostnames=list(trusted_hostnames),
+        unsafe_mode=unsafe_mode,
+    )
+    if data:
+        struct = struct_pb2.Struct()
+        struct.update(dict(data))
+        params.data.CopyFrom(struct)
+    if max_iterations is not None:
+        params.max_iterations = max_iterations
+    return params
+
+
+def research_params(
+    query: str, *, mode: str = "fast", fetch_timeout: int | None = None, nocache: bool = False
+) -> params_pb2.ResearchParams:
+    """`mode` is fast, balanced, deep, max or ultra (the contract's ResearchMode)."""
+    params = params_pb2.ResearchParams(query=query, mode=research_mode(mode), nocache=nocache)
+    if fetch_timeout is not None:
+        params.fetch_timeout = fetch_timeout
+    return params
+
+
+def research_mode(mode: str) -> research_events_pb2.ResearchMode:
+    if mode.lower() not in _MODES:
+        raise ValueError(f"unknown research mode {mode!r}; choose from {sorted(_MODES)}")
+    return _MODES[mode.lower()]
+
+
+def run_name(run: str) -> str:
+    """ "runs/abc" for "abc" or "runs/abc"."""
+    return run if run.startswith("runs/") else f"runs/{run}"
+
+
+def interaction_name(interaction: str) -> str:
+    return interaction if interaction.startswith("interactions/") else f"interactions/{interaction}"
