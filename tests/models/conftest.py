@@ -8,6 +8,13 @@ import pytest
 
 from tests.models.dialects import DIALECTS, Dialect
 from tests.models.fake_providers import FakeProvider, serve
+from tests.research.conftest import (  # noqa: F401  (the research run's fixtures)
+    corpus,
+    research_case,
+    search_apis,
+    search_behaviour,
+    web,
+)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ Also: a provider that keeps failing turns into ai:generation:error events and a 
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from outrider.server.browser.settings import BrowserSettings
 from outrider.v1 import params_pb2, run_pb2, run_service_pb2
 from tests.conftest import HarnessFactory
 from tests.models.dialects import DIALECTS, OPENAI, Dialect
-from tests.models.fake_providers import Answer, FakeProvider, error_body, serve
+from tests.models.fake_providers import Answer, FakeProvider, error_body
 from tests.support.harness import Harness
 from tests.support.requests import collect, names
 
@@ -41,12 +40,6 @@ class PlaysTheModel:
         if len(self.actor_bodies) == 1:
             return Answer(self.dialect.malformed("click"))
         return Answer(self.dialect.call("done", {"answer": ANSWER}))
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeProvider]:
-    with serve(FakeProvider()) as provider:
-        yield provider
 
 
 async def start(
