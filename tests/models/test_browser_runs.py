@@ -1,5 +1,6 @@
 """The production browser agent driven by each provider's adapter and a fake provider server that
-plays the model: plan, a malformed tool call (fed back as a validation error), done, validation.
+plays the model: plan, a malformed tool call (fed back as a validation error), done, a validation
+outside its schema (asked again with the errors), a valid validation.
 Also: a provider that keeps failing turns into ai:generation:error events and a failed run."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tests.support.requests import collect, names
 ANSWER = "The Red Mug costs $8.25."
 PLAN = {"plan": "Read the Red Mug's price.", "success_criteria": "The price is named."}
 VERDICT = {"completion_quality": "complete", "observation": "The price is reported."}
+BAD_VERDICT = {"completion_quality": "superb"}
 
 
 class PlaysTheModel:
@@ -28,12 +30,15 @@ class PlaysTheModel:
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
         self.actor_bodies: list[dict[str, Any]] = []
+        self.validations = 0
 
     def __call__(self, body: dict[str, Any]) -> Answer:
         schema = self.dialect.schema_in(body)
         if schema is not None:
-            wanted = PLAN if "plan" in schema.get("properties", {}) else VERDICT
-            return Answer(self.dialect.structured(wanted))
+            if "plan" in schema.get("properties", {}):
+                return Answer(self.dialect.structured(PLAN))
+            self.validations += 1
+            return Answer(self.dialect.structured(VERDICT if self.validations > 1 else BAD_VERDICT))
         if not self.dialect.tools_in(body):
             return Answer(self.dialect.text("$8.25"))
         self.actor_bodies.append(body)
@@ -77,23 +82,26 @@ async def test_a_browser_run_through_the_provider(
     setup = next(e.automate.task_setup for e in events if e.automate.HasField("task_setup"))
     assert f"{setup.provider}:{setup.model}" == dialect.spec(fake)
 
-    # the malformed call went back to the model as a validation error
-    [invalid] = [
+    # the malformed call went back to the model as a validation error, and so did the verdict
+    # outside its schema
+    call, verdict = [
         e.automate.task_validation_error
         for e in events
         if e.automate.HasField("task_validation_error")
     ]
-    assert invalid.retry_count == 1 and invalid.errors
-    raw = invalid.raw_response.struct_value.fields["arguments"].struct_value.fields
+    assert call.retry_count == 1 and call.errors
+    raw = call.raw_response.struct_value.fields["arguments"].struct_value.fields
     assert "invalid_json_arguments" in raw
     second = model.actor_bodies[1]
     assert any("Invalid call" in text for text in dialect.tool_results_in(second))
+    assert verdict.retry_count == 1 and any("completion_quality" in e for e in verdict.errors)
+    assert "$.observation is required" in verdict.errors
 
     # usage of every call in ai:generation events
     usages = [
         e.automate.ai_generation.usage for e in events if e.automate.HasField("ai_generation")
     ]
-    assert len(usages) == len(fake.received) == 4  # plan, malformed, done, validation
+    assert len(usages) == len(fake.received) == 5  # plan, malformed, done, 2 validations
     assert (usages[2].input_tokens, usages[2].output_tokens, usages[2].total_tokens) == (33, 7, 40)
 
     # vision is on: the actor saw a screenshot of the page

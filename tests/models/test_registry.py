@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import grpc
 import pytest
 
 from outrider.server.core.errors import FailedPrecondition
@@ -10,6 +11,9 @@ from outrider.server.models.gemini_model import GeminiModel
 from outrider.server.models.openai_compat import OpenAIChatModel
 from outrider.server.models.provider_settings import ProviderSettings
 from outrider.server.models.registry import HOW_TO_CONFIGURE, resolve_model
+from outrider.v1 import params_pb2, run_service_pb2
+from tests.conftest import HarnessFactory
+from tests.support.harness import rich_error
 
 NO_KEYS = ProviderSettings(openai_api_key="", anthropic_api_key="", gemini_api_key="")
 
@@ -61,3 +65,15 @@ def test_keys_come_from_the_providers_usual_variables(monkeypatch: pytest.Monkey
     monkeypatch.setenv("GEMINI_API_KEY", "gm-key")
     assert ProviderSettings().gemini_api_key == "gm-key"
     assert isinstance(resolve_model("anthropic:claude-sonnet-4-5"), AnthropicModel)
+
+
+async def test_a_server_refuses_a_run_whose_provider_has_no_key(
+    make_harness: HarnessFactory,
+) -> None:
+    harness = await make_harness(production=True, model="openai:gpt-4.1-mini", providers=NO_KEYS)
+    request = run_service_pb2.CreateRunRequest(automate=params_pb2.AutomateParams(task="t"))
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await harness.runs.CreateRun(request)
+    error = rich_error(caught.value)
+    assert error.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert error.reason == "MODEL_NOT_CONFIGURED" and "set OPENAI_API_KEY" in error.message
