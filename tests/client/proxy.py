@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 
 class CuttableProxy:
@@ -11,9 +12,10 @@ class CuttableProxy:
         self.upstream_port = upstream_port
         self.port = 0
         self.cuts = 0
+        self.connections = 0
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
 
     async def start(self) -> int:
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
@@ -37,12 +39,13 @@ class CuttableProxy:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
         self._writers.update((writer, up_writer))
         pumps = [self._pump(reader, up_writer), self._pump(up_reader, writer)]
         task = asyncio.ensure_future(asyncio.gather(*pumps, return_exceptions=True))
-        self._tasks.add(task)  # type: ignore[arg-type]
-        task.add_done_callback(self._tasks.discard)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         with contextlib.suppress(ConnectionError, OSError):

@@ -54,5 +54,13 @@ def translate(error: grpc.RpcError) -> RPCError:
 
 
 def is_disconnect(error: grpc.RpcError) -> bool:
-    """A dropped connection (worth resuming), as opposed to a refusal by the server."""
-    return isinstance(error, grpc.aio.AioRpcError) and error.code() == grpc.StatusCode.UNAVAILABLE
+    """A dropped connection (worth resuming), as opposed to a refusal by the server: UNAVAILABLE,
+    or INTERNAL/UNKNOWN raised by the transport itself (the server's own errors always carry
+    google.rpc details)."""
+    if not isinstance(error, grpc.aio.AioRpcError):
+        return False
+    if error.code() == grpc.StatusCode.UNAVAILABLE:
+        return True
+    transport = error.code() in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
+    keys = {key for key, _ in error.trailing_metadata() or ()}
+    return transport and _DETAILS_KEY not in keys

@@ -30,7 +30,10 @@ class Details:
 
 def _field(name: str, number: int, kind: int, type_name: str = "", repeated: bool = False) -> _F:
     label = _F.LABEL_REPEATED if repeated else _F.LABEL_OPTIONAL
-    return _F(name=name, number=number, type=kind, type_name=type_name, label=label)  # type: ignore[arg-type]
+    proto = _F(name=name, number=number, type=kind, label=label)  # type: ignore[arg-type]
+    if type_name:
+        proto.type_name = type_name
+    return proto
 
 
 def _file() -> descriptor_pb2.FileDescriptorProto:

@@ -179,7 +179,9 @@ class AsyncClient:
         """All bytes of "runs/{run_id}/artifacts/{artifact_id}", read in chunks."""
         request = run_service_pb2.ReadArtifactRequest(name=artifact)
         call = self._runs.ReadArtifact(
-            request, metadata=self._metadata, timeout=seconds(deadline or self._deadline)
+            request,
+            metadata=self._metadata,
+            timeout=seconds(self._deadline if deadline is None else deadline),
         )
         chunks: list[bytes] = []
         try:
@@ -256,7 +258,7 @@ class AsyncClient:
         return response.interaction  # type: ignore[no-any-return]
 
     async def _unary(self, method: Any, request: Any, deadline: timedelta | None) -> Any:
-        timeout = seconds(deadline or self._deadline)
+        timeout = seconds(self._deadline if deadline is None else deadline)
         call: Awaitable[Any] = method(request, metadata=self._metadata, timeout=timeout)
         try:
             return await call

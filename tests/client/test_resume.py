@@ -1,0 +1,85 @@
+"""Streams survive dropped connections: the client reconnects and resumes after the last sequence,
+losing and repeating nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from outrider.client import AsyncClient, automate_params, event_name
+from outrider.v1 import run_event_pb2, run_service_pb2
+from tests.client.proxy import CuttableProxy
+from tests.support.harness import Harness
+from tests.support.requests import collect
+
+
+@pytest.fixture
+async def proxy(harness: Harness) -> AsyncIterator[CuttableProxy]:
+    proxy = CuttableProxy(harness.server.port)
+    await proxy.start()
+    yield proxy
+    await proxy.stop()
+
+
+@pytest.fixture
+async def proxied(proxy: CuttableProxy) -> AsyncIterator[AsyncClient]:
+    async with AsyncClient(f"127.0.0.1:{proxy.port}") as client:
+        yield client
+
+
+async def truth(harness: Harness, run: str) -> list[run_event_pb2.RunEvent]:
+    request = run_service_pb2.StreamRunEventsRequest(name=run)
+    return await collect(harness.runs.StreamRunEvents(request))
+
+
+async def read_cutting(
+    stream: AsyncIterator[run_event_pb2.RunEvent], proxy: CuttableProxy, at: set[int]
+) -> list[run_event_pb2.RunEvent]:
+    received = []
+    async for event in stream:
+        received.append(event)
+        if len(received) in at:
+            proxy.cut()
+    return received
+
+
+async def test_automate_resumes_after_cuts(
+    harness: Harness, proxy: CuttableProxy, proxied: AsyncClient
+) -> None:
+    stream = proxied.automate("t", data={"steps": 30, "interval": 0.01})
+    received = await read_cutting(stream, proxy, at={5, 20, 41})
+    assert proxy.cuts == 3 and proxy.connections >= 4  # it reconnected after each cut
+    assert event_name(received[-1]) == "done"
+    expected = await truth(harness, received[0].run)
+    assert [e.SerializeToString() for e in received] == [e.SerializeToString() for e in expected]
+
+
+async def test_events_resume_after_a_cut(
+    harness: Harness, proxy: CuttableProxy, proxied: AsyncClient
+) -> None:
+    run = await proxied.create_run(automate_params("t", data={"steps": 20, "interval": 0.01}))
+    received = await read_cutting(proxied.events(run.name, after=3), proxy, at={4, 9})
+    assert proxy.connections >= 3
+    expected = await truth(harness, run.name)
+    assert [e.sequence for e in received] == [e.sequence for e in expected[3:]]
+
+
+async def test_interactive_session_resumes_and_still_takes_answers(
+    harness: Harness, proxy: CuttableProxy, proxied: AsyncClient
+) -> None:
+    data = {"steps": 10, "interval": 0.01, "ask_input": True}
+    received = []
+    async with proxied.interact(automate_params("t", data=data)) as session:
+        async for event in session:
+            received.append(event)
+            if len(received) in (3, 12):
+                proxy.cut()
+            if event.automate.HasField("interactive_form_data_request"):
+                proxy.cut()  # the answer must still arrive, on the next connection
+                request_id = event.automate.interactive_form_data_request.request_id
+                session.answer_form(request_id, {"E1": "r@e.sume"})
+    assert proxy.cuts == 3 and proxy.connections >= 4
+    expected = await truth(harness, session.run)
+    assert [e.sequence for e in received] == [e.sequence for e in expected]
+    assert harness.agent.received_inputs == [{"E1": "r@e.sume"}]
