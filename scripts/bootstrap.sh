@@ -44,8 +44,8 @@ inputs_hash() {
 }
 
 install_python() {
-  local want_tests="$1" extras="server" stamp
-  [ "$want_tests" = yes ] && extras="server,test"
+  local want_tests="$1" extras="server,cli" stamp
+  [ "$want_tests" = yes ] && extras="server,cli,test"
   [ -x "$VENV/bin/python" ] || { log "creating virtualenv $VENV"; "$PYTHON" -m venv "$VENV"; }
   stamp="$VENV/.outrider-$extras-$(inputs_hash)"
   if [ ! -e "$stamp" ]; then

@@ -92,19 +92,25 @@ class AsyncClient:
     ) -> AsyncIterator[run_event_pb2.RunEvent]:
         """Starts a browser run and yields its events until it ends. `params` are those of
         `automate_params` (url, data, guardrails, interactive, max_iterations, ...)."""
-        request = run_service_pb2.AutomateRequest(
-            params=automate_params(task, **params), options=_options(options)
-        )
-        return self._follow(self._runs.Automate(request, metadata=self._metadata), Cursor())
+        return self.stream(automate_params(task, **params), options=options)
 
     def research(
         self, query: str, *, options: Options | None = None, **params: Any
     ) -> AsyncIterator[run_event_pb2.RunEvent]:
         """Starts a research run and yields its events until it ends (mode="fast", ...)."""
-        request = run_service_pb2.ResearchRequest(
-            params=research_params(query, **params), options=_options(options)
-        )
-        return self._follow(self._runs.Research(request, metadata=self._metadata), Cursor())
+        return self.stream(research_params(query, **params), options=options)
+
+    def stream(
+        self, params: Params, *, options: Options | None = None
+    ) -> AsyncIterator[run_event_pb2.RunEvent]:
+        """Starts a run of either kind from its parameter message and yields its events."""
+        if isinstance(params, params_pb2.AutomateParams):
+            automate = run_service_pb2.AutomateRequest(params=params, options=_options(options))
+            call = self._runs.Automate(automate, metadata=self._metadata)
+        else:
+            research = run_service_pb2.ResearchRequest(params=params, options=_options(options))
+            call = self._runs.Research(research, metadata=self._metadata)
+        return self._follow(call, Cursor())
 
     def events(self, run: str, *, after: int = 0) -> AsyncIterator[run_event_pb2.RunEvent]:
         """The run's events with a sequence above `after`, then live ones until it ends."""

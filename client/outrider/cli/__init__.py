@@ -1,0 +1,1 @@
+"""The `outrider` command (typer + rich; install the `cli` extra)."""

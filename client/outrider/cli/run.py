@@ -1,0 +1,95 @@
+"""Driving one run from the terminal: stream, save screenshots, ask the person, decide the exit."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+
+from outrider.cli.prompts import ask_approval, ask_form
+from outrider.cli.render import Renderer
+from outrider.client import (
+    AsyncClient,
+    AsyncInteractiveSession,
+    Options,
+    approval_request,
+    form_request,
+)
+from outrider.client.aio import Params
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import run_event_pb2, run_pb2
+
+EXIT_OK, EXIT_RUN_FAILED, EXIT_CALL_FAILED = 0, 1, 3
+
+
+@dataclass(frozen=True)
+class Config:
+    target: str
+    api_key: str | None
+    as_json: bool
+
+    def client(self) -> AsyncClient:
+        return AsyncClient(self.target, api_key=self.api_key)
+
+    def console(self) -> Console:
+        """Prompts and messages go to stderr when stdout carries JSON."""
+        return Console(stderr=self.as_json, highlight=False)
+
+
+@dataclass
+class Watcher:
+    client: AsyncClient
+    renderer: Renderer
+    screenshots: Path | None = None
+    run: str = ""
+
+    async def show(self, event: run_event_pb2.RunEvent) -> None:
+        self.run = event.run
+        self.renderer.event(event)
+        if self.screenshots is not None and event.artifact:
+            await self._save(event)
+
+    async def _save(self, event: run_event_pb2.RunEvent) -> None:
+        assert self.screenshots is not None
+        jpeg = event.automate.browser_screenshot_captured.format == ae.SCREENSHOT_FORMAT_JPEG
+        self.screenshots.mkdir(parents=True, exist_ok=True)
+        path = self.screenshots / f"{event.sequence:05d}.{'jpg' if jpeg else 'png'}"
+        path.write_bytes(await self.client.read_artifact(event.artifact))
+        self.renderer.screenshot(path)
+
+    async def watch(self, stream: AsyncIterator[run_event_pb2.RunEvent]) -> int:
+        async for event in stream:
+            await self.show(event)
+        return await self.exit_code()
+
+    async def exit_code(self) -> int:
+        if not self.run:
+            return EXIT_RUN_FAILED
+        run = await self.client.get_run(self.run)
+        return EXIT_OK if run.state == run_pb2.RUN_STATE_SUCCEEDED else EXIT_RUN_FAILED
+
+
+async def interactive(watcher: Watcher, console: Console, params: Params, options: Options) -> int:
+    """The run over the bidirectional stream, asking the person for values and decisions."""
+    async with watcher.client.interact(params, options=options) as session:
+        async for event in session:
+            await watcher.show(event)
+            await _answer(session, console, event)
+    return await watcher.exit_code()
+
+
+async def _answer(
+    session: AsyncInteractiveSession, console: Console, event: run_event_pb2.RunEvent
+) -> None:
+    # Prompts block, so they run in a thread while the stream's keepalive goes on.
+    if (request := form_request(event)) is not None:
+        values = await asyncio.to_thread(ask_form, console, request)
+        session.answer_form(request.request_id, values)
+    elif (approval := approval_request(event)) is not None:
+        if await asyncio.to_thread(ask_approval, console, approval):
+            session.approve(approval.approval_id)
+        else:
+            session.reject(approval.approval_id, reason="refused at the terminal")

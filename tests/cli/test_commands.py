@@ -1,0 +1,84 @@
+"""The `outrider` command for scripts: --json lines, runs list|show|cancel|events, screenshots and
+exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from outrider.client import AsyncClient, automate_params
+from tests.cli.conftest import CliServer
+from tests.support.harness import eventually
+from tests.support.script_agent import ARTIFACT_BYTES
+
+
+async def test_json_prints_one_event_per_line_and_saves_screenshots(
+    cli_server: CliServer, tmp_path: Path
+) -> None:
+    data = json.dumps({"steps": 2, "artifact": True})
+    shots = tmp_path / "shots"
+    done = await asyncio.to_thread(
+        cli_server.run, "--json", "automate", "t", "--data", data, "--screenshots", str(shots)
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [int(line["sequence"]) for line in lines] == list(range(1, len(lines) + 1))
+    assert lines[0]["event"] == "task:setup" and lines[-1]["event"] == "done"
+    saved = list(shots.iterdir())
+    assert [p.read_bytes() for p in saved] == [ARTIFACT_BYTES]
+
+
+async def test_failed_run_exits_1_and_refused_call_exits_3(cli_server: CliServer) -> None:
+    failed = await asyncio.to_thread(cli_server.run, "automate", "t", "--data", '{"fail": true}')
+    assert failed.returncode == 1
+    refused = await asyncio.to_thread(cli_server.run, "automate", "")
+    assert refused.returncode == 3
+    assert "INVALID_ARGUMENT" in refused.stdout and "params.task" in refused.stdout
+    missing = await asyncio.to_thread(cli_server.run, "runs", "show", "runs/" + "0" * 24)
+    assert missing.returncode == 3 and "NOT_FOUND" in missing.stdout
+
+
+async def test_runs_list_show_events_after_and_cancel(cli_server: CliServer) -> None:
+    async with AsyncClient(cli_server.target) as client:
+        run = await client.create_run(automate_params("t", data={"steps": 2, "hold": True}))
+
+        async def started() -> bool:
+            return (await client.get_run(run.name)).last_sequence >= 5
+
+        await eventually(started)
+    listed = await asyncio.to_thread(cli_server.run, "runs", "list")
+    assert run.name in listed.stdout and "running" in listed.stdout
+    shown = await asyncio.to_thread(cli_server.run, "--json", "runs", "show", run.name)
+    assert json.loads(shown.stdout)["state"] == "RUN_STATE_RUNNING"
+    run_id = run.name.removeprefix("runs/")
+    cancelled = await asyncio.to_thread(cli_server.run, "runs", "cancel", run_id)
+    assert cancelled.returncode == 0
+    events = await asyncio.to_thread(
+        cli_server.run, "--json", "runs", "events", run_id, "--after", "3"
+    )
+    sequences = [int(json.loads(line)["sequence"]) for line in events.stdout.splitlines()]
+    assert sequences[0] == 4 and sequences == list(range(4, 4 + len(sequences)))
+    assert events.returncode == 1  # the run was cancelled
+
+
+def test_the_client_package_imports_without_the_cli_or_server_extras(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text(
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in {'typer', 'rich', 'pydantic', 'google_rpc'} "
+        "or name.startswith(('outrider.server', 'google.rpc')):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+    )
+    code = "import outrider.client, outrider.client.aio, outrider.client.sync; print('ok')"
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip() == "ok", done.stderr
