@@ -65,6 +65,18 @@ install_node_tools() {
     (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error)
     touch "$stamp"
   fi
+  install_node_example
+}
+
+# The Node.js client example, which the test suite runs against a live server.
+install_node_example() {
+  local dir="$ROOT/examples/node" stamp
+  stamp="$dir/node_modules/.outrider-$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -e "$stamp" ]; then
+    log "installing the Node.js example's packages"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$stamp"
+  fi
 }
 
 main() {
