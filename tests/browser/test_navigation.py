@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 
+from outrider.server.models.pricing import Price
+from outrider.server.models.provider_settings import ProviderSettings
 from outrider.v1 import ai_generation_pb2, params_pb2, run_pb2, run_service_pb2
 from outrider.v1 import automate_events_pb2 as ae
 from tests.browser.conftest import BrowserCaseFactory
@@ -141,3 +143,20 @@ async def test_vision_sends_the_screenshot_to_the_model(browser_case: BrowserCas
     )
     image = generation.messages[-2].user.parts.parts[1].image
     assert image.media_type == "image/jpeg" and not image.image.encoded  # bytes stay in artifacts
+
+
+async def test_usage_per_model_with_estimated_cost(browser_case: BrowserCaseFactory) -> None:
+    prices = {"scripted:scenario": Price(input=1.0, output=2.0)}
+    case = await browser_case("shop_navigation.yaml", providers=ProviderSettings(prices=prices))
+    request = run_service_pb2.AutomateRequest(
+        params=params_pb2.AutomateParams(task="Price?", url=f"{case.sites}/shop/index.html")
+    )
+    events = await collect(case.harness.runs.Automate(request))
+    metrics = next(e.automate.task_metrics for e in events if e.automate.HasField("task_metrics"))
+    usage = metrics.model_usage["scripted:scenario"]
+    assert (usage.input_tokens, usage.output_tokens) == (420, 24)
+    assert usage.estimated_cost_usd == (420 * 1.0 + 24 * 2.0) / 1_000_000
+    actor = [e.automate.ai_generation for e in events if e.automate.HasField("ai_generation")][1]
+    about = actor.provider_metadata["outrider"]
+    assert about["model"] == "scripted:scenario"
+    assert about["estimated_cost_usd"] == (300 * 1.0 + 20 * 2.0) / 1_000_000

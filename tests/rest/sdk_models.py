@@ -8,7 +8,9 @@ from pydantic import BaseModel, TypeAdapter
 from tabstack.types import AutomateEvent, ResearchEvent
 
 # Fields Outrider adds beyond the seed (the SDK keeps them in `model_extra`, so clients are fine).
-OUR_EXTENSIONS = frozenset({"groundingSupports", "removedCitations"})
+OUR_EXTENSIONS = frozenset(
+    {"groundingSupports", "removedCitations", "modelUsage", "estimatedCostUsd"}
+)
 
 AUTOMATE: TypeAdapter[Any] = TypeAdapter(AutomateEvent)  # type: ignore[arg-type]
 RESEARCH: TypeAdapter[Any] = TypeAdapter(ResearchEvent)  # type: ignore[arg-type]

@@ -475,6 +475,16 @@ class FormField(_message.Message):
     options: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, field_type: _Optional[_Union[FormFieldType, str]] = ..., label: _Optional[str] = ..., ref: _Optional[str] = ..., required: _Optional[bool] = ..., current_value: _Optional[str] = ..., description: _Optional[str] = ..., options: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class ModelUsage(_message.Message):
+    __slots__ = ("input_tokens", "output_tokens", "estimated_cost_usd")
+    INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATED_COST_USD_FIELD_NUMBER: _ClassVar[int]
+    input_tokens: int
+    output_tokens: int
+    estimated_cost_usd: float
+    def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., estimated_cost_usd: _Optional[float] = ...) -> None: ...
+
 class SystemDebugCompression(_message.Message):
     __slots__ = ("compressed_size", "compression_percent", "iteration_id", "original_size", "timestamp")
     COMPRESSED_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -524,7 +534,7 @@ class TaskCompleted(_message.Message):
     def __init__(self, final_answer: _Optional[str] = ..., iteration_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., success: _Optional[bool] = ...) -> None: ...
 
 class TaskMetrics(_message.Message):
-    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens")
+    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens", "model_usage")
     class EventCountsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -532,6 +542,13 @@ class TaskMetrics(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class ModelUsageEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: ModelUsage
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[ModelUsage, _Mapping]] = ...) -> None: ...
     AI_GENERATION_COUNT_FIELD_NUMBER: _ClassVar[int]
     AI_GENERATION_ERROR_COUNT_FIELD_NUMBER: _ClassVar[int]
     EVENT_COUNTS_FIELD_NUMBER: _ClassVar[int]
@@ -540,6 +557,7 @@ class TaskMetrics(_message.Message):
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
     TOTAL_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_USAGE_FIELD_NUMBER: _ClassVar[int]
     ai_generation_count: int
     ai_generation_error_count: int
     event_counts: _containers.ScalarMap[str, int]
@@ -548,10 +566,11 @@ class TaskMetrics(_message.Message):
     timestamp: float
     total_input_tokens: int
     total_output_tokens: int
-    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ...) -> None: ...
+    model_usage: _containers.MessageMap[str, ModelUsage]
+    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ..., model_usage: _Optional[_Mapping[str, ModelUsage]] = ...) -> None: ...
 
 class TaskMetricsIncremental(_message.Message):
-    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens")
+    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens", "model_usage")
     class EventCountsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -559,6 +578,13 @@ class TaskMetricsIncremental(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class ModelUsageEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: ModelUsage
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[ModelUsage, _Mapping]] = ...) -> None: ...
     AI_GENERATION_COUNT_FIELD_NUMBER: _ClassVar[int]
     AI_GENERATION_ERROR_COUNT_FIELD_NUMBER: _ClassVar[int]
     EVENT_COUNTS_FIELD_NUMBER: _ClassVar[int]
@@ -567,6 +593,7 @@ class TaskMetricsIncremental(_message.Message):
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
     TOTAL_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_USAGE_FIELD_NUMBER: _ClassVar[int]
     ai_generation_count: int
     ai_generation_error_count: int
     event_counts: _containers.ScalarMap[str, int]
@@ -575,7 +602,8 @@ class TaskMetricsIncremental(_message.Message):
     timestamp: float
     total_input_tokens: int
     total_output_tokens: int
-    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ...) -> None: ...
+    model_usage: _containers.MessageMap[str, ModelUsage]
+    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ..., model_usage: _Optional[_Mapping[str, ModelUsage]] = ...) -> None: ...
 
 class TaskSetup(_message.Message):
     __slots__ = ("browser_name", "iteration_id", "task", "timestamp", "data", "guardrails", "has_api_key", "key_source", "model", "provider", "proxy", "pw_cdp_endpoint", "pw_cdp_endpoint_count", "pw_cdp_endpoints", "pw_endpoint", "url", "vision")

@@ -411,12 +411,14 @@ class SuccessRates(_message.Message):
     def __init__(self, analyzes: _Optional[float] = ..., fetches: _Optional[float] = ..., searches: _Optional[float] = ...) -> None: ...
 
 class TokenUsage(_message.Message):
-    __slots__ = ("input", "output")
+    __slots__ = ("input", "output", "estimated_cost_usd")
     INPUT_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATED_COST_USD_FIELD_NUMBER: _ClassVar[int]
     input: int
     output: int
-    def __init__(self, input: _Optional[int] = ..., output: _Optional[int] = ...) -> None: ...
+    estimated_cost_usd: float
+    def __init__(self, input: _Optional[int] = ..., output: _Optional[int] = ..., estimated_cost_usd: _Optional[float] = ...) -> None: ...
 
 class ReportOutline(_message.Message):
     __slots__ = ("direct_answer", "key_takeaways", "outline", "relevant_source_ids")

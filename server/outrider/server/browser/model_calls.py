@@ -13,6 +13,7 @@ from google.protobuf import json_format, struct_pb2
 from outrider.server.browser.generation import to_model_messages
 from outrider.server.browser.reporting import Reporter, by_wire_value
 from outrider.server.models.base import Message, ModelError, ModelReply, ModelRequest
+from outrider.server.models.pricing import estimated_cost
 from outrider.server.models.registry import RunModels
 from outrider.server.models.schema import schema_errors
 from outrider.v1 import ai_generation_pb2 as ag
@@ -50,8 +51,10 @@ class ModelCaller:
                 ),
             )
             raise
-        self._reporter.tally.add_usage(reply.usage)
-        self._reporter.emit("ai_generation", self._generation(request, reply, iteration_id))
+        self._reporter.tally.add_usage(model.name, reply.usage)
+        generation = self._generation(request, reply, iteration_id)
+        self._describe_model(generation, model.name, reply)
+        self._reporter.emit("ai_generation", generation)
         return reply
 
     def _generation(
@@ -78,6 +81,15 @@ class ModelCaller:
         if request.temperature is not None:
             generation.temperature = request.temperature
         return generation
+
+    def _describe_model(self, generation: ag.AiGeneration, model: str, reply: ModelReply) -> None:
+        """Which model answered, and its estimated cost, under provider_metadata["outrider"]."""
+        about: dict[str, Any] = {"model": model}
+        usage = reply.usage
+        cost = estimated_cost(self._reporter.prices, model, usage.input_tokens, usage.output_tokens)
+        if cost is not None:
+            about["estimated_cost_usd"] = cost
+        generation.provider_metadata.update({"outrider": about})
 
     def _prompt(self, request: ModelRequest) -> str:
         users = [m.text for m in request.messages if m.role == "user"]

@@ -60,7 +60,7 @@ class BrowserEnv:
 class BrowserRun:
     def __init__(self, ctx: RunContext, env: BrowserEnv) -> None:
         self.ctx, self.env, self.params = ctx, env, ctx.automate
-        self.reporter = Reporter(ctx)
+        self.reporter = Reporter(ctx, env.settings.providers.prices)
         self.secrets = Secrets()
         raw_data = (
             json_format.MessageToDict(self.params.data) if self.params.HasField("data") else None

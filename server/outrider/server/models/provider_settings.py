@@ -6,6 +6,8 @@ from __future__ import annotations
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from outrider.server.models.pricing import Price
+
 
 def _env(*names: str) -> AliasChoices:
     return AliasChoices(*names)
@@ -49,6 +51,11 @@ class ProviderSettings(BaseSettings):
         "",
         validation_alias=_env("OUTRIDER_PROVIDER_GEMINI_BASE_URL"),
         description="Base URL of gemini:<model>; empty means generativelanguage.googleapis.com.",
+    )
+    prices: dict[str, Price] = Field(
+        default_factory=dict,
+        description='JSON price table, US dollars per million tokens: {"openai:gpt-4.1-mini": '
+        '{"input": 0.4, "output": 1.6}}. Models without a price get no cost estimate.',
     )
     timeout: float = Field(120.0, gt=0, description="Seconds one model call attempt may take.")
     max_retries: int = Field(

@@ -5,17 +5,19 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from outrider.server.fetch.page import FetchOutcome
 from outrider.server.models.base import Usage
+from outrider.server.models.pricing import Price, estimated_cost
 from outrider.server.search.chain import SearchStats
 from outrider.v1 import research_events_pb2 as re
 
 
 @dataclass
 class RunMetrics:
+    prices: Mapping[str, Price] = field(default_factory=dict)  # for cost estimates
     started: float = field(default_factory=time.monotonic)
     phases: dict[str, float] = field(default_factory=lambda: defaultdict(float))  # ms
     tokens: dict[str, list[int]] = field(default_factory=dict)  # model -> [input, output]
@@ -35,6 +37,13 @@ class RunMetrics:
             yield
         finally:
             self.phases[name] += (time.monotonic() - began) * 1000
+
+    def _token_usage(self, model: str, tokens_in: int, tokens_out: int) -> re.TokenUsage:
+        usage = re.TokenUsage(input=tokens_in, output=tokens_out)
+        cost = estimated_cost(self.prices, model, tokens_in, tokens_out)
+        if cost is not None:
+            usage.estimated_cost_usd = cost
+        return usage
 
     def add_usage(self, model: str, usage: Usage) -> None:
         counts = self.tokens.setdefault(model, [0, 0])
@@ -69,6 +78,6 @@ class RunMetrics:
                 fetches=self.fetched_ok / self.fetches if self.fetches else 1.0,
                 searches=search.success_rate,
             ),
-            tokens={m: re.TokenUsage(input=i, output=o) for m, (i, o) in self.tokens.items()},
+            tokens={m: self._token_usage(m, i, o) for m, (i, o) in self.tokens.items()},
             total_duration=(time.monotonic() - self.started) * 1000,
         )
