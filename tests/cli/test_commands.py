@@ -30,12 +30,14 @@ async def test_json_prints_one_event_per_line_and_saves_screenshots(
 
 
 async def test_failed_run_exits_1_and_refused_call_exits_3(cli_server: CliServer) -> None:
-    failed = await asyncio.to_thread(cli_server.run, "automate", "t", "--data", '{"fail": true}')
+    failed, refused, missing = await asyncio.gather(
+        asyncio.to_thread(cli_server.run, "automate", "t", "--data", '{"fail": true}'),
+        asyncio.to_thread(cli_server.run, "automate", ""),
+        asyncio.to_thread(cli_server.run, "runs", "show", "runs/" + "0" * 24),
+    )
     assert failed.returncode == 1
-    refused = await asyncio.to_thread(cli_server.run, "automate", "")
     assert refused.returncode == 3
     assert "INVALID_ARGUMENT" in refused.stdout and "params.task" in refused.stdout
-    missing = await asyncio.to_thread(cli_server.run, "runs", "show", "runs/" + "0" * 24)
     assert missing.returncode == 3 and "NOT_FOUND" in missing.stdout
 
 
@@ -47,9 +49,11 @@ async def test_runs_list_show_events_after_and_cancel(cli_server: CliServer) -> 
             return (await client.get_run(run.name)).last_sequence >= 5
 
         await eventually(started)
-    listed = await asyncio.to_thread(cli_server.run, "runs", "list")
+    listed, shown = await asyncio.gather(
+        asyncio.to_thread(cli_server.run, "runs", "list"),
+        asyncio.to_thread(cli_server.run, "--json", "runs", "show", run.name),
+    )
     assert run.name in listed.stdout and "running" in listed.stdout
-    shown = await asyncio.to_thread(cli_server.run, "--json", "runs", "show", run.name)
     assert json.loads(shown.stdout)["state"] == "RUN_STATE_RUNNING"
     run_id = run.name.removeprefix("runs/")
     cancelled = await asyncio.to_thread(cli_server.run, "runs", "cancel", run_id)
@@ -82,3 +86,38 @@ def test_the_client_package_imports_without_the_cli_or_server_extras(tmp_path: P
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
     )
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_serve_starts_the_real_server_and_stops_on_sigterm(tmp_path: Path) -> None:
+    import os
+    import re
+    import signal
+    import subprocess
+
+    from outrider.client import Client
+    from tests.cli.conftest import CLI
+
+    env = os.environ | {
+        "OUTRIDER_DATA_DIR": str(tmp_path / "data"),
+        "OUTRIDER_HOST": "127.0.0.1",
+        "OUTRIDER_PORT": "0",
+        "OUTRIDER_REST_ENABLED": "false",
+        "PYTHONUNBUFFERED": "1",
+    }
+    process = subprocess.Popen(
+        [*CLI, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        assert process.stdout is not None
+        port = ""
+        while not port and (line := process.stdout.readline()):
+            port = (re.findall(r"serving on [^:]+:(\d+)", line) or [""])[0]
+        with Client(f"127.0.0.1:{port}") as client:
+            assert client.list_runs().items == []
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
