@@ -3,14 +3,17 @@ losing and repeating nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from outrider.client import AsyncClient, automate_params, event_name
 from outrider.v1 import run_event_pb2, run_service_pb2
 from tests.client.proxy import CuttableProxy
-from tests.support.harness import Harness
+from tests.support.harness import Harness, ServerProcess
 from tests.support.requests import collect
 
 
@@ -83,3 +86,34 @@ async def test_interactive_session_resumes_and_still_takes_answers(
     expected = await truth(harness, session.run)
     assert [e.sequence for e in received] == [e.sequence for e in expected]
     assert harness.agent.received_inputs == [{"E1": "r@e.sume"}]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_stream_survives_a_server_killed_and_restarted_on_the_same_data(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    server = ServerProcess(tmp_path / "data", OUTRIDER_PORT=str(port))
+    await asyncio.to_thread(server.start)
+    received: list[run_event_pb2.RunEvent] = []
+    try:
+        async with AsyncClient(f"127.0.0.1:{port}") as client:
+            async for event in client.automate("t", data={"steps": 50, "interval": 0.05}):
+                received.append(event)
+                if len(received) == 8:
+                    server.kill()  # SIGKILL mid-stream, then the same server comes back
+                    await asyncio.to_thread(server.close)
+                    server = ServerProcess(tmp_path / "data", OUTRIDER_PORT=str(port))
+                    await asyncio.to_thread(server.start)
+            replay = [e async for e in client.events(received[0].run)]
+            run = await client.get_run(received[0].run)
+    finally:
+        server.close()
+    assert [e.SerializeToString() for e in received] == [e.SerializeToString() for e in replay]
+    assert run.outcome.error_code == "SERVER_RESTARTED"
+    assert event_name(received[-1]) == "done"
