@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 
-import pexpect
+import pexpect  # type: ignore[import-untyped]
 
 from tests.cli.conftest import CLI, CliServer
 
