@@ -122,3 +122,15 @@ def test_sync_client_streams_answers_and_reads(server_process: ServerProcess) ->
         replay = list(client.events(session.run, after=1))
         assert replay[0].sequence == 2
         assert "input submitted" in replay[-4].automate.agent_status.message
+
+
+async def test_leaving_a_session_early_closes_its_stream_and_the_run_goes_on(
+    client: AsyncClient,
+) -> None:
+    params = automate_params("t", data={"steps": 3, "interval": 0.02})
+    async with client.interact(params) as session:
+        async for _ in session:
+            break
+    run = await client.get_run(session.run)
+    events = [e async for e in client.events(run.name)]
+    assert event_name(events[-1]) == "done"

@@ -15,7 +15,7 @@ whose verdict had not arrived are sent again (an identical accepted answer is ha
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -59,6 +59,7 @@ class AsyncInteractiveSession:
         self._outbox: asyncio.Queue[Request | None] = asyncio.Queue()
         self._pending: dict[str, tuple[Request, asyncio.Future[Answer]]] = {}
         self.cursor = Cursor()
+        self._iterator: AsyncGenerator[rp.RunEvent, None] | None = None
 
     @property
     def run(self) -> str:
@@ -74,10 +75,15 @@ class AsyncInteractiveSession:
         error: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        """Leaving the block closes the stream (the run goes on unless it was started with
+        cancel_on_disconnect)."""
         self._outbox.put_nowait(None)
+        if self._iterator is not None:
+            await self._iterator.aclose()
 
     def __aiter__(self) -> AsyncIterator[rp.RunEvent]:
-        return self._events()
+        self._iterator = self._events()
+        return self._iterator
 
     def answer_form(
         self, request_id: str, values: Mapping[str, str], *, decline: bool = False
@@ -147,7 +153,7 @@ class AsyncInteractiveSession:
         )
         return Request(attach=attach)
 
-    async def _events(self) -> AsyncIterator[rp.RunEvent]:
+    async def _events(self) -> AsyncGenerator[rp.RunEvent, None]:
         call, attempt = self._open(self._first), 0
         while True:
             try:
