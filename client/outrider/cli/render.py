@@ -15,6 +15,9 @@ from outrider.client import event_name, payload
 from outrider.v1 import research_events_pb2, run_event_pb2, run_pb2
 
 _AUTOMATE_LINES = {
+    "task:setup": lambda p: f"[bold]task[/] {p.task}",
+    "task:started": lambda p: "[bold]started[/]",
+    "task:validated": lambda p: "[green]validated[/]",
     "agent:step": lambda p: f"[bold cyan]step {p.current_iteration}[/]",
     "agent:reasoned": lambda p: f"[dim]thinking:[/] {p.reasoning}",
     "agent:action": lambda p: f"[yellow]action[/] {p.action} {p.ref} {p.value}".rstrip(),
@@ -77,14 +80,17 @@ class Renderer:
             for run in runs:
                 print(json.dumps(json_format.MessageToDict(run)), flush=True)
             return
-        table = Table("run", "kind", "state", "created", "events")
+        table = Table("kind", "state")
+        table.add_column("created", no_wrap=True, min_width=19)
+        table.add_column("events")
+        table.add_column("run", no_wrap=True, min_width=29)
         for run in runs:
             table.add_row(
-                run.name,
                 run_pb2.RunKind.Name(run.kind).removeprefix("RUN_KIND_").lower(),
                 run_pb2.RunState.Name(run.state).removeprefix("RUN_STATE_").lower(),
                 run.create_time.ToDatetime().isoformat(timespec="seconds"),
                 str(run.last_sequence),
+                run.name,
             )
         self.console.print(table)
 
