@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from google.protobuf import json_format
 from rich.console import Console
@@ -14,7 +16,7 @@ from rich.table import Table
 from outrider.client import event_name, payload
 from outrider.v1 import research_events_pb2, run_event_pb2, run_pb2
 
-_AUTOMATE_LINES = {
+_AUTOMATE_LINES: dict[str, Callable[[Any], str]] = {
     "task:setup": lambda p: f"[bold]task[/] {p.task}",
     "task:started": lambda p: "[bold]started[/]",
     "task:validated": lambda p: "[green]validated[/]",
