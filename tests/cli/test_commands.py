@@ -121,3 +121,35 @@ def test_serve_starts_the_real_server_and_stops_on_sigterm(tmp_path: Path) -> No
         process.wait()
         if process.stdout is not None:
             process.stdout.close()
+
+
+async def test_api_key_from_the_option_or_the_environment(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from outrider.server.grpc_edge.server import OutriderServer
+    from tests.cli.conftest import CLI, PasswordAgent
+    from tests.support.harness import settings_for_tests
+
+    agent = PasswordAgent()
+    settings = settings_for_tests(tmp_path / "keyed", api_keys=("k-123",))
+    server = OutriderServer(settings, {1: agent, 2: agent})  # type: ignore[dict-item]
+    port = await server.start()
+    env = os.environ | {"OUTRIDER_TARGET": f"127.0.0.1:{port}", "COLUMNS": "200"}
+
+    def run(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*CLI, *args], env=env | extra, capture_output=True, text=True, timeout=60, check=False
+        )
+
+    try:
+        anonymous, by_option, by_env = await asyncio.gather(
+            asyncio.to_thread(run, "runs", "list"),
+            asyncio.to_thread(run, "--api-key", "k-123", "runs", "list"),
+            asyncio.to_thread(run, "runs", "list", OUTRIDER_API_KEY="k-123"),
+        )
+    finally:
+        await server.stop()
+    assert anonymous.returncode == 3 and "UNAUTHENTICATED" in anonymous.stdout
+    assert by_option.returncode == 0, by_option.stdout
+    assert by_env.returncode == 0, by_env.stdout
