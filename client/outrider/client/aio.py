@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import grpc
 
@@ -42,10 +42,10 @@ DEFAULT_DEADLINE = timedelta(seconds=30)
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Generic[T]):
     """One page of a listing; pass `next_page_token` back for the next one ("" on the last)."""
 
-    items: list[Any]
+    items: list[T]
     next_page_token: str
 
 
@@ -166,7 +166,7 @@ class AsyncClient:
         states: Iterable[run_pb2.RunState] = (),
         kind: run_pb2.RunKind = run_pb2.RUN_KIND_UNSPECIFIED,
         deadline: timedelta | None = None,
-    ) -> Page:
+    ) -> Page[run_pb2.Run]:
         """A page of runs, newest first."""
         request = run_service_pb2.ListRunsRequest(
             page_size=page_size, page_token=page_token, states=list(states), kind=kind
@@ -245,7 +245,7 @@ class AsyncClient:
         page_size: int = 0,
         page_token: str = "",
         deadline: timedelta | None = None,
-    ) -> Page:
+    ) -> Page[interaction_pb2.Interaction]:
         """Interactions, oldest first; pending ones only unless `states` says otherwise."""
         request = interaction_service_pb2.ListInteractionsRequest(
             run=run_name(run) if run else "",

@@ -165,7 +165,7 @@ class Client:
     def get_run(self, run: str, **kwargs: Any) -> run_pb2.Run:
         return self._loop.run(self._async.get_run(run, **kwargs))
 
-    def list_runs(self, **kwargs: Any) -> Page:
+    def list_runs(self, **kwargs: Any) -> Page[run_pb2.Run]:
         return self._loop.run(self._async.list_runs(**kwargs))
 
     def cancel_run(self, run: str, **kwargs: Any) -> run_pb2.Run:
@@ -184,7 +184,7 @@ class Client:
     ) -> interaction_pb2.Interaction:
         return self._loop.run(self._async.decide_approval(interaction, approve=approve, **kwargs))
 
-    def list_interactions(self, **kwargs: Any) -> Page:
+    def list_interactions(self, **kwargs: Any) -> Page[interaction_pb2.Interaction]:
         return self._loop.run(self._async.list_interactions(**kwargs))
 
     def get_interaction(self, interaction: str, **kwargs: Any) -> interaction_pb2.Interaction:
