@@ -19,6 +19,7 @@ from outrider.client import (
     Options,
     OutOfRangeError,
     ResourceExhaustedError,
+    ResumePolicy,
     UnauthenticatedError,
     UnavailableError,
     UnimplementedError,
@@ -136,3 +137,12 @@ async def test_deadline_as_timedelta(server_process: ServerProcess) -> None:
         finally:
             server_process.signal(signal.SIGCONT)
     assert caught.value.status == "DEADLINE_EXCEEDED"
+
+
+async def test_resume_gives_up_with_unavailable_when_the_server_stays_away(
+    unused_tcp_port: int,
+) -> None:
+    policy = ResumePolicy(max_attempts=2, initial_backoff=timedelta(milliseconds=10))
+    async with AsyncClient(f"127.0.0.1:{unused_tcp_port}", resume=policy) as client:
+        with pytest.raises(UnavailableError):
+            _ = [e async for e in client.events("runs/" + "0" * 24)]

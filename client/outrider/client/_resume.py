@@ -18,7 +18,8 @@ Opener = Callable[[str, int], Any]  # (run name, after sequence) -> a server-str
 
 @dataclass(frozen=True)
 class ResumePolicy:
-    """How long to keep reconnecting a dropped stream before giving up with UnavailableError."""
+    """How long to keep reconnecting a dropped stream before giving up with UnavailableError:
+    by default 10 attempts with exponential backoff from 0.1 s to 3 s, about 18 s in all."""
 
     max_attempts: int = 10
     initial_backoff: timedelta = timedelta(milliseconds=100)

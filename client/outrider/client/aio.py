@@ -140,7 +140,7 @@ class AsyncClient:
 
     def _stream_events(self, run: str, after: int) -> Any:
         request = run_service_pb2.StreamRunEventsRequest(name=run, after_sequence=after)
-        return self._runs.StreamRunEvents(request, metadata=self._metadata, wait_for_ready=True)
+        return self._runs.StreamRunEvents(request, metadata=self._metadata)
 
     # runs
 
