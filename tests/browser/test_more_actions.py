@@ -20,11 +20,11 @@ async def test_history_hover_focus_and_guardrails(browser_case: BrowserCaseFacto
                 act("hover", ref='{{ref: link "Log in to order"}}'),
                 act("focus", ref='{{ref: link "Log in to order"}}'),
                 act("click", ref='{{ref: link "Log in to order"}}'),
-                act("back", expect=['h "Log in"']),
-                act("forward", expect=['h "Fixture Shop"']),
-                act("reload", expect=['h "Log in"']),
+                act("back", expect=['h1 "Log in"']),
+                act("forward", expect=['h1 "Fixture Shop"']),
+                act("reload", expect=['h1 "Log in"']),
                 act("press", key="Tab"),
-                act("done", expect=['h "Log in"'], answer="Went back and forth."),
+                act("done", expect=['h1 "Log in"'], answer="Went back and forth."),
                 VALID,
             ]
         }

@@ -1,8 +1,9 @@
 """What the model sees of a page: Playwright's AI-mode snapshot, with our refs, secrets redacted,
 compressed and capped.
 
-Compression keeps refs only where the model can act (links, buttons, fields, clickable elements),
-shortens role names, drops anonymous wrapper lines and halves indentation.
+Compression keeps refs (as "[E12]") only where the model can act (links, buttons, fields,
+clickable elements), shortens role names ("h1" for a level-1 heading), drops list bullets, empty
+non-interactive lines and label texts that the next control repeats, and halves indentation.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ INTERACTIVE_ROLES = frozenset(
 _SHORT_ROLES = {
     "generic": "div",
     "paragraph": "p",
-    "heading": "h",
     "listitem": "li",
     "textbox": "input",
     "combobox": "select",
@@ -47,7 +47,9 @@ _SHORT_ROLES = {
     "contentinfo": "footer",
 }
 _LINE = re.compile(r"^(?P<indent> *)- (?P<role>[a-z]+)(?P<rest>.*)$")
-_REF = re.compile(r" \[ref=(E\d+)\]")
+_REF = re.compile(r" \[(E\d+)\]")
+_LEVEL = re.compile(r" \[level=(\d)\]")
+_TEXT = re.compile(r"^ *text: (?P<label>.+)$")
 _NOISE = re.compile(r" \[cursor=pointer\]")
 
 ELEMENT_COUNT_JS = "() => document.getElementsByTagName('*').length"
@@ -67,7 +69,7 @@ def build_view(raw: str, page_key: int, refs: RefMap, secrets: Secrets, cap: int
     """From a raw Playwright AI snapshot to the model's view of the page."""
     renamed = secrets.redact(refs.rename(page_key, raw))
     lines = [_compress_line(line) for line in renamed.splitlines()]
-    kept = [line for line in lines if line is not None]
+    kept = _drop_repeated_labels([line for line in lines if line is not None])
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
 
@@ -91,14 +93,31 @@ def _compress_line(line: str) -> str | None:
     match = _LINE.match(line)
     if match is None:
         leading = len(line) - len(line.lstrip())
-        return " " * (leading // 2) + line.lstrip() if line.strip() else None
+        return " " * (leading // 2) + line.lstrip().removeprefix("- ") if line.strip() else None
     indent, role, rest = len(match["indent"]) // 2, match["role"], _NOISE.sub("", match["rest"])
-    clickable = "[cursor=pointer]" in match["rest"]
-    if role not in INTERACTIVE_ROLES and not clickable:
-        rest = _REF.sub("", rest)
-    if role == "generic" and rest in (":", ""):
-        return None
-    return f"{' ' * indent}- {_SHORT_ROLES.get(role, role)}{rest}"
+    interactive = role in INTERACTIVE_ROLES or "[cursor=pointer]" in match["rest"]
+    if not interactive:
+        rest = _REF.sub("", rest).replace(" [active]", "")
+        if rest in (":", ""):
+            return None  # an anonymous wrapper: its children stay
+    short = _SHORT_ROLES.get(role, role)
+    level = _LEVEL.search(rest)
+    if role == "heading" and level:
+        short, rest = f"h{level.group(1)}", _LEVEL.sub("", rest)
+    return f"{' ' * indent}{short}{rest}"
+
+
+def _drop_repeated_labels(lines: list[str]) -> list[str]:
+    """Drops "text: Email" next to the control it labels (input "Email"), before or after it."""
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        match = _TEXT.match(line)
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        preceding = kept[-1] if kept else ""
+        if match and f'"{match["label"].strip()}"' in following + preceding:
+            continue
+        kept.append(line)
+    return kept
 
 
 def _cap(text: str, cap: int) -> tuple[str, int]:

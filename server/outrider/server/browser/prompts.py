@@ -44,7 +44,7 @@ def fence(content: str, url: str, title: str) -> str:
 
 def page_message(snapshot: str, url: str, title: str, notices: list[str]) -> str:
     heard = "".join(f"\nNote: {line}" for line in notices)
-    return f"Current page {url} ({title}):\n{fence(snapshot, url, title)}{heard}"
+    return f"Current page:\n{fence(snapshot, url, title)}{heard}"
 
 
 PAGE_OMITTED = "(an older page snapshot, omitted; see the latest one)"

@@ -17,10 +17,8 @@ class RefMap:
         self._theirs: dict[str, tuple[int, str]] = {}
 
     def rename(self, page_key: int, snapshot: str) -> str:
-        """The snapshot with every [ref=eN] replaced by [ref=E<n>]."""
-        return _PLAYWRIGHT_REF.sub(
-            lambda m: f"[ref={self._ours_for(page_key, m.group(1))}]", snapshot
-        )
+        """The snapshot with every [ref=eN] replaced by our short form [E<n>]."""
+        return _PLAYWRIGHT_REF.sub(lambda m: f"[{self._ours_for(page_key, m.group(1))}]", snapshot)
 
     def _ours_for(self, page_key: int, ref: str) -> str:
         key = (page_key, ref)

@@ -107,7 +107,7 @@ class ScriptedModel:
 
 
 _REF_QUERY = re.compile(r"\{\{ref:\s*(.+?)\s*\}\}")
-_REF_IN_LINE = re.compile(r"\[ref=(E\d+)\]")
+_REF_IN_LINE = re.compile(r"\[(E\d+)\]")
 
 
 def _with_refs(turn: Turn, request: ModelRequest) -> ModelReply:
@@ -115,7 +115,7 @@ def _with_refs(turn: Turn, request: ModelRequest) -> ModelReply:
     assert turn.reply is not None
     if not turn.reply.tool_calls:
         return turn.reply
-    pages = [m.text for m in reversed(request.messages) if "[ref=" in m.text]
+    pages = [m.text for m in reversed(request.messages) if _REF_IN_LINE.search(m.text)]
 
     def resolve(value: Any) -> Any:
         if isinstance(value, str):
