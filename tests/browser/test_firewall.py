@@ -3,8 +3,6 @@ hosts and unsafe mode let them through; in interactive mode the caller decides."
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 from outrider.server.core.event_names import event_name
@@ -13,6 +11,7 @@ from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_service_pb2
 from outrider.v1 import run_event_pb2 as rp
 from tests.browser.conftest import BrowserCaseFactory
+from tests.support.outbox import Outbox
 from tests.support.requests import collect, names
 
 PLAN = {"role": "planner", "reply": {"data": {"plan": "p", "success_criteria": "s"}}}
@@ -107,22 +106,6 @@ async def test_search_boxes_stay_free(browser_case: BrowserCaseFactory) -> None:
     )
     events = await collect(case.harness.runs.Automate(request(case.sites)))
     assert events[-2].automate.complete.success
-
-
-class Outbox:
-    def __init__(self, first: isv.InteractRequest) -> None:
-        self._queue: asyncio.Queue[isv.InteractRequest | None] = asyncio.Queue()
-        self._queue.put_nowait(first)
-
-    def send(self, message: isv.InteractRequest) -> None:
-        self._queue.put_nowait(message)
-
-    def close(self) -> None:
-        self._queue.put_nowait(None)
-
-    async def __aiter__(self) -> AsyncIterator[isv.InteractRequest]:
-        while (message := await self._queue.get()) is not None:
-            yield message
 
 
 async def interact(case: Any, decisions: list[tuple[int, int, str]]) -> list[rp.RunEvent]:

@@ -3,9 +3,7 @@ password that reaches the page but no event, log line, database row or model pro
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -15,25 +13,10 @@ from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2
 from tests.browser.conftest import BrowserCase, BrowserCaseFactory
+from tests.support.outbox import Outbox
 
 CANARY = "Canary-Pw-7731-zq"
 EMAIL = "ada.canary@example.com"
-
-
-class Outbox:
-    def __init__(self, first: isv.InteractRequest) -> None:
-        self._queue: asyncio.Queue[isv.InteractRequest | None] = asyncio.Queue()
-        self._queue.put_nowait(first)
-
-    def send(self, message: isv.InteractRequest) -> None:
-        self._queue.put_nowait(message)
-
-    def close(self) -> None:
-        self._queue.put_nowait(None)
-
-    async def __aiter__(self) -> AsyncIterator[isv.InteractRequest]:
-        while (message := await self._queue.get()) is not None:
-            yield message
 
 
 def answer(request_id: str, fields: list[ae.FormField], email: str) -> isv.InteractRequest:

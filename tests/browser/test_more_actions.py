@@ -6,7 +6,8 @@ from __future__ import annotations
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_service_pb2
 from tests.browser.conftest import BrowserCaseFactory
-from tests.browser.test_firewall import PLAN, VALID, Outbox, act
+from tests.browser.test_firewall import PLAN, VALID, act
+from tests.support.outbox import Outbox
 from tests.support.requests import collect
 
 GUARDRAILS = "Never buy anything. Stay on the fixture shop."

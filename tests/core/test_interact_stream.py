@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-
 import grpc
 
 from outrider.server.core.event_names import event_name
@@ -13,25 +10,8 @@ from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_service_pb2
 from outrider.v1 import run_event_pb2 as rp
 from tests.support.harness import Harness, rich_error
+from tests.support.outbox import Outbox
 from tests.support.requests import automate_request
-
-
-class Outbox:
-    """Messages the test sends on a bidi stream, fed one by one as the test decides."""
-
-    def __init__(self, first: isv.InteractRequest) -> None:
-        self._queue: asyncio.Queue[isv.InteractRequest | None] = asyncio.Queue()
-        self._queue.put_nowait(first)
-
-    def send(self, message: isv.InteractRequest) -> None:
-        self._queue.put_nowait(message)
-
-    def close(self) -> None:
-        self._queue.put_nowait(None)
-
-    async def __aiter__(self) -> AsyncIterator[isv.InteractRequest]:
-        while (message := await self._queue.get()) is not None:
-            yield message
 
 
 def start(**plan: object) -> isv.InteractRequest:

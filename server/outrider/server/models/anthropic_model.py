@@ -18,6 +18,7 @@ from outrider.server.models.base import (
 from outrider.server.models.resilience import (
     Failure,
     RetryPolicy,
+    error_detail,
     is_retryable_status,
     retry_after,
     with_retries,
@@ -160,19 +161,10 @@ def classify(error: Exception) -> Failure | None:
     if isinstance(error, anthropic.APIStatusError):
         status = error.status_code
         return Failure(
-            f"HTTP {status}: {_detail(error)}",
+            f"HTTP {status}: {error_detail(error.body, error.message)}",
             retryable=is_retryable_status(status) or status == 529,
             retry_after=retry_after(error.response.headers),
         )
     if isinstance(error, anthropic.AnthropicError):
         return Failure(str(error), retryable=False)
     return None
-
-
-def _detail(error: anthropic.APIStatusError) -> str:
-    body = error.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])
-    return error.message

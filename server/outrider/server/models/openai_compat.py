@@ -20,6 +20,7 @@ from outrider.server.models.base import (
 from outrider.server.models.resilience import (
     Failure,
     RetryPolicy,
+    error_detail,
     is_retryable_status,
     retry_after,
     with_retries,
@@ -163,19 +164,10 @@ def classify(error: Exception) -> Failure | None:
     if isinstance(error, openai.APIStatusError):
         status = error.status_code
         return Failure(
-            f"HTTP {status}: {_detail(error)}",
+            f"HTTP {status}: {error_detail(error.body, error.message)}",
             retryable=is_retryable_status(status),
             retry_after=retry_after(error.response.headers),
         )
     if isinstance(error, openai.OpenAIError):
         return Failure(str(error), retryable=False)
     return None
-
-
-def _detail(error: openai.APIStatusError) -> str:
-    body = error.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])
-    return error.message

@@ -67,6 +67,15 @@ def retry_after(headers: Mapping[str, str] | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def error_detail(body: object, fallback: str) -> str:
+    """The provider's own message from a JSON error body such as {"error": {"message": ...}}."""
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+    return fallback
+
+
 def backoff(policy: RetryPolicy, retry: int, failure: Failure) -> float:
     """Seconds to wait before retry number `retry` (1-based)."""
     if failure.retry_after is not None:
