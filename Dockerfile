@@ -38,8 +38,10 @@ COPY --from=builder /opt/outrider/src /opt/outrider/src
 USER outrider
 WORKDIR /var/lib/outrider
 ENV OUTRIDER_HOST=0.0.0.0 \
+    OUTRIDER_REST_HOST=0.0.0.0 \
     OUTRIDER_DATA_DIR=/var/lib/outrider
-EXPOSE 50051
+# gRPC, then the Tabstack-compatible REST/SSE edge.
+EXPOSE 50051 8080
 # grpc.health.v1 Check on the overall service (""); prints the status, exits 0 only for SERVING.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=15s --retries=3 \
   CMD ["/opt/outrider/venv/bin/python", "-c", "import os, sys, grpc; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as hg; ch = grpc.insecure_channel('127.0.0.1:' + os.environ.get('OUTRIDER_PORT', '50051')); s = hg.HealthStub(ch).Check(h.HealthCheckRequest(), timeout=5).status; print(h.HealthCheckResponse.ServingStatus.Name(s)); sys.exit(s != h.HealthCheckResponse.SERVING)"]
