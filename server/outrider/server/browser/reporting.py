@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from google.protobuf.descriptor import EnumDescriptor
 from google.protobuf.message import Message
 
 from outrider.server.core.agent import RunContext
@@ -14,13 +13,6 @@ from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.models.base import Usage
 from outrider.server.models.pricing import Price, estimated_cost
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import options_pb2
-
-
-def by_wire_value(enum: EnumDescriptor) -> Mapping[str, int]:
-    """Enum numbers keyed by their Tabstack literal, e.g. {"tool-calls": 4}."""
-    extension = options_pb2.wire_value
-    return {v.GetOptions().Extensions[extension]: v.number for v in enum.values if v.number}  # type: ignore[index]
 
 
 @dataclass

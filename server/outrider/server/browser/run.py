@@ -29,12 +29,13 @@ from outrider.server.browser.prompts import (
     validation_text,
 )
 from outrider.server.browser.refs import RefMap
-from outrider.server.browser.reporting import Reporter, by_wire_value
+from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.browser.tools import argument_errors, browser_tools
 from outrider.server.core import validation
 from outrider.server.core.agent import RunContext
+from outrider.server.core.event_names import by_wire_value
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy

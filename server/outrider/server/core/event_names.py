@@ -1,10 +1,11 @@
-"""Tabstack event names of payloads, read from the contract's (outrider.v1.event_name) option."""
+"""Tabstack names read from the contract: event names from the (outrider.v1.event_name) option,
+enum literals from the (outrider.v1.wire_value) option."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from outrider.v1 import automate_events_pb2, options_pb2, research_events_pb2, run_event_pb2
@@ -31,3 +32,20 @@ def payload_event_name(payload: Message) -> str:
         arm = payload.WhichOneof("event")
         return _names(payload.DESCRIPTOR)[arm] if arm else ""
     return ""
+
+
+@cache
+def wire_literals(enum: EnumDescriptor) -> dict[int, str]:
+    """Each non-zero value's Tabstack literal ("" where the contract gives none)."""
+    extension = options_pb2.wire_value
+    return {
+        v.number: v.GetOptions().Extensions[extension]  # type: ignore[index]
+        for v in enum.values
+        if v.number
+    }
+
+
+@cache
+def by_wire_value(enum: EnumDescriptor) -> dict[str, int]:
+    """Enum numbers keyed by their Tabstack literal, e.g. {"tool-calls": 4}."""
+    return {literal: number for number, literal in wire_literals(enum).items() if literal}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
+from outrider.server.core.event_names import by_wire_value
 from outrider.server.research import prompts
 from outrider.server.research.budget import BudgetExhausted
 from outrider.server.research.events import samples
@@ -16,17 +18,8 @@ from outrider.server.research.state import Candidate, Source
 from outrider.v1 import research_events_pb2 as re
 
 MAX_NEW_QUESTIONS = 3
-_COVERAGE = {
-    "Light": re.RESEARCH_COVERAGE_LIGHT,
-    "Moderate": re.RESEARCH_COVERAGE_MODERATE,
-    "Solid": re.RESEARCH_COVERAGE_SOLID,
-    "Comprehensive": re.RESEARCH_COVERAGE_COMPREHENSIVE,
-}
-_STATUS = {
-    "answered": re.QUESTION_STATUS_ANSWERED,
-    "partial": re.QUESTION_STATUS_PARTIAL,
-    "unanswered": re.QUESTION_STATUS_UNANSWERED,
-}
+_COVERAGE = cast("dict[str, re.ResearchCoverage]", by_wire_value(re.ResearchCoverage.DESCRIPTOR))
+_STATUS = cast("dict[str, re.QuestionStatus]", by_wire_value(re.QuestionStatus.DESCRIPTOR))
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
+from outrider.server.core.event_names import by_wire_value
 from outrider.server.research import prompts
 from outrider.server.research.budget import BudgetExhausted
 from outrider.server.research.llm import ModelFailed
@@ -15,11 +17,9 @@ from outrider.v1 import research_events_pb2 as re_pb
 
 _URL = re.compile(r"https?://[^\s<>\"'()\[\]{}]+")
 MAX_USER_URLS = 5
-_COMPLEXITY = {
-    "simple": re_pb.QUERY_COMPLEXITY_SIMPLE,
-    "moderate": re_pb.QUERY_COMPLEXITY_MODERATE,
-    "complex": re_pb.QUERY_COMPLEXITY_COMPLEX,
-}
+_COMPLEXITY = cast(
+    "dict[str, re_pb.QueryComplexity]", by_wire_value(re_pb.QueryComplexity.DESCRIPTOR)
+)
 
 
 def user_urls(query: str) -> list[str]:

@@ -6,8 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from outrider.server.core.event_names import by_wire_value
+from outrider.v1 import research_events_pb2 as re
+
 LevelName = Literal["low", "medium", "high"]
-LEVELS = {"low": 1, "medium": 2, "high": 3}  # -> re.Level values
+LEVELS = by_wire_value(re.Level.DESCRIPTOR)  # "low" | "medium" | "high" -> re.Level
 
 
 class PlanOut(BaseModel):

@@ -8,20 +8,17 @@ from functools import cache
 
 from google.protobuf.descriptor import EnumDescriptor
 
-from outrider.v1 import options_pb2
+from outrider.server.core.event_names import wire_literals
 
 
 @cache
 def _texts(enum: EnumDescriptor) -> dict[int, str]:
-    extension = options_pb2.wire_value
-    texts: dict[int, str] = {}
     prefix = _prefix(enum)
-    for value in enum.values:
-        if value.number == 0:
-            continue
-        wire: str = value.GetOptions().Extensions[extension]  # type: ignore[index]
-        texts[value.number] = wire or value.name.removeprefix(prefix).lower()
-    return texts
+    literals = wire_literals(enum)
+    return {
+        number: literals[number] or enum.values_by_number[number].name.removeprefix(prefix).lower()
+        for number in literals
+    }
 
 
 def _prefix(enum: EnumDescriptor) -> str:
