@@ -102,7 +102,7 @@ class ActionRunner:
         self.session.switch_to(page)
         return locator
 
-    async def _element(self, ref: str) -> tuple[Locator, ElementInfo]:
+    async def element(self, ref: str) -> tuple[Locator, ElementInfo]:
         locator = await self.locate(ref)
         return locator, await describe(locator, self.timeout_ms)
 
@@ -115,7 +115,7 @@ class ActionRunner:
     # element actions
 
     async def _do_click(self, ref: str) -> ActionResult:
-        locator, info = await self._element(ref)
+        locator, info = await self.element(ref)
         if info.is_submit:
             await self._guard(self.firewall.check_submit(info), ref)
         if not info.opens_tab:
@@ -127,7 +127,7 @@ class ActionRunner:
         return ActionResult(True, f"clicked {ref}; it opened a new tab")
 
     async def _do_fill(self, ref: str, value: str) -> ActionResult:
-        locator, info = await self._element(ref)
+        locator, info = await self.element(ref)
         await self._guard(self.firewall.check_fill(info), ref)
         real = self.secrets.substitute(value)
         if real != value or info.type == "password":
@@ -160,7 +160,7 @@ class ActionRunner:
         if ref is None:
             await self.session.page.keyboard.press(key)
             return ActionResult(True, f"pressed {key}")
-        locator, info = await self._element(ref)
+        locator, info = await self.element(ref)
         if key == "Enter" and info.in_form and info.is_text_entry:
             await self._guard(self.firewall.check_submit(info), ref)
         await locator.press(key, timeout=self.timeout_ms)

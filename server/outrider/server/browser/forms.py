@@ -29,7 +29,7 @@ class FormInput:
         self._ask = ask
 
     async def request(self, refs: list[str], reason: str, iteration_id: str) -> ActionResult:
-        elements = [(ref, *await self._runner._element(ref)) for ref in refs]
+        elements = [(ref, *await self._runner.element(ref)) for ref in refs]
         request = await self._build_request(elements, reason, iteration_id)
         errors: dict[str, str] | None = None
         for _ in range(MAX_ROUNDS):
