@@ -132,10 +132,12 @@ async def test_request_errors_are_http_statuses_with_json_bodies(make_rest: Rest
 
 
 async def test_a_failure_after_the_stream_began_is_an_error_event_then_the_end() -> None:
-    async def items() -> AsyncGenerator[run_event_pb2.RunEvent, None]:
-        yield run_event_pb2.RunEvent(
-            sequence=1, automate=ae.AutomateEvent(agent_status=ae.AgentStatus(message="m"))
-        )
+    async def items() -> AsyncGenerator[list[run_event_pb2.RunEvent], None]:
+        yield [
+            run_event_pb2.RunEvent(
+                sequence=1, automate=ae.AutomateEvent(agent_status=ae.AgentStatus(message="m"))
+            )
+        ]
         raise RuntimeError("the store went away")
 
     run = run_pb2.Run(name="runs/abc", kind=run_pb2.RUN_KIND_AUTOMATE)
@@ -143,3 +145,34 @@ async def test_a_failure_after_the_stream_began_is_an_error_event_then_the_end()
     blocks = [b async for b in streams._body(run, items(), settings)]
     assert blocks[-1].startswith(b'id: 1\nevent: error\ndata: {"error":{"code":"INTERNAL"')
     assert b'"success":false' in blocks[-1] and len(blocks) == 3
+
+
+async def test_events_available_together_are_written_together() -> None:
+    """A batch is one chunk (one write) of whole blocks; `retry:` only on the response's first
+    block; our own events left out unless asked for; big batches split at block boundaries."""
+
+    def status(sequence: int, text: str) -> run_event_pb2.RunEvent:
+        payload = ae.AutomateEvent(agent_status=ae.AgentStatus(message=text))
+        return run_event_pb2.RunEvent(sequence=sequence, automate=payload)
+
+    async def items() -> AsyncGenerator[list[run_event_pb2.RunEvent], None]:
+        approval = run_event_pb2.RunEvent(
+            sequence=3, approval_requested=run_event_pb2.ApprovalRequested(action="fill")
+        )
+        yield [status(1, "a"), status(2, "b"), approval, status(4, "c")]
+        yield [status(5 + i, "x" * 1000) for i in range(100)]
+
+    run = run_pb2.Run(name="runs/abc", kind=run_pb2.RUN_KIND_AUTOMATE)
+    settings = streams.StreamSettings(approval_events=False, retry_ms=1000)
+    chunks = [c async for c in streams._body(run, items(), settings)]
+    first = chunks[1]
+    assert [line for line in first.split(b"\n") if line.startswith(b"id: ")] == [
+        b"id: 1",
+        b"id: 2",
+        b"id: 4",
+    ]
+    assert first.count(b"retry: 1000") == 1 and first.endswith(b"\n\n")
+    big = chunks[2:]
+    assert len(big) == 2 and all(c.endswith(b"\n\n") for c in big)
+    assert sum(c.count(b"event: agent:status") for c in big) == 100
+    assert b"retry:" not in b"".join(big)

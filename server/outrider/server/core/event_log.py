@@ -23,6 +23,7 @@ _PAYLOAD_ARMS = {
 }
 
 WatchItem = run_event_pb2.RunEvent | run_event_pb2.Heartbeat
+WatchBatch = list[run_event_pb2.RunEvent] | run_event_pb2.Heartbeat
 
 
 class EventLog:
@@ -74,20 +75,21 @@ class EventLog:
                 reason="SEQUENCE_OUT_OF_RANGE",
             )
 
-    async def follow(
+    async def follow_batches(
         self, run_id: str, after: int, heartbeat_interval: float
-    ) -> AsyncGenerator[WatchItem, None]:
+    ) -> AsyncGenerator[WatchBatch, None]:
         """Every event after `after` exactly once, in order, then live ones until the run ends.
 
-        Heartbeats are yielded while the run is quiet. Store reads and subscribing happen without
-        an await in between, so no event can fall between history and the live feed.
+        Events come in the lists they became available in (a page of history, or what the run
+        emitted since the watcher last looked), so an edge can write several at once. Heartbeats
+        are yielded while the run is quiet. Store reads and subscribing happen without an await in
+        between, so no event can fall between history and the live feed.
         """
         cursor = after
         while True:
             page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)
             if page:
-                for event in page:
-                    yield event
+                yield page
                 cursor = page[-1].sequence
                 continue
             live = self._live.get(run_id)
@@ -96,11 +98,11 @@ class EventLog:
             subscription = live.subscribe(self._buffer_limit)
             try:
                 drain = self._drain(subscription, live, heartbeat_interval)
-                async with contextlib.aclosing(drain) as items:
-                    async for item in items:
-                        if isinstance(item, run_event_pb2.RunEvent):
-                            cursor = item.sequence
-                        yield item
+                async with contextlib.aclosing(drain) as batches:
+                    async for batch in batches:
+                        if isinstance(batch, list):
+                            cursor = batch[-1].sequence
+                        yield batch
             finally:
                 live.unsubscribe(subscription)
             if not subscription.lagging:
@@ -108,14 +110,14 @@ class EventLog:
 
     async def _drain(
         self, subscription: Subscription, live: LiveRun, heartbeat_interval: float
-    ) -> AsyncGenerator[WatchItem, None]:
+    ) -> AsyncGenerator[WatchBatch, None]:
         while True:
-            item = await subscription.next(heartbeat_interval)
-            if item is Signal.IDLE:
+            batch = await subscription.next_batch(heartbeat_interval)
+            if batch is Signal.IDLE:
                 yield run_event_pb2.Heartbeat(
                     time=clock.timestamp(clock.now_us()), last_sequence=live.last_sequence
                 )
-            elif isinstance(item, Signal):
+            elif isinstance(batch, Signal):
                 return
             else:
-                yield item
+                yield batch

@@ -18,7 +18,7 @@ from outrider.server.core.errors import (
     Unavailable,
     Unimplemented,
 )
-from outrider.server.core.event_log import EventLog, WatchItem
+from outrider.server.core.event_log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
@@ -27,7 +27,7 @@ from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
-from outrider.v1 import params_pb2, run_pb2
+from outrider.v1 import params_pb2, run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)
 
@@ -267,27 +267,43 @@ class RunManager:
             last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
         )
 
-    def watch(self, run_id: str, after: int) -> AsyncGenerator[WatchItem, None]:
-        """Events after `after`, then live ones until the run ends. Errors raise now, not lazily."""
+    def watch_batches(
+        self, run_id: str, after: int, cancel_on_disconnect: bool = False
+    ) -> AsyncGenerator[WatchBatch, None]:
+        """Events after `after`, then live ones until the run ends, in the lists they became
+        available in. Errors raise now, not lazily. When the consumer goes away before the run
+        ends and asked for it, the run is cancelled."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         run = self.get(run_id)
         self.log.check_cursor(run_id, after, run.last_sequence)
-        return self.log.follow(run_id, after, self._settings.heartbeat_interval)
+        batches = self.log.follow_batches(run_id, after, self._settings.heartbeat_interval)
+        return self._cancel_if_left(run_id, batches, cancel_on_disconnect)
 
     async def follow(
         self, run_id: str, after: int, cancel_on_disconnect: bool = False
     ) -> AsyncGenerator[WatchItem, None]:
-        """`watch`, and when the consumer goes away before the run ends and asked for it,
-        cancel the run."""
+        """`watch_batches` one event (or heartbeat) at a time; errors raise at the first item."""
+        batches = self.watch_batches(run_id, after, cancel_on_disconnect)
+        async with contextlib.aclosing(batches):
+            async for batch in batches:
+                if isinstance(batch, run_event_pb2.Heartbeat):
+                    yield batch
+                    continue
+                for event in batch:
+                    yield event
+
+    async def _cancel_if_left(
+        self, run_id: str, batches: AsyncGenerator[WatchBatch, None], cancel: bool
+    ) -> AsyncGenerator[WatchBatch, None]:
         finished = False
         try:
-            async with contextlib.aclosing(self.watch(run_id, after)) as items:
-                async for item in items:
-                    yield item
+            async with contextlib.aclosing(batches):
+                async for batch in batches:
+                    yield batch
             finished = True
         finally:
-            if cancel_on_disconnect and not finished:
+            if cancel and not finished:
                 self.cancel_soon(run_id, "the caller disconnected")
 
     @property

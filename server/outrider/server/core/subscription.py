@@ -44,10 +44,13 @@ class Subscription:
         self.closed = True
         self._wake.set()
 
-    async def next(self, idle_after: float) -> run_event_pb2.RunEvent | Signal:
+    async def next_batch(self, idle_after: float) -> list[run_event_pb2.RunEvent] | Signal:
+        """Every event buffered so far (at least one), or what happened instead."""
         while True:
             if self._buffer:
-                return self._buffer.popleft()
+                batch = list(self._buffer)
+                self._buffer.clear()
+                return batch
             if self.lagging:
                 return Signal.LAGGING
             if self.closed:

@@ -12,7 +12,6 @@ from outrider.server.rest_edge import bodies, queries
 from outrider.server.rest_edge.streams import (
     APPROVAL_EVENTS_HEADER,
     StreamSettings,
-    open_events,
     sse_response,
 )
 from outrider.server.rest_edge.wire import to_json
@@ -35,14 +34,14 @@ class Routes:
     def _start(self, request: Request, spec: RunSpec) -> Response:
         run = self._runs.create(spec, params_at="", options_at="options.")
         run_id = run.name.removeprefix("runs/")
-        items = open_events(self._runs, run_id, 0, spec.options.cancel_on_disconnect)
+        items = self._runs.watch_batches(run_id, 0, spec.options.cancel_on_disconnect)
         return sse_response(run, items, self._stream_settings(request))
 
     async def events(self, request: Request) -> Response:
         run_id = _run_id(request)
         after = queries.cursor(request)
         run = self._runs.get(run_id)
-        items = open_events(self._runs, run_id, after, False)
+        items = self._runs.watch_batches(run_id, after)
         return sse_response(run, items, self._stream_settings(request))
 
     def _stream_settings(self, request: Request) -> StreamSettings:

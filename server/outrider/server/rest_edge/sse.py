@@ -22,6 +22,8 @@ from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import run_event_pb2
 
 TABSTACK_ARMS = frozenset({"automate", "research"})
+# One configured encoder: building one per event (what json.dumps with options does) is slow.
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def payload_of(event: run_event_pb2.RunEvent) -> Message:
@@ -39,11 +41,8 @@ def event_block(event: run_event_pb2.RunEvent, retry_ms: int | None = None) -> b
 
 
 def block(sequence: int, name: str, data: Any, retry_ms: int | None = None) -> bytes:
-    lines = [f"id: {sequence}", f"event: {name}"]
-    if retry_ms is not None:
-        lines.append(f"retry: {retry_ms}")
-    lines.append("data: " + json.dumps(data, separators=(",", ":"), ensure_ascii=False))
-    return ("\n".join(lines) + "\n\n").encode()
+    retry = "" if retry_ms is None else f"retry: {retry_ms}\n"
+    return f"id: {sequence}\nevent: {name}\n{retry}data: {_JSON.encode(data)}\n\n".encode()
 
 
 def heartbeat(last_sequence: int) -> bytes:

@@ -1,21 +1,20 @@
 """SSE responses over the core's event streams.
 
-Errors the core reports before streaming (unknown run, bad cursor) raise from `open_events`, so
-the route answers with a proper HTTP status. Once the response has begun, a failure becomes the
-seed's `error` event and the end of the stream.
+Errors the core reports before streaming (unknown run, bad cursor) raise from
+`RunManager.watch_batches`, so the route answers with a proper HTTP status. Once the response has
+begun, a failure becomes the seed's `error` event and the end of the stream.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from dataclasses import dataclass
 
 from starlette.responses import StreamingResponse
 
-from outrider.server.core.event_log import WatchItem
-from outrider.server.core.runs import RunManager
+from outrider.server.core.event_log import WatchBatch
 from outrider.server.rest_edge import sse
 from outrider.server.rest_edge.error_events import error_event
 from outrider.v1 import run_event_pb2, run_pb2
@@ -24,6 +23,7 @@ log = logging.getLogger(__name__)
 
 APPROVAL_EVENTS_HEADER = "x-outrider-approval-events"
 NO_BUFFERING = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+CHUNK_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -32,33 +32,8 @@ class StreamSettings:
     retry_ms: int
 
 
-def open_events(
-    runs: RunManager, run_id: str, after: int, cancel_on_disconnect: bool
-) -> AsyncGenerator[WatchItem, None]:
-    """The run's events after `after`, then live ones. Errors raise now, not lazily."""
-    items = runs.watch(run_id, after)
-    return _guarded(runs, run_id, items, cancel_on_disconnect)
-
-
-async def _guarded(
-    runs: RunManager,
-    run_id: str,
-    items: AsyncGenerator[WatchItem, None],
-    cancel_on_disconnect: bool,
-) -> AsyncGenerator[WatchItem, None]:
-    finished = False
-    try:
-        async with contextlib.aclosing(items):
-            async for item in items:
-                yield item
-        finished = True
-    finally:
-        if cancel_on_disconnect and not finished:
-            runs.cancel_soon(run_id, "the caller disconnected")
-
-
 def sse_response(
-    run: run_pb2.Run, items: AsyncGenerator[WatchItem, None], settings: StreamSettings
+    run: run_pb2.Run, items: AsyncGenerator[WatchBatch, None], settings: StreamSettings
 ) -> StreamingResponse:
     run_id = run.name.removeprefix("runs/")
     headers = NO_BUFFERING | {
@@ -70,21 +45,52 @@ def sse_response(
 
 
 async def _body(
-    run: run_pb2.Run, items: AsyncGenerator[WatchItem, None], settings: StreamSettings
+    run: run_pb2.Run, items: AsyncGenerator[WatchBatch, None], settings: StreamSettings
 ) -> AsyncIterator[bytes]:
     yield sse.comment(f"outrider {run.name}")
-    retry: int | None = settings.retry_ms
-    last = 0
+    encoder = _Encoder(settings)
     async with contextlib.aclosing(items):
         try:
-            async for item in items:
-                if isinstance(item, run_event_pb2.Heartbeat):
-                    yield sse.heartbeat(item.last_sequence)
+            async for batch in items:
+                if isinstance(batch, run_event_pb2.Heartbeat):
+                    yield sse.heartbeat(batch.last_sequence)
                     continue
-                last = item.sequence
-                if settings.approval_events or item.WhichOneof("payload") in sse.TABSTACK_ARMS:
-                    yield sse.event_block(item, retry)
-                    retry = None
+                for chunk in encoder.chunks(batch):
+                    yield chunk
         except Exception:
             log.exception("the event stream of %s failed", run.name)
-            yield sse.block(last, "error", error_event(run.kind, "internal error"), retry)
+            yield encoder.error_block(run.kind)
+
+
+class _Encoder:
+    """Event blocks joined into chunks of about CHUNK_BYTES: one write for many events, which is
+    where an SSE stream's time goes (each write is a send through the ASGI stack and a syscall).
+    `retry:` rides on the first block of the response."""
+
+    def __init__(self, settings: StreamSettings) -> None:
+        self._settings = settings
+        self._retry: int | None = settings.retry_ms
+        self._last = 0
+
+    def chunks(self, batch: list[run_event_pb2.RunEvent]) -> Iterator[bytes]:
+        blocks: list[bytes] = []
+        size = 0
+        for event in batch:
+            self._last = event.sequence
+            if not self._shown(event):
+                continue
+            block = sse.event_block(event, self._retry)
+            self._retry = None
+            blocks.append(block)
+            size += len(block)
+            if size >= CHUNK_BYTES:
+                yield b"".join(blocks)
+                blocks, size = [], 0
+        if blocks:
+            yield b"".join(blocks)
+
+    def _shown(self, event: run_event_pb2.RunEvent) -> bool:
+        return self._settings.approval_events or event.WhichOneof("payload") in sse.TABSTACK_ARMS
+
+    def error_block(self, kind: int) -> bytes:
+        return sse.block(self._last, "error", error_event(kind, "internal error"), self._retry)

@@ -55,8 +55,8 @@ def _fields(message: Message) -> dict[str, Any]:
         arm = message.WhichOneof(oneof.name)
         if arm is not None:
             out[oneof.name] = _field_value(message, _field(descriptor, arm))
-    for field in _all_fields(descriptor):
-        if _in_real_oneof(field) or not _present(message, field):
+    for field, has_presence in _plain_fields(descriptor):
+        if has_presence and not message.HasField(field.name):
             continue
         value = _field_value(message, field)
         if value is not None:
@@ -102,17 +102,17 @@ def _field(descriptor: Any, name: str) -> FieldDescriptor:
     return field
 
 
-def _all_fields(descriptor: Any) -> list[FieldDescriptor]:
-    fields: list[FieldDescriptor] = list(descriptor.fields)
-    return fields
+@cache
+def _plain_fields(descriptor: Descriptor) -> tuple[tuple[FieldDescriptor, bool], ...]:
+    """The fields outside real oneofs, each with whether it is written only when set."""
+    return tuple(
+        (f, f.has_presence and not f.is_repeated)
+        for f in descriptor.fields
+        if not _in_real_oneof(f)
+    )
 
 
-def _present(message: Message, field: FieldDescriptor) -> bool:
-    if field.is_repeated or not field.has_presence:
-        return True
-    return message.HasField(field.name)
-
-
+@cache
 def _is_map(field: FieldDescriptor) -> bool:
     return (
         field.is_repeated
