@@ -86,7 +86,7 @@ async def test_out_of_range_cursor(client: AsyncClient) -> None:
 
 
 async def test_resource_exhausted_with_retry_delay(make_harness: HarnessFactory) -> None:
-    harness = await make_harness(max_concurrent_runs=1, busy_retry_after=1.5)
+    harness = await make_harness(max_concurrent_runs=1, max_queued_runs=0, busy_retry_after=1.5)
     async with AsyncClient(harness.target) as client:
         run = await client.create_run(automate_params("t", data={"steps": 0, "hold": True}))
         with pytest.raises(ResourceExhaustedError) as caught:

@@ -59,7 +59,7 @@ async def _one(message: isv.InteractRequest):  # type: ignore[no-untyped-def]
 
 
 async def test_full_server_refuses_with_a_retry_hint(make_harness: HarnessFactory) -> None:
-    harness = await make_harness(max_concurrent_runs=1, busy_retry_after=7)
+    harness = await make_harness(max_concurrent_runs=1, max_queued_runs=0, busy_retry_after=7)
     create = run_service_pb2.CreateRunRequest(automate=automate_request(hold=True).params)
     held = (await harness.runs.CreateRun(create)).run
     with pytest.raises(grpc.aio.AioRpcError) as caught:

@@ -111,7 +111,7 @@ async def test_resume_with_after_query_and_bad_cursors(rest: RestCase) -> None:
 
 
 async def test_request_errors_are_http_statuses_with_json_bodies(make_rest: RestFactory) -> None:
-    case = await make_rest(max_concurrent_runs=1, busy_retry_after=2.5)
+    case = await make_rest(max_concurrent_runs=1, max_queued_runs=0, busy_retry_after=2.5)
     async with httpx.AsyncClient(base_url=case.origin, timeout=10) as http:
         missing = await http.post("/v1/automate", json={"maxIterations": "ten"})
         not_json = await http.post("/v1/research", content=b"{")

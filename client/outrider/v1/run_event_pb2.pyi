@@ -43,7 +43,7 @@ RESOLUTION_SOURCE_EXPIRED: ResolutionSource
 RESOLUTION_SOURCE_RUN_ENDED: ResolutionSource
 
 class RunEvent(_message.Message):
-    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "artifact")
+    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "run_queued", "artifact")
     RUN_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -52,6 +52,7 @@ class RunEvent(_message.Message):
     APPROVAL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_RESOLVED_FIELD_NUMBER: _ClassVar[int]
     INPUT_RESOLVED_FIELD_NUMBER: _ClassVar[int]
+    RUN_QUEUED_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_FIELD_NUMBER: _ClassVar[int]
     run: str
     sequence: int
@@ -61,8 +62,9 @@ class RunEvent(_message.Message):
     approval_requested: ApprovalRequested
     approval_resolved: ApprovalResolved
     input_resolved: InputResolved
+    run_queued: RunQueued
     artifact: str
-    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
+    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., run_queued: _Optional[_Union[RunQueued, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
     __slots__ = ("time", "last_sequence")
@@ -117,3 +119,9 @@ class InputResolved(_message.Message):
     refs: _containers.RepeatedScalarFieldContainer[str]
     source: ResolutionSource
     def __init__(self, request_id: _Optional[str] = ..., submitted: _Optional[bool] = ..., refs: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[ResolutionSource, str]] = ...) -> None: ...
+
+class RunQueued(_message.Message):
+    __slots__ = ("position",)
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    position: int
+    def __init__(self, position: _Optional[int] = ...) -> None: ...

@@ -30,7 +30,15 @@ class Settings(BaseSettings):
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."
     )
-    max_concurrent_runs: int = Field(4, ge=1, description="Active runs allowed at once.")
+    max_concurrent_runs: int = Field(
+        4, ge=1, description="Runs executing at once; more wait in line (max_queued_runs)."
+    )
+    max_queued_runs: int = Field(
+        64,
+        ge=0,
+        description="Runs that may wait for a free slot, told their place in `run_queued` "
+        "events; beyond them new runs are refused with RESOURCE_EXHAUSTED.",
+    )
     busy_retry_after: float = Field(
         5.0, gt=0, description="Seconds a refused caller is told to wait when the server is full."
     )

@@ -9,6 +9,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
 from outrider.server.core import clock, paging, validation
+from outrider.server.core.admission import Admission
 from outrider.server.core.agent import Agent, AgentRegistry, RunContext
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.errors import (
@@ -69,6 +70,7 @@ class RunManager:
         )
         self.artifacts = ArtifactStore(settings.artifacts_dir, store)
         self._active: dict[str, _Active] = {}
+        self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
 
     # lifecycle
@@ -122,14 +124,19 @@ class RunManager:
         if agent is None:
             raise Unimplemented(f"{_KIND_NAMES[spec.kind]} runs are not implemented yet")
         agent.preflight(spec.params, spec.options)
-        if len(self._active) >= self._settings.max_concurrent_runs:
-            raise ResourceExhausted(
-                f"{len(self._active)} runs are active, the configured maximum",
-                retry_after=self._settings.busy_retry_after,
-            )
+        self._check_room()
         active = self._register(spec)
         active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
         return self.get(active.ctx.run_id)
+
+    def _check_room(self) -> None:
+        limit = self._settings.max_concurrent_runs + self._settings.max_queued_runs
+        if len(self._active) >= limit:
+            raise ResourceExhausted(
+                f"{self._admission.running} runs are executing and {self._admission.waiting} "
+                "wait for a slot, the configured maximum",
+                retry_after=self._settings.busy_retry_after,
+            )
 
     def _register(self, spec: RunSpec) -> _Active:
         run_id, now = new_id(), clock.now_us()
@@ -151,9 +158,10 @@ class RunManager:
         return active
 
     async def _drive(self, active: _Active, agent: Agent) -> None:
-        self._set_state(active, run_pb2.RUN_STATE_RUNNING)
         outcome: run_pb2.RunOutcome | Ending
         try:
+            await self._admission.enter(active.ctx.run_id)
+            self._set_state(active, run_pb2.RUN_STATE_RUNNING)
             outcome = await agent.run(active.ctx)
         except asyncio.CancelledError:
             outcome = Ending(
@@ -180,6 +188,12 @@ class RunManager:
         state = _end_state(final)
         self._record_end(active.run, run_id, state, final)
         del self._active[run_id]
+        self._admission.leave(run_id)
+
+    def _tell_place(self, run_id: str, place: int) -> None:
+        active = self._active.get(run_id)
+        if active is not None and not active.ending:
+            active.ctx.emit(run_event_pb2.RunQueued(position=place))
 
     def _record_end(
         self, run: run_pb2.Run, run_id: str, state: int, outcome: run_pb2.RunOutcome

@@ -42,7 +42,8 @@ _APPROVAL_HEADER = {
     "name": "X-Outrider-Approval-Events",
     "in": "header",
     "required": False,
-    "description": "true: also stream approval_requested, approval_resolved, input_resolved.",
+    "description": "true: also stream approval_requested, approval_resolved, input_resolved "
+    "and run_queued.",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 

@@ -28,7 +28,7 @@ CHUNK_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class StreamSettings:
-    approval_events: bool  # also send approval_requested/approval_resolved/input_resolved
+    approval_events: bool  # also send our own events (approvals, input resolutions, run_queued)
     retry_ms: int
 
 
