@@ -111,11 +111,15 @@ def test_buf_lint_passes() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def is_generated(path: Path) -> bool:
+    return "_pb2" in path.name or path.name == "descriptors.binpb"
+
+
 def test_generated_code_is_current(tmp_path: Path) -> None:
     subprocess.run([str(REPO_ROOT / "scripts" / "gen-proto"), str(tmp_path)], check=True)
     fresh = tmp_path / "outrider" / "v1"
     committed = REPO_ROOT / "client" / "outrider" / "v1"
-    generated = sorted(p.name for p in fresh.iterdir() if "_pb2" in p.name)
-    assert generated == sorted(p.name for p in committed.iterdir() if "_pb2" in p.name)
+    generated = sorted(p.name for p in fresh.iterdir() if is_generated(p))
+    assert generated == sorted(p.name for p in committed.iterdir() if is_generated(p))
     _, mismatch, errors = filecmp.cmpfiles(fresh, committed, generated, shallow=False)
     assert not mismatch and not errors, f"run scripts/gen-proto; stale: {mismatch + errors}"

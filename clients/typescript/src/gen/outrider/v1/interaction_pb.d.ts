@@ -146,6 +146,8 @@ export declare const FieldValueSchema: GenMessage<FieldValue>;
  */
 export enum InteractionKind {
   /**
+   * Not set; every interaction has a kind.
+   *
    * @generated from enum value: INTERACTION_KIND_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
@@ -177,6 +179,8 @@ export declare const InteractionKindSchema: GenEnum<InteractionKind>;
  */
 export enum InteractionState {
   /**
+   * Not set; every interaction has a state.
+   *
    * @generated from enum value: INTERACTION_STATE_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,

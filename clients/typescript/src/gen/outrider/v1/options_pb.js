@@ -9,7 +9,7 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file outrider/v1/options.proto.
  */
 export const file_outrider_v1_options = /*@__PURE__*/
-  fileDesc("ChlvdXRyaWRlci92MS9vcHRpb25zLnByb3RvEgtvdXRyaWRlci52MTo+CgpldmVudF9uYW1lEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjRhgMgASgJUglldmVudE5hbWU6QgoKd2lyZV92YWx1ZRIhLmdvb2dsZS5wcm90b2J1Zi5FbnVtVmFsdWVPcHRpb25zGNKGAyABKAlSCXdpcmVWYWx1ZWIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("ChlvdXRyaWRlci92MS9vcHRpb25zLnByb3RvEgtvdXRyaWRlci52MTo+CgpldmVudF9uYW1lEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjRhgMgASgJUglldmVudE5hbWU6QgoKd2lyZV92YWx1ZRIhLmdvb2dsZS5wcm90b2J1Zi5FbnVtVmFsdWVPcHRpb25zGNKGAyABKAlSCXdpcmVWYWx1ZUKOAQoPY29tLm91dHJpZGVyLnYxQgxPcHRpb25zUHJvdG9QAVo6Z2l0aHViLmNvbS9vdXRyaWRlci9vdXRyaWRlci9nZW4vZ28vb3V0cmlkZXIvdjE7b3V0cmlkZXJ2MaICA09UUqoCC091dHJpZGVyLlYxygILT3V0cmlkZXJcVjHqAgxPdXRyaWRlcjo6VjFiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * The Tabstack SSE event name of a oneof arm, e.g. "agent:action".

@@ -293,6 +293,8 @@ export declare const InputResolvedSchema: GenMessage<InputResolved>;
  */
 export enum ApprovalDecision {
   /**
+   * Not set; an answer must approve or reject.
+   *
    * @generated from enum value: APPROVAL_DECISION_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
@@ -324,6 +326,8 @@ export declare const ApprovalDecisionSchema: GenEnum<ApprovalDecision>;
  */
 export enum ApprovalScope {
   /**
+   * Not set; means once.
+   *
    * @generated from enum value: APPROVAL_SCOPE_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
@@ -355,6 +359,8 @@ export declare const ApprovalScopeSchema: GenEnum<ApprovalScope>;
  */
 export enum ResolutionSource {
   /**
+   * Not set.
+   *
    * @generated from enum value: RESOLUTION_SOURCE_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,

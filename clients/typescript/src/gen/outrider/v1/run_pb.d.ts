@@ -159,6 +159,8 @@ export declare const RunOutcomeSchema: GenMessage<RunOutcome>;
  */
 export enum RunKind {
   /**
+   * Not set; as the ListRuns kind filter, runs of every kind.
+   *
    * @generated from enum value: RUN_KIND_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
@@ -190,6 +192,8 @@ export declare const RunKindSchema: GenEnum<RunKind>;
  */
 export enum RunState {
   /**
+   * Not set; every stored run has a state.
+   *
    * @generated from enum value: RUN_STATE_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
