@@ -65,15 +65,17 @@ install_node_tools() {
     (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error)
     touch "$stamp"
   fi
-  install_node_example
+  install_node_package "$ROOT/examples/node"
+  install_node_package "$ROOT/clients/typescript"
 }
 
-# The Node.js client example, which the test suite runs against a live server.
-install_node_example() {
-  local dir="$ROOT/examples/node" stamp
+# The Node.js example and the TypeScript client package, which the tests run against a live server
+# (the client package also holds protoc-gen-es, which scripts/gen-proto uses).
+install_node_package() {
+  local dir="$1" stamp
   stamp="$dir/node_modules/.outrider-$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
   if [ ! -e "$stamp" ]; then
-    log "installing the Node.js example's packages"
+    log "installing the npm packages of ${dir#"$ROOT"/}"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
     touch "$stamp"
   fi

@@ -16,6 +16,11 @@ from tests.support.sites import fixture_sites
 HarnessFactory = Callable[..., Awaitable[Harness]]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long checks first: with parallel workers, a mypy run started last would finish alone."""
+    items.sort(key=lambda item: item.get_closest_marker("long_running") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def no_chromium_left_behind() -> Iterator[None]:
     """After the whole suite, no Chromium started by it may still run."""

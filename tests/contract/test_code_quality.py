@@ -1,13 +1,20 @@
-"""The project's own checks, run by the suite so CI and developers run the same ones."""
+"""The project's own checks, run by the suite so CI and developers run the same ones.
+
+They are slow on a loaded machine (mypy takes minutes there), so they have their own generous
+timeout instead of the per-test one, and tests/conftest.py schedules them first."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.harness import REPO_ROOT
 
 BIN = REPO_ROOT / ".venv" / "bin"
+
+pytestmark = [pytest.mark.timeout(900), pytest.mark.long_running]
 
 
 def run(*command: str) -> None:

@@ -7,6 +7,7 @@ import asyncio
 
 import httpx
 import hypothesis
+import pytest
 import schemathesis
 from hypothesis import HealthCheck
 
@@ -44,6 +45,7 @@ def _fuzz(base_url: str) -> tuple[list[str], int]:
     return failures, len(calls)
 
 
+@pytest.mark.long_running
 async def test_schemathesis_finds_no_server_errors(make_rest: RestFactory) -> None:
     case = await make_rest(api_keys=(KEY,), interaction_ttl=1.0, max_concurrent_runs=2)
     failures, calls = await asyncio.to_thread(_fuzz, case.origin)

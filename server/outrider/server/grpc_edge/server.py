@@ -7,13 +7,13 @@ import logging
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import ApiKeyInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
+from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.run_servicer import RunServicer
 from outrider.server.settings import Settings
 from outrider.v1 import (
@@ -61,9 +61,7 @@ class OutriderServer:
             InteractionServicer(self.runs), self._server
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
-        reflection.enable_server_reflection(
-            (*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), self._server
-        )
+        enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)
         address = f"{self.settings.host}:{self.settings.port}"
         self.port = self._server.add_insecure_port(address)
         await self._server.start()

@@ -1,0 +1,46 @@
+// An interactive automate run through the typed client: start it on the Interact stream, answer
+// the form request on the same stream, print what happened. Compiled with tsc --strict by
+// test_typescript_client.py, so a type error in the package's declarations fails the test.
+//   node interactive.js <baseUrl>   (OUTRIDER_DATA: the run's data; OUTRIDER_ANSWERS: by label)
+import { createOutriderClient, openInteraction } from "@outrider/client";
+import type { InteractiveFormDataRequest } from "@outrider/client/gen/outrider/v1/automate_events_pb";
+
+const answers: Record<string, string> = JSON.parse(process.env.OUTRIDER_ANSWERS ?? "{}");
+
+function answerTo(request: InteractiveFormDataRequest) {
+  const fields = request.fields.map((field) => ({
+    ref: field.ref,
+    value: answers[field.label] ?? answers[field.ref] ?? "",
+  }));
+  return { action: { case: "formData" as const, value: { requestId: request.requestId, fields } } };
+}
+
+async function main(baseUrl: string): Promise<void> {
+  const client = createOutriderClient({ baseUrl, apiKey: process.env.OUTRIDER_API_KEY });
+  const data = JSON.parse(process.env.OUTRIDER_DATA ?? "{}");
+  const start = { automate: { task: "log in", url: "http://127.0.0.1/login", data, interactive: true } };
+  const interaction = openInteraction(client, {
+    action: { case: "start", value: { params: { case: "automate", value: start.automate } } },
+  });
+  let finalAnswer = "";
+  for await (const response of interaction.responses) {
+    if (response.kind.case === "answerResult") {
+      const result = response.kind.value;
+      console.log(`answer ${result.accepted ? "accepted" : `refused: ${result.reason}`}`);
+    } else if (response.kind.case === "event") {
+      const event = response.kind.value;
+      const automate = event.payload.case === "automate" ? event.payload.value.event : undefined;
+      console.log(`#${event.sequence} ${automate?.case ?? event.payload.case}`);
+      if (automate?.case === "interactiveFormDataRequest") {
+        console.log(`form requested: ${automate.value.fields.map((f) => f.label).join(", ")}`);
+        interaction.send(answerTo(automate.value));
+      } else if (automate?.case === "complete") {
+        finalAnswer = automate.value.finalAnswer ?? "";
+      }
+    }
+  }
+  interaction.close();
+  console.log(`final answer: ${finalAnswer}`);
+}
+
+await main(process.argv[2] ?? "http://localhost:50051");
