@@ -62,7 +62,7 @@ async def test_automate_resumes_after_cuts(
 async def test_events_resume_after_a_cut(
     harness: Harness, proxy: CuttableProxy, proxied: AsyncClient
 ) -> None:
-    run = await proxied.create_run(automate_params("t", data={"steps": 20, "interval": 0.01}))
+    run = await proxied.create_run(automate_params("t", data={"steps": 20, "interval": 0.05}))
     received = await read_cutting(proxied.events(run.name, after=3), proxy, at={4, 9})
     assert proxy.connections >= 3
     expected = await truth(harness, run.name)
