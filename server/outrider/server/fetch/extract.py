@@ -13,6 +13,7 @@ from lxml.etree import ParserError
 
 MAX_LINKS = 200
 MAX_TITLE = 150
+MAX_HEADING_WORDS = 12
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,18 @@ def _pdf_heading(reader: pypdf.PdfReader, text: str) -> str:
     if isinstance(outline, pypdf.generic.Destination) and str(outline.title or "").strip():
         return " ".join(str(outline.title).split())[:MAX_TITLE]
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return first if len(first) <= MAX_TITLE and any(c.isalpha() for c in first) else ""
+    return first if _looks_like_heading(first) else ""
+
+
+def _looks_like_heading(line: str) -> bool:
+    """Short, capitalised, and not running on like a sentence."""
+    letters = [c for c in line if c.isalpha()]
+    return (
+        bool(letters)
+        and letters[0].isupper()
+        and len(line.split()) <= MAX_HEADING_WORDS
+        and not line.endswith((".", ",", ";", ":"))
+    )
 
 
 def file_name(url: str) -> str:
