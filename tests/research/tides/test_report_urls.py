@@ -58,7 +58,7 @@ async def test_only_fetched_pages_urls_survive_and_grounding_matches_the_report(
     case = await research_case(
         {"turns": []},
         providers=("searxng",),
-        settings={"providers": OPENAI.provider_settings(fake)},
+        settings={"providers": OPENAI.provider_settings(fake, timeout=60.0)},  # slow CI: no retries
         js_fallback=True,
     )
     web = case.web.url
