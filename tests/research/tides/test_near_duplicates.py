@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from outrider.server.fetch.fetcher import Fetcher
+from outrider.server.net.guard import NetworkGuard
+from outrider.server.research.settings import ResearchSettings
+from outrider.server.settings import Settings
 from outrider.v1 import research_events_pb2 as re_pb
 from tests.research.conftest import ResearchCaseFactory
 from tests.research.events import complete, payloads
 from tests.research.scenarios import turn
 from tests.research.tides.conftest import results
-from tests.research.web import SearchBehaviour
+from tests.research.web import SearchBehaviour, Server
 
 ARTICLE = "the spring tide range reaches 6.4 metres"
 PLAN = {
@@ -78,3 +82,13 @@ async def test_a_page_its_printable_copy_and_a_mirror_become_one_source(
     ]
     titles = [p.title for p in done.metadata.cited_pages]
     assert titles == ["How tides work", "Tide tables for Harbour Point", "scan-0042.pdf"]
+
+
+async def test_a_pdf_names_its_canonical_copy_in_a_link_header(web: Server) -> None:
+    guard = NetworkGuard([f"127.0.0.1:{web.port}"])
+    settings = ResearchSettings(per_host_delay=0.0, js_fallback=False)
+    async with Fetcher(settings, guard, None, Settings().chromium_path) as fetcher:
+        outcome = await fetcher.fetch(f"{web.url}/linked/reports/scan-0042.pdf", 10)
+    assert outcome.page is not None
+    assert outcome.page.canonical == f"{web.url}/reports/scan-0042.pdf"
+    assert outcome.page.title == "scan-0042.pdf"
