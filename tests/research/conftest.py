@@ -106,7 +106,9 @@ def web() -> Iterator[Server]:
 @pytest.fixture
 def corpus(tmp_path: Path, web: Server) -> Path:
     path = tmp_path / "corpus.sqlite3"
-    index_directory(CorpusIndex(path), WEB_DIR, web.url)
+    # Keeps the pages robots.txt disallows, as a web search would find them: the fetch-time
+    # robots.txt check must meet them (test_corpus_robots covers the indexer's own check).
+    index_directory(CorpusIndex(path), WEB_DIR, web.url, honour_robots=False)
     return path
 
 

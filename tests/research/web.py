@@ -67,12 +67,21 @@ class _WebHandler(SimpleHTTPRequestHandler):
             time.sleep(float(parse_qs(parts.query).get("s", ["5"])[0]))
             self.path = "/" + parts.path.removeprefix("/slow/")
             super().do_GET()
+        elif parts.path.startswith("/linked/"):  # the file, naming its plain URL as canonical
+            self.path = parts.path.removeprefix("/linked")
+            self.canonical = self.path
+            super().do_GET()
         elif parts.path == "/big.html":
             self._send(b"<html><body><p>" + b"bees " * 400_000 + b"</p></body></html>")
         else:
             if self.hold and parts.path.endswith(".html"):
                 time.sleep(self.hold)
             super().do_GET()
+
+    def end_headers(self) -> None:
+        if getattr(self, "canonical", ""):
+            self.send_header("Link", f'<{self.canonical}>; rel="canonical"')
+        super().end_headers()
 
     def _send(self, body: bytes) -> None:
         self.send_response(200)

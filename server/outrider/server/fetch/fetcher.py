@@ -143,7 +143,14 @@ class Fetcher:
         if not extracted.text.strip():
             raise FetchFailed("no text could be extracted")
         return Page(
-            url, final, extracted.title, extracted.text, extracted.links, kind or "?", rendered
+            url,
+            final,
+            extracted.title,
+            extracted.text,
+            extracted.links,
+            kind or "?",
+            rendered,
+            extracted.canonical or _canonical_header(response, final),
         )
 
     async def _extract(
@@ -158,7 +165,7 @@ class Fetcher:
         if kind == "application/pdf" or (kind.endswith("octet-stream") and url.endswith(".pdf")):
             if truncated:
                 raise FetchFailed("the PDF is over the size cap")
-            return await asyncio.to_thread(_pdf_or_fail, data), False
+            return await asyncio.to_thread(_pdf_or_fail, data, url), False
         text = data.decode(response.charset_encoding or "utf-8", errors="replace")
         if kind in ("text/html", "application/xhtml+xml", ""):
             return await self._extract_html(url, text, limit)
@@ -191,8 +198,15 @@ class Fetcher:
         return rules_from_response(response.status_code, response.text[:500_000])
 
 
-def _pdf_or_fail(body: bytes) -> Extracted:
+def _canonical_header(response: httpx.Response, base: str) -> str:
+    """The canonical URL a `Link: <…>; rel="canonical"` header names (PDFs can only say so)."""
+    link = response.links.get("canonical", {}).get("url", "")
+    url = urldefrag(urljoin(base, link)).url if link else ""
+    return url if url.startswith(("http://", "https://")) else ""
+
+
+def _pdf_or_fail(body: bytes, url: str) -> Extracted:
     try:
-        return extract_pdf(body)
+        return extract_pdf(body, url)
     except Exception as error:  # pypdf raises many kinds on broken files
         raise FetchFailed(f"unreadable PDF: {error}") from None

@@ -52,6 +52,14 @@ class Budget:
             return f"the token budget ({mode.tokens:,}, a quarter kept for writing) ran out"
         return None
 
+    def follow_stop(self) -> str | None:
+        """Why no link may be followed (fetched and analysed), or None."""
+        if (stop := self.model_stop()) is not None:
+            return stop
+        if self.fetches_left() == 0:
+            return f"the fetch budget ({self.mode.fetches} pages) ran out"
+        return None
+
     def research_stop(self) -> str | None:
         """Why research cannot go on, or None while every research budget has room."""
         mode = self.mode

@@ -1,8 +1,9 @@
 """Citations checked in code.
 
 The writer cites sources by id, `[S3]` or `[S1, S4]`. Ids the run did not fetch are removed and
-counted, never published; Markdown links to fetched pages become id citations, links to pages the
-run did not fetch lose their URL (and are counted). What remains maps, like a grounding support,
+counted, never published; every URL in the text (links, images, reference definitions, autolinks,
+bare URLs) becomes an id citation when it is a fetched page, and is removed and counted otherwise
+(see links.py). What remains maps, like a grounding support,
 each cited sentence (a segment of the report, in UTF-8 byte offsets) to the indices of the cited
 pages that support it; cited pages are ordered by first citation and keep their claims.
 """
@@ -13,9 +14,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from outrider.server.research.links import rewrite_urls
+
 MARKER = re.compile(r"\[\s*(S\d+(?:\s*,\s*S\d+)*)\s*\]")
-_LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
-_SENTENCE = re.compile(r".*?(?:[.!?]+(?:\s*" + MARKER.pattern + r")*(?=\s|$)|$)")
+# A sentence ends at . ! or ?, with the markers after it and the stop a writer may repeat
+# after them ("at night? [S2].").
+_SENTENCE = re.compile(r".*?(?:[.!?]+(?:\s*" + MARKER.pattern + r")*[.!?]*(?=\s|$)|$)")
+_GAPS = (
+    (re.compile(r"[ \t]+([.,;:!?)])"), r"\1"),  # a dropped marker or URL leaves no gap before
+    (re.compile(r"([!?])\.(?=\s|$)"), r"\1"),  # "night? [S9]." without its marker
+    (re.compile(r"[ \t]*\(\s*\)"), ""),  # "(see URL)" without its URL
+    (re.compile(r"(?<=\S)[ \t]{2,}(?=\S)"), " "),
+)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)\s+")
 
 
@@ -46,19 +56,15 @@ def check_citations(
 ) -> CheckedReport:
     """`sources`: fetched source id -> URL; `urls`: every URL of a fetched page -> its id."""
     removed: list[str] = []
-    text = _LINK.sub(lambda m: _relink(m, urls, removed), draft)
+    text = rewrite_urls(draft, urls, removed)
     text = MARKER.sub(lambda m: _keep_known(m, sources, removed), text)
-    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)  # a dropped marker leaves no gap before
-    return _ground(text, tuple(removed))
+    return _ground(_close_gaps(text), tuple(removed))
 
 
-def _relink(match: re.Match[str], urls: Mapping[str, str], removed: list[str]) -> str:
-    label, url = match.group(1), match.group(2)
-    source = urls.get(url)
-    if source is None:
-        removed.append(url)
-        return label
-    return f"{label} [{source}]"
+def _close_gaps(text: str) -> str:
+    for pattern, replacement in _GAPS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def _keep_known(match: re.Match[str], sources: Mapping[str, str], removed: list[str]) -> str:
@@ -100,8 +106,7 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _claim(sentence: str) -> str:
-    bare = MARKER.sub("", sentence)
-    bare = re.sub(r"[ \t]+([.,;:!?])", r"\1", bare)
+    bare = _close_gaps(MARKER.sub("", sentence))
     return " ".join(_BULLET.sub("", bare.strip()).split())
 
 

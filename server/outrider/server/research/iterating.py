@@ -58,8 +58,8 @@ async def _one_iteration(
 ) -> tuple[Stop | None, list[str]]:
     await search(run, iteration, queries)
     fresh = await _analyse_phase(run, iteration, unanalysed)
-    if run.budget.mode.follows_per_iteration and run.budget.research_stop() is None:
-        await _follow_phase(run, iteration, fresh)
+    if run.budget.mode.follows_per_iteration and run.budget.follow_stop() is None:
+        await _follow_phase(run, iteration, fresh)  # fetches, not searches: it runs while they last
     if not run.budget.mode.analyse:
         return _limit_stop(run, iteration) or Stop(re.STOP_REASON_MAX_ITERATIONS, "fast mode"), []
     return await _evaluate_phase(run, iteration)
@@ -91,8 +91,10 @@ async def _analyse_phase(
         ),
     )
     with run.metrics.phase("analyzing"):
+        known = state.duplicates
         sources = unanalysed + await read(run, candidates, iteration)
-        failed = len(candidates) + len(unanalysed) - len(sources)
+        copies = state.duplicates - known
+        failed = len(candidates) + len(unanalysed) - len(sources) - copies
         if run.budget.mode.analyse:
             failed += await analyse(run, sources, run.budget.mode.follows_per_iteration > 0)
     done = [s for s in sources if s.analysis is not None or not run.budget.mode.analyse]
@@ -102,7 +104,7 @@ async def _analyse_phase(
             analyzed=len(done),
             failed=failed,
             iteration=iteration,
-            message=f"Analysed {len(done)} pages, {failed} failed",
+            message=f"Analysed {len(done)} pages, {failed} failed" + _copies(copies),
             samples=samples(done),
         ),
     )
@@ -118,8 +120,10 @@ async def _follow_phase(run: ResearchRun, iteration: int, fresh: list[Source]) -
         ),
     )
     with run.metrics.phase("following"):
+        known = run.state.duplicates
         sources = await read(run, links, iteration)
-        failed = len(links) - len(sources)
+        copies = run.state.duplicates - known
+        failed = len(links) - len(sources) - copies
         if sources:
             failed += await analyse(run, sources, with_links=False)
     done = [s for s in sources if s.analysis is not None]
@@ -129,10 +133,14 @@ async def _follow_phase(run: ResearchRun, iteration: int, fresh: list[Source]) -
             failed=failed,
             followed=len(done),
             iteration=iteration,
-            message=f"Followed {len(done)} links, {failed} failed",
+            message=f"Followed {len(done)} links, {failed} failed" + _copies(copies),
             samples=samples(done),
         ),
     )
+
+
+def _copies(count: int) -> str:
+    return f", {count} dropped as copies of pages already read" if count else ""
 
 
 def _links_to_follow(run: ResearchRun, fresh: list[Source]) -> list[Candidate]:

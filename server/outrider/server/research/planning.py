@@ -6,6 +6,8 @@ import re
 from typing import cast
 
 from outrider.server.core.event_names import by_wire_value
+from outrider.server.fetch.page import FetchOutcome
+from outrider.server.fetch.shown import shown_host
 from outrider.server.research import prompts
 from outrider.server.research.budget import BudgetExhausted
 from outrider.server.research.llm import ModelFailed
@@ -40,17 +42,28 @@ async def prefetch(run: ResearchRun) -> list[Source]:
     with run.metrics.phase("prefetching"):
         run.state.seen_urls.update(urls)
         candidates = [Candidate(url, re_pb.URL_SOURCE_USER_INPUT) for url in urls]
-        sources = await read(run, candidates, iteration=1)
-    failed = len(urls) - len(sources)
+        failures: list[tuple[Candidate, FetchOutcome]] = []
+        sources = await read(run, candidates, iteration=1, failures=failures)
+    failed = len(failures)
+    fetched = len(urls) - failed  # a near-duplicate of another URL was fetched too
     run.emit(
         "prefetching_end",
         re_pb.PrefetchingEnd(
-            message=f"Fetched {len(sources)} of {len(urls)} URLs",
-            fetched=len(sources),
+            message=f"Fetched {fetched} of {len(urls)} URLs" + _not_fetched(urls, failures),
+            fetched=fetched,
             failed=failed,
         ),
     )
     return sources
+
+
+def _not_fetched(urls: list[str], failures: list[tuple[Candidate, FetchOutcome]]) -> str:
+    """Why each URL of the query was not read, naming it by position and host only."""
+    reasons = [
+        f"URL {urls.index(c.url) + 1} ({shown_host(c.url)}) {outcome.why_not()}"
+        for c, outcome in failures
+    ]
+    return ". Not fetched: " + ". ".join(reasons) if reasons else ""
 
 
 async def plan(run: ResearchRun, prefetched: list[Source]) -> None:

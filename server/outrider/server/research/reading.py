@@ -6,8 +6,10 @@ import asyncio
 import logging
 
 from outrider.server.fetch.page import FetchOutcome
+from outrider.server.fetch.shown import shown_host
 from outrider.server.research import prompts
 from outrider.server.research.budget import BudgetExhausted
+from outrider.server.research.duplicates import admit
 from outrider.server.research.llm import ModelFailed
 from outrider.server.research.run import ResearchRun
 from outrider.server.research.schemas import LEVELS, AnalysisOut, PageAnalysisOut
@@ -18,8 +20,15 @@ ANALYSE_BATCH = 10
 MAX_FOLLOWS_PER_PAGE = 3
 
 
-async def read(run: ResearchRun, candidates: list[Candidate], iteration: int) -> list[Source]:
-    """Fetches the candidates (within the fetch and time budgets); returns the new sources."""
+async def read(
+    run: ResearchRun,
+    candidates: list[Candidate],
+    iteration: int,
+    failures: list[tuple[Candidate, FetchOutcome]] | None = None,
+) -> list[Source]:
+    """Fetches the candidates (within the fetch and time budgets); returns the new sources, not
+    the near-duplicates of sources (see duplicates.py). Outcomes without a page are appended to
+    `failures` when it is given."""
     candidates = candidates[: run.budget.fetches_left()]
     run.state.attempted.update(c.url for c in candidates)
     outcomes = await _fetch_all(run, [c.url for c in candidates])
@@ -27,9 +36,13 @@ async def read(run: ResearchRun, candidates: list[Candidate], iteration: int) ->
     for candidate, outcome in zip(candidates, outcomes, strict=True):
         run.metrics.record_fetch(outcome)
         if outcome.page is None:
-            log.info("not read: %s: %s", outcome.url, outcome.error)
+            log.info("not read: %s: %s", shown_host(outcome.url), outcome.why_not())
+            if failures is not None:
+                failures.append((candidate, outcome))
             continue
-        sources.append(run.state.add_source(outcome.page, candidate, iteration))
+        source = admit(run.state, outcome.page, candidate, iteration)
+        if source is not None:
+            sources.append(source)
     return sources
 
 

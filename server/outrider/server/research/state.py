@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from outrider.server.fetch.extract import file_name
 from outrider.server.fetch.page import Page
 from outrider.server.research.modes import ModeBudget
 from outrider.v1 import research_events_pb2 as re
@@ -43,6 +44,7 @@ class Source:
     candidate: Candidate
     iteration: int
     analysis: Analysis | None = None
+    aliases: set[str] = field(default_factory=set)  # URLs of fetched duplicates of this page
 
     @property
     def url(self) -> str:
@@ -50,7 +52,11 @@ class Source:
 
     @property
     def title(self) -> str:
-        return self.page.title or self.candidate.title or self.url
+        """The page's title; without one its search title, file name or host, never its URL."""
+        listed = self.candidate.title
+        if listed in (self.url, self.page.url):
+            listed = ""
+        return self.page.title or listed or file_name(self.url) or self.domain
 
     @property
     def domain(self) -> str:
@@ -78,16 +84,21 @@ class ResearchState:
     outline: re.ReportOutline | None = None
     iterations: int = 0
     stop_note: str = ""  # why iterating stopped, in words
+    fingerprints: dict[str, str] = field(default_factory=dict)  # text fingerprint -> source id
+    duplicates: int = 0  # fetched pages dropped as near-duplicates of a source
 
     def add_source(self, page: Page, candidate: Candidate, iteration: int) -> Source:
         source = Source(f"S{len(self.sources) + 1}", page, candidate, iteration)
         self.sources[source.id] = source
+        self.fingerprints.setdefault(page.fingerprint(), source.id)
         return source
 
     def analysed(self) -> list[Source]:
         return [s for s in self.sources.values() if s.analysis is not None]
 
     def known_urls(self) -> dict[str, str]:
-        """Every URL of a fetched page (as requested and after redirects) -> its source id."""
-        urls = {s.page.url: s.id for s in self.sources.values()}
+        """Every URL of a fetched page (as requested, after redirects, or of a fetched duplicate)
+        -> its source id."""
+        urls = {url: s.id for s in self.sources.values() for url in s.aliases}
+        urls |= {s.page.url: s.id for s in self.sources.values()}
         return urls | {s.page.final_url: s.id for s in self.sources.values()}
