@@ -33,6 +33,17 @@ _SETTLE_JS = """() => Promise.race([
 ])"""
 
 
+# Scroll, then say whether anything moved (a page at its end does not).
+_SCROLL_PAGE_JS = """(d) => {
+  const before = window.scrollY; window.scrollBy({top: d * innerHeight, behavior: 'instant'});
+  return Math.abs(window.scrollY - before) >= 1;
+}"""
+_SCROLL_ELEMENT_JS = """(e, d) => {
+  const before = e.scrollTop; e.scrollBy({top: d * e.clientHeight, behavior: 'instant'});
+  return Math.abs(e.scrollTop - before) >= 1;
+}"""
+
+
 @dataclass(frozen=True)
 class ActionResult:
     ok: bool
@@ -171,13 +182,15 @@ class ActionRunner:
     ) -> ActionResult:
         sign = -1 if direction == "up" else 1
         if ref is None:
-            await self.session.page.evaluate(
-                "(d) => window.scrollBy(0, d * innerHeight)", sign * pages
-            )
+            moved = await self.session.page.evaluate(_SCROLL_PAGE_JS, sign * pages)
         else:
             locator = await self.locate(ref)
-            await locator.evaluate("(e, d) => e.scrollBy(0, d * e.clientHeight)", sign * pages)
-        return ActionResult(True, f"scrolled {direction}")
+            moved = await locator.evaluate(_SCROLL_ELEMENT_JS, sign * pages)
+        what = "the page" if ref is None else ref
+        if not moved:
+            end = "top" if sign < 0 else "end"
+            return ActionResult(True, f"{what} did not move: it is already at the {end}")
+        return ActionResult(True, f"scrolled {what} {direction}")
 
     async def _do_upload(self, ref: str, files: list[str]) -> ActionResult:
         if self.upload_dir is None:

@@ -14,6 +14,7 @@ from outrider.server.browser.js import load_js
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.interactions import InputAnswer
 from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import run_event_pb2 as rp
 
 AskInput = Callable[[ae.InteractiveFormDataRequest, dict[str, str] | None], Awaitable[InputAnswer]]
 MAX_ROUNDS = 3
@@ -35,7 +36,7 @@ class FormInput:
         for _ in range(MAX_ROUNDS):
             answer = await self._ask(request, errors)
             if not answer.submitted:
-                return ActionResult(True, f"The user declined to provide {', '.join(refs)}.")
+                return ActionResult(True, _unanswered(answer, refs))
             await self._fill(elements, answer.values)
             errors = await self._page_errors(elements)
             if not errors:
@@ -102,3 +103,12 @@ class FormInput:
             if message:
                 errors[ref] = self._runner.secrets.redact(message)
         return errors
+
+
+def _unanswered(answer: InputAnswer, refs: list[str]) -> str:
+    fields = ", ".join(refs)
+    if answer.source == rp.RESOLUTION_SOURCE_EXPIRED:
+        return f"Nobody answered the request for {fields} in time; nothing was filled."
+    if answer.source == rp.RESOLUTION_SOURCE_RUN_ENDED:
+        return f"The request for {fields} ended unanswered; nothing was filled."
+    return f"The user declined to provide {fields}."

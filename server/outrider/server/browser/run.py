@@ -62,7 +62,7 @@ class BrowserRun:
     def __init__(self, ctx: RunContext, env: BrowserEnv) -> None:
         self.ctx, self.env, self.params = ctx, env, ctx.automate
         self.reporter = Reporter(ctx, env.settings.providers.prices)
-        self.secrets = Secrets()
+        self.secrets = Secrets(ctx.redactor)
         raw_data = (
             json_format.MessageToDict(self.params.data) if self.params.HasField("data") else None
         )
@@ -86,6 +86,7 @@ class BrowserRun:
         self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
         self.observer = Observer(self, env.browser)
         self.validations = 0
+        self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
 
     # the run
@@ -230,6 +231,7 @@ class BrowserRun:
             else argument_errors(tool, call.arguments)
         )
         if errors:
+            self.invalid_calls += 1
             raw = struct_pb2.Value()
             json_format.ParseDict({"tool": call.name, "arguments": call.arguments}, raw)
             self.reporter.emit(
@@ -238,10 +240,11 @@ class BrowserRun:
                     errors=errors,
                     iteration_id=iteration_id,
                     raw_response=raw,
-                    retry_count=self.errors.consecutive + 1,
+                    retry_count=self.invalid_calls,
                 ),
             )
             return f"Invalid call: {'; '.join(errors)}"
+        self.invalid_calls = 0
         if self.repeats.is_repeat(call):
             self.reporter.status(
                 iteration_id, f"refused a repeated {call.name}: the agent is looping"
@@ -344,14 +347,8 @@ class BrowserRun:
         )
 
     async def _decide_hold(self, hold: Hold, ref: str, iteration_id: str) -> str | None:
-        if not self.params.interactive:
-            self.reporter.status(
-                iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.reason}"
-            )
-            return (
-                f"Blocked by the action firewall: {hold.reason}. The user must add the host to "
-                "trusted_hostnames for this to be allowed."
-            )
+        if not self.params.interactive or self.ctx.options.refuse_held_actions:
+            return self._refuse_hold(hold, ref, iteration_id)
         request = run_event_pb2.ApprovalRequested(
             iteration_id=iteration_id,
             action=hold.action,
@@ -363,8 +360,27 @@ class BrowserRun:
         answer = await self.ctx.ask_approval(request, standing_key=hold.standing_key)
         if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
             return None
+        if answer.source == run_event_pb2.RESOLUTION_SOURCE_EXPIRED:
+            return (
+                f"Nobody answered the approval for this {hold.action} in time, so it was not "
+                "done. Do not try it again."
+            )
         reason = f": {answer.reason}" if answer.reason else ""
         return f"The user rejected this {hold.action}{reason}. Do not try it again."
+
+    def _refuse_hold(self, hold: Hold, ref: str, iteration_id: str) -> str:
+        """Held actions nobody can approve (not interactive, or a caller that cannot see
+        approvals) are refused at once rather than left waiting for an answer."""
+        unanswerable = self.params.interactive
+        why = " (this caller cannot answer approvals)" if unanswerable else ""
+        self.reporter.status(
+            iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.reason}{why}"
+        )
+        asking = " The user cannot be asked to approve it on this run." if unanswerable else ""
+        return (
+            f"Blocked by the action firewall: {hold.reason}.{asking} The user must add the host "
+            "to trusted_hostnames for this to be allowed."
+        )
 
     # validation and endings
 

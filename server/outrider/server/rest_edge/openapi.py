@@ -42,7 +42,9 @@ _APPROVAL_HEADER = {
     "name": "X-Outrider-Approval-Events",
     "in": "header",
     "required": False,
-    "description": "true: also stream approval_requested, approval_resolved, input_resolved.",
+    "description": "true: also stream approval_requested, approval_resolved, input_resolved. "
+    "An automate run started without it cannot be asked for approvals: actions the firewall "
+    "holds are refused at once and the model is told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 
