@@ -50,6 +50,7 @@ class ActionResult:
     message: str
     answer: str | None = None  # set by done
     abort_reason: str | None = None  # set by abort
+    submitted: bool = False  # the action submitted a form
 
 
 class ActionFailed(Exception):
@@ -131,7 +132,7 @@ class ActionRunner:
             await self._guard(self.firewall.check_submit(info), ref)
         if not info.opens_tab:
             await locator.click(timeout=self.timeout_ms)
-            return ActionResult(True, f"clicked {ref}")
+            return ActionResult(True, f"clicked {ref}", submitted=info.is_submit)
         async with self.session.context.expect_page(timeout=self.timeout_ms) as opened:
             await locator.click(timeout=self.timeout_ms)
         await (await opened.value).wait_for_load_state("domcontentloaded")
@@ -172,10 +173,11 @@ class ActionRunner:
             await self.session.page.keyboard.press(key)
             return ActionResult(True, f"pressed {key}")
         locator, info = await self.element(ref)
-        if key == "Enter" and info.in_form and info.is_text_entry:
+        submits = key == "Enter" and info.in_form and info.is_text_entry
+        if submits:
             await self._guard(self.firewall.check_submit(info), ref)
         await locator.press(key, timeout=self.timeout_ms)
-        return ActionResult(True, f"pressed {key} on {ref}")
+        return ActionResult(True, f"pressed {key} on {ref}", submitted=submits)
 
     async def _do_scroll(
         self, direction: str, ref: str | None = None, pages: float = 1

@@ -4,7 +4,7 @@ abort; every ending reported in the seed's terminal shape."""
 from __future__ import annotations
 
 import secrets as token_source
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from google.protobuf import json_format, struct_pb2
@@ -15,7 +15,7 @@ from outrider.server.browser.connection import BrowserLost, Connection
 from outrider.server.browser.conversation import Conversation
 from outrider.server.browser.endings import Endings
 from outrider.server.browser.firewall import Firewall, Hold
-from outrider.server.browser.forms import FormInput
+from outrider.server.browser.forms import FilledForm, FormInput
 from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
 from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
 from outrider.server.browser.observe import Observer
@@ -87,6 +87,7 @@ class BrowserRun:
         self.observer = Observer(self, env.browser)
         self.validations = 0
         self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
+        self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
 
     # the run
@@ -298,9 +299,11 @@ class BrowserRun:
         runner = self._runner(iteration_id)
         if call.name == "request_input":
             form = FormInput(runner, self.ctx.ask_input)
-            return await form.request(
+            requested = await form.request(
                 list(call.arguments["refs"]), call.arguments["reason"], iteration_id
             )
+            self.filled_form = form.filled
+            return requested
         if call.name == "wait":
             self.reporter.emit(
                 "agent_waiting",
@@ -309,6 +312,8 @@ class BrowserRun:
                 ),
             )
         result = await runner.run(call.name, call.arguments)
+        if result.submitted and self.filled_form is not None:
+            result = await self._check_submitted_form(runner, result)
         if call.name == "extract" and result.ok:
             self.reporter.emit(
                 "agent_extracted",
@@ -317,6 +322,20 @@ class BrowserRun:
                 ),
             )
         return result
+
+    async def _check_submitted_form(
+        self, runner: ActionRunner, result: ActionResult
+    ) -> ActionResult:
+        """After the submit that follows a form-data request: if the page rejected the caller's
+        values, the caller is asked again (interactive:form_data:error) before the model goes on."""
+        filled, self.filled_form = self.filled_form, None
+        assert filled is not None
+        form = FormInput(runner, self.ctx.ask_input)
+        note = await form.after_submit(filled)
+        if note is None:
+            return result
+        self.filled_form = form.filled
+        return replace(result, message=f"{result.message}. {note}")
 
     def _runner(self, iteration_id: str) -> ActionRunner:
         async def gate(hold: Hold, ref: str) -> str | None:
