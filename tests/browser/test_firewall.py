@@ -208,7 +208,8 @@ async def test_injected_instructions_cannot_exfiltrate_data(
         if e.automate.HasField("browser_action_completed")
         and not e.automate.browser_action_completed.success
     ]
-    assert len(failed) == 1 and "collector.example" in failed[0]
+    # the fill is held, and so is the empty submit to the other host
+    assert len(failed) == 2 and all("collector.example" in f for f in failed), failed
     statuses = [
         e.automate.agent_status.message for e in events if e.automate.HasField("agent_status")
     ]

@@ -33,12 +33,24 @@ _SETTLE_JS = """() => Promise.race([
 ])"""
 
 
+# Scroll, then say whether anything moved (a page at its end does not).
+_SCROLL_PAGE_JS = """(d) => {
+  const before = window.scrollY; window.scrollBy({top: d * innerHeight, behavior: 'instant'});
+  return Math.abs(window.scrollY - before) >= 1;
+}"""
+_SCROLL_ELEMENT_JS = """(e, d) => {
+  const before = e.scrollTop; e.scrollBy({top: d * e.clientHeight, behavior: 'instant'});
+  return Math.abs(e.scrollTop - before) >= 1;
+}"""
+
+
 @dataclass(frozen=True)
 class ActionResult:
     ok: bool
     message: str
     answer: str | None = None  # set by done
     abort_reason: str | None = None  # set by abort
+    submitted: bool = False  # the action submitted a form
 
 
 class ActionFailed(Exception):
@@ -120,7 +132,7 @@ class ActionRunner:
             await self._guard(self.firewall.check_submit(info), ref)
         if not info.opens_tab:
             await locator.click(timeout=self.timeout_ms)
-            return ActionResult(True, f"clicked {ref}")
+            return ActionResult(True, f"clicked {ref}", submitted=info.is_submit)
         async with self.session.context.expect_page(timeout=self.timeout_ms) as opened:
             await locator.click(timeout=self.timeout_ms)
         await (await opened.value).wait_for_load_state("domcontentloaded")
@@ -161,23 +173,26 @@ class ActionRunner:
             await self.session.page.keyboard.press(key)
             return ActionResult(True, f"pressed {key}")
         locator, info = await self.element(ref)
-        if key == "Enter" and info.in_form and info.is_text_entry:
+        submits = key == "Enter" and info.in_form and info.is_text_entry
+        if submits:
             await self._guard(self.firewall.check_submit(info), ref)
         await locator.press(key, timeout=self.timeout_ms)
-        return ActionResult(True, f"pressed {key} on {ref}")
+        return ActionResult(True, f"pressed {key} on {ref}", submitted=submits)
 
     async def _do_scroll(
         self, direction: str, ref: str | None = None, pages: float = 1
     ) -> ActionResult:
         sign = -1 if direction == "up" else 1
         if ref is None:
-            await self.session.page.evaluate(
-                "(d) => window.scrollBy(0, d * innerHeight)", sign * pages
-            )
+            moved = await self.session.page.evaluate(_SCROLL_PAGE_JS, sign * pages)
         else:
             locator = await self.locate(ref)
-            await locator.evaluate("(e, d) => e.scrollBy(0, d * e.clientHeight)", sign * pages)
-        return ActionResult(True, f"scrolled {direction}")
+            moved = await locator.evaluate(_SCROLL_ELEMENT_JS, sign * pages)
+        what = "the page" if ref is None else ref
+        if not moved:
+            end = "top" if sign < 0 else "end"
+            return ActionResult(True, f"{what} did not move: it is already at the {end}")
+        return ActionResult(True, f"scrolled {what} {direction}")
 
     async def _do_upload(self, ref: str, files: list[str]) -> ActionResult:
         if self.upload_dir is None:

@@ -66,6 +66,8 @@ class ElementInfo:
     form_has_data: bool
     form_label: str
     page_url: str
+    name: str = ""  # the name and id attributes find the field again on a re-rendered page
+    element_id: str = ""
 
     @property
     def is_text_entry(self) -> bool:
@@ -102,4 +104,6 @@ async def describe(locator: Locator, timeout_ms: float) -> ElementInfo:
         form_has_data=raw["formHasData"],
         form_label=raw["formLabel"],
         page_url=raw["pageUrl"],
+        name=raw["name"],
+        element_id=raw["id"],
     )

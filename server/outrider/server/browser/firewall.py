@@ -1,7 +1,9 @@
 """The action firewall: fills of free-text or sensitive fields and submissions of forms carrying
 such data happen only where both the page's host and the form's target host are trusted, or in
-unsafe mode. Everything else is held back: asked as an approval in interactive mode, refused
-otherwise. Search boxes, pickers and choices stay free."""
+unsafe mode; a form sent to another host that is not trusted is held even when its fields are
+empty (hidden inputs and the request itself can carry data). Everything else is held back:
+asked as an approval in interactive mode, refused otherwise. Search boxes, pickers and choices
+stay free."""
 
 from __future__ import annotations
 
@@ -49,11 +51,16 @@ class Firewall:
         return self._hold("fill", element.page_url, target, f"filling {element.label or 'a field'}")
 
     def check_submit(self, element: ElementInfo) -> Hold | None:
-        if self._unsafe or not element.form_has_data:
+        if self._unsafe:
             return None
-        return self._hold(
-            "submit", element.page_url, element.form_action, "submitting a form with entered data"
-        )
+        if element.form_has_data:
+            what = "submitting a form with entered data"
+            return self._hold("submit", element.page_url, element.form_action, what)
+        target_host = host_of(element.form_action)
+        if target_host == host_of(element.page_url) or self.is_trusted(target_host):
+            return None
+        what = "submitting a form to another host"
+        return self._hold("submit", element.page_url, element.form_action, what)
 
     def _hold(self, action: str, page_url: str, target_url: str, what: str) -> Hold | None:
         page_host, target_host = host_of(page_url), host_of(target_url)

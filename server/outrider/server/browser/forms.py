@@ -1,11 +1,15 @@
 """Form-data input: the model names fields it has no values for; the caller supplies them; the
-harness fills them itself and checks what the page says. The model only learns which fields were
-filled, never the values."""
+harness fills them itself and checks what the page says, before the submit and after it. The
+model only learns which fields were filled, never the values."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
 from outrider.server.browser.actions import ActionFailed, ActionResult, ActionRunner
@@ -14,46 +18,85 @@ from outrider.server.browser.js import load_js
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.interactions import InputAnswer
 from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import run_event_pb2 as rp
 
 AskInput = Callable[[ae.InteractiveFormDataRequest, dict[str, str] | None], Awaitable[InputAnswer]]
+Field = tuple[str, Locator, ElementInfo]
 MAX_ROUNDS = 3
+# How long after a submit the page may take to show its verdict on the values.
+_VERDICT_POLLS, _VERDICT_INTERVAL = 8, 0.25
 _TRUE = frozenset({"true", "yes", "on", "1", "checked", "x"})
 
 _PAGE_ERRORS_JS = load_js("page_errors.js")
+_WATCH_ERRORS_JS = load_js("watch_errors.js")
 _CHOOSE_RADIO_JS = load_js("choose_radio.js")
+
+
+@dataclass
+class FilledForm:
+    """Fields the caller filled; the next submit is watched for the page rejecting them."""
+
+    request: ae.InteractiveFormDataRequest
+    fields: list[Field]
+    rounds: int
 
 
 class FormInput:
     def __init__(self, runner: ActionRunner, ask: AskInput) -> None:
         self._runner = runner
         self._ask = ask
+        self.filled: FilledForm | None = None  # set when the caller's values are in the page
 
     async def request(self, refs: list[str], reason: str, iteration_id: str) -> ActionResult:
-        elements = [(ref, *await self._runner.element(ref)) for ref in refs]
-        request = await self._build_request(elements, reason, iteration_id)
-        errors: dict[str, str] | None = None
-        for _ in range(MAX_ROUNDS):
+        fields = [(ref, *await self._runner.element(ref)) for ref in refs]
+        request = await self._build_request(fields, reason, iteration_id)
+        return await self._ask_and_fill(request, fields, None, 0)
+
+    async def after_submit(self, form: FilledForm) -> str | None:
+        """When the page rejected the submitted values: asks the caller again (with the page's
+        messages) and fills the new values; returns what the model should know, else None."""
+        errors, fields = await self._verdict(form.fields)
+        if not errors:
+            return None
+        summary = "; ".join(f"{ref}: {message}" for ref, message in errors.items())
+        if form.rounds >= MAX_ROUNDS:
+            return f"The page rejected the user's values again ({summary}). Stop trying."
+        result = await self._ask_and_fill(form.request, fields, errors, form.rounds)
+        return f"After the submit the page rejected the user's values ({summary}). {result.message}"
+
+    async def _ask_and_fill(
+        self,
+        request: ae.InteractiveFormDataRequest,
+        fields: list[Field],
+        errors: dict[str, str] | None,
+        rounds: int,
+    ) -> ActionResult:
+        refs = [ref for ref, _, _ in fields]
+        while rounds < MAX_ROUNDS:
+            rounds += 1
+            for field in request.fields:
+                field.description = (errors or {}).get(field.ref, "")
             answer = await self._ask(request, errors)
             if not answer.submitted:
-                return ActionResult(True, f"The user declined to provide {', '.join(refs)}.")
-            await self._fill(elements, answer.values)
-            errors = await self._page_errors(elements)
+                return ActionResult(True, _unanswered(answer, refs))
+            await self._fill(fields, answer.values)
+            errors = await self._page_errors(fields, after_submit=False)
             if not errors:
+                await self._watch_page()
+                self.filled = FilledForm(request, fields, rounds)
                 filled = ", ".join(
-                    f"{ref} ({info.label})" for ref, _, info in elements if ref in answer.values
+                    f"{ref} ({info.label})" for ref, _, info in fields if ref in answer.values
                 )
                 return ActionResult(True, f"The user filled {filled}. The values are in the page.")
-            for field in request.fields:
-                field.description = errors.get(field.ref, "")
         return ActionResult(False, f"the page rejected the user's values: {errors}")
 
     async def _build_request(
-        self, elements: list[tuple[str, Locator, ElementInfo]], reason: str, iteration_id: str
+        self, fields: list[Field], reason: str, iteration_id: str
     ) -> ae.InteractiveFormDataRequest:
         page = self._runner.session.page
-        first = elements[0][2] if elements else None
+        first = fields[0][2] if fields else None
         return ae.InteractiveFormDataRequest(
-            fields=[self._field(ref, info) for ref, _, info in elements],
+            fields=[self._field(ref, info) for ref, _, info in fields],
             form_description=(first.form_label if first and first.form_label else reason),
             iteration_id=iteration_id,
             page_title=await page.title(),
@@ -74,15 +117,13 @@ class FormInput:
             field.current_value = info.value
         return field
 
-    async def _fill(
-        self, elements: list[tuple[str, Locator, ElementInfo]], values: dict[str, str]
-    ) -> None:
+    async def _fill(self, fields: list[Field], values: dict[str, str]) -> None:
         timeout = self._runner.timeout_ms
-        for ref, locator, info in elements:
+        for ref, locator, info in fields:
             if ref not in values:
                 continue
             value = values[ref]
-            self._runner.secrets.add(value)  # caller-typed values never show in snapshots
+            self._runner.secrets.add(value)  # caller-typed values never show anywhere
             if info.tag == "select":
                 await locator.select_option(label=value, timeout=timeout)
             elif info.type == "checkbox":
@@ -93,12 +134,83 @@ class FormInput:
             else:
                 await locator.fill(value, timeout=timeout)
 
-    async def _page_errors(
-        self, elements: list[tuple[str, Locator, ElementInfo]]
-    ) -> dict[str, str]:
-        errors = {}
-        for ref, locator, _ in elements:
-            message: str = await locator.evaluate(_PAGE_ERRORS_JS)
-            if message:
-                errors[ref] = self._runner.secrets.redact(message)
-        return errors
+    async def _watch_page(self) -> None:
+        try:
+            await self._runner.session.page.evaluate(_WATCH_ERRORS_JS)
+        except PlaywrightError:
+            pass  # a page that refuses scripts: every alert after the submit then counts
+
+    async def _page_errors(self, fields: list[Field], after_submit: bool) -> dict[str, str]:
+        """Messages the page shows for each field; form-level ones go to the fields they name,
+        or to every field when they name none."""
+        own: dict[str, str] = {}
+        form_level = ""
+        for ref, locator, _ in fields:
+            found: dict[str, Any] = await locator.evaluate(_PAGE_ERRORS_JS, after_submit)
+            if found["field"]:
+                own[ref] = found["field"]
+            form_level = form_level or found["form"]
+        if form_level:
+            named = [ref for ref, _, info in fields if _names(form_level, info.label)]
+            for ref in named or [ref for ref, _, _ in fields]:
+                own[ref] = f"{own[ref]} {form_level}" if ref in own else form_level
+        return {ref: self._runner.secrets.redact(message) for ref, message in own.items()}
+
+    async def _verdict(self, fields: list[Field]) -> tuple[dict[str, str], list[Field]]:
+        """The page's messages after a submit (waiting briefly for them), and the fields as
+        they now are; nothing when the form is gone (the submit led elsewhere)."""
+        for _ in range(_VERDICT_POLLS):
+            try:
+                current = await self._relocate(fields)
+                if not current:
+                    return {}, []
+                errors = await self._page_errors(current, after_submit=True)
+            except PlaywrightError:
+                errors, current = {}, fields  # the page is navigating: look again
+            if errors:
+                return errors, current
+            await asyncio.sleep(_VERDICT_INTERVAL)
+        return {}, []
+
+    async def _relocate(self, fields: list[Field]) -> list[Field]:
+        """The same fields on the current page: still attached, or found again by name, id or
+        label on a page the submit re-rendered."""
+        page = self._runner.session.page
+        found = []
+        for ref, locator, info in fields:
+            candidates = [locator]
+            if info.name:
+                candidates.append(page.locator(f'[name="{_css_string(info.name)}"]').first)
+            if info.element_id:
+                candidates.append(page.locator(f'[id="{_css_string(info.element_id)}"]').first)
+            if info.label:
+                candidates.append(page.get_by_label(info.label, exact=True).first)
+            for candidate in candidates:
+                if await _present(candidate):
+                    found.append((ref, candidate, info))
+                    break
+        return found
+
+
+async def _present(locator: Locator) -> bool:
+    try:
+        return await locator.count() > 0
+    except PlaywrightError:
+        return False  # e.g. an aria ref of a document that is gone
+
+
+def _names(message: str, label: str) -> bool:
+    return bool(label) and label.strip().lower() in message.lower()
+
+
+def _css_string(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unanswered(answer: InputAnswer, refs: list[str]) -> str:
+    fields = ", ".join(refs)
+    if answer.source == rp.RESOLUTION_SOURCE_EXPIRED:
+        return f"Nobody answered the request for {fields} in time; nothing was filled."
+    if answer.source == rp.RESOLUTION_SOURCE_RUN_ENDED:
+        return f"The request for {fields} ended unanswered; nothing was filled."
+    return f"The user declined to provide {fields}."

@@ -37,6 +37,8 @@ class ModelCaller:
         self._retries = retries
 
     async def generate(self, request: ModelRequest, iteration_id: str) -> ModelReply:
+        """Sends `request`, with every secret the run knows by now redacted, to its role's model."""
+        request = self._redacted(request)
         model = self._models.for_role(request.role)
         try:
             reply = await model.generate(request)
@@ -82,6 +84,28 @@ class ModelCaller:
         if request.temperature is not None:
             generation.temperature = request.temperature
         return generation
+
+    def _redacted(self, request: ModelRequest) -> ModelRequest:
+        messages = tuple(
+            replace(
+                m,
+                text=self._redact(m.text),
+                tool_calls=tuple(
+                    replace(c, arguments=self._redact_json(c.arguments)) for c in m.tool_calls
+                ),
+            )
+            for m in request.messages
+        )
+        return replace(request, messages=messages)
+
+    def _redact_json(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self._redact(value)
+        if isinstance(value, dict):
+            return {k: self._redact_json(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._redact_json(v) for v in value]
+        return value
 
     def _describe_model(self, generation: ag.AiGeneration, model: str, reply: ModelReply) -> None:
         """Which model answered, and its estimated cost, under provider_metadata["outrider"]."""

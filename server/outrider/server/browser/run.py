@@ -4,7 +4,7 @@ abort; every ending reported in the seed's terminal shape."""
 from __future__ import annotations
 
 import secrets as token_source
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from google.protobuf import json_format, struct_pb2
@@ -15,7 +15,7 @@ from outrider.server.browser.connection import BrowserLost, Connection
 from outrider.server.browser.conversation import Conversation
 from outrider.server.browser.endings import Endings
 from outrider.server.browser.firewall import Firewall, Hold
-from outrider.server.browser.forms import FormInput
+from outrider.server.browser.forms import FilledForm, FormInput
 from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
 from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
 from outrider.server.browser.observe import Observer
@@ -62,7 +62,7 @@ class BrowserRun:
     def __init__(self, ctx: RunContext, env: BrowserEnv) -> None:
         self.ctx, self.env, self.params = ctx, env, ctx.automate
         self.reporter = Reporter(ctx, env.settings.providers.prices)
-        self.secrets = Secrets()
+        self.secrets = Secrets(ctx.redactor)
         raw_data = (
             json_format.MessageToDict(self.params.data) if self.params.HasField("data") else None
         )
@@ -86,6 +86,8 @@ class BrowserRun:
         self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
         self.observer = Observer(self, env.browser)
         self.validations = 0
+        self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
+        self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
 
     # the run
@@ -230,6 +232,7 @@ class BrowserRun:
             else argument_errors(tool, call.arguments)
         )
         if errors:
+            self.invalid_calls += 1
             raw = struct_pb2.Value()
             json_format.ParseDict({"tool": call.name, "arguments": call.arguments}, raw)
             self.reporter.emit(
@@ -238,10 +241,11 @@ class BrowserRun:
                     errors=errors,
                     iteration_id=iteration_id,
                     raw_response=raw,
-                    retry_count=self.errors.consecutive + 1,
+                    retry_count=self.invalid_calls,
                 ),
             )
             return f"Invalid call: {'; '.join(errors)}"
+        self.invalid_calls = 0
         if self.repeats.is_repeat(call):
             self.reporter.status(
                 iteration_id, f"refused a repeated {call.name}: the agent is looping"
@@ -295,9 +299,11 @@ class BrowserRun:
         runner = self._runner(iteration_id)
         if call.name == "request_input":
             form = FormInput(runner, self.ctx.ask_input)
-            return await form.request(
+            requested = await form.request(
                 list(call.arguments["refs"]), call.arguments["reason"], iteration_id
             )
+            self.filled_form = form.filled
+            return requested
         if call.name == "wait":
             self.reporter.emit(
                 "agent_waiting",
@@ -306,6 +312,8 @@ class BrowserRun:
                 ),
             )
         result = await runner.run(call.name, call.arguments)
+        if result.submitted and self.filled_form is not None:
+            result = await self._check_submitted_form(runner, result)
         if call.name == "extract" and result.ok:
             self.reporter.emit(
                 "agent_extracted",
@@ -314,6 +322,20 @@ class BrowserRun:
                 ),
             )
         return result
+
+    async def _check_submitted_form(
+        self, runner: ActionRunner, result: ActionResult
+    ) -> ActionResult:
+        """After the submit that follows a form-data request: if the page rejected the caller's
+        values, the caller is asked again (interactive:form_data:error) before the model goes on."""
+        filled, self.filled_form = self.filled_form, None
+        assert filled is not None
+        form = FormInput(runner, self.ctx.ask_input)
+        note = await form.after_submit(filled)
+        if note is None:
+            return result
+        self.filled_form = form.filled
+        return replace(result, message=f"{result.message}. {note}")
 
     def _runner(self, iteration_id: str) -> ActionRunner:
         async def gate(hold: Hold, ref: str) -> str | None:
@@ -344,14 +366,8 @@ class BrowserRun:
         )
 
     async def _decide_hold(self, hold: Hold, ref: str, iteration_id: str) -> str | None:
-        if not self.params.interactive:
-            self.reporter.status(
-                iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.reason}"
-            )
-            return (
-                f"Blocked by the action firewall: {hold.reason}. The user must add the host to "
-                "trusted_hostnames for this to be allowed."
-            )
+        if not self.params.interactive or self.ctx.options.refuse_held_actions:
+            return self._refuse_hold(hold, ref, iteration_id)
         request = run_event_pb2.ApprovalRequested(
             iteration_id=iteration_id,
             action=hold.action,
@@ -363,8 +379,27 @@ class BrowserRun:
         answer = await self.ctx.ask_approval(request, standing_key=hold.standing_key)
         if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
             return None
+        if answer.source == run_event_pb2.RESOLUTION_SOURCE_EXPIRED:
+            return (
+                f"Nobody answered the approval for this {hold.action} in time, so it was not "
+                "done. Do not try it again."
+            )
         reason = f": {answer.reason}" if answer.reason else ""
         return f"The user rejected this {hold.action}{reason}. Do not try it again."
+
+    def _refuse_hold(self, hold: Hold, ref: str, iteration_id: str) -> str:
+        """Held actions nobody can approve (not interactive, or a caller that cannot see
+        approvals) are refused at once rather than left waiting for an answer."""
+        unanswerable = self.params.interactive
+        why = " (this caller cannot answer approvals)" if unanswerable else ""
+        self.reporter.status(
+            iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.reason}{why}"
+        )
+        asking = " The user cannot be asked to approve it on this run." if unanswerable else ""
+        return (
+            f"Blocked by the action firewall: {hold.reason}.{asking} The user must add the host "
+            "to trusted_hostnames for this to be allowed."
+        )
 
     # validation and endings
 

@@ -12,6 +12,7 @@ from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.event_names import payload_event_name
 from outrider.server.core.interactions import ApprovalAnswer, InputAnswer, InteractionBroker
+from outrider.server.core.redaction import Redactor
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2
 
@@ -38,7 +39,8 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 
 
 class RunContext:
-    """One run as its agent sees it: parameters, event emission, questions to the caller."""
+    """One run as its agent sees it: parameters (secret values included, unlike the stored
+    run), event emission, questions to the caller, and the run's one redactor."""
 
     def __init__(
         self,
@@ -47,6 +49,7 @@ class RunContext:
         log: EventLog,
         interactions: InteractionBroker,
         artifacts: ArtifactStore,
+        redactor: Redactor | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -58,6 +61,7 @@ class RunContext:
         self._interactions = interactions
         self._artifacts = artifacts
         self._standing_decisions: dict[str, ApprovalAnswer] = {}
+        self.redactor = redactor if redactor is not None else Redactor()
 
     @property
     def automate(self) -> params_pb2.AutomateParams:

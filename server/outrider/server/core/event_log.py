@@ -10,6 +10,7 @@ from google.protobuf.message import Message
 from outrider.server.core import clock
 from outrider.server.core.errors import OutOfRange
 from outrider.server.core.names import run_name
+from outrider.server.core.redaction import Redactor
 from outrider.server.core.store import Store
 from outrider.server.core.subscription import LiveRun, Signal, Subscription
 from outrider.v1 import run_event_pb2
@@ -33,11 +34,22 @@ class EventLog:
         self._store = store
         self._buffer_limit = buffer_limit
         self._live: dict[str, LiveRun] = {}
+        self._redactors: dict[str, Redactor] = {}
 
-    def open(self, run_id: str, last_sequence: int = 0) -> None:
+    def open(self, run_id: str, last_sequence: int = 0, redactor: Redactor | None = None) -> None:
+        """Opens a run's log; every event appended to it passes `redactor` first."""
         self._live[run_id] = LiveRun(last_sequence)
+        if redactor is not None:
+            self._redactors[run_id] = redactor
+
+    def redact(self, run_id: str, message: Message) -> None:
+        """Scrubs the run's secrets from `message` in place (before it is stored anywhere)."""
+        redactor = self._redactors.get(run_id)
+        if redactor is not None:
+            redactor.message(message)
 
     def close(self, run_id: str) -> None:
+        self._redactors.pop(run_id, None)
         live = self._live.pop(run_id, None)
         if live is not None:
             live.close()
@@ -56,6 +68,7 @@ class EventLog:
     def append(self, run_id: str, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
         """Persists the next event of an open run and hands it to its watchers."""
         live = self._live[run_id]
+        self.redact(run_id, payload)
         event = run_event_pb2.RunEvent(
             run=run_name(run_id),
             sequence=live.last_sequence + 1,

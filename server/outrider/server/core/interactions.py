@@ -100,6 +100,7 @@ class InteractionBroker:
     def _open_interaction(
         self, run_id: str, kind: int, request: ae.InteractiveFormDataRequest | rp.ApprovalRequested
     ) -> _Open:
+        self._log.redact(run_id, request)
         interaction_id = new_id()
         now = clock.now_us()
         interaction = ip.Interaction(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import traceback
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from outrider.server.core.event_log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
+from outrider.server.core.redaction import Redactor, mask_secret_data
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -88,7 +90,7 @@ class RunManager:
         run_id = run.name.removeprefix("runs/")
         last = self._store.last_events(run_id, 2)
         self.log.open(run_id, last[-1].sequence if last else 0)
-        ending = Ending("SERVER_RESTARTED", "the server stopped while the run was active")
+        ending = Ending("SERVER_RESTARTED", _restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
         for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
             self.log.append(run_id, payload)
@@ -150,9 +152,10 @@ class RunManager:
         )
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
+        live, redactor = _keep_secrets_in_memory(run)
         self._store.save_run(run, run_id)
-        self.log.open(run_id)
-        ctx = RunContext(run, now, self.log, self.interactions, self.artifacts)
+        self.log.open(run_id, redactor=redactor)
+        ctx = RunContext(live, now, self.log, self.interactions, self.artifacts, redactor)
         active = _Active(run, ctx)
         self._active[run_id] = active
         return active
@@ -170,7 +173,8 @@ class RunManager:
                 ae.AUTOMATE_ERROR_CODE_TASK_ABORTED,
             )
         except Exception:
-            log.exception("agent of %s crashed", active.run.name)
+            trace = active.ctx.redactor.text(traceback.format_exc())
+            log.error("agent of %s crashed\n%s", active.run.name, trace)
             outcome = Ending("AGENT_CRASHED", "the agent failed unexpectedly; see the server log")
         self._end(active, outcome)
 
@@ -323,6 +327,27 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
+
+
+def _keep_secrets_in_memory(run: run_pb2.Run) -> tuple[run_pb2.Run, Redactor]:
+    """Masks the secrets in `run`'s data (it is what gets stored and served); returns the copy
+    the agent works from, secrets included, and the run's redactor, which knows them."""
+    live = run_pb2.Run()
+    live.CopyFrom(run)
+    redactor = Redactor()
+    if run.HasField("automate") and run.automate.HasField("data"):
+        masked, found = mask_secret_data(run.automate.data)
+        run.automate.data.CopyFrom(masked)
+        for value in found.values():
+            redactor.add(value)
+    return live, redactor
+
+
+def _restart_reason(run: run_pb2.Run) -> str:
+    reason = "the server stopped while the run was active"
+    if run.HasField("automate") and "{{secret:" in str(run.automate.data):
+        reason += "; its secret data were kept only in memory and are gone, so it cannot resume"
+    return reason
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

@@ -43,7 +43,8 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved "
-    "and run_queued.",
+    "and run_queued. An automate run started without it cannot be asked for approvals: actions "
+    "the firewall holds are refused at once and the model is told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 

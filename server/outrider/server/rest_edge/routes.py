@@ -32,10 +32,14 @@ class Routes:
         return self._start(request, bodies.research_spec(await _body(request)))
 
     def _start(self, request: Request, spec: RunSpec) -> Response:
+        stream = self._stream_settings(request)
+        if not stream.approval_events:
+            # This caller can neither see nor answer an approval: held actions are refused.
+            spec.options.refuse_held_actions = True
         run = self._runs.create(spec, params_at="", options_at="options.")
         run_id = run.name.removeprefix("runs/")
         items = self._runs.watch_batches(run_id, 0, spec.options.cancel_on_disconnect)
-        return sse_response(run, items, self._stream_settings(request))
+        return sse_response(run, items, stream)
 
     async def events(self, request: Request) -> Response:
         run_id = _run_id(request)

@@ -9,6 +9,18 @@
     return own[0] || el.getAttribute('aria-label') || el.getAttribute('placeholder')
       || el.getAttribute('name') || (el.innerText || '').trim().slice(0, 80) || '';
   };
+  // What a person would call the form: its accessible name, its legend or heading, or the
+  // nearest heading before it; never its HTML id.
+  const textOf = (el) => (el && el.innerText || '').trim();
+  const formLabel = (f) => {
+    const ids = (f.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
+    const named = f.getAttribute('aria-label') || ids.map(id => textOf(document.getElementById(id))).join(' ')
+      || f.getAttribute('title') || textOf(f.querySelector('legend, h1, h2, h3, h4, h5, h6'));
+    if (named && named.trim()) return named.trim();
+    const before = Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6'))
+      .filter(h => h.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING && textOf(h));
+    return before.length ? textOf(before[before.length - 1]) : '';
+  };
   let options = [];
   if (tag === 'select') options = Array.from(e.options).filter(o => o.value !== '').map(o => o.label);
   if (type === 'radio' && e.name) {
@@ -33,7 +45,8 @@
     inForm: !!form, isSubmit, opensTab: !!e.closest('a[target="_blank"]'),
     formAction: form ? (form.getAttribute('action') ? new URL(form.getAttribute('action'), location.href).href : location.href) : '',
     formHasData: form ? Array.from(form.elements).some(sensitive) : false,
-    formLabel: form ? (form.getAttribute('aria-label') || (form.querySelector('legend,h1,h2,h3') || {}).innerText || form.id || '') : '',
+    formLabel: form ? formLabel(form) : '',
     pageUrl: location.href,
+    name: e.getAttribute('name') || '', id: e.id || '',
   };
 }

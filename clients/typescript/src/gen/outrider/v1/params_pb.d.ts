@@ -202,6 +202,15 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * @generated from field: repeated string blocked_domains = 5;
    */
   blockedDomains: string[];
+
+  /**
+   * Nobody can answer approvals on this run: actions the firewall holds are refused at once, as
+   * in non-interactive mode, and the model is told why. The REST edge sets this for callers that
+   * did not opt in to approval events (they could neither see nor answer one).
+   *
+   * @generated from field: bool refuse_held_actions = 6;
+   */
+  refuseHeldActions: boolean;
 };
 
 /**
