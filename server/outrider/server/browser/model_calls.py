@@ -48,7 +48,9 @@ class ModelCaller:
             reply = await model.generate(request)
         except ModelError as error:
             self._reporter.tally.ai_errors += 1
-            failure = ae.AiGenerationError(error=self._redact(str(error)), iteration_id=iteration_id)
+            failure = ae.AiGenerationError(
+                error=self._redact(str(error)), iteration_id=iteration_id
+            )
             if not self._omit_prompts:
                 failure.prompt = self._prompt(request)
                 failure.schema.CopyFrom(_schema(request))
