@@ -1,19 +1,24 @@
 """Global options after the subcommand: `outrider runs list --json` means `outrider --json runs
 list`. The group's own options (whatever the callback declares) are moved to the front before
-click parses, so they work on either side of the subcommand."""
+parsing, so they work on either side of the subcommand."""
 
 from __future__ import annotations
 
-import click
+from collections.abc import Iterable
+from typing import Any
 
 
-def hoist_global_options(group: click.Command, args: list[str]) -> list[str]:
-    takes_value = {
+def option_arity(params: Iterable[Any]) -> dict[str, bool]:
+    """Option name -> whether it takes a value, for a click/typer command's parameters."""
+    return {
         name: not (param.is_flag or param.count)
-        for param in group.params
-        if isinstance(param, click.Option)
+        for param in params
+        if param.param_type_name == "option"
         for name in (*param.opts, *param.secondary_opts)
     }
+
+
+def hoist_global_options(takes_value: dict[str, bool], args: list[str]) -> list[str]:
     front: list[str] = []
     rest: list[str] = []
     index = 0

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from outrider.cli.argv import hoist_global_options
+from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Watcher, interactive
 from outrider.client import Options, RPCError, automate_params, research_params
@@ -46,7 +46,8 @@ def main(
 
 def run() -> None:
     """The `outrider` command: global options may also follow the subcommand."""
-    app(args=hoist_global_options(typer.main.get_command(app), sys.argv[1:]))
+    arity = option_arity(typer.main.get_command(app).params)
+    app(args=hoist_global_options(arity, sys.argv[1:]))
 
 
 def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:

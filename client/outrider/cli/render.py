@@ -49,19 +49,23 @@ class Renderer:
         if event.HasField("automate") and event.automate.HasField("complete"):
             self.console.print(outcome_line(event.automate.complete))
         elif self.verbose:
-            line = self._line(event)
-            if line:
-                self.console.print(f"[dim]{event.sequence:>4}[/] {line}")
-        elif line := self.steps.line(event):
-            self.console.print(line)
+            if verbose_line := self._line(event):
+                self.console.print(f"[dim]{event.sequence:>4}[/] {verbose_line}")
+        elif step_line := self.steps.line(event):
+            self.console.print(step_line)
         if event.research.HasField("complete"):
             self.report(event.research.complete)
 
     def error(self, error: RPCError) -> None:
         """A refused call: a JSON object with --json (stdout stays JSON), else a red line."""
         if self.as_json:
-            body = {"status": error.status, "reason": error.reason, "message": error.message}
-            body |= {"violations": error.violations} if error.violations else {}
+            body: dict[str, Any] = {
+                "status": error.status,
+                "reason": error.reason,
+                "message": error.message,
+            }
+            if error.violations:
+                body["violations"] = error.violations
             print(json.dumps({"error": body}), flush=True)
             return
         self.console.print(f"[bold red]error:[/] {error}")

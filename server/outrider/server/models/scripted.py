@@ -172,7 +172,7 @@ def _with_sources(turn: Turn, reply: ModelReply, seen: str) -> ModelReply:
     def source_id(match: re.Match[str]) -> str:
         for source, url in sources.items():
             if match.group(1) in url:
-                return source
+                return str(source)
         raise ModelError(f"scripted turn {turn.index}: no source whose URL has {match.group(1)!r}")
 
     return replace(reply, text=_SOURCE_QUERY.sub(source_id, reply.text))
