@@ -17,6 +17,7 @@ import pexpect  # type: ignore[import-untyped]
 
 from tests.cli.conftest import CLI
 from tests.cli.test_terminal import plain
+from tests.support.harness import REPO_ROOT
 
 PASSWORD = "tea-Leaf-2231"
 SHORT = "tea7"
@@ -26,12 +27,12 @@ def demo_env() -> dict[str, str]:
     return os.environ | {"COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
 
 
-def spawn_demo() -> tuple[pexpect.spawn, io.StringIO]:
+def spawn_demo(**env: str) -> tuple[pexpect.spawn, io.StringIO]:
     """`outrider demo` in a pseudo-terminal, and everything it shows."""
     child = pexpect.spawn(
         CLI[0],
         [*CLI[1:], "demo"],
-        env=demo_env(),
+        env=demo_env() | env,
         encoding="utf-8",
         timeout=60,
         dimensions=(50, 200),
@@ -108,6 +109,23 @@ def read_commands(process: subprocess.Popen[str]) -> dict[str, str]:
             lines.append(line)
             commands[title] = "".join(lines)
     return commands
+
+
+def readme_command(listing: str, printed: str) -> str:
+    """The README's grpcurl Automate example as written, pointed at this demo's ports (the README
+    assumes the default ports, which parallel tests cannot hold)."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    start = readme.index('grpcurl -plaintext -d \'{"params": {"task": "Find the price')
+    end = readme.index("outrider.v1.RunService/Automate", start)
+    command = readme[start : end + len("outrider.v1.RunService/Automate")]
+    grpcurl, target = listing.split()[0], listing.split()[2]
+    web = re.search(r"http://(127\.0\.0\.1:\d+)/shop/", printed)
+    assert web is not None
+    return (
+        command.replace("127.0.0.1:50051", target)
+        .replace("127.0.0.1:8000", web.group(1))
+        .replace("grpcurl ", f"{grpcurl} ", 1)
+    )
 
 
 def run_shell(command: str) -> str:
@@ -189,3 +207,20 @@ def test_a_server_without_a_model_says_how_to_configure_one_and_how_to_run_the_d
         process.wait()
         if process.stdout is not None:
             process.stdout.close()
+
+
+async def test_a_question_that_expires_while_the_prompt_is_open_is_announced() -> None:
+    def let_it_expire(child: pexpect.spawn) -> None:
+        child.expect("Email", timeout=90)
+        child.expect("Too late: that question closed unanswered", timeout=60)
+        child.sendline("")  # the prompt still reads a line; it is dropped
+        child.expect("Report", timeout=120)
+        child.expect(pexpect.EOF, timeout=60)
+        child.close()
+
+    child, screen = spawn_demo(OUTRIDER_INTERACTION_TTL="4")
+    await asyncio.to_thread(let_it_expire, child)
+    shown = plain(screen.getvalue())
+    assert "the question expired unanswered" in shown
+    assert "✓ answer: Not logged in: you declined to give the login details." in shown
+    assert child.exitstatus == 0

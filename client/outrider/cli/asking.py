@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 
-from outrider.cli.prompts import ask_approval, ask_form
+from outrider.cli.prompts import QuestionClosed, ask_approval, ask_form
 from outrider.client import (
     Answer,
     AsyncInteractiveSession,
@@ -73,6 +73,7 @@ class Asker:
         self._asked: set[str] = set()
         self._closed: set[str] = set()
         self._open: str | None = None  # the question whose prompt is on screen
+        self._open_closed = threading.Event()  # set when that question closes unanswered
         self._worker = asyncio.create_task(self._work())
 
     def handle(self, event: run_event_pb2.RunEvent) -> None:
@@ -84,9 +85,10 @@ class Asker:
         elif (closed := closed_unanswered(event)) is not None:
             self._closed.add(closed)
             if closed == self._open:
+                self._open_closed.set()
                 self._console.print(
                     "\n[bold yellow]Too late: that question closed unanswered (it expired or the "
-                    "run ended). What you type now is ignored; press Enter.[/]"
+                    "run ended). Press Enter to go on; what you type for it is dropped.[/]"
                 )
 
     async def close(self) -> None:
@@ -105,15 +107,20 @@ class Asker:
             if question.interaction_id in self._closed:
                 continue
             self._open = question.interaction_id
+            self._open_closed.clear()
             try:
                 await self._answer(question)
+            except QuestionClosed:
+                pass  # announced when it closed
             finally:
                 self._open = None
 
     async def _answer(self, question: Question) -> None:
         if question.form is not None:
             try:
-                values = await in_thread(ask_form, self._console, question.form, question.errors)
+                values = await in_thread(
+                    ask_form, self._console, question.form, question.errors, self._open_closed
+                )
             except EOFError:
                 values = None
             if question.interaction_id in self._closed:
@@ -124,7 +131,9 @@ class Asker:
         else:
             assert question.approval is not None
             try:
-                allow = await in_thread(ask_approval, self._console, question.approval)
+                allow = await in_thread(
+                    ask_approval, self._console, question.approval, self._open_closed
+                )
             except EOFError:
                 allow = False
             if question.interaction_id in self._closed:

@@ -3,6 +3,7 @@ runs these in a thread)."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 
 from rich.console import Console
@@ -12,11 +13,24 @@ from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2
 
 
+class QuestionClosed(Exception):
+    """The question closed (expired, or the run ended) while its prompt was open."""
+
+
+def _check(closed: threading.Event | None) -> None:
+    if closed is not None and closed.is_set():
+        raise QuestionClosed
+
+
 def ask_form(
-    console: Console, request: ae.InteractiveFormDataRequest, errors: dict[str, str]
+    console: Console,
+    request: ae.InteractiveFormDataRequest,
+    errors: dict[str, str],
+    closed: threading.Event | None = None,
 ) -> dict[str, str] | None:
     """Values by field ref, or None when the person declines. Passwords are read without echo;
-    a re-request (errors from the page) shows what was wrong before asking again."""
+    a re-request (errors from the page) shows what was wrong before asking again. Raises
+    QuestionClosed at the next line typed once `closed` is set."""
     if errors:
         console.print("[bold red]The page did not accept those values:[/]")
         for field in request.fields:
@@ -29,7 +43,7 @@ def ask_form(
         console.print("  [dim]Leave a required field empty to decline.[/]")
     values: dict[str, str] = {}
     for field in request.fields:
-        value = _ask_field(console, field)
+        value = _ask_field(console, field, closed)
         if value is None:
             return None
         if value or field.required:
@@ -37,24 +51,33 @@ def ask_form(
     return values
 
 
-def _ask_field(console: Console, field: ae.FormField) -> str | None:
+def _ask_field(console: Console, field: ae.FormField, closed: threading.Event | None) -> str | None:
     secret = field.field_type == ae.FORM_FIELD_TYPE_PASSWORD
     label = (field.label or field.ref) + (" (hidden as you type)" if secret else "")
     choices = list(field.options) or None
     while True:
         value = Prompt.ask(f"  {label}", console=console, password=secret, choices=choices)
+        _check(closed)
         if value or not field.required:
             return value
-        if Confirm.ask("  Decline the agent's request?", console=console, default=False):
+        declined = Confirm.ask("  Decline the agent's request?", console=console, default=False)
+        _check(closed)
+        if declined:
             return None
 
 
-def ask_approval(console: Console, request: run_event_pb2.ApprovalRequested) -> bool:
+def ask_approval(
+    console: Console,
+    request: run_event_pb2.ApprovalRequested,
+    closed: threading.Event | None = None,
+) -> bool:
     console.print(
         f"[bold magenta]Approval needed:[/] {request.action} {request.ref} on {request.url}"
         f"\n  why: {request.reason}{_deadline(request)}"
     )
-    return Confirm.ask("  Allow it?", console=console, default=False)
+    allow = Confirm.ask("  Allow it?", console=console, default=False)
+    _check(closed)
+    return allow
 
 
 def _deadline(request: run_event_pb2.ApprovalRequested) -> str:
