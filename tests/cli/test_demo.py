@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 
@@ -182,7 +183,7 @@ def test_demo_serve_prints_commands_that_work_verbatim() -> None:
 
 
 def test_a_server_without_a_model_says_how_to_configure_one_and_how_to_run_the_demo(
-    tmp_path: object,
+    tmp_path: Path,
 ) -> None:
     env = os.environ | {
         "OUTRIDER_MODEL": "",
@@ -224,3 +225,21 @@ async def test_a_question_that_expires_while_the_prompt_is_open_is_announced() -
     assert "the question expired unanswered" in shown
     assert "✓ answer: Not logged in: you declined to give the login details." in shown
     assert child.exitstatus == 0
+
+
+def test_demo_without_the_server_extra_says_what_to_install(tmp_path: Path) -> None:
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text(
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.startswith('outrider.server'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+    )
+    env = demo_env() | {"PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [*CLI, "demo"], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert "needs the server extra" in done.stdout and "outrider[server,cli]" in done.stdout

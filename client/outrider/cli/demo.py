@@ -44,8 +44,9 @@ def demo(
         from outrider.server.demo.environment import DemoError, Ports, demo_environment
     except ImportError as error:
         console.print(
-            f"[bold red]outrider demo runs a server and needs the server extra[/] (missing: "
-            f"{error.name}). Install it with: pip install 'outrider[server,cli]'"
+            "[bold red]outrider demo starts a server, which needs the server extra[/] "
+            f"(missing: {error.name or error}).\nInstall it with: pip install "
+            "'outrider\\[server,cli]' (from a clone: ./scripts/demo installs everything)"
         )
         raise typer.Exit(2) from None
     fixed = Ports()
