@@ -1,14 +1,19 @@
 #!/usr/bin/env node
-// Outrider from Node.js: start an interactive browser run on the bidirectional Interact stream,
-// answer the agent's form-data request on the same stream, and print the final answer.
+// Outrider from Node.js: start an interactive browser run on the bidirectional Interact stream and
+// handle every turn on the same stream: form-data requests, re-requests after the page rejected a
+// value (interactive:form_data:error), approvals, declines and expiry. Prints the final answer.
 //
-//   node interactive.js "log in to the demo shop" https://shop.example/login
+//   node interactive.js "Log in to the Teapot Shop" http://127.0.0.1:8000/shop/login.html
 //
 // Environment:
 //   OUTRIDER_TARGET    server address (default localhost:50051)
 //   OUTRIDER_API_KEY   API key, when the server requires one
 //   OUTRIDER_DATA      JSON object passed as the run's `data`
-//   OUTRIDER_ANSWERS   JSON object of form values by field label or ref, e.g. {"Email": "me@x.org"}
+//   OUTRIDER_ANSWERS   form values by field label or ref, e.g. {"Email": "me@x.org"}; or a list of
+//                      such objects, one per round (the page may reject a round's values and ask
+//                      again; the last one repeats). A required field without a value declines.
+//   OUTRIDER_APPROVE   what to answer approvals: "once", "always" or "no" (default "no": reject)
+//   OUTRIDER_TRUSTED   comma-separated trusted hostnames (no approval needed there)
 'use strict';
 
 const path = require('node:path');
@@ -52,18 +57,89 @@ function toStruct(object) {
   return { fields };
 }
 
-function formAnswer(request, answers) {
-  const fields = request.fields.map((field) => ({
-    ref: field.ref,
-    value: String(answers[field.label] ?? answers[field.ref] ?? ''),
-  }));
+// The answer to a request (or a re-request): the round's values, or a decline when a required
+// field has none.
+function formAnswer(request, round) {
+  const fields = [];
+  for (const field of request.fields) {
+    const value = round[field.label] ?? round[field.ref];
+    if (value === undefined || value === '') {
+      if (field.required) {
+        console.log(`declining: no value for ${field.label || field.ref}`);
+        return { form_data: { request_id: request.request_id, cancelled: true } };
+      }
+      continue;
+    }
+    fields.push({ ref: field.ref, value: String(value) });
+  }
   return { form_data: { request_id: request.request_id, fields } };
+}
+
+function approvalAnswer(approval, mode) {
+  const approve = mode === 'once' || mode === 'always';
+  return {
+    approval: {
+      approval_id: approval.approval_id,
+      decision: approve ? 'APPROVAL_DECISION_APPROVE' : 'APPROVAL_DECISION_REJECT',
+      scope: mode === 'always' ? 'APPROVAL_SCOPE_ALWAYS' : 'APPROVAL_SCOPE_ONCE',
+      reason: approve ? '' : 'refused by the Node example (set OUTRIDER_APPROVE=once to allow)',
+    },
+  };
 }
 
 function describe(event) {
   const inner = event.automate;
   if (!inner) return event.payload;
   return inner.event;
+}
+
+// Handles the questions of a run: every request id is answered once, rounds advance on
+// re-requests, and questions that close unanswered are reported.
+class Turns {
+  constructor(call, answers, approveMode) {
+    this.call = call;
+    this.rounds = Array.isArray(answers) ? answers : [answers];
+    this.round = 0;
+    this.approveMode = approveMode;
+    this.answered = new Set();
+  }
+
+  values() {
+    const values = this.rounds[Math.min(this.round, this.rounds.length - 1)] || {};
+    this.round += 1;
+    return values;
+  }
+
+  handle(event) {
+    const automate = event.automate || {};
+    if (automate.interactive_form_data_request) {
+      const request = automate.interactive_form_data_request;
+      console.log(`form requested: ${request.fields.map((f) => f.label || f.ref).join(', ')}`);
+      this.answer(request.request_id, () => formAnswer(request, this.values()));
+    } else if (automate.interactive_form_data_error) {
+      const error = automate.interactive_form_data_error;
+      for (const field of error.fields) {
+        const problem = (error.field_errors || {})[field.ref];
+        if (problem) console.log(`page rejected ${field.label || field.ref}: ${problem}`);
+      }
+      this.answer(error.request_id, () => formAnswer(error, this.values()));
+    } else if (event.approval_requested) {
+      const approval = event.approval_requested;
+      console.log(`approval requested: ${approval.action} on ${approval.url} (${approval.reason})`);
+      this.answer(approval.approval_id, () => approvalAnswer(approval, this.approveMode));
+    } else if (event.input_resolved || event.approval_resolved) {
+      const resolved = event.input_resolved || event.approval_resolved;
+      if (resolved.source === 'RESOLUTION_SOURCE_EXPIRED') {
+        console.log(`${resolved.request_id || resolved.approval_id} expired unanswered`);
+      }
+    }
+  }
+
+  answer(id, build) {
+    if (this.answered.has(id)) return;
+    this.answered.add(id);
+    this.call.write(build());
+  }
 }
 
 function main() {
@@ -82,6 +158,7 @@ function main() {
   }
 
   const call = client.Interact(metadata);
+  const turns = new Turns(call, answers, process.env.OUTRIDER_APPROVE || 'no');
   let finalAnswer = null;
   let success = false;
   call.on('data', (response) => {
@@ -93,21 +170,17 @@ function main() {
     const event = response.event;
     if (!event) return; // heartbeat
     console.log(`#${event.sequence} ${describe(event)}`);
-    const automate = event.automate || {};
-    if (automate.interactive_form_data_request) {
-      const request = automate.interactive_form_data_request;
-      console.log(`form requested: ${request.fields.map((f) => f.label || f.ref).join(', ')}`);
-      call.write(formAnswer(request, answers));
-    }
-    if (automate.complete) {
-      success = Boolean(automate.complete.success);
-      finalAnswer = automate.complete.final_answer ?? null;
+    turns.handle(event);
+    const complete = (event.automate || {}).complete;
+    if (complete) {
+      success = Boolean(complete.success);
+      finalAnswer = complete.final_answer ?? (complete.error || {}).message ?? null;
     }
   });
   call.on('end', () => {
     call.end();
     client.close();
-    console.log(`final answer: ${finalAnswer}`);
+    console.log(`${success ? 'final answer' : 'failed'}: ${finalAnswer}`);
     process.exitCode = success ? 0 : 1;
   });
   call.on('error', (error) => {
@@ -116,10 +189,11 @@ function main() {
     process.exitCode = 3;
   });
 
+  const trusted = (process.env.OUTRIDER_TRUSTED || '').split(',').filter(Boolean);
   call.write({
     start: {
-      automate: { task, url, data: toStruct(data), interactive: true },
-      options: {},
+      automate: { task, url, data: toStruct(data), interactive: true, trusted_hostnames: trusted },
+      options: { omit_prompts: true },
     },
   });
 }

@@ -1,5 +1,7 @@
 """examples/node: a Node.js client (@grpc/grpc-js + @grpc/proto-loader on our .proto files) runs an
-interactive automate run against a live server and answers its form request on the bidi stream."""
+interactive run of the production browser agent (Chromium, the demo's login page and scripted
+model) and handles its turns on the bidi stream: a form request, the re-request after the page
+rejected a value, and an approval; or declines."""
 
 from __future__ import annotations
 
@@ -8,9 +10,13 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 
 import pytest
 
+from outrider.server.demo import SCENARIO, WEB_DIR
+from outrider.server.demo.site import DemoSite
+from tests.conftest import HarnessFactory
 from tests.support.harness import REPO_ROOT, Harness
 
 EXAMPLE = REPO_ROOT / "examples" / "node"
@@ -33,27 +39,69 @@ def node_ready() -> str:
     return node
 
 
-async def test_node_client_answers_the_form_over_the_bidi_stream(harness: Harness) -> None:
+@pytest.fixture
+def demo_site() -> Iterator[DemoSite]:
+    site = DemoSite(WEB_DIR, 0)
+    site.start()
+    yield site
+    site.stop()
+
+
+async def run_example(harness: Harness, site: DemoSite, **env: str) -> tuple[int | None, str]:
     node = node_ready()
-    env = os.environ | {
-        "OUTRIDER_TARGET": harness.target,
-        "OUTRIDER_DATA": json.dumps({"steps": 2, "ask_input": True}),
-        "OUTRIDER_ANSWERS": json.dumps({"Email": "node@example.com"}),
-    }
     process = await asyncio.create_subprocess_exec(
         node,
         "interactive.js",
-        "log in",
-        "http://127.0.0.1/login",
+        "Log in to the Teapot Shop",
+        f"{site.url}/shop/login.html",
         cwd=EXAMPLE,
-        env=env,
+        env=os.environ | {"OUTRIDER_TARGET": harness.target} | env,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
-    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
-    text = output.decode()
-    assert process.returncode == 0, text
-    assert "form requested: Email" in text
-    assert "answer to" in text and "accepted" in text
-    assert text.strip().endswith("final answer: done")
-    assert harness.agent.received_inputs == [{"E1": "node@example.com"}]
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=100)
+    return process.returncode, output.decode()
+
+
+async def test_node_client_answers_a_re_request_and_an_approval(
+    make_harness: HarnessFactory, demo_site: DemoSite
+) -> None:
+    harness = await make_harness(
+        production=True,
+        model=f"scripted:{SCENARIO}",
+        network_allow=f"127.0.0.1:{demo_site.port}",
+    )
+    rounds = [
+        {"Email": "ada@example.com", "Password": "short"},
+        {"Email": "ada@example.com", "Password": "long-enough-1"},
+    ]
+    code, text = await run_example(
+        harness, demo_site, OUTRIDER_ANSWERS=json.dumps(rounds), OUTRIDER_APPROVE="once"
+    )
+    assert code == 0, text
+    assert "form requested: Email, Password" in text
+    assert "page rejected Password: The password needs at least 8 characters." in text
+    assert "approval requested: submit" in text
+    assert text.count("accepted") == 3  # two form rounds and the approval
+    assert "long-enough-1" not in text  # values go to the server only
+    assert text.strip().endswith(
+        "final answer: Logged in. Two orders are on their way: a Green Teapot and a Red Mug."
+    )
+
+
+async def test_node_client_declines_when_it_has_no_value(
+    make_harness: HarnessFactory, demo_site: DemoSite
+) -> None:
+    harness = await make_harness(
+        production=True,
+        model=f"scripted:{SCENARIO}",
+        network_allow=f"127.0.0.1:{demo_site.port}",
+    )
+    code, text = await run_example(
+        harness, demo_site, OUTRIDER_ANSWERS=json.dumps({"Email": "ada@example.com"})
+    )
+    assert code == 0, text
+    assert "declining: no value for Password" in text
+    assert text.strip().endswith(
+        "final answer: Not logged in: you declined to give the login details."
+    )

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from outrider.cli.render import Renderer
+from outrider.cli.argv import hoist_global_options, option_arity
+from outrider.cli.demo import demo
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Watcher, interactive
 from outrider.client import Options, RPCError, automate_params, research_params
 from outrider.client.aio import Params
@@ -34,8 +36,18 @@ def main(
         str | None, typer.Option(envvar="OUTRIDER_API_KEY", help="API key (Bearer).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="A line per event instead of per step.")
+    ] = False,
 ) -> None:
-    ctx.obj = Config(target, api_key, as_json)
+    """Global options work before or after the subcommand."""
+    ctx.obj = Config(target, api_key, as_json, verbose)
+
+
+def run() -> None:
+    """The `outrider` command: global options may also follow the subcommand."""
+    arity = option_arity(typer.main.get_command(app).params)
+    app(args=hoist_global_options(arity, sys.argv[1:]))
 
 
 def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
@@ -43,9 +55,7 @@ def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
     try:
         code = asyncio.run(work)
     except RPCError as error:
-        config.console().print(f"[bold red]error:[/] {error}")
-        for field, problem in error.violations.items():
-            config.console().print(f"  {field}: {problem}")
+        config.renderer().error(error)
         code = EXIT_CALL_FAILED
     except KeyboardInterrupt:
         code = 130
@@ -70,20 +80,43 @@ def automate(
     interactive_: Annotated[
         bool, typer.Option("--interactive", help="Answer form requests and approvals here.")
     ] = False,
+    trusted_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-host", help="Host where filling and submitting forms needs no approval."
+        ),
+    ] = None,
     max_iterations: Annotated[int | None, typer.Option(help="1..100.")] = None,
     screenshots: Annotated[Path | None, typer.Option(help="Folder to save screenshots in.")] = None,
     model: Annotated[str, typer.Option(help="Model for this run.")] = "",
+    prompts: Annotated[
+        bool, typer.Option("--prompts", help="Keep prompt bodies in ai:generation events.")
+    ] = False,
 ) -> None:
-    """Runs a browser agent and shows its progress live."""
+    """Runs a browser agent and shows its progress live, one line per step."""
     params = automate_params(
         task,
         url=url,
-        data=json.loads(data) if data else None,
+        data=_json_object(data),
         guardrails=guardrails,
         interactive=interactive_,
         max_iterations=max_iterations,
+        trusted_hostnames=trusted_host or (),
     )
-    _execute(ctx, _automate(ctx.obj, params, Options(model=model), interactive_, screenshots))
+    options = Options(model=model, omit_prompts=not prompts)
+    _execute(ctx, _automate(ctx.obj, params, options, interactive_, screenshots))
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise typer.BadParameter(f"not JSON: {error}", param_hint="--data") from None
+    if not isinstance(value, dict):
+        raise typer.BadParameter("must be a JSON object", param_hint="--data")
+    return value
 
 
 async def _automate(
@@ -91,7 +124,7 @@ async def _automate(
 ) -> int:
     console = config.console()
     async with config.client() as client:
-        watcher = Watcher(client, Renderer(console, config.as_json), screenshots)
+        watcher = Watcher(client, config.renderer(), screenshots)
         if ask:
             return await interactive(watcher, console, params, options)
         return await watcher.watch(client.stream(params, options=options))
@@ -114,7 +147,7 @@ def research(
 
 async def _research(config: Config, query: str, mode: str, options: Options) -> int:
     async with config.client() as client:
-        watcher = Watcher(client, Renderer(config.console(), config.as_json))
+        watcher = Watcher(client, config.renderer())
         return await watcher.watch(client.research(query, mode=mode, options=options))
 
 
@@ -129,7 +162,7 @@ def runs_list(
 async def _list(config: Config, limit: int) -> int:
     async with config.client() as client:
         page = await client.list_runs(page_size=limit)
-        Renderer(config.console(), config.as_json).runs(page.items)
+        config.renderer().runs(page.items)
     return EXIT_OK
 
 
@@ -141,7 +174,7 @@ def runs_show(ctx: typer.Context, run: Annotated[str, typer.Argument()]) -> None
 
 async def _show(config: Config, run: str) -> int:
     async with config.client() as client:
-        Renderer(config.console(), config.as_json).run(await client.get_run(run))
+        config.renderer().run(await client.get_run(run))
     return EXIT_OK
 
 
@@ -157,7 +190,7 @@ def runs_cancel(
 
 async def _cancel(config: Config, run: str, reason: str) -> int:
     async with config.client() as client:
-        Renderer(config.console(), config.as_json).run(await client.cancel_run(run, reason=reason))
+        config.renderer().run(await client.cancel_run(run, reason=reason))
     return EXIT_OK
 
 
@@ -174,10 +207,12 @@ def runs_events(
 
 async def _events(config: Config, run: str, after: int, screenshots: Path | None) -> int:
     async with config.client() as client:
-        watcher = Watcher(client, Renderer(config.console(), config.as_json), screenshots)
+        watcher = Watcher(client, config.renderer(), screenshots)
         watcher.run = run if run.startswith("runs/") else f"runs/{run}"
         return await watcher.watch(client.events(run, after=after))
 
 
+app.command()(demo)
+
 if __name__ == "__main__":
-    app()
+    run()

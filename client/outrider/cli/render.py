@@ -13,7 +13,9 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.table import Table
 
-from outrider.client import event_name, payload
+from outrider.cli.steps import StepLines
+from outrider.client import RPCError, event_name, payload
+from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import research_events_pb2, run_event_pb2, run_pb2
 
 _AUTOMATE_LINES: dict[str, Callable[[Any], str]] = {
@@ -30,31 +32,50 @@ _AUTOMATE_LINES: dict[str, Callable[[Any], str]] = {
 
 
 class Renderer:
-    """Prints each event: a line for people, or a JSON object for scripts."""
+    """Prints each event: one line per step for people (every event's line with `verbose`), or a
+    JSON object per line for scripts."""
 
-    def __init__(self, console: Console, as_json: bool) -> None:
+    def __init__(self, console: Console, as_json: bool, verbose: bool = False) -> None:
         self.console = console
         self.as_json = as_json
+        self.verbose = verbose
+        self.steps = StepLines(console.width)
 
     def event(self, event: run_event_pb2.RunEvent) -> None:
         if self.as_json:
             data = json_format.MessageToDict(event)
             print(json.dumps({"event": event_name(event), **data}), flush=True)
             return
-        line = self._line(event)
-        if line:
-            self.console.print(f"[dim]{event.sequence:>4}[/] {line}")
+        if event.HasField("automate") and event.automate.HasField("complete"):
+            self.console.print(outcome_line(event.automate.complete))
+        elif self.verbose:
+            if verbose_line := self._line(event):
+                self.console.print(f"[dim]{event.sequence:>4}[/] {verbose_line}")
+        elif step_line := self.steps.line(event):
+            self.console.print(step_line)
         if event.research.HasField("complete"):
             self.report(event.research.complete)
+
+    def error(self, error: RPCError) -> None:
+        """A refused call: a JSON object with --json (stdout stays JSON), else a red line."""
+        if self.as_json:
+            body: dict[str, Any] = {
+                "status": error.status,
+                "reason": error.reason,
+                "message": error.message,
+            }
+            if error.violations:
+                body["violations"] = error.violations
+            print(json.dumps({"error": body}), flush=True)
+            return
+        self.console.print(f"[bold red]error:[/] {error}")
+        for field, problem in error.violations.items():
+            self.console.print(f"  {field}: {problem}")
 
     def _line(self, event: run_event_pb2.RunEvent) -> str:
         name, inner = event_name(event), payload(event)
         if name in _AUTOMATE_LINES and inner is not None:
             return str(_AUTOMATE_LINES[name](inner))
-        if name == "complete" and event.HasField("automate"):
-            done = event.automate.complete
-            colour = "green" if done.success else "red"
-            return f"[bold {colour}]answer:[/] {done.final_answer or done.error.message}"
         if name == "approval_requested":
             ask = event.approval_requested
             return f"[magenta]approval needed[/] {ask.action} {ask.url}: {ask.reason}"
@@ -68,7 +89,8 @@ class Renderer:
     def report(self, complete: research_events_pb2.ResearchComplete) -> None:
         self.console.print(Panel(Markdown(complete.report), title="Report"))
         pages = complete.metadata.cited_pages
-        if pages:
+        # The report usually lists its sources itself; list them here only when it does not.
+        if pages and not all(page.url in complete.report for page in pages):
             self.console.print("[bold]Sources[/]")
             for index, page in enumerate(pages, 1):
                 self.console.print(f"  [{index}] {page.title or page.url} {page.url}")
@@ -101,3 +123,12 @@ class Renderer:
             print(json.dumps(json_format.MessageToDict(run)), flush=True)
             return
         self.console.print(json_format.MessageToJson(run, indent=2))
+
+
+def outcome_line(complete: Any) -> str:
+    """How an automate run ended: its answer, or (never labelled an answer) its failure."""
+    if complete.success:
+        return f"[bold green]✓ answer:[/] {complete.final_answer}"
+    code = ae.AutomateErrorCode.Name(complete.error.code).removeprefix("AUTOMATE_ERROR_CODE_")
+    why = complete.error.message or complete.final_answer or "no reason given"
+    return f"[bold red]✗ failed ({code.lower().replace('_', ' ')}):[/] {why}"

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 
-from outrider.cli.prompts import ask_approval, ask_form
+from outrider.cli.asking import Asker
 from outrider.cli.render import Renderer
-from outrider.client import (
-    AsyncClient,
-    AsyncInteractiveSession,
-    Options,
-    approval_request,
-    form_request,
-)
+from outrider.client import AsyncClient, Options
 from outrider.client.aio import Params
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
@@ -30,9 +25,13 @@ class Config:
     target: str
     api_key: str | None
     as_json: bool
+    verbose: bool = False
 
     def client(self) -> AsyncClient:
         return AsyncClient(self.target, api_key=self.api_key)
+
+    def renderer(self) -> Renderer:
+        return Renderer(self.console(), self.as_json, self.verbose)
 
     def console(self) -> Console:
         """Prompts and messages go to stderr when stdout carries JSON."""
@@ -74,22 +73,29 @@ class Watcher:
 
 async def interactive(watcher: Watcher, console: Console, params: Params, options: Options) -> int:
     """The run over the bidirectional stream, asking the person for values and decisions."""
-    async with watcher.client.interact(params, options=options) as session:
-        async for event in session:
-            await watcher.show(event)
-            await _answer(session, console, event)
+    with terminal_restored():
+        async with watcher.client.interact(params, options=options) as session:
+            asker = Asker(session, console)
+            try:
+                async for event in session:
+                    await watcher.show(event)
+                    asker.handle(event)
+            finally:
+                await asker.close()
     return await watcher.exit_code()
 
 
-async def _answer(
-    session: AsyncInteractiveSession, console: Console, event: run_event_pb2.RunEvent
-) -> None:
-    # Prompts block, so they run in a thread while the stream's keepalive goes on.
-    if (request := form_request(event)) is not None:
-        values = await asyncio.to_thread(ask_form, console, request)
-        session.answer_form(request.request_id, values)
-    elif (approval := approval_request(event)) is not None:
-        if await asyncio.to_thread(ask_approval, console, approval):
-            session.approve(approval.approval_id)
-        else:
-            session.reject(approval.approval_id, reason="refused at the terminal")
+@contextmanager
+def terminal_restored() -> Iterator[None]:
+    """Puts the terminal's settings back on the way out: a password prompt interrupted by Ctrl-C
+    must not leave the shell without echo."""
+    if not sys.stdin.isatty():
+        yield
+        return
+    import termios
+
+    saved = termios.tcgetattr(sys.stdin)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)

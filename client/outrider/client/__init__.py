@@ -20,7 +20,14 @@ from outrider.client.errors import (
     UnavailableError,
     UnimplementedError,
 )
-from outrider.client.events import approval_request, event_name, form_request, payload
+from outrider.client.events import (
+    approval_request,
+    closed_unanswered,
+    event_name,
+    form_errors,
+    form_request,
+    payload,
+)
 from outrider.client.requests import Options, automate_params, research_params
 from outrider.client.session import Answer, AsyncInteractiveSession
 from outrider.client.sync import Client, InteractiveSession
@@ -51,7 +58,9 @@ __all__ = [
     "UnimplementedError",
     "approval_request",
     "automate_params",
+    "closed_unanswered",
     "event_name",
+    "form_errors",
     "form_request",
     "payload",
     "research_params",

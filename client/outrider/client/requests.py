@@ -28,6 +28,7 @@ class Options:
     model: str = ""
     allowed_domains: tuple[str, ...] = field(default=())
     blocked_domains: tuple[str, ...] = field(default=())
+    omit_prompts: bool = False  # ai:generation events without the prompt bodies
 
     def to_proto(self) -> params_pb2.RunOptions:
         return params_pb2.RunOptions(
@@ -36,6 +37,7 @@ class Options:
             model=self.model,
             allowed_domains=self.allowed_domains,
             blocked_domains=self.blocked_domains,
+            omit_prompts=self.omit_prompts,
         )
 
 

@@ -53,17 +53,19 @@ class ResearchParams(_message.Message):
     def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[_research_events_pb2.ResearchMode, str]] = ..., fetch_timeout: _Optional[int] = ..., nocache: _Optional[bool] = ..., include_full_text: _Optional[bool] = ...) -> None: ...
 
 class RunOptions(_message.Message):
-    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions")
+    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts")
     CANCEL_ON_DISCONNECT_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_SCREENSHOT_IMAGES_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     ALLOWED_DOMAINS_FIELD_NUMBER: _ClassVar[int]
     BLOCKED_DOMAINS_FIELD_NUMBER: _ClassVar[int]
     REFUSE_HELD_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    OMIT_PROMPTS_FIELD_NUMBER: _ClassVar[int]
     cancel_on_disconnect: bool
     include_screenshot_images: bool
     model: str
     allowed_domains: _containers.RepeatedScalarFieldContainer[str]
     blocked_domains: _containers.RepeatedScalarFieldContainer[str]
     refuse_held_actions: bool
-    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ...) -> None: ...
+    omit_prompts: bool
+    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ...) -> None: ...

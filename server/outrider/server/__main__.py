@@ -8,8 +8,15 @@ import signal
 
 from outrider.server.agents import production_agents
 from outrider.server.core.agent import AgentRegistry
+from outrider.server.models.registry import HOW_TO_CONFIGURE
 from outrider.server.service import Outrider
 from outrider.server.settings import Settings
+
+NO_MODEL = (
+    f"outrider: {HOW_TO_CONFIGURE}. Until then runs are refused (health, listing and the "
+    "rest work).\noutrider: to try everything without a model API key, run `outrider demo` "
+    "(or `outrider demo --serve` for a server with a bundled site, corpus and scripted model)."
+)
 
 
 async def serve(settings: Settings, agents: AgentRegistry) -> None:
@@ -24,6 +31,8 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
         print(
             f"outrider: REST/SSE on http://{settings.rest_host}:{server.rest.port}/v1", flush=True
         )
+    if not (settings.model or settings.role_models):
+        print(NO_MODEL, flush=True)
     await stop.wait()
     logging.getLogger(__name__).info("signal received; shutting down")
     await server.stop()

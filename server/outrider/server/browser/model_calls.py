@@ -29,12 +29,18 @@ class StructuredReplyFailed(Exception):
 
 class ModelCaller:
     def __init__(
-        self, reporter: Reporter, models: RunModels, redact: Callable[[str], str], retries: int
+        self,
+        reporter: Reporter,
+        models: RunModels,
+        redact: Callable[[str], str],
+        retries: int,
+        omit_prompts: bool = False,
     ) -> None:
         self._reporter = reporter
         self._models = models
         self._redact = redact
         self._retries = retries
+        self._omit_prompts = omit_prompts  # RunOptions.omit_prompts: events without prompt bodies
 
     async def generate(self, request: ModelRequest, iteration_id: str) -> ModelReply:
         """Sends `request`, with every secret the run knows by now redacted, to its role's model."""
@@ -44,15 +50,13 @@ class ModelCaller:
             reply = await model.generate(request)
         except ModelError as error:
             self._reporter.tally.ai_errors += 1
-            self._reporter.emit(
-                "ai_generation_error",
-                ae.AiGenerationError(
-                    error=self._redact(str(error)),
-                    iteration_id=iteration_id,
-                    prompt=self._prompt(request),
-                    schema=_schema(request),
-                ),
+            failure = ae.AiGenerationError(
+                error=self._redact(str(error)), iteration_id=iteration_id
             )
+            if not self._omit_prompts:
+                failure.prompt = self._prompt(request)
+                failure.schema.CopyFrom(_schema(request))
+            self._reporter.emit("ai_generation_error", failure)
             raise
         self._reporter.tally.add_usage(model.name, reply.usage)
         generation = self._generation(request, reply, iteration_id)
@@ -63,15 +67,12 @@ class ModelCaller:
     def _generation(
         self, request: ModelRequest, reply: ModelReply, iteration_id: str
     ) -> ag.AiGeneration:
-        messages = [
-            *request.messages,
-            Message("assistant", reply.text, tool_calls=reply.tool_calls),
-        ]
+        answer = Message("assistant", reply.text, tool_calls=reply.tool_calls)
+        # Without prompt bodies only the model's own reply is kept of the conversation.
+        messages = [answer] if self._omit_prompts else [*request.messages, answer]
         generation = ag.AiGeneration(
             finish_reason=_FINISH.get(reply.finish_reason, ag.FINISH_REASON_OTHER),  # type: ignore[arg-type]
             iteration_id=iteration_id,
-            prompt=self._prompt(request),
-            schema=_schema(request),
             usage=ag.GenerationUsage(
                 input_tokens=reply.usage.input_tokens,
                 output_tokens=reply.usage.output_tokens,
@@ -79,6 +80,9 @@ class ModelCaller:
             ),
             messages=to_model_messages(messages, self._redact),
         )
+        if not self._omit_prompts:
+            generation.prompt = self._prompt(request)
+            generation.schema.CopyFrom(_schema(request))
         if reply.data is not None:
             generation.object.CopyFrom(_value(reply.data))
         if request.temperature is not None:

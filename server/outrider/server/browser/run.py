@@ -72,7 +72,11 @@ class BrowserRun:
             settings.model, settings.role_models, ctx.options.model, settings.providers
         )
         self.caller = ModelCaller(
-            self.reporter, models, self.secrets.redact, env.browser.model_retries
+            self.reporter,
+            models,
+            self.secrets.redact,
+            env.browser.model_retries,
+            omit_prompts=ctx.options.omit_prompts,
         )
         self.refs = RefMap()
         self.tools = browser_tools(self.params.interactive)

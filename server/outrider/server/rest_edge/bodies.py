@@ -79,6 +79,7 @@ def run_options(read: Reader) -> params_pb2.RunOptions:
         model=read.string("model"),
         allowed_domains=read.strings("allowedDomains"),
         blocked_domains=read.strings("blockedDomains"),
+        omit_prompts=read.boolean("omitPrompts"),
     )
 
 

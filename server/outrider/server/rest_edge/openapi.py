@@ -196,6 +196,10 @@ def _schemas() -> dict[str, Any]:
             "model": {"type": "string"},
             "allowedDomains": _STRINGS,
             "blockedDomains": _STRINGS,
+            "omitPrompts": {
+                "type": "boolean",
+                "description": "Leave prompt bodies out of ai:generation events.",
+            },
         },
     }
     field = {

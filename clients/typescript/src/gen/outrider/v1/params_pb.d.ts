@@ -211,6 +211,15 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * @generated from field: bool refuse_held_actions = 6;
    */
   refuseHeldActions: boolean;
+
+  /**
+   * Leave prompt bodies (the prompt, the messages sent and the schema) out of streamed
+   * ai:generation and ai:generation:error events; tokens, finish reason, the model's reply and
+   * its metadata stay. Events shrink from the size of the conversation to a few hundred bytes.
+   *
+   * @generated from field: bool omit_prompts = 7;
+   */
+  omitPrompts: boolean;
 };
 
 /**

@@ -1,0 +1,245 @@
+"""`outrider demo` as a newcomer runs it: in a pseudo-terminal (pexpect) with the real server,
+Chromium, the bundled site, corpus and scripted model; and `--serve`, whose printed commands
+are run verbatim."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pexpect  # type: ignore[import-untyped]
+
+from tests.cli.conftest import CLI
+from tests.cli.test_terminal import plain
+from tests.support.harness import REPO_ROOT
+
+PASSWORD = "tea-Leaf-2231"
+SHORT = "tea7"
+
+
+def demo_env() -> dict[str, str]:
+    return os.environ | {"COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
+
+
+def spawn_demo(**env: str) -> tuple[pexpect.spawn, io.StringIO]:
+    """`outrider demo` in a pseudo-terminal, and everything it shows."""
+    child = pexpect.spawn(
+        CLI[0],
+        [*CLI[1:], "demo"],
+        env=demo_env() | env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 200),
+    )
+    child.logfile_read = io.StringIO()
+    return child, child.logfile_read
+
+
+def walk_through(child: pexpect.spawn) -> None:
+    """A wrong email and a short password, then good ones; approves the submission."""
+    child.expect("Email", timeout=90)
+    child.sendline("not-an-email")
+    child.expect("Password")
+    child.sendline(SHORT)
+    child.expect("did not accept those values")
+    child.expect("Email")
+    child.sendline("ada@example.com")
+    child.expect("Password")
+    child.sendline(PASSWORD)
+    child.expect(r"Allow it\?")
+    child.sendline("y")
+    child.expect(pexpect.EOF, timeout=120)
+    child.close()
+
+
+async def test_demo_asks_in_the_terminal_re_asks_after_a_rejection_and_prints_a_report() -> None:
+    child, screen = spawn_demo()
+    await asyncio.to_thread(walk_through, child)
+    shown = plain(screen.getvalue())
+    assert "scripted demo model" in shown
+    assert "The password needs at least 8 characters." in shown  # the page's own rule
+    assert "Email: Please include an '@'" in shown
+    assert PASSWORD not in shown and SHORT not in shown  # passwords are never echoed
+    assert "✓ answer: Logged in." in shown
+    report = shown[shown.index("Report") :]
+    cited = re.findall(r"\[(S\d)\]", report)
+    assert len(set(cited)) == 4, report
+    for source in set(cited):  # each citation resolves to one listed source, listed once
+        assert len(re.findall(rf"\[{source}\] .* — http://127\.0\.0\.1:\d+/docs/", report)) == 1
+    assert child.exitstatus == 0, shown
+
+
+async def test_demo_declined_approval_is_reported_not_hung() -> None:
+    def decline(child: pexpect.spawn) -> None:
+        child.expect("Email", timeout=90)
+        child.sendline("ada@example.com")
+        child.expect("Password")
+        child.sendline(PASSWORD)
+        child.expect(r"Allow it\?")
+        child.sendline("n")
+        child.expect("you did not approve sending the form")
+        child.expect("Report", timeout=120)
+        child.expect(pexpect.EOF, timeout=60)
+        child.close()
+
+    child, screen = spawn_demo()
+    await asyncio.to_thread(decline, child)
+    shown = plain(screen.getvalue())
+    assert "The user rejected this submit" in shown and "✗ failed" not in shown
+    assert child.exitstatus == 0
+
+
+def read_commands(process: subprocess.Popen[str]) -> dict[str, str]:
+    """The printed commands by title, up to "The demo is up."."""
+    assert process.stdout is not None
+    commands: dict[str, str] = {}
+    title, lines = "", []
+    for line in process.stdout:
+        if line.startswith("The demo is up."):
+            break
+        if line.startswith("# "):
+            title, lines = line[2:].strip(), []
+        elif title and line.strip():
+            lines.append(line)
+            commands[title] = "".join(lines)
+    return commands
+
+
+def readme_command(listing: str, printed: str) -> str:
+    """The README's grpcurl Automate example as written, pointed at this demo's ports (the README
+    assumes the default ports, which parallel tests cannot hold)."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    start = readme.index('grpcurl -plaintext -d \'{"params": {"task": "Find the price')
+    end = readme.index("outrider.v1.RunService/Automate", start)
+    command = readme[start : end + len("outrider.v1.RunService/Automate")]
+    grpcurl, target = listing.split()[0], listing.split()[2]
+    web = re.search(r"http://(127\.0\.0\.1:\d+)/shop/", printed)
+    assert web is not None
+    return (
+        command.replace("127.0.0.1:50051", target)
+        .replace("127.0.0.1:8000", web.group(1))
+        .replace("grpcurl ", f"{grpcurl} ", 1)
+    )
+
+
+def run_shell(command: str) -> str:
+    done = subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, timeout=100, check=False
+    )
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
+    return done.stdout
+
+
+def test_demo_serve_prints_commands_that_work_verbatim() -> None:
+    process = subprocess.Popen(
+        [*CLI, "demo", "--serve", "--port", "0", "--rest-port", "0", "--web-port", "0"],
+        env=demo_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        commands = read_commands(process)
+        assert len(commands) == 9, commands
+        grpc_run = commands["gRPC: a browser run, streamed"]
+        lean_run = commands["gRPC: the same, ai:generation events without prompt bodies"]
+        # in two batches: the demo server allows 4 active runs
+        with ThreadPoolExecutor(3) as pool:
+            full, lean, python = pool.map(
+                run_shell, [grpc_run, lean_run, commands["Python (outrider.client)"]]
+            )
+            research, rest = pool.map(
+                run_shell,
+                [
+                    commands["REST/SSE: a research run"],
+                    commands["REST/SSE (Tabstack's API): a browser run"],
+                ],
+            )
+        answer = re.compile(r'"final_?[aA]nswer": "The Red Mug costs \$8\.25\."')
+        assert answer.search(full) and answer.search(lean), full[-2000:]
+        assert "EXTERNAL_CONTENT" in full and "EXTERNAL_CONTENT" not in lean
+        assert '"prompt"' not in lean and len(lean) < len(full) / 2
+        assert python.strip() == "The Red Mug costs $8.25."
+        assert "event: complete" in research and "Keeping tea fresh" in research
+        assert "The Red Mug costs $8.25." in rest
+        assert '"prompt":""' in rest and "EXTERNAL_CONTENT" not in rest  # no prompt bodies
+        assert "outrider.v1.RunService" in run_shell(
+            commands["gRPC: list the services (reflection)"]
+        )
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_a_server_without_a_model_says_how_to_configure_one_and_how_to_run_the_demo(
+    tmp_path: Path,
+) -> None:
+    env = os.environ | {
+        "OUTRIDER_MODEL": "",
+        "OUTRIDER_ROLE_MODELS": "{}",
+        "OUTRIDER_PORT": "0",
+        "OUTRIDER_REST_ENABLED": "false",
+        "OUTRIDER_DATA_DIR": str(tmp_path),
+        "PYTHONUNBUFFERED": "1",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "outrider.server"], env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        process.stdout.readline()  # serving on ...
+        hint = process.stdout.readline() + process.stdout.readline()
+        assert "OUTRIDER_MODEL" in hint and "outrider demo" in hint
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+async def test_a_question_that_expires_while_the_prompt_is_open_is_announced() -> None:
+    def let_it_expire(child: pexpect.spawn) -> None:
+        child.expect("Email", timeout=90)
+        child.expect("Too late: that question closed unanswered", timeout=60)
+        child.sendline("")  # the prompt still reads a line; it is dropped
+        child.expect("Report", timeout=120)
+        child.expect(pexpect.EOF, timeout=60)
+        child.close()
+
+    child, screen = spawn_demo(OUTRIDER_INTERACTION_TTL="4")
+    await asyncio.to_thread(let_it_expire, child)
+    shown = plain(screen.getvalue())
+    assert "the question expired unanswered" in shown
+    assert "✓ answer: Not logged in: you declined to give the login details." in shown
+    assert child.exitstatus == 0
+
+
+def test_demo_without_the_server_extra_says_what_to_install(tmp_path: Path) -> None:
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text(
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.startswith('outrider.server'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+    )
+    env = demo_env() | {"PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [*CLI, "demo"], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert "needs the server extra" in done.stdout and "outrider[server,cli]" in done.stdout
