@@ -92,6 +92,7 @@ class EventLog:
                 continue
             live = self._live.get(run_id)
             if live is None:
+                self._check_still_kept(run_id, cursor)
                 return
             subscription = live.subscribe(self._buffer_limit)
             try:
@@ -105,6 +106,16 @@ class EventLog:
                 live.unsubscribe(subscription)
             if not subscription.lagging:
                 return
+
+    def _check_still_kept(self, run_id: str, cursor: int) -> None:
+        """A run deleted (by a caller or retention) while a watcher was replaying it: the rest
+        of its events are gone, which the watcher must hear rather than a quiet end."""
+        if self._store.get_run(run_id) is None:
+            raise OutOfRange(
+                f"the events of {run_name(run_id)} after sequence {cursor} are no longer kept: "
+                "the run was deleted",
+                reason="RUN_DELETED",
+            )
 
     async def _drain(
         self, subscription: Subscription, live: LiveRun, heartbeat_interval: float
