@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from starlette.responses import StreamingResponse
 
+from outrider.server.core.errors import OutriderError
 from outrider.server.core.event_log import WatchItem
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge import sse
@@ -85,6 +86,9 @@ async def _body(
                 if settings.approval_events or item.WhichOneof("payload") in sse.TABSTACK_ARMS:
                     yield sse.event_block(item, retry)
                     retry = None
+        except OutriderError as error:  # e.g. RUN_DELETED: the run went while it was replayed
+            payload = error_event(run.kind, error.message, error.reason)
+            yield sse.block(last, "error", payload, retry)
         except Exception:
             log.exception("the event stream of %s failed", run.name)
             yield sse.block(last, "error", error_event(run.kind, "internal error"), retry)
