@@ -2,7 +2,7 @@
 # Installs what Outrider needs on Debian 12 (bookworm) with Python 3.11, and nothing else.
 # The README's commands, CI and the Dockerfile all go through this one script.
 #
-#   scripts/bootstrap.sh system [--test]   Debian packages: chromium (+ nodejs/npm for tests)
+#   scripts/bootstrap.sh system [--test]   Debian packages: chromium, libatomic1 (+ nodejs/npm for tests)
 #   scripts/bootstrap.sh python [--test]   virtualenv + Python packages (+ test tools, npm tools)
 #   scripts/bootstrap.sh all    [--test]   both
 #
@@ -32,6 +32,10 @@ install_system() {
   local want_tests="$1" missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   "$PYTHON" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+  # Playwright's bundled Node.js driver links libatomic.so.1, which chromium does not pull in and
+  # a minimal Debian (debootstrap minbase, the container's base) lacks: without it every browser
+  # run fails at launch while the server still reports SERVING.
+  [ "$(dpkg-query -W -f='${db:Status-Status}' libatomic1 2>/dev/null)" = installed ] || missing+=(libatomic1)
   if [ "$want_tests" = yes ]; then
     command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   fi

@@ -153,3 +153,27 @@ async def test_api_key_from_the_option_or_the_environment(tmp_path: Path) -> Non
     assert anonymous.returncode == 3 and "UNAUTHENTICATED" in anonymous.stdout
     assert by_option.returncode == 0, by_option.stdout
     assert by_env.returncode == 0, by_env.stdout
+
+
+async def test_runs_delete_removes_a_finished_run_and_refuses_an_active_one(
+    cli_server: CliServer,
+) -> None:
+    async with AsyncClient(cli_server.target) as client:
+        held = await client.create_run(automate_params("t", data={"steps": 1, "hold": True}))
+        done = await client.create_run(automate_params("t", data={"artifact": True}))
+        await eventually(lambda: _finished(client, done.name))
+        refused, deleted = await asyncio.gather(
+            asyncio.to_thread(cli_server.run, "runs", "delete", held.name),
+            asyncio.to_thread(cli_server.run, "--json", "runs", "delete", done.name),
+        )
+        assert refused.returncode == 3 and "RUN_ACTIVE" in refused.stdout
+        assert deleted.returncode == 0, deleted.stdout
+        line = json.loads(deleted.stdout)
+        assert line == {"deleted": done.name, "freedArtifactBytes": len(ARTIFACT_BYTES)}
+        again = await asyncio.to_thread(cli_server.run, "runs", "delete", done.name)
+        assert again.returncode == 3 and "NOT_FOUND" in again.stdout
+        await client.cancel_run(held.name)
+
+
+async def _finished(client: AsyncClient, name: str) -> bool:
+    return (await client.get_run(name)).HasField("end_time")

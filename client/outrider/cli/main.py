@@ -1,4 +1,4 @@
-"""`outrider`: serve, automate, research, and runs list|show|cancel|events.
+"""`outrider`: serve, automate, research, and runs list|show|cancel|delete|events.
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -22,7 +22,7 @@ from outrider.client import Options, RPCError, automate_params, research_params
 from outrider.client.aio import Params
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Outrider's command line.")
-runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, events.")
+runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, delete, events.")
 app.add_typer(runs_app, name="runs")
 
 
@@ -191,6 +191,19 @@ def runs_cancel(
 async def _cancel(config: Config, run: str, reason: str) -> int:
     async with config.client() as client:
         config.renderer().run(await client.cancel_run(run, reason=reason))
+    return EXIT_OK
+
+
+@runs_app.command("delete")
+def runs_delete(ctx: typer.Context, run: Annotated[str, typer.Argument()]) -> None:
+    """Deletes a finished run with its events, interactions and artifacts (cancel it first)."""
+    _execute(ctx, _delete(ctx.obj, run))
+
+
+async def _delete(config: Config, run: str) -> int:
+    async with config.client() as client:
+        deleted = await client.delete_run(run)
+    Renderer(config.console(), config.as_json).deleted(deleted.run, deleted.freed_artifact_bytes)
     return EXIT_OK
 
 

@@ -118,6 +118,12 @@ class Renderer:
             )
         self.console.print(table)
 
+    def deleted(self, run: run_pb2.Run, freed_bytes: int) -> None:
+        if self.as_json:
+            print(json.dumps({"deleted": run.name, "freedArtifactBytes": freed_bytes}), flush=True)
+            return
+        self.console.print(f"deleted {run.name} ({freed_bytes} bytes of artifacts freed)")
+
     def run(self, run: run_pb2.Run) -> None:
         if self.as_json:
             print(json.dumps(json_format.MessageToDict(run)), flush=True)

@@ -181,6 +181,15 @@ class AsyncClient:
         request = run_service_pb2.CancelRunRequest(name=run_name(run), reason=reason)
         return (await self._unary(self._runs.CancelRun, request, deadline)).run  # type: ignore[no-any-return]
 
+    async def delete_run(
+        self, run: str, *, deadline: timedelta | None = None
+    ) -> run_service_pb2.DeleteRunResponse:
+        """Deletes a finished run with its events, interactions and artifacts; returns the run
+        as it was and the artifact bytes freed. An active run raises FailedPreconditionError
+        (reason RUN_ACTIVE): cancel it first. A second delete raises NotFoundError."""
+        request = run_service_pb2.DeleteRunRequest(name=run_name(run))
+        return await self._unary(self._runs.DeleteRun, request, deadline)  # type: ignore[no-any-return]
+
     async def read_artifact(self, artifact: str, *, deadline: timedelta | None = None) -> bytes:
         """All bytes of "runs/{run_id}/artifacts/{artifact_id}", read in chunks."""
         request = run_service_pb2.ReadArtifactRequest(name=artifact)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from outrider.client.aio import AsyncClient, Page, Params
 from outrider.client.requests import Options
 from outrider.client.session import Answer, AsyncInteractiveSession
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2, run_service_pb2
 
 T = TypeVar("T")
 
@@ -170,6 +170,9 @@ class Client:
 
     def cancel_run(self, run: str, **kwargs: Any) -> run_pb2.Run:
         return self._loop.run(self._async.cancel_run(run, **kwargs))
+
+    def delete_run(self, run: str, **kwargs: Any) -> run_service_pb2.DeleteRunResponse:
+        return self._loop.run(self._async.delete_run(run, **kwargs))
 
     def read_artifact(self, artifact: str, **kwargs: Any) -> bytes:
         return self._loop.run(self._async.read_artifact(artifact, **kwargs))

@@ -140,3 +140,17 @@ class ReadArtifactResponse(_message.Message):
     total_size: int
     content_type: str
     def __init__(self, data: _Optional[bytes] = ..., offset: _Optional[int] = ..., total_size: _Optional[int] = ..., content_type: _Optional[str] = ...) -> None: ...
+
+class DeleteRunRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class DeleteRunResponse(_message.Message):
+    __slots__ = ("run", "freed_artifact_bytes")
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    FREED_ARTIFACT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    run: _run_pb2.Run
+    freed_artifact_bytes: int
+    def __init__(self, run: _Optional[_Union[_run_pb2.Run, _Mapping]] = ..., freed_artifact_bytes: _Optional[int] = ...) -> None: ...

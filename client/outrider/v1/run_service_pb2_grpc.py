@@ -75,6 +75,11 @@ class RunServiceStub:
                 request_serializer=outrider_dot_v1_dot_run__service__pb2.ReadArtifactRequest.SerializeToString,
                 response_deserializer=outrider_dot_v1_dot_run__service__pb2.ReadArtifactResponse.FromString,
                 _registered_method=True)
+        self.DeleteRun = channel.unary_unary(
+                '/outrider.v1.RunService/DeleteRun',
+                request_serializer=outrider_dot_v1_dot_run__service__pb2.DeleteRunRequest.SerializeToString,
+                response_deserializer=outrider_dot_v1_dot_run__service__pb2.DeleteRunResponse.FromString,
+                _registered_method=True)
 
 
 class RunServiceServicer:
@@ -137,6 +142,15 @@ class RunServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DeleteRun(self, request, context):
+        """Deletes a finished run with its events, interactions and artifacts. An active run is
+        refused (FAILED_PRECONDITION, reason RUN_ACTIVE): cancel it first. Not idempotent: a
+        second delete finds nothing (NOT_FOUND).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RunServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -179,6 +193,11 @@ def add_RunServiceServicer_to_server(servicer, server):
                     servicer.ReadArtifact,
                     request_deserializer=outrider_dot_v1_dot_run__service__pb2.ReadArtifactRequest.FromString,
                     response_serializer=outrider_dot_v1_dot_run__service__pb2.ReadArtifactResponse.SerializeToString,
+            ),
+            'DeleteRun': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteRun,
+                    request_deserializer=outrider_dot_v1_dot_run__service__pb2.DeleteRunRequest.FromString,
+                    response_serializer=outrider_dot_v1_dot_run__service__pb2.DeleteRunResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -398,6 +417,33 @@ class RunService:
             '/outrider.v1.RunService/ReadArtifact',
             outrider_dot_v1_dot_run__service__pb2.ReadArtifactRequest.SerializeToString,
             outrider_dot_v1_dot_run__service__pb2.ReadArtifactResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteRun(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/outrider.v1.RunService/DeleteRun',
+            outrider_dot_v1_dot_run__service__pb2.DeleteRunRequest.SerializeToString,
+            outrider_dot_v1_dot_run__service__pb2.DeleteRunResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.models.provider_settings import ProviderSettings
 from outrider.server.research.settings import ResearchSettings
+from outrider.server.units import parse_duration, parse_size
 
 
 class Settings(BaseSettings):
@@ -54,6 +55,23 @@ class Settings(BaseSettings):
     watcher_buffer: int = Field(
         1024, ge=1, description="Events buffered per watcher before it falls back to the store."
     )
+    retention: float = Field(
+        "30d",
+        ge=0,
+        validate_default=True,
+        description="Finished runs older than this are purged with their events, interactions and "
+        "artifacts: seconds, or 90m, 36h, 30d; 0 keeps them forever.",
+    )
+    retention_artifact_bytes: int = Field(
+        "5GiB",
+        ge=0,
+        validate_default=True,
+        description="Cap on the bytes of all artifacts: past it, the oldest finished runs are "
+        "purged until under it. Bytes, or 500MB, 5GiB; 0 means no cap.",
+    )
+    retention_interval: float = Field(
+        60.0, gt=0, description="Seconds between two retention sweeps (the first runs at start)."
+    )
     model: str = Field(
         "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'
     )
@@ -88,6 +106,16 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return tuple(key.strip() for key in value.split(",") if key.strip())
         return value
+
+    @field_validator("retention", mode="before")
+    @classmethod
+    def _duration(cls, value: object) -> object:
+        return parse_duration(value)
+
+    @field_validator("retention_artifact_bytes", mode="before")
+    @classmethod
+    def _size(cls, value: object) -> object:
+        return parse_size(value)
 
     @property
     def database_path(self) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -30,6 +31,17 @@ class ArtifactStore:
         os.replace(partial, folder / artifact_id)
         self._store.save_artifact((run_id, artifact_id), content_type, len(data))
         return artifact_name(run_id, artifact_id)
+
+    async def remove_run(self, run_id: str) -> int:
+        """Deletes the run's artifact files (in a thread: a slow disk must not stall the loop);
+        returns the bytes freed."""
+        return await asyncio.to_thread(_remove_folder, self._root / run_id)
+
+    def run_folders(self) -> list[str]:
+        """Run ids that have an artifact folder (to find folders a crash left behind)."""
+        if not self._root.is_dir():
+            return []
+        return [entry.name for entry in self._root.iterdir() if entry.is_dir()]
 
     def describe(self, run_id: str, artifact_id: str) -> tuple[str, int]:
         found = self._store.get_artifact(run_id, artifact_id)
@@ -64,3 +76,16 @@ def _read_at(path: Path, offset: int, size: int) -> bytes:
     with path.open("rb") as handle:
         handle.seek(offset)
         return handle.read(size)
+
+
+def _remove_folder(folder: Path) -> int:
+    freed = 0
+    if not folder.is_dir():
+        return 0
+    for entry in folder.iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            freed += entry.stat().st_size
+            entry.unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+    return freed

@@ -99,6 +99,9 @@ class EventLog:
         between, so no event can fall between history and the live feed.
         """
         cursor = after
+        # A finished run's last sequence, known before replaying it: if the run is deleted
+        # meanwhile, what was not delivered yet is missing, not "the end".
+        final = None if run_id in self._live else self._final_sequence(run_id)
         while True:
             page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)
             if page:
@@ -107,6 +110,8 @@ class EventLog:
                 continue
             live = self._live.get(run_id)
             if live is None:
+                final = self._final_sequence(run_id) if final is None else final
+                self._check_delivered(run_id, cursor, final)
                 return
             subscription = live.subscribe(self._buffer_limit)
             try:
@@ -120,6 +125,21 @@ class EventLog:
                 live.unsubscribe(subscription)
             if not subscription.lagging:
                 return
+
+    def _final_sequence(self, run_id: str) -> int | None:
+        """The last sequence of a finished run; None when the run no longer exists."""
+        run = self._store.get_run(run_id)
+        return None if run is None else run.last_sequence
+
+    def _check_delivered(self, run_id: str, cursor: int, final: int | None) -> None:
+        """A run deleted (by a caller or retention) while a watcher was replaying it: the rest
+        of its events are gone, which the watcher must hear rather than a quiet end."""
+        if final is None or cursor < final:
+            raise OutOfRange(
+                f"the events of {run_name(run_id)} after sequence {cursor} are no longer kept: "
+                "the run was deleted",
+                reason="RUN_DELETED",
+            )
 
     async def _drain(
         self, subscription: Subscription, live: LiveRun, heartbeat_interval: float

@@ -14,6 +14,7 @@ from outrider.server.core.admission import Admission
 from outrider.server.core.agent import Agent, AgentRegistry, RunContext
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.errors import (
+    FailedPrecondition,
     InvalidArgument,
     NotFound,
     ResourceExhausted,
@@ -252,6 +253,21 @@ class RunManager:
             return
         active.cancel_reason = reason
         active.task.cancel(reason)
+
+    # deleting
+
+    async def delete(self, run_id: str) -> tuple[run_pb2.Run, int]:
+        """Deletes a finished run with its events, interactions and artifacts; returns the run as
+        it was and the artifact bytes freed. Active runs are refused: cancel them first."""
+        run = self.get(run_id)
+        if run_id in self._active:
+            state = run_pb2.RunState.Name(run.state)
+            raise FailedPrecondition(
+                f"{run.name} is active ({state}); cancel it before deleting it", reason="RUN_ACTIVE"
+            )
+        if not self._store.delete_run(run_id):
+            raise NotFound(f"{run.name} does not exist")
+        return run, await self.artifacts.remove_run(run_id)
 
     # reading
 

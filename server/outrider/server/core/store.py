@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ CREATE TABLE IF NOT EXISTS interactions (
   id TEXT PRIMARY KEY, run_id TEXT NOT NULL, state INTEGER NOT NULL,
   create_us INTEGER NOT NULL, body BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS interactions_by_time ON interactions (create_us, id);
+CREATE INDEX IF NOT EXISTS interactions_by_run ON interactions (run_id);
 CREATE TABLE IF NOT EXISTS artifacts (
   run_id TEXT NOT NULL, id TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL,
   PRIMARY KEY (run_id, id)) WITHOUT ROWID;
@@ -47,6 +49,9 @@ class Store:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        # Only takes effect on a new file (before its first table): deleted runs' pages then go
+        # back to the file system in `reclaim_space`, not just to SQLite's free list.
+        self._conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.executescript(_SCHEMA)
@@ -200,6 +205,49 @@ class Store:
             (run_id, artifact_id),
         ).fetchone()
         return (row[0], row[1]) if row else None
+
+    # retention
+
+    def finished_runs_oldest_first(self, limit: int) -> list[RunUsage]:
+        """Finished runs, oldest first, with the bytes of their artifacts."""
+        marks = ",".join("?" * len(ACTIVE_STATES))
+        rows = self._conn.execute(
+            "SELECT r.id, r.create_us, (SELECT COALESCE(SUM(a.size), 0) FROM artifacts a "
+            f"WHERE a.run_id = r.id) FROM runs r WHERE r.state NOT IN ({marks}) "
+            "ORDER BY r.create_us, r.id LIMIT ?",
+            [*ACTIVE_STATES, limit],
+        )
+        return [RunUsage(run_id, create_us, size) for run_id, create_us, size in rows]
+
+    def artifact_bytes(self) -> int:
+        """Bytes of every artifact of every run."""
+        row = self._conn.execute("SELECT COALESCE(SUM(size), 0) FROM artifacts").fetchone()
+        return int(row[0])
+
+    def delete_run(self, run_id: str) -> bool:
+        """Deletes a run's row, events, interactions and artifact rows in one transaction (the
+        artifact files are the caller's). False when there was no such run."""
+        self.flush()
+        with self._conn:  # one transaction: all of the run goes, or none of it
+            self._conn.execute("BEGIN")
+            for table in ("events", "interactions", "artifacts"):
+                self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
+            deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
+        return deleted > 0
+
+    def reclaim_space(self) -> None:
+        """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""
+        self.flush()
+        self._conn.execute("PRAGMA incremental_vacuum").fetchall()  # one step per page
+
+
+@dataclass(frozen=True)
+class RunUsage:
+    """A finished run as retention sees it: its age and what its artifacts weigh."""
+
+    run_id: str
+    create_us: int
+    artifact_bytes: int
 
 
 def _run_filters(

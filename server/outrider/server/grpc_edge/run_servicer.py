@@ -83,6 +83,13 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         run = await self._runs.cancel(parse_run_name(request.name), request.reason)
         return run_service_pb2.CancelRunResponse(run=run)
 
+    @unary
+    async def DeleteRun(
+        self, request: run_service_pb2.DeleteRunRequest, context: Context
+    ) -> run_service_pb2.DeleteRunResponse:
+        run, freed = await self._runs.delete(parse_run_name(request.name))
+        return run_service_pb2.DeleteRunResponse(run=run, freed_artifact_bytes=freed)
+
     @streaming
     async def StreamRunEvents(
         self, request: run_service_pb2.StreamRunEventsRequest, context: Context

@@ -9,6 +9,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import ApiKeyInterceptor
@@ -45,6 +46,7 @@ class OutriderServer:
         self.settings = settings
         self.store = Store(settings.database_path)
         self.runs = RunManager(settings, self.store, agents)
+        self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         self._agents = agents
         self.health = health.aio.HealthServicer()
         interceptors = [ApiKeyInterceptor(settings.api_keys)] if settings.api_keys else []
@@ -56,6 +58,7 @@ class OutriderServer:
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
+        self.retention.start()
         run_service_pb2_grpc.add_RunServiceServicer_to_server(RunServicer(self.runs), self._server)
         interaction_service_pb2_grpc.add_InteractionServiceServicer_to_server(
             InteractionServicer(self.runs), self._server
@@ -78,6 +81,7 @@ class OutriderServer:
 
     async def _stop(self) -> None:
         grace = self.settings.shutdown_grace
+        await self.retention.stop()
         self.runs.stop_accepting()
         await self.health.enter_graceful_shutdown()
         await asyncio.sleep(0.1)  # let health watchers see NOT_SERVING before streams close

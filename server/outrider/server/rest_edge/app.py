@@ -56,6 +56,7 @@ def build_app(runs: RunManager, settings: Settings) -> Starlette:
         ("/v1/research", r.research, "POST"),
         ("/v1/runs", r.list_runs, "GET"),
         ("/v1/runs/{runId}", r.get_run, "GET"),
+        ("/v1/runs/{runId}", r.delete_run, "DELETE"),
         ("/v1/runs/{runId}/cancel", r.cancel_run, "POST"),
         ("/v1/runs/{runId}/events", r.events, "GET"),
         ("/v1/interactions", r.list_interactions, "GET"),

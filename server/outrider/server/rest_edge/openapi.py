@@ -134,7 +134,16 @@ def _paths() -> dict[str, Any]:
                 ],
             )
         },
-        "/v1/runs/{runId}": {"get": _operation("Get a run", one_run, None, [_path("runId")])},
+        "/v1/runs/{runId}": {
+            "get": _operation("Get a run", one_run, None, [_path("runId")]),
+            "delete": _operation(
+                "Delete a finished run with its events, interactions and artifacts "
+                "(409 RUN_ACTIVE while it runs: cancel it first)",
+                {"200": _json(_ref("Deleted"), "the run as it was, and the bytes freed")},
+                None,
+                [_path("runId")],
+            ),
+        },
         "/v1/runs/{runId}/cancel": {
             "post": _operation(
                 "Cancel a run (idempotent)", one_run, "CancelRequest", [_path("runId")]
@@ -227,6 +236,8 @@ def _schemas() -> dict[str, Any]:
             "reason": {"type": "string"}}},
         "CancelRequest": {"type": "object", "properties": {"reason": {"type": "string"}}},
         "Accepted": {"type": "object", "properties": {"status": {"const": "accepted"}}},
+        "Deleted": {"type": "object", "required": ["run", "freedArtifactBytes"], "properties": {
+            "run": {"type": "object"}, "freedArtifactBytes": {"type": "integer", "minimum": 0}}},
         "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
             "status": {"type": "integer"}, "reason": {"type": "string"},
             "message": {"type": "string"}, "fieldViolations": {"type": "array"},

@@ -76,6 +76,10 @@ class Routes:
         reason = bodies.cancel_reason(await _body(request, required=False))
         return JSONResponse(to_json(await self._runs.cancel(_run_id(request), reason)))
 
+    async def delete_run(self, request: Request) -> Response:
+        run, freed = await self._runs.delete(_run_id(request))
+        return JSONResponse({"run": to_json(run), "freedArtifactBytes": freed})
+
     async def list_interactions(self, request: Request) -> Response:
         page = queries.page(request)
         run = request.query_params.get("run")

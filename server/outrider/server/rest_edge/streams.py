@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from starlette.responses import StreamingResponse
 
+from outrider.server.core.errors import OutriderError
 from outrider.server.core.event_log import WatchBatch
 from outrider.server.rest_edge import sse
 from outrider.server.rest_edge.error_events import error_event
@@ -57,6 +58,8 @@ async def _body(
                     continue
                 for chunk in encoder.chunks(batch):
                     yield chunk
+        except OutriderError as error:  # e.g. RUN_DELETED: the run went while it was replayed
+            yield encoder.error_block(run.kind, error.message, error.reason)
         except Exception:
             log.exception("the event stream of %s failed", run.name)
             yield encoder.error_block(run.kind)
@@ -92,5 +95,7 @@ class _Encoder:
     def _shown(self, event: run_event_pb2.RunEvent) -> bool:
         return self._settings.approval_events or event.WhichOneof("payload") in sse.TABSTACK_ARMS
 
-    def error_block(self, kind: int) -> bytes:
-        return sse.block(self._last, "error", error_event(kind, "internal error"), self._retry)
+    def error_block(
+        self, kind: int, message: str = "internal error", code: str = "INTERNAL"
+    ) -> bytes:
+        return sse.block(self._last, "error", error_event(kind, message, code), self._retry)

@@ -496,6 +496,53 @@ export declare type ReadArtifactResponse = Message<"outrider.v1.ReadArtifactResp
 export declare const ReadArtifactResponseSchema: GenMessage<ReadArtifactResponse>;
 
 /**
+ * Request of DeleteRun.
+ *
+ * @generated from message outrider.v1.DeleteRunRequest
+ */
+export declare type DeleteRunRequest = Message<"outrider.v1.DeleteRunRequest"> & {
+  /**
+   * Resource name, "runs/{run_id}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message outrider.v1.DeleteRunRequest.
+ * Use `create(DeleteRunRequestSchema)` to create a new message.
+ */
+export declare const DeleteRunRequestSchema: GenMessage<DeleteRunRequest>;
+
+/**
+ * Response of DeleteRun.
+ *
+ * @generated from message outrider.v1.DeleteRunResponse
+ */
+export declare type DeleteRunResponse = Message<"outrider.v1.DeleteRunResponse"> & {
+  /**
+   * The run as it was just before it was deleted.
+   *
+   * @generated from field: outrider.v1.Run run = 1;
+   */
+  run?: Run | undefined;
+
+  /**
+   * Bytes of artifact files the deletion freed.
+   *
+   * @generated from field: int64 freed_artifact_bytes = 2;
+   */
+  freedArtifactBytes: bigint;
+};
+
+/**
+ * Describes the message outrider.v1.DeleteRunResponse.
+ * Use `create(DeleteRunResponseSchema)` to create a new message.
+ */
+export declare const DeleteRunResponseSchema: GenMessage<DeleteRunResponse>;
+
+/**
  * Runs of browser agents and research agents: durable resources that outlive any stream.
  *
  * @generated from service outrider.v1.RunService
@@ -580,6 +627,18 @@ export declare const RunService: GenService<{
     methodKind: "server_streaming";
     input: typeof ReadArtifactRequestSchema;
     output: typeof ReadArtifactResponseSchema;
+  },
+  /**
+   * Deletes a finished run with its events, interactions and artifacts. An active run is
+   * refused (FAILED_PRECONDITION, reason RUN_ACTIVE): cancel it first. Not idempotent: a
+   * second delete finds nothing (NOT_FOUND).
+   *
+   * @generated from rpc outrider.v1.RunService.DeleteRun
+   */
+  deleteRun: {
+    methodKind: "unary";
+    input: typeof DeleteRunRequestSchema;
+    output: typeof DeleteRunResponseSchema;
   },
 }>;
 

@@ -1,0 +1,178 @@
+"""DeleteRun and the retention sweep: a finished run goes with its events, interactions and
+artifact files; active runs are refused; the disk stays bounded under an artifact cap."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import interaction_service_pb2, run_pb2, run_service_pb2
+from tests.conftest import HarnessFactory
+from tests.support.harness import Harness, eventually, rich_error, start_harness, stop_harness
+from tests.support.requests import automate_request, collect, names
+from tests.support.script_agent import ARTIFACT_BYTES
+
+
+async def finished_run(harness: Harness, **plan: Any) -> list[str]:
+    """Runs to the end; returns [run name, artifact names...]."""
+    events = await collect(harness.runs.Automate(automate_request(**plan)))
+    assert names(events)[-1] == "done"
+    return [events[0].run, *sorted({e.artifact for e in events if e.artifact})]
+
+
+def delete(harness: Harness, name: str) -> Awaitable[run_service_pb2.DeleteRunResponse]:
+    call: Awaitable[run_service_pb2.DeleteRunResponse]
+    call = harness.runs.DeleteRun(run_service_pb2.DeleteRunRequest(name=name))
+    return call
+
+
+async def error_of(call: object) -> grpc.aio.AioRpcError:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await call  # type: ignore[misc]
+    return caught.value
+
+
+def artifact_bytes_on_disk(data_dir: Path) -> int:
+    return sum(p.stat().st_size for p in (data_dir / "artifacts").rglob("*") if p.is_file())
+
+
+async def interactions_of(harness: Harness, name: str) -> int:
+    every_state = [ip.INTERACTION_STATE_PENDING, ip.INTERACTION_STATE_RESOLVED]
+    every_state += [ip.INTERACTION_STATE_EXPIRED, ip.INTERACTION_STATE_CANCELLED]
+    request = interaction_service_pb2.ListInteractionsRequest(run=name, states=every_state)
+    return len((await harness.interactions.ListInteractions(request)).interactions)
+
+
+async def test_delete_removes_the_run_its_events_interactions_and_artifacts(
+    make_harness: HarnessFactory,
+) -> None:
+    harness = await make_harness(interaction_ttl=0.3)  # the form request expires unanswered
+    name, artifact = await finished_run(harness, steps=2, artifact=True, ask_input=True)
+    assert await interactions_of(harness, name) == 1
+    kept, _ = await finished_run(harness, steps=1, artifact=True)
+    data_dir = harness.server.settings.data_dir
+    assert (data_dir / "artifacts" / name.removeprefix("runs/")).is_dir()
+
+    deleted = await delete(harness, name)
+    assert deleted.run.name == name and deleted.run.state == run_pb2.RUN_STATE_SUCCEEDED
+    assert deleted.freed_artifact_bytes == len(ARTIFACT_BYTES)
+    assert not (data_dir / "artifacts" / name.removeprefix("runs/")).exists()
+
+    for call in (
+        harness.runs.GetRun(run_service_pb2.GetRunRequest(name=name)),
+        collect(harness.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))),
+        collect(harness.runs.ReadArtifact(run_service_pb2.ReadArtifactRequest(name=artifact))),
+        delete(harness, name),  # not idempotent: the second delete finds nothing
+    ):
+        assert (await error_of(call)).code() == grpc.StatusCode.NOT_FOUND
+    assert await interactions_of(harness, name) == 0
+    remaining = (await harness.runs.ListRuns(run_service_pb2.ListRunsRequest())).runs
+    assert [r.name for r in remaining] == [kept]
+    with sqlite3.connect(harness.server.settings.database_path) as db:
+        for table in ("events", "interactions", "artifacts"):
+            rows = db.execute(f"SELECT COUNT(*) FROM {table} WHERE run_id = ?", (name[5:],))
+            assert rows.fetchone() == (0,), table
+
+
+async def test_an_active_run_is_refused_and_left_intact(harness: Harness) -> None:
+    call = harness.runs.Automate(automate_request(steps=1, hold=True))
+    name = (await call.read()).event.run
+    refused = await error_of(delete(harness, name))
+    assert refused.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert rich_error(refused).reason == "RUN_ACTIVE"
+    assert "cancel it" in (refused.details() or "")
+    await harness.runs.CancelRun(run_service_pb2.CancelRunRequest(name=name))
+    assert (await delete(harness, name)).run.state == run_pb2.RUN_STATE_CANCELLED
+    call.cancel()
+
+
+@pytest.mark.parametrize("bad", ["", "runs/", "runs/UPPER", "interactions/abc"])
+async def test_a_malformed_name_is_invalid_argument(harness: Harness, bad: str) -> None:
+    error = await error_of(delete(harness, bad))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "name" in rich_error(error).violations
+
+
+async def test_a_stream_replaying_a_run_that_gets_deleted_ends_out_of_range(
+    harness: Harness,
+) -> None:
+    name, *_ = await finished_run(harness, steps=1500)
+    stream = harness.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
+    first = await stream.read()
+    assert first.event.sequence == 1
+    await delete(harness, name)
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        while (response := await stream.read()) is not grpc.aio.EOF:
+            assert response.event.sequence < 3003  # never the terminal events: they are gone
+    assert caught.value.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert rich_error(caught.value).reason == "RUN_DELETED"
+
+
+async def test_runs_past_the_age_limit_are_purged_but_active_ones_are_not(
+    make_harness: HarnessFactory,
+) -> None:
+    harness = await make_harness(retention=0.2, retention_interval=3600)
+    old, _ = await finished_run(harness, steps=1, artifact=True)
+    await asyncio.sleep(0.3)  # ages the finished run past the limit
+    call = harness.runs.Automate(automate_request(steps=1, hold=True))
+    active = (await call.read()).event.run
+    await asyncio.sleep(0.3)  # the active run is past the limit too, and must stay
+
+    result = await harness.server.retention.sweep()
+    assert result.runs == 1 and result.freed_bytes == len(ARTIFACT_BYTES)
+    remaining = (await harness.runs.ListRuns(run_service_pb2.ListRunsRequest())).runs
+    assert [r.name for r in remaining] == [active] and old != active
+    await harness.runs.CancelRun(run_service_pb2.CancelRunRequest(name=active))
+    assert (await harness.server.retention.sweep()).runs == 1
+    call.cancel()
+
+
+async def test_disk_stays_bounded_under_an_artifact_cap(make_harness: HarnessFactory) -> None:
+    cap = 3 * len(ARTIFACT_BYTES)
+    harness = await make_harness(retention=0, retention_artifact_bytes=cap, retention_interval=0.05)
+    data_dir = harness.server.settings.data_dir
+    database = harness.server.settings.database_path
+
+    async def run_many(count: int) -> None:
+        for _ in range(count):
+            await finished_run(harness, steps=20, artifact=True)
+
+    async def within_cap() -> bool:
+        return artifact_bytes_on_disk(data_dir) <= cap
+
+    await run_many(20)
+    await eventually(within_cap)
+    harness.server.store.flush()
+    size_after_20 = database.stat().st_size
+    await run_many(40)
+    await eventually(within_cap)
+    harness.server.store.flush()
+    # Pages of purged runs are reused (and given back), so twice the runs do not grow the file.
+    assert database.stat().st_size <= size_after_20 + 64 * 1024
+    runs = (await harness.runs.ListRuns(run_service_pb2.ListRunsRequest())).runs
+    assert 1 <= len(runs) <= 3  # only the newest runs fit under the cap
+    assert len(list((data_dir / "artifacts").iterdir())) == len(runs)
+
+
+async def test_orphaned_artifact_folders_are_removed_at_start(tmp_path: Path) -> None:
+    first = await start_harness(tmp_path)
+    try:
+        name, _ = await finished_run(first, steps=1, artifact=True)
+    finally:
+        await stop_harness(first)
+    orphan = tmp_path / "artifacts" / "0123456789abcdef"  # as a crash mid-delete leaves it
+    orphan.mkdir()
+    (orphan / "leftover").write_bytes(b"x" * 100)
+    second = await start_harness(tmp_path)
+    try:
+        await eventually(lambda: not orphan.exists())
+        assert (tmp_path / "artifacts" / name.removeprefix("runs/")).is_dir()
+    finally:
+        await stop_harness(second)

@@ -1,0 +1,54 @@
+"""The image smoke test's driver (scripts/smoke/drive.py), run here against this checkout with the
+Dockerfile's own ENTRYPOINT and HEALTHCHECK commands, so `make image-smoke` cannot rot between
+the (opt-in, slow) image builds: a browser run and a research run must succeed, then a clean exit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.harness import REPO_ROOT
+
+IMAGE_PYTHON = "/opt/outrider/venv/bin/python"
+
+
+def dockerfile_command(instruction: str) -> list[str]:
+    """The exec-form JSON array of a Dockerfile instruction, with the image's interpreter
+    replaced by this one."""
+    text = (REPO_ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    match = re.search(rf"^{instruction}\b.*?(\[.*\])\s*$", text, re.MULTILINE)
+    assert match, f"no exec-form {instruction} in the Dockerfile"
+    return [sys.executable if arg == IMAGE_PYTHON else arg for arg in json.loads(match.group(1))]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_smoke_driver_passes_against_this_checkout(tmp_path: Path) -> None:
+    entry = dockerfile_command("ENTRYPOINT")
+    health = ["CMD", *dockerfile_command("HEALTHCHECK")]  # as `podman image inspect` shows it
+    assert entry[1:] == ["-m", "outrider.server"]
+    env = os.environ | {"OUTRIDER_DATA_DIR": str(tmp_path), "OUTRIDER_PORT": str(free_port())}
+    driver = REPO_ROOT / "scripts" / "smoke" / "drive.py"
+    done = subprocess.run(
+        [sys.executable, str(driver), json.dumps(entry), json.dumps(health)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    for line in ("grpc.health Check -> SERVING", "Automate: runs/", "Research: runs/"):
+        assert f"image-smoke: {line}" in output, output
+    assert "image-smoke: clean exit after SIGTERM" in output
