@@ -203,7 +203,7 @@ def runs_delete(ctx: typer.Context, run: Annotated[str, typer.Argument()]) -> No
 async def _delete(config: Config, run: str) -> int:
     async with config.client() as client:
         deleted = await client.delete_run(run)
-    Renderer(config.console(), config.as_json).deleted(deleted.run, deleted.freed_artifact_bytes)
+    config.renderer().deleted(deleted.run, deleted.freed_artifact_bytes)
     return EXIT_OK
 
 
