@@ -10,6 +10,8 @@ from outrider.server.agents import production_agents
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.service import Outrider
 from outrider.server.settings import Settings
+from outrider.server.telemetry import tracing
+from outrider.server.telemetry.logs import configure_logging
 
 
 async def serve(settings: Settings, agents: AgentRegistry) -> None:
@@ -31,11 +33,13 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
 
 def main() -> None:
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    asyncio.run(serve(settings, production_agents(settings)))
+    configure_logging(settings.log_level, settings.log_format)
+    tracer_provider = tracing.install()
+    try:
+        asyncio.run(serve(settings, production_agents(settings)))
+    finally:
+        if tracer_provider is not None:
+            tracer_provider.shutdown()  # exports the spans still buffered
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from outrider.server.core.errors import OutOfRange
 from outrider.server.core.names import run_name
 from outrider.server.core.store import Store
 from outrider.server.core.subscription import LiveRun, Signal, Subscription
+from outrider.server.telemetry import metrics
 from outrider.v1 import run_event_pb2
 
 _CATCH_UP_PAGE = 256
@@ -82,6 +83,19 @@ class EventLog:
         Heartbeats are yielded while the run is quiet. Store reads and subscribing happen without
         an await in between, so no event can fall between history and the live feed.
         """
+        metrics.watchers(+1)
+        try:
+            async with contextlib.aclosing(
+                self._follow(run_id, after, heartbeat_interval)
+            ) as items:
+                async for item in items:
+                    yield item
+        finally:
+            metrics.watchers(-1)
+
+    async def _follow(
+        self, run_id: str, after: int, heartbeat_interval: float
+    ) -> AsyncGenerator[WatchItem, None]:
         cursor = after
         while True:
             page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)

@@ -25,6 +25,8 @@ from outrider.server.core.names import new_id, run_name
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
+from outrider.server.telemetry import metrics, tracing
+from outrider.server.telemetry.logs import RUN_ID
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import params_pb2, run_pb2
@@ -148,9 +150,20 @@ class RunManager:
         ctx = RunContext(run, now, self.log, self.interactions, self.artifacts)
         active = _Active(run, ctx)
         self._active[run_id] = active
+        metrics.run_active(_kind_label(spec.kind), +1)
         return active
 
     async def _drive(self, active: _Active, agent: Agent) -> None:
+        """Runs the agent in this run's own task, span and log context."""
+        RUN_ID.set(active.ctx.run_id)
+        kind = _KIND_NAMES[active.run.kind]
+        queued = (clock.now_us() - active.ctx.started_us) / 1e6
+        metrics.run_started(_kind_label(active.run.kind), queued)
+        attributes = {"outrider.run.id": active.ctx.run_id, "outrider.run.kind": kind}
+        with tracing.span(f"run {kind}", attributes):
+            await self._drive_agent(active, agent)
+
+    async def _drive_agent(self, active: _Active, agent: Agent) -> None:
         self._set_state(active, run_pb2.RUN_STATE_RUNNING)
         outcome: run_pb2.RunOutcome | Ending
         try:
@@ -180,6 +193,7 @@ class RunManager:
         state = _end_state(final)
         self._record_end(active.run, run_id, state, final)
         del self._active[run_id]
+        _observe_end(active, state, final)
 
     def _record_end(
         self, run: run_pb2.Run, run_id: str, state: int, outcome: run_pb2.RunOutcome
@@ -293,6 +307,23 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
+
+
+def _kind_label(kind: int) -> str:
+    return _KIND_NAMES[kind].lower()
+
+
+def _observe_end(active: _Active, state: int, outcome: run_pb2.RunOutcome) -> None:
+    """Metrics of the ended run, and its final state on the run span (the current one)."""
+    kind = _kind_label(active.run.kind)
+    state_name = run_pb2.RunState.Name(state).removeprefix("RUN_STATE_").lower()
+    seconds = (clock.now_us() - active.ctx.started_us) / 1e6
+    metrics.run_active(kind, -1)
+    metrics.run_finished(kind, state_name, outcome.error_code, seconds)
+    attributes = {"outrider.run.state": state_name}
+    if outcome.error_code:
+        attributes["outrider.error.code"] = outcome.error_code
+    tracing.annotate(attributes, error=outcome.error_code)
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
