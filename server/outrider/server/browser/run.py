@@ -125,8 +125,10 @@ class BrowserRun:
         if self.data_view is not None:
             json_format.ParseDict(self.data_view, setup.data)
         self.reporter.emit("task_setup", setup)
-        trace_id, _ = tracing.current_ids()  # the run's span, continuing the caller's trace
-        trace = ae.TaskTraceContext(trace_id=trace_id or token_source.token_hex(16))
+        trace_id, span_id = tracing.current_ids()  # the run's span, in the caller's trace
+        trace = ae.TaskTraceContext(
+            trace_id=trace_id or token_source.token_hex(16), span_id=span_id
+        )
         self.reporter.emit("task_trace_context", trace)
 
     async def _drive(self) -> run_pb2.RunOutcome:

@@ -130,6 +130,7 @@ class RunManager:
                 retry_after=self._settings.busy_retry_after,
             )
         active = self._register(spec)
+        RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
         active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
         return self.get(active.ctx.run_id)
 
@@ -161,6 +162,7 @@ class RunManager:
         metrics.run_started(_kind_label(active.run.kind), queued)
         attributes = {"outrider.run.id": active.ctx.run_id, "outrider.run.kind": kind}
         with tracing.span(f"run {kind}", attributes):
+            log.info("%s run started", kind, extra={"run_kind": kind.lower()})
             await self._drive_agent(active, agent)
 
     async def _drive_agent(self, active: _Active, agent: Agent) -> None:
@@ -324,6 +326,13 @@ def _observe_end(active: _Active, state: int, outcome: run_pb2.RunOutcome) -> No
     if outcome.error_code:
         attributes["outrider.error.code"] = outcome.error_code
     tracing.annotate(attributes, error=outcome.error_code)
+    log.info(
+        "run ended %s%s after %.1f s",
+        state_name,
+        f" ({outcome.error_code}: {outcome.error_message})" if outcome.error_code else "",
+        seconds,
+        extra={"run_state": state_name, "error_code": outcome.error_code, "duration_s": seconds},
+    )
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

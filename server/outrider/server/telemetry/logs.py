@@ -21,11 +21,15 @@ LogFormat = Literal["text", "json"]
 RUN_ID: ContextVar[str] = ContextVar("outrider_run_id", default="")
 PRINCIPAL: ContextVar[str] = ContextVar("outrider_principal", default="")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+# LogRecord attributes that are not `extra=` fields (uvicorn's color_message is a duplicate).
 _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "message",
     "asctime",
     "taskName",
+    "color_message",
 }
+# Libraries that log every request URL at INFO: quiet unless DEBUG is asked for.
+_CHATTY = ("httpx", "httpcore")
 
 
 def bind_principal(principal: str) -> Token[str]:
@@ -86,3 +90,6 @@ def configure_logging(level: str, fmt: LogFormat) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level.upper())
+    if root.level > logging.DEBUG:
+        for name in _CHATTY:
+            logging.getLogger(name).setLevel(logging.WARNING)
