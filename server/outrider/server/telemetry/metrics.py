@@ -6,11 +6,17 @@ singleton; nothing else here keeps state. Recording never raises into the code i
 
 from __future__ import annotations
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    disable_created_metrics,
+    generate_latest,
+)
 from prometheus_client.metrics import Counter, Gauge, Histogram, MetricWrapperBase
 
 from outrider.server.telemetry.catalogue import LATENCY_BUCKETS, METRICS, MetricDoc
 
+disable_created_metrics()  # a `_created` series per label set only doubles the scrape
 REGISTRY = CollectorRegistry(auto_describe=True)
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
