@@ -16,7 +16,7 @@ from prometheus_client.metrics import Counter, Gauge, Histogram, MetricWrapperBa
 
 from outrider.server.telemetry.catalogue import LATENCY_BUCKETS, METRICS, MetricDoc
 
-disable_created_metrics()  # a `_created` series per label set only doubles the scrape
+disable_created_metrics()  # type: ignore[no-untyped-call]  # `_created` series double the scrape
 REGISTRY = CollectorRegistry(auto_describe=True)
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
