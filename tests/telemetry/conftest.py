@@ -32,6 +32,8 @@ SCENARIOS = REPO_ROOT / "tests" / "fixtures" / "scenarios"
 # The callers' own traces: W3C traceparent = version-trace id-parent span id-flags.
 BROWSER_TRACE, BROWSER_PARENT = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
 RESEARCH_TRACE, RESEARCH_PARENT = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+KEY = "telemetry-test-key"
+AUTH = {"authorization": f"Bearer {KEY}"}
 PRICE = {"input": 2.0, "output": 10.0}  # US dollars per million tokens
 
 
@@ -99,7 +101,7 @@ async def drive(
             ),
             options=params_pb2.RunOptions(model=browser_model),
         )
-        metadata = (("traceparent", traceparent(BROWSER_TRACE, BROWSER_PARENT)),)
+        metadata = (*AUTH.items(), ("traceparent", traceparent(BROWSER_TRACE, BROWSER_PARENT)))
         browser = await collect(
             run_service_pb2_grpc.RunServiceStub(channel).Automate(request, metadata=metadata)
         )
@@ -110,11 +112,22 @@ async def drive(
             "mode": "fast",
             "options": {"model": research_model},
         }
-        headers = {"traceparent": traceparent(RESEARCH_TRACE, RESEARCH_PARENT)}
+        headers = AUTH | {"traceparent": traceparent(RESEARCH_TRACE, RESEARCH_PARENT)}
         async with http.stream("POST", "/v1/research", json=body, headers=headers) as response:
             research = [block async for block in sse_events(response)]
-        scrape = await http.get("/metrics")
+        scrape = await http.get("/metrics", headers=AUTH)
         scrape.raise_for_status()
+        # the same registry on the metrics port, which needs no key
+        own_port = await http.get(f"http://127.0.0.1:{server.metrics_port}/metrics")
+        own_port.raise_for_status()
+    # the same registry, which has meanwhile counted the keyed scrape
+    own, keyed = parse_samples(own_port.text), parse_samples(scrape.text)
+    assert (
+        own.get("outrider_http_requests_total", method="GET", route="/metrics", status="200") == 1
+    )
+    assert (
+        own.total("outrider_runs_started_total") == keyed.total("outrider_runs_started_total") == 2
+    )
     return browser, research, scrape.text
 
 
@@ -131,6 +144,8 @@ def observed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Observed]:
         index_directory(CorpusIndex(corpus), WEB_DIR, web.url)
         env = {
             "OUTRIDER_LOG_FORMAT": "json",
+            "OUTRIDER_API_KEYS": KEY,
+            "OUTRIDER_METRICS_PORT": "0",
             "OUTRIDER_NETWORK_ALLOW": f"127.0.0.1:{sites.rsplit(':', 1)[1]},127.0.0.1:{web.port}",
             "OUTRIDER_PROVIDER_PRICES": json.dumps({"scripted:shop": PRICE}),
             "OUTRIDER_RESEARCH_SEARCH_PROVIDERS": "corpus",

@@ -19,6 +19,8 @@ class ProductionServer:
         self.log_path = data_dir / "server.log"
         self.grpc_port = 0
         self.rest_port = 0
+        self.metrics_port = 0
+        self._wants_metrics_port = "OUTRIDER_METRICS_PORT" in env
         data_dir.mkdir(parents=True, exist_ok=True)
         base = {
             "OUTRIDER_DATA_DIR": str(data_dir),
@@ -42,7 +44,7 @@ class ProductionServer:
     def wait_ready(self, timeout: float = 60.0) -> None:
         assert self.process.stdout is not None
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and not self.rest_port:
+        while time.monotonic() < deadline and not self._ready():
             line = self.process.stdout.readline()
             if not line and self.process.poll() is not None:
                 break
@@ -50,8 +52,14 @@ class ProductionServer:
                 self.grpc_port = int(match.group(1))
             if match := re.search(r"REST/SSE on http://[^:]+:(\d+)", line):
                 self.rest_port = int(match.group(1))
-        if not (self.grpc_port and self.rest_port):
+            if match := re.search(r"metrics on http://[^:]+:(\d+)", line):
+                self.metrics_port = int(match.group(1))
+        if not self._ready():
             raise RuntimeError(f"the server did not start:\n{self.log_path.read_text()}")
+
+    def _ready(self) -> bool:
+        wanted = (self.grpc_port, self.rest_port, self.metrics_port or not self._wants_metrics_port)
+        return all(wanted)
 
     def stop(self, timeout: float = 60.0) -> int:
         """SIGTERM, then the exit code (the process flushes its spans on the way out)."""

@@ -26,6 +26,11 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
         print(
             f"outrider: REST/SSE on http://{settings.rest_host}:{server.rest.port}/v1", flush=True
         )
+    if server.metrics is not None:
+        print(
+            f"outrider: metrics on http://{settings.metrics_host}:{server.metrics.port}/metrics",
+            flush=True,
+        )
     await stop.wait()
     logging.getLogger(__name__).info("signal received; shutting down")
     await server.stop()
