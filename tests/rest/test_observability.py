@@ -87,4 +87,4 @@ async def test_metrics_are_served_in_the_exposition_format_behind_the_api_key(
     assert served.status_code == 200
     assert served.headers["content-type"].startswith("text/plain")
     families = {f.name for f in text_string_to_metric_families(served.text)}
-    assert {"outrider_runs_started", "outrider_http_requests"} <= families
+    assert {"outrider_runs_started", "outrider_http_requests", "process_cpu_seconds"} <= families

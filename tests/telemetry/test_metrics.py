@@ -93,3 +93,10 @@ def test_grpc_and_http_requests_by_method_and_status(observed: Observed) -> None
     http = {"method": "POST", "route": "/v1/research", "status": "200"}
     assert m.get("outrider_http_requests_total", **http) == 1
     assert m.get("outrider_http_request_duration_seconds_count", **http) == 1
+
+
+def test_capacity_version_and_process_series(observed: Observed) -> None:
+    m = observed.metrics
+    assert m.get("outrider_runs_capacity") == 4  # the default OUTRIDER_MAX_CONCURRENT_RUNS
+    assert m.total("outrider_build_info") == 1
+    assert m.get("process_resident_memory_bytes") > 0 and m.get("process_open_fds") > 0

@@ -72,6 +72,7 @@ class RunManager:
         self.artifacts = ArtifactStore(settings.artifacts_dir, store)
         self._active: dict[str, _Active] = {}
         self._accepting = True
+        metrics.server_info(settings.max_concurrent_runs)
 
     # lifecycle
 

@@ -32,6 +32,13 @@ class SpanDoc:
 
 
 METRICS: tuple[MetricDoc, ...] = (
+    MetricDoc("outrider_build_info", "gauge", ("version",), "Always 1; the running version."),
+    MetricDoc(
+        "outrider_runs_capacity",
+        "gauge",
+        (),
+        "Runs allowed at once (OUTRIDER_MAX_CONCURRENT_RUNS); more are refused.",
+    ),
     MetricDoc("outrider_runs_started_total", "counter", ("kind",), "Runs started."),
     MetricDoc(
         "outrider_runs_finished_total",
@@ -51,7 +58,8 @@ METRICS: tuple[MetricDoc, ...] = (
         "outrider_step_duration_seconds",
         "histogram",
         ("kind", "step"),
-        "Agent steps: browser iterations (step=iteration) and research phases (step=<phase>).",
+        "Agent steps: browser plan, iteration and validate; research prefetch, plan, iterate, "
+        "iteration, outline, write and publish.",
     ),
     MetricDoc(
         "outrider_model_call_duration_seconds",
@@ -183,6 +191,27 @@ SPANS: tuple[SpanDoc, ...] = (
 )
 
 
+# Fields of a JSON log line (OUTRIDER_LOG_FORMAT=json); context fields appear only where known.
+LOG_FIELDS: tuple[tuple[str, str], ...] = (
+    ("time", "UTC, ISO 8601 with milliseconds"),
+    ("level", "DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+    ("logger", "e.g. outrider.server.core.runs; access lines: outrider.access"),
+    ("message", "the formatted message"),
+    ("run_id", "the run the line is about (the run's own task, or the call that started it)"),
+    ("trace_id", "W3C trace id of the current span (the caller's when it sent traceparent)"),
+    ("span_id", "the current span"),
+    ("principal", "who called, once the auth layer binds it (telemetry.logs.bind_principal)"),
+    ("exception", "the stack trace of a logged exception"),
+    ("protocol", "access lines: grpc or http"),
+    ("method", "access lines: full gRPC method, or the HTTP method"),
+    ("code / status", "access lines: gRPC status code name / HTTP status"),
+    ("path / route", "HTTP access lines: the path (no query string) and its route template"),
+    ("duration_ms", "access lines: call duration (streams: until they end)"),
+    ("peer", "access lines: the client's address"),
+    ("run_kind / run_state / error_code / duration_s", "run started and run ended lines"),
+)
+
+
 def markdown() -> str:
     """Both tables as Markdown, for docs."""
     lines = ["| Metric | Type | Labels | Meaning |", "|---|---|---|---|"]
@@ -191,6 +220,8 @@ def markdown() -> str:
     ]
     lines += ["", "| Span | Where | Attributes |", "|---|---|---|"]
     lines += [f"| `{s.name}` | {s.where} | {', '.join(s.attributes)} |" for s in SPANS]
+    lines += ["", "| Log field | Meaning |", "|---|---|"]
+    lines += [f"| `{name}` | {meaning} |" for name, meaning in LOG_FIELDS]
     return "\n".join(lines)
 
 

@@ -6,8 +6,13 @@ singleton; nothing else here keeps state. Recording never raises into the code i
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
     CollectorRegistry,
     disable_created_metrics,
     generate_latest,
@@ -32,6 +37,9 @@ def _build(doc: MetricDoc) -> MetricWrapperBase:
 
 
 _INSTRUMENTS = {doc.name: _build(doc) for doc in METRICS}
+# The standard process_* (CPU, memory, open files), python_gc_* and python_info series too.
+for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+    REGISTRY.register(_collector)
 
 
 def _counter(name: str) -> Counter:
@@ -57,7 +65,20 @@ def exposition() -> bytes:
     return generate_latest(REGISTRY)
 
 
+def _version() -> str:
+    try:
+        return version("outrider")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 # runs
+
+
+def server_info(max_runs: int) -> None:
+    """The static series: capacity and version."""
+    _gauge("outrider_runs_capacity").set(max_runs)
+    _gauge("outrider_build_info").labels(_version()).set(1)
 
 
 def run_started(kind: str, queue_wait: float) -> None:
