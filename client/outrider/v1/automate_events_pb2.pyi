@@ -662,10 +662,12 @@ class TaskStarted(_message.Message):
     def __init__(self, iteration_id: _Optional[str] = ..., plan: _Optional[str] = ..., success_criteria: _Optional[str] = ..., task: _Optional[str] = ..., timestamp: _Optional[float] = ..., url: _Optional[str] = ..., action_items: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TaskTraceContext(_message.Message):
-    __slots__ = ("trace_id",)
+    __slots__ = ("trace_id", "span_id")
     TRACE_ID_FIELD_NUMBER: _ClassVar[int]
+    SPAN_ID_FIELD_NUMBER: _ClassVar[int]
     trace_id: str
-    def __init__(self, trace_id: _Optional[str] = ...) -> None: ...
+    span_id: str
+    def __init__(self, trace_id: _Optional[str] = ..., span_id: _Optional[str] = ...) -> None: ...
 
 class TaskValidated(_message.Message):
     __slots__ = ("completion_quality", "final_answer", "iteration_id", "observation", "timestamp", "feedback")

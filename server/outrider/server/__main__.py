@@ -11,6 +11,8 @@ from outrider.server.core.agent import AgentRegistry
 from outrider.server.models.registry import HOW_TO_CONFIGURE
 from outrider.server.service import Outrider
 from outrider.server.settings import Settings
+from outrider.server.telemetry import tracing
+from outrider.server.telemetry.logs import configure_logging
 
 NO_MODEL = (
     f"outrider: {HOW_TO_CONFIGURE}. Until then runs are refused (health, listing and the "
@@ -31,6 +33,11 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
         print(
             f"outrider: REST/SSE on http://{settings.rest_host}:{server.rest.port}/v1", flush=True
         )
+    if server.metrics is not None:
+        print(
+            f"outrider: metrics on http://{settings.metrics_host}:{server.metrics.port}/metrics",
+            flush=True,
+        )
     if not (settings.model or settings.role_models):
         print(NO_MODEL, flush=True)
     await stop.wait()
@@ -40,11 +47,13 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
 
 def main() -> None:
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    asyncio.run(serve(settings, production_agents(settings)))
+    configure_logging(settings.log_level, settings.log_format)
+    tracer_provider = tracing.install()
+    try:
+        asyncio.run(serve(settings, production_agents(settings)))
+    finally:
+        if tracer_provider is not None:
+            tracer_provider.shutdown()  # exports the spans still buffered
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from outrider.server.core.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.rest_edge.server import RestServer
 from outrider.server.settings import Settings
+from outrider.server.telemetry.metrics_server import MetricsServer
 
 
 class Outrider:
@@ -18,11 +19,18 @@ class Outrider:
         self.settings = settings
         self.grpc = OutriderServer(settings, agents)
         self.rest = RestServer(settings, self.grpc.runs) if settings.rest_enabled else None
+        self.metrics = (
+            MetricsServer(settings.metrics_host, settings.metrics_port)
+            if settings.metrics_port is not None
+            else None
+        )
 
     async def start(self) -> None:
         await self.grpc.start()
         if self.rest is not None:
             await self.rest.start()
+        if self.metrics is not None:
+            self.metrics.start()
 
     async def stop(self) -> None:
         """Both edges stop together: listeners close, runs get the grace period, streams end."""
@@ -30,3 +38,5 @@ class Outrider:
         if self.rest is not None:
             stopping.append(self.rest.stop())
         await asyncio.gather(*stopping)
+        if self.metrics is not None:
+            await asyncio.to_thread(self.metrics.stop)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -93,6 +93,19 @@ class Settings(BaseSettings):
         Path("/usr/bin/chromium"), description="Chromium binary (Debian's chromium package)."
     )
     log_level: str = Field("INFO", description="Python logging level.")
+    metrics_port: int | None = Field(
+        None,
+        ge=0,
+        le=65535,
+        description="Also serve Prometheus /metrics on this port, without API key; unset: only "
+        "on the REST port (behind the API key when keys are set).",
+    )
+    metrics_host: str = Field("127.0.0.1", description="Address the metrics port binds to.")
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="Log lines as text or one JSON object per line (with run_id, trace_id, "
+        "span_id and principal where known).",
+    )
     browser: BrowserSettings = Field(
         default_factory=BrowserSettings, description="Browser-agent settings (OUTRIDER_BROWSER_*)."
     )

@@ -4,6 +4,7 @@ abort; every ending reported in the seed's terminal shape."""
 from __future__ import annotations
 
 import secrets as token_source
+import time
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -41,6 +42,7 @@ from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
+from outrider.server.telemetry import metrics, steps, tracing
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
 
@@ -129,7 +131,10 @@ class BrowserRun:
         if self.data_view is not None:
             json_format.ParseDict(self.data_view, setup.data)
         self.reporter.emit("task_setup", setup)
-        trace = ae.TaskTraceContext(trace_id=token_source.token_hex(16))
+        trace_id, span_id = tracing.current_ids()  # the run's span, in the caller's trace
+        trace = ae.TaskTraceContext(
+            trace_id=trace_id or token_source.token_hex(16), span_id=span_id
+        )
         self.reporter.emit("task_trace_context", trace)
 
     async def _drive(self) -> run_pb2.RunOutcome:
@@ -148,7 +153,8 @@ class BrowserRun:
         )
         limit = validation.max_iterations(self.params)
         for step in range(1, limit + 1):
-            outcome = await self._iteration(step)
+            with steps.step("automate", "iteration", "browser.step", {"outrider.step": step}):
+                outcome = await self._iteration(step)
             if outcome is not None:
                 return outcome
         return self.endings.failure(
@@ -171,7 +177,8 @@ class BrowserRun:
             output_schema=PLAN_SCHEMA,
             role="planner",
         )
-        return await self.caller.structured(request, "plan")
+        with steps.step("automate", "plan", "browser.plan"):
+            return await self.caller.structured(request, "plan")
 
     async def _iteration(self, step: int) -> run_pb2.RunOutcome | None:
         iteration_id = f"step-{step}"
@@ -277,9 +284,7 @@ class BrowserRun:
                 )
             )
             self.reporter.emit("browser_action_started", started)
-        result = await self.connection.guarded(
-            lambda: self._perform(call, iteration_id), iteration_id
-        )
+        result = await self._traced_perform(call, iteration_id, browser_action)
         if browser_action:
             self.reporter.tally.actions += 1
             completed = ae.BrowserActionCompleted(iteration_id=iteration_id, success=result.ok)
@@ -289,6 +294,25 @@ class BrowserRun:
             await self.connection.report_navigation(iteration_id)
         notes = "".join(f"\nNote: {line}" for line in self.connection.session.notices.take())
         self.conversation.add_result(call, self.secrets.redact(result.message + notes))
+        return result
+
+    async def _traced_perform(
+        self, call: ToolCall, iteration_id: str, browser_action: bool
+    ) -> ActionResult:
+        if not browser_action:
+            return await self.connection.guarded(
+                lambda: self._perform(call, iteration_id), iteration_id
+            )
+        started = time.perf_counter()
+        attributes = {"outrider.browser.action": call.name}
+        if call.arguments.get("ref"):
+            attributes["outrider.browser.ref"] = str(call.arguments["ref"])
+        with tracing.span(f"browser.action {call.name}", attributes) as span:
+            result = await self.connection.guarded(
+                lambda: self._perform(call, iteration_id), iteration_id
+            )
+            span.set_attribute("outrider.browser.success", result.ok)
+        metrics.browser_action(call.name, result.ok, time.perf_counter() - started)
         return result
 
     def _shown_value(self, call: ToolCall) -> str:
@@ -422,7 +446,8 @@ class BrowserRun:
         request = ModelRequest(
             messages=(Message("user", text),), output_schema=VALIDATION_SCHEMA, role="validator"
         )
-        verdict = await self.caller.structured(request, iteration_id)
+        with steps.step("automate", "validate", "browser.validate"):
+            verdict = await self.caller.structured(request, iteration_id)
         quality, feedback = verdict["completion_quality"], verdict.get("feedback", "")
         validated = ae.TaskValidated(
             completion_quality=cast("ae.CompletionQuality", _QUALITY[quality]),

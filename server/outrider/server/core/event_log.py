@@ -13,6 +13,7 @@ from outrider.server.core.names import run_name
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.store import Store
 from outrider.server.core.subscription import LiveRun, Signal, Subscription
+from outrider.server.telemetry import metrics
 from outrider.v1 import run_event_pb2
 
 _CATCH_UP_PAGE = 256
@@ -98,6 +99,19 @@ class EventLog:
         are yielded while the run is quiet. Store reads and subscribing happen without an await in
         between, so no event can fall between history and the live feed.
         """
+        metrics.watchers(+1)
+        try:
+            async with contextlib.aclosing(
+                self._follow(run_id, after, heartbeat_interval)
+            ) as items:
+                async for item in items:
+                    yield item
+        finally:
+            metrics.watchers(-1)
+
+    async def _follow(
+        self, run_id: str, after: int, heartbeat_interval: float
+    ) -> AsyncGenerator[WatchBatch, None]:
         cursor = after
         # A finished run's last sequence, known before replaying it: if the run is deleted
         # meanwhile, what was not delivered yet is missing, not "the end".

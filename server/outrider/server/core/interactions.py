@@ -22,6 +22,7 @@ from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
 from outrider.server.core.names import interaction_name, new_id, run_name
 from outrider.server.core.store import Store
+from outrider.server.telemetry import metrics
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2 as rp
@@ -122,6 +123,7 @@ class InteractionBroker:
         entry = _Open(interaction, run_id, loop.create_future())
         entry.timer = loop.call_later(self._ttl, self._expire, interaction_id)
         self._open[interaction_id] = entry
+        metrics.interaction_opened(_kind_label(kind))
         self._store.save_interaction(interaction, (interaction_id, run_id))
         self._on_change(run_id)
         return entry
@@ -217,11 +219,13 @@ class InteractionBroker:
 
     def _finish(self, entry: _Open, state: int, answer: InputAnswer | ApprovalAnswer) -> None:
         interaction_id = _id_of(entry.interaction)
-        self._open.pop(interaction_id, None)
+        was_open = self._open.pop(interaction_id, None) is not None
         if entry.timer:
             entry.timer.cancel()
         entry.interaction.state = state  # type: ignore[assignment]
         entry.interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
+        if was_open:
+            _observe_closed(entry.interaction)
         self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
         if self._log.is_open(entry.run_id):
             self._log.append(entry.run_id, _resolution_event(entry, answer))
@@ -328,3 +332,13 @@ def _resolution_event(
         refs=sorted(answer.values) if answer.submitted else [],
         source=answer.source,  # type: ignore[arg-type]
     )
+
+
+def _kind_label(kind: int) -> str:
+    return ip.InteractionKind.Name(kind).removeprefix("INTERACTION_KIND_").lower()
+
+
+def _observe_closed(interaction: ip.Interaction) -> None:
+    state = ip.InteractionState.Name(interaction.state).removeprefix("INTERACTION_STATE_").lower()
+    waited = interaction.resolve_time.ToMicroseconds() - interaction.create_time.ToMicroseconds()
+    metrics.interaction_closed(_kind_label(interaction.kind), state, waited / 1e6)

@@ -29,6 +29,8 @@ from outrider.server.core.redaction import Redactor, mask_secret_data
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
+from outrider.server.telemetry import metrics, tracing
+from outrider.server.telemetry.logs import RUN_ID
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2
@@ -75,6 +77,7 @@ class RunManager:
         self._active: dict[str, _Active] = {}
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
+        metrics.server_info(settings.max_concurrent_runs)
 
     # lifecycle
 
@@ -129,6 +132,7 @@ class RunManager:
         agent.preflight(spec.params, spec.options)
         self._check_room()
         active = self._register(spec)
+        RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
         active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
         return self.get(active.ctx.run_id)
 
@@ -159,12 +163,22 @@ class RunManager:
         ctx = RunContext(live, now, self.log, self.interactions, self.artifacts, redactor)
         active = _Active(run, ctx)
         self._active[run_id] = active
+        metrics.run_active(_kind_label(spec.kind), +1)
         return active
 
     async def _drive(self, active: _Active, agent: Agent) -> None:
+        """Runs the agent in this run's own task, span and log context."""
+        RUN_ID.set(active.ctx.run_id)
+        kind = _KIND_NAMES[active.run.kind]
+        attributes = {"outrider.run.id": active.ctx.run_id, "outrider.run.kind": kind}
+        with tracing.span(f"run {kind}", attributes):
+            await self._drive_agent(active, agent)
+
+    async def _drive_agent(self, active: _Active, agent: Agent) -> None:
         outcome: run_pb2.RunOutcome | Ending
         try:
             await self._admission.enter(active.ctx.run_id)
+            self._observe_start(active)
             self._set_state(active, run_pb2.RUN_STATE_RUNNING)
             outcome = await agent.run(active.ctx)
         except asyncio.CancelledError:
@@ -194,6 +208,14 @@ class RunManager:
         self._record_end(active.run, run_id, state, final)
         del self._active[run_id]
         self._admission.leave(run_id)
+        _observe_end(active, state, final)
+
+    def _observe_start(self, active: _Active) -> None:
+        """The run got its slot: the time it waited for one, and a log line."""
+        kind = _KIND_NAMES[active.run.kind]
+        queued = (clock.now_us() - active.ctx.started_us) / 1e6
+        metrics.run_started(_kind_label(active.run.kind), queued)
+        log.info("%s run started", kind, extra={"run_kind": kind.lower()})
 
     def _tell_place(self, run_id: str, place: int) -> None:
         active = self._active.get(run_id)
@@ -364,6 +386,30 @@ def _restart_reason(run: run_pb2.Run) -> str:
     if run.HasField("automate") and "{{secret:" in str(run.automate.data):
         reason += "; its secret data were kept only in memory and are gone, so it cannot resume"
     return reason
+
+
+def _kind_label(kind: int) -> str:
+    return _KIND_NAMES[kind].lower()
+
+
+def _observe_end(active: _Active, state: int, outcome: run_pb2.RunOutcome) -> None:
+    """Metrics of the ended run, and its final state on the run span (the current one)."""
+    kind = _kind_label(active.run.kind)
+    state_name = run_pb2.RunState.Name(state).removeprefix("RUN_STATE_").lower()
+    seconds = (clock.now_us() - active.ctx.started_us) / 1e6
+    metrics.run_active(kind, -1)
+    metrics.run_finished(kind, state_name, outcome.error_code, seconds)
+    attributes = {"outrider.run.state": state_name}
+    if outcome.error_code:
+        attributes["outrider.error.code"] = outcome.error_code
+    tracing.annotate(attributes, error=outcome.error_code)
+    log.info(
+        "run ended %s%s after %.1f s",
+        state_name,
+        f" ({outcome.error_code}: {outcome.error_message})" if outcome.error_code else "",
+        seconds,
+        extra={"run_state": state_name, "error_code": outcome.error_code, "duration_s": seconds},
+    )
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

@@ -4,6 +4,7 @@ bounded concurrency, size caps, a response cache, extraction, and the JavaScript
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from types import TracebackType
 from urllib.parse import urldefrag, urljoin, urlsplit
@@ -20,6 +21,7 @@ from outrider.server.fetch.robots import RobotsRules, agent_token, robots_url, r
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
 from outrider.server.research.settings import ResearchSettings
+from outrider.server.telemetry import metrics, tracing
 
 MAX_REDIRECTS = 5
 
@@ -74,6 +76,18 @@ class Fetcher:
             await self._renderer.aclose()
 
     async def fetch(self, url: str, limit: float, use_cache: bool = True) -> FetchOutcome:
+        """The page at `url` (from the cache when allowed), observed as a span and metrics."""
+        started = time.perf_counter()
+        with tracing.span("fetch", {"url.full": url}) as span:
+            outcome = await self._fetch(url, limit, use_cache)
+            label = _outcome_label(outcome)
+            span.set_attributes(
+                {"outrider.fetch.outcome": label, "outrider.fetch.cached": outcome.cached}
+            )
+        metrics.fetched(label, time.perf_counter() - started)
+        return outcome
+
+    async def _fetch(self, url: str, limit: float, use_cache: bool) -> FetchOutcome:
         url = urldefrag(url).url
         if use_cache and self._cache is not None:
             hit = self._cache.get(url)
@@ -210,3 +224,11 @@ def _pdf_or_fail(body: bytes, url: str) -> Extracted:
         return extract_pdf(body, url)
     except Exception as error:  # pypdf raises many kinds on broken files
         raise FetchFailed(f"unreadable PDF: {error}") from None
+
+
+def _outcome_label(outcome: FetchOutcome) -> str:
+    if outcome.robots_blocked or outcome.guard_blocked:
+        return "blocked"
+    if outcome.page is None:
+        return "failed"
+    return "cached" if outcome.cached else "ok"

@@ -14,6 +14,7 @@ from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import ApiKeyInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
+from outrider.server.grpc_edge.observe import ObservingInterceptor
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.run_servicer import RunServicer
 from outrider.server.settings import Settings
@@ -49,7 +50,9 @@ class OutriderServer:
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         self._agents = agents
         self.health = health.aio.HealthServicer()
-        interceptors = [ApiKeyInterceptor(settings.api_keys)] if settings.api_keys else []
+        interceptors: list[grpc.aio.ServerInterceptor] = [ObservingInterceptor()]
+        if settings.api_keys:
+            interceptors.append(ApiKeyInterceptor(settings.api_keys))
         self._server = grpc.aio.server(interceptors=interceptors, options=_CHANNEL_OPTIONS)
         self._stopping: asyncio.Task[None] | None = None
         self.port = 0

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from outrider.server.core.errors import FailedPrecondition
 from outrider.server.models.base import ChatModel
+from outrider.server.models.observed import ObservedModel
 from outrider.server.models.provider_settings import ProviderSettings
 from outrider.server.models.resilience import RetryPolicy
 from outrider.server.models.scripted import ScriptedModel
@@ -133,7 +134,9 @@ class RunModels:
     def for_role(self, role: str) -> ChatModel:
         spec = model_spec(self._default, self._role_models, role, self._override)
         if spec not in self._instances:
-            self._instances[spec] = resolve_model(spec, self._providers)
+            model = resolve_model(spec, self._providers)
+            prices = (self._providers or ProviderSettings()).prices
+            self._instances[spec] = ObservedModel(model, prices)
         return self._instances[spec]
 
     def check(self, roles: tuple[str, ...]) -> None:

@@ -27,6 +27,7 @@ from outrider.server.research.state import ResearchState
 from outrider.server.research.writing import outline, write_and_judge
 from outrider.server.search.factory import build_chain
 from outrider.server.settings import Settings
+from outrider.server.telemetry.steps import step
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
 
@@ -99,13 +100,19 @@ class ResearchAgent:
 
 
 async def _research(run: ResearchRun) -> re.ResearchComplete:
-    prefetched = await prefetch(run)
-    await plan(run, prefetched)
-    await iterate(run, prefetched)
+    with step("research", "prefetch", "research.prefetch"):
+        prefetched = await prefetch(run)
+    with step("research", "plan", "research.plan"):
+        await plan(run, prefetched)
+    with step("research", "iterate", "research.iterate"):
+        await iterate(run, prefetched)
     if run.budget.mode.analyse:
-        await outline(run)
-    draft = await write_and_judge(run)
-    return publish(run, draft)
+        with step("research", "outline", "research.outline"):
+            await outline(run)
+    with step("research", "write", "research.write"):
+        draft = await write_and_judge(run)
+    with step("research", "publish", "research.publish"):
+        return publish(run, draft)
 
 
 def _emit_error(run: ResearchRun, failure: PhaseFailed) -> None:

@@ -15,6 +15,7 @@ from outrider.server.research.run import PhaseFailed, ResearchRun
 from outrider.server.research.schemas import EvaluationOut
 from outrider.server.research.searching import search
 from outrider.server.research.state import Candidate, Source
+from outrider.server.telemetry.steps import step
 from outrider.v1 import research_events_pb2 as re
 
 MAX_NEW_QUESTIONS = 3
@@ -46,7 +47,8 @@ async def iterate(run: ResearchRun, prefetched: list[Source]) -> None:
                 queries=queries,
             ),
         )
-        stop, queries = await _one_iteration(run, iteration, queries, unanalysed)
+        with step("research", "iteration", "research.iteration", {"outrider.iteration": iteration}):
+            stop, queries = await _one_iteration(run, iteration, queries, unanalysed)
         unanalysed = []
         _end_iteration(run, iteration, stop)
         if stop is not None:

@@ -17,6 +17,7 @@ from outrider.server.core.errors import OutriderError
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge.auth import ApiKeyMiddleware
 from outrider.server.rest_edge.errors import error_response, internal_response
+from outrider.server.rest_edge.observe import ObservingMiddleware, metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
 from outrider.server.settings import Settings
@@ -63,11 +64,15 @@ def build_app(runs: RunManager, settings: Settings) -> Starlette:
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
         ("/healthz", r.health, "GET"),
         ("/openapi.json", openapi, "GET"),
+        ("/metrics", metrics_endpoint, "GET"),
     ]
     routes = [Route(path, mapped(fn), methods=[method]) for path, fn, method in table]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(ApiKeyMiddleware, keys=settings.api_keys)],
+        middleware=[
+            Middleware(ObservingMiddleware),
+            Middleware(ApiKeyMiddleware, keys=settings.api_keys),
+        ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
     )
 

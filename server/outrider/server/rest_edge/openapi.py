@@ -184,6 +184,17 @@ def _paths() -> dict[str, Any]:
                 "responses": {"200": _json(obj, "serving")},
             }
         },
+        "/metrics": {
+            "get": {
+                "summary": "Prometheus metrics (text exposition format)",
+                "responses": {
+                    "200": {
+                        "description": "outrider_* metrics",
+                        "content": {"text/plain": {"schema": {"type": "string"}}},
+                    }
+                },
+            }
+        },
     }
 
 

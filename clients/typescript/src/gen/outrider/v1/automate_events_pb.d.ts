@@ -1894,11 +1894,19 @@ export declare const TaskStartedSchema: GenMessage<TaskStarted>;
  */
 export declare type TaskTraceContext = Message<"outrider.v1.TaskTraceContext"> & {
   /**
-   * W3C trace ID, 32 lowercase hex characters.
+   * W3C trace ID, 32 lowercase hex characters. Continues the caller's `traceparent` when given.
    *
    * @generated from field: string trace_id = 1;
    */
   traceId: string;
+
+  /**
+   * Outrider addition: the run's own span ID, 16 lowercase hex characters (empty when the
+   * server does not trace).
+   *
+   * @generated from field: string span_id = 2;
+   */
+  spanId: string;
 };
 
 /**

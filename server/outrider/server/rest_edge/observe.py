@@ -1,0 +1,90 @@
+"""Every REST/SSE request observed: a SERVER span continuing the caller's `traceparent`,
+request count and latency by route template and status, one access-log line (path only: no query
+string, headers or bodies), and the /metrics endpoint."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from opentelemetry.trace import SpanKind, Status, StatusCode
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from outrider.server.telemetry import metrics, tracing
+
+access_log = logging.getLogger("outrider.access")
+_QUIET_PATHS = frozenset({"/healthz", "/metrics"})  # probes and scrapes: DEBUG
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
+
+class ObservingMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        method = scope["method"]
+        status = 500  # unless a response starts
+        started = time.perf_counter()
+
+        async def observed_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        with tracing.TRACER.start_as_current_span(
+            f"{method} {scope['path']}",
+            context=tracing.incoming(headers),
+            kind=SpanKind.SERVER,
+            attributes={"http.request.method": method, "url.path": scope["path"]},
+        ) as span:
+            try:
+                await self._app(scope, receive, observed_send)
+            finally:
+                route = _route_of(scope)
+                span.update_name(f"{method} {route}")
+                span.set_attribute("http.route", route)
+                span.set_attribute("http.response.status_code", status)
+                if status >= 500:
+                    span.set_status(Status(StatusCode.ERROR))
+                _record(scope, route, status, time.perf_counter() - started)
+
+
+def _route_of(scope: Scope) -> str:
+    """The matched route's template, so ids do not become metric labels."""
+    route: Any = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "unmatched"
+
+
+def _record(scope: Scope, route: str, status: int, seconds: float) -> None:
+    method, path = scope["method"], scope["path"]
+    metrics.http_request(method, route, status, seconds)
+    client = scope.get("client")
+    access_log.log(
+        logging.DEBUG if path in _QUIET_PATHS else logging.INFO,
+        "http %s %s %d %.1f ms",
+        method,
+        path,
+        status,
+        seconds * 1000,
+        extra={
+            "protocol": "http",
+            "method": method,
+            "path": path,
+            "route": route,
+            "status": status,
+            "duration_ms": round(seconds * 1000, 1),
+            "peer": f"{client[0]}:{client[1]}" if client else "",
+        },
+    )

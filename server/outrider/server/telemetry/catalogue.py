@@ -1,0 +1,229 @@
+"""Every metric and span Outrider produces, in one table that code and docs both read.
+
+`METRICS` defines the Prometheus instruments (telemetry.metrics builds them from it, so the table
+cannot drift from what /metrics serves); `SPANS` lists span names and their attributes. A doc
+generator can render both, e.g. `python -m outrider.server.telemetry.catalogue`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+MetricKind = Literal["counter", "gauge", "histogram"]
+
+# Seconds: from sub-millisecond REST calls to twenty-minute research runs.
+LATENCY_BUCKETS = (0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200)
+
+
+@dataclass(frozen=True)
+class MetricDoc:
+    name: str
+    kind: MetricKind
+    labels: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True)
+class SpanDoc:
+    name: str
+    where: str
+    attributes: tuple[str, ...]
+
+
+METRICS: tuple[MetricDoc, ...] = (
+    MetricDoc("outrider_build_info", "gauge", ("version",), "Always 1; the running version."),
+    MetricDoc(
+        "outrider_runs_capacity",
+        "gauge",
+        (),
+        "Runs allowed at once (OUTRIDER_MAX_CONCURRENT_RUNS); more are refused.",
+    ),
+    MetricDoc("outrider_runs_started_total", "counter", ("kind",), "Runs started."),
+    MetricDoc(
+        "outrider_runs_finished_total",
+        "counter",
+        ("kind", "state", "error_code"),
+        "Runs ended, by final state and error code (empty on success).",
+    ),
+    MetricDoc("outrider_runs_active", "gauge", ("kind",), "Runs queued or running now."),
+    MetricDoc(
+        "outrider_run_queue_wait_seconds",
+        "histogram",
+        ("kind",),
+        "From accepting a run to its agent starting.",
+    ),
+    MetricDoc("outrider_run_duration_seconds", "histogram", ("kind", "state"), "Run wall time."),
+    MetricDoc(
+        "outrider_step_duration_seconds",
+        "histogram",
+        ("kind", "step"),
+        "Agent steps: browser plan, iteration and validate; research prefetch, plan, iterate, "
+        "iteration, outline, write and publish.",
+    ),
+    MetricDoc(
+        "outrider_model_call_duration_seconds",
+        "histogram",
+        ("provider", "model", "role", "outcome"),
+        "Model calls, retries included; outcome is ok or error.",
+    ),
+    MetricDoc(
+        "outrider_model_tokens_total",
+        "counter",
+        ("provider", "model", "direction"),
+        "Tokens sent (direction=input) and received (direction=output).",
+    ),
+    MetricDoc(
+        "outrider_model_cost_usd_total",
+        "counter",
+        ("provider", "model"),
+        "Estimated model cost in US dollars (models with a configured price only).",
+    ),
+    MetricDoc(
+        "outrider_browser_actions_total",
+        "counter",
+        ("action", "outcome"),
+        "Browser actions performed; outcome is ok or failed.",
+    ),
+    MetricDoc(
+        "outrider_browser_action_duration_seconds",
+        "histogram",
+        ("action",),
+        "Browser action latency, approvals and form waits included.",
+    ),
+    MetricDoc(
+        "outrider_fetches_total",
+        "counter",
+        ("outcome",),
+        "Research page fetches: ok, cached, blocked (robots, guard) or failed.",
+    ),
+    MetricDoc(
+        "outrider_fetch_duration_seconds", "histogram", ("outcome",), "Research fetch latency."
+    ),
+    MetricDoc(
+        "outrider_interaction_wait_seconds",
+        "histogram",
+        ("kind", "state"),
+        "How long form-data requests and approvals waited for a person, by how they ended.",
+    ),
+    MetricDoc(
+        "outrider_interactions_pending", "gauge", ("kind",), "Interactions waiting for a person."
+    ),
+    MetricDoc(
+        "outrider_event_watchers", "gauge", (), "Open event streams (gRPC and SSE watchers)."
+    ),
+    MetricDoc(
+        "outrider_grpc_requests_total",
+        "counter",
+        ("method", "code"),
+        "gRPC calls handled, by full method name and status code.",
+    ),
+    MetricDoc(
+        "outrider_grpc_request_duration_seconds",
+        "histogram",
+        ("method", "code"),
+        "gRPC call latency (streams: until the stream ends).",
+    ),
+    MetricDoc(
+        "outrider_http_requests_total",
+        "counter",
+        ("method", "route", "status"),
+        "REST/SSE requests, by route template (e.g. /v1/runs/{runId}) and status.",
+    ),
+    MetricDoc(
+        "outrider_http_request_duration_seconds",
+        "histogram",
+        ("method", "route", "status"),
+        "REST latency (SSE: until the stream ends).",
+    ),
+)
+
+SPANS: tuple[SpanDoc, ...] = (
+    SpanDoc(
+        "<package.Service>/<Method>",
+        "gRPC edge: one SERVER span per call, child of the caller's `traceparent` metadata",
+        ("rpc.system", "rpc.service", "rpc.method", "rpc.grpc.status_code"),
+    ),
+    SpanDoc(
+        "<METHOD> <route>",
+        "REST edge: one SERVER span per request, child of the caller's `traceparent` header",
+        ("http.request.method", "http.route", "http.response.status_code"),
+    ),
+    SpanDoc(
+        "run <Kind>",
+        "core: one span per run, from its agent starting to its terminal events",
+        ("outrider.run.id", "outrider.run.kind", "outrider.run.state", "outrider.error.code"),
+    ),
+    SpanDoc(
+        "browser.plan / browser.step / browser.validate",
+        "browser agent: planning, each observe-decide-act iteration, each validation",
+        ("outrider.iteration_id",),
+    ),
+    SpanDoc(
+        "browser.action <action>",
+        "browser agent: one browser action (click, fill, navigate, ...)",
+        ("outrider.browser.action", "outrider.browser.ref", "outrider.browser.success"),
+    ),
+    SpanDoc(
+        "research.<phase>",
+        "research agent: prefetch, plan, iterate, outline, write, publish",
+        ("outrider.research.mode",),
+    ),
+    SpanDoc(
+        "fetch",
+        "research fetcher: one page (cache hits included)",
+        ("url.full", "outrider.fetch.outcome", "outrider.fetch.cached"),
+    ),
+    SpanDoc(
+        "chat <model>",
+        "any model call (GenAI semantic conventions), CLIENT kind",
+        (
+            "gen_ai.operation.name",
+            "gen_ai.provider.name",
+            "gen_ai.request.model",
+            "gen_ai.response.model",
+            "gen_ai.usage.input_tokens",
+            "gen_ai.usage.output_tokens",
+            "gen_ai.response.finish_reasons",
+            "outrider.model.role",
+        ),
+    ),
+)
+
+
+# Fields of a JSON log line (OUTRIDER_LOG_FORMAT=json); context fields appear only where known.
+LOG_FIELDS: tuple[tuple[str, str], ...] = (
+    ("time", "UTC, ISO 8601 with milliseconds"),
+    ("level", "DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+    ("logger", "e.g. outrider.server.core.runs; access lines: outrider.access"),
+    ("message", "the formatted message"),
+    ("run_id", "the run the line is about (the run's own task, or the call that started it)"),
+    ("trace_id", "W3C trace id of the current span (the caller's when it sent traceparent)"),
+    ("span_id", "the current span"),
+    ("principal", "who called, once the auth layer binds it (telemetry.logs.bind_principal)"),
+    ("exception", "the stack trace of a logged exception"),
+    ("protocol", "access lines: grpc or http"),
+    ("method", "access lines: full gRPC method, or the HTTP method"),
+    ("code / status", "access lines: gRPC status code name / HTTP status"),
+    ("path / route", "HTTP access lines: the path (no query string) and its route template"),
+    ("duration_ms", "access lines: call duration (streams: until they end)"),
+    ("peer", "access lines: the client's address"),
+    ("run_kind / run_state / error_code / duration_s", "run started and run ended lines"),
+)
+
+
+def markdown() -> str:
+    """Both tables as Markdown, for docs."""
+    lines = ["| Metric | Type | Labels | Meaning |", "|---|---|---|---|"]
+    lines += [
+        f"| `{m.name}` | {m.kind} | {', '.join(m.labels) or '-'} | {m.help} |" for m in METRICS
+    ]
+    lines += ["", "| Span | Where | Attributes |", "|---|---|---|"]
+    lines += [f"| `{s.name}` | {s.where} | {', '.join(s.attributes)} |" for s in SPANS]
+    lines += ["", "| Log field | Meaning |", "|---|---|"]
+    lines += [f"| `{name}` | {meaning} |" for name, meaning in LOG_FIELDS]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown())
