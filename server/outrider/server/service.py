@@ -17,12 +17,20 @@ class Outrider:
     def __init__(self, settings: Settings, agents: AgentRegistry) -> None:
         self.settings = settings
         self.grpc = OutriderServer(settings, agents)
-        self.rest = RestServer(settings, self.grpc.runs) if settings.rest_enabled else None
+        self.rest = (
+            RestServer(settings, self.grpc.runs, self.grpc.keyring)
+            if settings.rest_enabled
+            else None
+        )
 
     async def start(self) -> None:
         await self.grpc.start()
         if self.rest is not None:
             await self.rest.start()
+
+    def reload_keys(self) -> bool:
+        """Re-reads the key file (SIGHUP); both edges share the keyring. Streams keep going."""
+        return self.grpc.keyring.reload()
 
     async def stop(self) -> None:
         """Both edges stop together: listeners close, runs get the grace period, streams end."""

@@ -1,4 +1,8 @@
-"""The run manager: creates runs, drives their agents, ends them properly, and serves them."""
+"""The run manager: creates runs, drives their agents, ends them properly, and serves them.
+
+Every public call takes the calling principal: it needs the call's scope, and it reaches only runs
+of its own tenant (an admin reaches all); another tenant's run is NOT_FOUND, like a missing one.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ from outrider.server.core.event_log import EventLog, WatchItem
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
+from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -57,6 +63,12 @@ class _Active:
     cancel_reason: str = ""
     ending: bool = False
 
+    @property
+    def cancel_message(self) -> str:
+        reason = self.cancel_reason or "no reason given"
+        by = self.run.cancelled_by
+        return f"cancelled by {by}: {reason}" if by else f"cancelled: {reason}"
+
 
 class RunManager:
     def __init__(self, settings: Settings, store: Store, agents: AgentRegistry) -> None:
@@ -68,6 +80,13 @@ class RunManager:
             store, self.log, settings.interaction_ttl, self._refresh_state
         )
         self.artifacts = ArtifactStore(settings.artifacts_dir, store)
+        self._quotas = Quotas(
+            QuotaDefaults(
+                settings.principal_max_concurrent_runs,
+                settings.principal_starts_per_minute,
+                settings.principal_start_burst,
+            )
+        )
         self._active: dict[str, _Active] = {}
         self._accepting = True
 
@@ -111,10 +130,15 @@ class RunManager:
     # creating and driving runs
 
     def create(
-        self, spec: RunSpec, params_at: str = "params.", options_at: str = "options."
+        self,
+        spec: RunSpec,
+        principal: Principal,
+        params_at: str = "params.",
+        options_at: str = "options.",
     ) -> run_pb2.Run:
-        """Validates and starts a run. `params_at`/`options_at` are where those sit in the
-        caller's request, so field violations name the caller's own fields."""
+        """Validates and starts a run of the principal's tenant. `params_at`/`options_at` are
+        where those sit in the caller's request, so field violations name the caller's fields."""
+        principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
         if not self._accepting:
             raise Unavailable("the server is shutting down and accepts no new runs")
@@ -122,16 +146,24 @@ class RunManager:
         if agent is None:
             raise Unimplemented(f"{_KIND_NAMES[spec.kind]} runs are not implemented yet")
         agent.preflight(spec.params, spec.options)
+        self._admit(principal)
+        active = self._register(spec, principal)
+        active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
+        return self._find(active.ctx.run_id, None)
+
+    def _admit(self, principal: Principal) -> None:
+        """The principal's own quotas first, then the server-wide limit; a start token is
+        spent only when the run is admitted."""
+        mine = sum(1 for a in self._active.values() if a.run.created_by == principal.id)
+        self._quotas.check_concurrency(principal, mine)
         if len(self._active) >= self._settings.max_concurrent_runs:
             raise ResourceExhausted(
                 f"{len(self._active)} runs are active, the configured maximum",
                 retry_after=self._settings.busy_retry_after,
             )
-        active = self._register(spec)
-        active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
-        return self.get(active.ctx.run_id)
+        self._quotas.take_start(principal)
 
-    def _register(self, spec: RunSpec) -> _Active:
+    def _register(self, spec: RunSpec, principal: Principal) -> _Active:
         run_id, now = new_id(), clock.now_us()
         run = run_pb2.Run(
             name=run_name(run_id),
@@ -140,6 +172,8 @@ class RunManager:
             create_time=clock.timestamp(now),
             update_time=clock.timestamp(now),
             options=spec.options,
+            tenant=principal.tenant,
+            created_by=principal.id,
         )
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
@@ -157,9 +191,7 @@ class RunManager:
             outcome = await agent.run(active.ctx)
         except asyncio.CancelledError:
             outcome = Ending(
-                "CANCELLED",
-                f"cancelled: {active.cancel_reason or 'no reason given'}",
-                ae.AUTOMATE_ERROR_CODE_TASK_ABORTED,
+                "CANCELLED", active.cancel_message, ae.AUTOMATE_ERROR_CODE_TASK_ABORTED
             )
         except Exception:
             log.exception("agent of %s crashed", active.run.name)
@@ -214,50 +246,69 @@ class RunManager:
 
     # cancelling
 
-    async def cancel(self, run_id: str, reason: str) -> run_pb2.Run:
-        """Cancels and waits (briefly) until the terminal events are out. Idempotent."""
-        self.get(run_id)
+    async def cancel(self, run_id: str, reason: str, principal: Principal) -> run_pb2.Run:
+        """Cancels and waits (briefly) until the terminal events are out. Idempotent. The
+        principal's id is recorded as `cancelled_by` and in the terminal events."""
+        principal.require(Scope.RUNS_CANCEL)
+        self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
-            self._request_cancel(active, reason or "cancelled by the caller")
+            self._request_cancel(active, reason or "cancelled by the caller", principal.id)
             await asyncio.wait({active.task}, timeout=10)
-        return self.get(run_id)
+        return self._find(run_id, None)
 
-    def cancel_soon(self, run_id: str, reason: str) -> None:
-        """Cancels without waiting; for edges whose own task is being torn down."""
+    def cancel_soon(self, run_id: str, reason: str, principal: Principal) -> None:
+        """Cancels without waiting; for a cancel that arrives on a stream."""
+        principal.require(Scope.RUNS_CANCEL)
+        self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None:
-            self._request_cancel(active, reason)
+            self._request_cancel(active, reason, principal.id)
 
-    def _request_cancel(self, active: _Active, reason: str) -> None:
+    def cancel_on_disconnect(self, run_id: str, principal: Principal) -> None:
+        """The caller that started the run with cancel-on-disconnect went away; this was asked
+        for at the start, so it needs no cancel scope."""
+        active = self._active.get(run_id)
+        if active is not None and principal.sees(active.run.tenant):
+            self._request_cancel(active, "the caller disconnected", principal.id)
+
+    def _request_cancel(self, active: _Active, reason: str, by: str = "") -> None:
         if active.task is None or active.task.done() or active.cancel_reason:
             return
         active.cancel_reason = reason
+        active.run.cancelled_by = by
         active.task.cancel(reason)
 
     # reading
 
-    def get(self, run_id: str) -> run_pb2.Run:
+    def get(self, run_id: str, principal: Principal) -> run_pb2.Run:
+        principal.require(Scope.RUNS_READ)
+        return self._find(run_id, principal.tenant_filter)
+
+    def _find(self, run_id: str, tenant: str | None) -> run_pb2.Run:
+        """The run, when it belongs to `tenant` (any tenant for None), else NotFound."""
         active = self._active.get(run_id)
-        if active is not None:
+        if active is not None and tenant in (None, active.run.tenant):
             run = run_pb2.Run()
             run.CopyFrom(active.run)
             run.last_sequence = self.log.last_sequence(run_id) or 0
             return run
-        stored = self._store.get_run(run_id)
+        stored = None if active is not None else self._store.get_run(run_id, tenant)
         if stored is None:
             raise NotFound(f"{run_name(run_id)} does not exist")
         return stored
 
     def list(
-        self, size: int, token: str, states: list[int], kind: int
+        self, size: int, token: str, states: list[int], kind: int, principal: Principal
     ) -> tuple[list[run_pb2.Run], str]:
+        """Runs of the principal's tenant (every tenant for an admin), newest first."""
+        principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
         before = paging.decode_token(token)
         _check_filters(states, kind)
-        rows = self._store.list_runs(limit + 1, before, states, kind)
+        rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
         runs = [
-            self.get(r.name.removeprefix("runs/")) if r.state in ACTIVE_STATES else r
+            self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
             for r in rows[:limit]
         ]
         if len(rows) <= limit:
@@ -267,28 +318,31 @@ class RunManager:
             last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
         )
 
-    def watch(self, run_id: str, after: int) -> AsyncGenerator[WatchItem, None]:
+    def watch(
+        self, run_id: str, after: int, principal: Principal
+    ) -> AsyncGenerator[WatchItem, None]:
         """Events after `after`, then live ones until the run ends. Errors raise now, not lazily."""
+        principal.require(Scope.RUNS_READ)
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
-        run = self.get(run_id)
+        run = self._find(run_id, principal.tenant_filter)
         self.log.check_cursor(run_id, after, run.last_sequence)
         return self.log.follow(run_id, after, self._settings.heartbeat_interval)
 
     async def follow(
-        self, run_id: str, after: int, cancel_on_disconnect: bool = False
+        self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
     ) -> AsyncGenerator[WatchItem, None]:
         """`watch`, and when the consumer goes away before the run ends and asked for it,
         cancel the run."""
         finished = False
         try:
-            async with contextlib.aclosing(self.watch(run_id, after)) as items:
+            async with contextlib.aclosing(self.watch(run_id, after, principal)) as items:
                 async for item in items:
                     yield item
             finished = True
         finally:
             if cancel_on_disconnect and not finished:
-                self.cancel_soon(run_id, "the caller disconnected")
+                self.cancel_on_disconnect(run_id, principal)
 
     @property
     def active_count(self) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from starlette.responses import StreamingResponse
 
 from outrider.server.core.event_log import WatchItem
+from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge import sse
 from outrider.server.rest_edge.error_events import error_event
@@ -33,15 +34,16 @@ class StreamSettings:
 
 
 def open_events(
-    runs: RunManager, run_id: str, after: int, cancel_on_disconnect: bool
+    runs: RunManager, principal: Principal, run_id: str, after: int, cancel_on_disconnect: bool
 ) -> AsyncGenerator[WatchItem, None]:
     """The run's events after `after`, then live ones. Errors raise now, not lazily."""
-    items = runs.watch(run_id, after)
-    return _guarded(runs, run_id, items, cancel_on_disconnect)
+    items = runs.watch(run_id, after, principal)
+    return _guarded(runs, principal, run_id, items, cancel_on_disconnect)
 
 
 async def _guarded(
     runs: RunManager,
+    principal: Principal,
     run_id: str,
     items: AsyncGenerator[WatchItem, None],
     cancel_on_disconnect: bool,
@@ -54,7 +56,7 @@ async def _guarded(
         finished = True
     finally:
         if cancel_on_disconnect and not finished:
-            runs.cancel_soon(run_id, "the caller disconnected")
+            runs.cancel_on_disconnect(run_id, principal)
 
 
 def sse_response(
