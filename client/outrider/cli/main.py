@@ -1,4 +1,4 @@
-"""`outrider`: serve, automate, research, and runs list|show|cancel|events.
+"""`outrider`: serve, automate, research, runs list|show|cancel|events, and keys create.
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -14,14 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
+from outrider.cli.keys import keys_app
 from outrider.cli.render import Renderer
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Watcher, interactive
-from outrider.client import Options, RPCError, automate_params, research_params
+from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.aio import Params
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Outrider's command line.")
 runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, events.")
 app.add_typer(runs_app, name="runs")
+app.add_typer(keys_app, name="keys")
 
 
 @app.callback()
@@ -34,8 +36,25 @@ def main(
         str | None, typer.Option(envvar="OUTRIDER_API_KEY", help="API key (Bearer).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    tls: Annotated[bool, typer.Option("--tls", envvar="OUTRIDER_TLS", help="Use TLS.")] = False,
+    ca_file: Annotated[
+        Path | None,
+        typer.Option(envvar="OUTRIDER_CA_FILE", help="PEM CA to trust (implies --tls)."),
+    ] = None,
+    cert_file: Annotated[
+        Path | None,
+        typer.Option(envvar="OUTRIDER_CLIENT_CERT", help="PEM client certificate (mutual TLS)."),
+    ] = None,
+    key_file: Annotated[
+        Path | None, typer.Option(envvar="OUTRIDER_CLIENT_KEY", help="PEM key of --cert-file.")
+    ] = None,
 ) -> None:
-    ctx.obj = Config(target, api_key, as_json)
+    if (cert_file is None) != (key_file is None):
+        raise typer.BadParameter("give both --cert-file and --key-file", param_hint="--cert-file")
+    wants_tls = tls or ca_file is not None or cert_file is not None
+    ctx.obj = Config(
+        target, api_key, as_json, Tls(ca_file, cert_file, key_file) if wants_tls else None
+    )
 
 
 def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:

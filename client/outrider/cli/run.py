@@ -15,6 +15,7 @@ from outrider.client import (
     AsyncClient,
     AsyncInteractiveSession,
     Options,
+    Tls,
     approval_request,
     form_request,
 )
@@ -30,9 +31,10 @@ class Config:
     target: str
     api_key: str | None
     as_json: bool
+    tls: Tls | None = None
 
     def client(self) -> AsyncClient:
-        return AsyncClient(self.target, api_key=self.api_key)
+        return AsyncClient(self.target, api_key=self.api_key, tls=self.tls)
 
     def console(self) -> Console:
         """Prompts and messages go to stderr when stdout carries JSON."""

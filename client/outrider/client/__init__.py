@@ -24,6 +24,7 @@ from outrider.client.events import approval_request, event_name, form_request, p
 from outrider.client.requests import Options, automate_params, research_params
 from outrider.client.session import Answer, AsyncInteractiveSession
 from outrider.client.sync import Client, InteractiveSession
+from outrider.client.tls import Tls
 
 __all__ = [
     "Answer",
@@ -46,6 +47,7 @@ __all__ = [
     "RPCError",
     "ResourceExhaustedError",
     "ResumePolicy",
+    "Tls",
     "UnauthenticatedError",
     "UnavailableError",
     "UnimplementedError",

@@ -16,9 +16,7 @@ every call down; `outrider keys create` makes one, prints it once and appends it
 
 from __future__ import annotations
 
-import hashlib
 import re
-import secrets
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from outrider.client.keys import key_hash, new_key
 from outrider.server.core.principals import (
     CALLER_SCOPES,
     DEFAULT_TENANT,
@@ -35,17 +34,9 @@ from outrider.server.core.principals import (
     parse_scopes,
 )
 
-KEY_PREFIX = "ork_"
+__all__ = ["KeyTable", "key_hash", "legacy_table", "load_key_file", "new_key"]
 _HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$")
-
-
-def new_key() -> str:
-    return KEY_PREFIX + secrets.token_urlsafe(32)
-
-
-def key_hash(key: str) -> str:
-    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
