@@ -4,7 +4,7 @@ nothing about the run changes. Then the owning tenant (with its other key) still
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +57,9 @@ async def artifact_of(edges: Edges, keys: Keys, run: str) -> str:
     raise AssertionError("no artifact event")
 
 
-async def not_found(call: Awaitable[Any] | Callable[[], Awaitable[Any]]) -> None:
+async def not_found(call: Awaitable[Any]) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await (call() if callable(call) else call)
+        await call
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND, caught.value.details()
     assert rich_error(caught.value).reason == "NOT_FOUND"
 
@@ -113,9 +113,9 @@ async def grpc_attempts(
         )
         for after in (0, 2):  # reading from the start and resuming
             request = rs.StreamRunEventsRequest(name=run, after_sequence=after)
-            await not_found(lambda: drain(edges.runs.StreamRunEvents(request, metadata=md)))
+            await not_found(drain(edges.runs.StreamRunEvents(request, metadata=md)))
         attach = isv.InteractRequest(attach=isv.InteractAttach(run=run))
-        await not_found(lambda: drain(edges.interactions.Interact(iter([attach]), metadata=md)))
+        await not_found(drain(edges.interactions.Interact(iter([attach]), metadata=md)))
     await not_found(
         edges.runs.ReadArtifact(rs.ReadArtifactRequest(name=artifact), metadata=md).read()
     )
