@@ -9,8 +9,12 @@
 //   OUTRIDER_API_KEY   API key, when the server requires one
 //   OUTRIDER_DATA      JSON object passed as the run's `data`
 //   OUTRIDER_ANSWERS   JSON object of form values by field label or ref, e.g. {"Email": "me@x.org"}
+//   OUTRIDER_TLS       "1" for TLS with the system's roots (implied by the next three)
+//   OUTRIDER_CA_FILE   PEM CA to trust instead of the system's roots
+//   OUTRIDER_CLIENT_CERT, OUTRIDER_CLIENT_KEY   PEM client certificate and key (mutual TLS)
 'use strict';
 
+const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -60,6 +64,16 @@ function formAnswer(request, answers) {
   return { form_data: { request_id: request.request_id, fields } };
 }
 
+// Plaintext unless TLS is asked for; a client certificate makes it mutual TLS.
+function channelCredentials(env) {
+  const read = (name) => (env[name] ? fs.readFileSync(env[name]) : null);
+  const ca = read('OUTRIDER_CA_FILE');
+  const cert = read('OUTRIDER_CLIENT_CERT');
+  const key = read('OUTRIDER_CLIENT_KEY');
+  if (!(env.OUTRIDER_TLS === '1' || ca || cert)) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(ca, key, cert);
+}
+
 function describe(event) {
   const inner = event.automate;
   if (!inner) return event.payload;
@@ -72,7 +86,7 @@ function main() {
   const data = JSON.parse(process.env.OUTRIDER_DATA || '{}');
   const answers = JSON.parse(process.env.OUTRIDER_ANSWERS || '{}');
   const { InteractionService } = loadServices();
-  const client = new InteractionService(target, grpc.credentials.createInsecure(), {
+  const client = new InteractionService(target, channelCredentials(process.env), {
     'grpc.keepalive_time_ms': 30000,
     'grpc.keepalive_timeout_ms': 10000,
   });

@@ -38,6 +38,15 @@ class Keys:
         return {"Authorization": f"Bearer {self.keys[principal_id]}"}
 
 
+def certificate_entry(path: Path, principal_id: str, tenant: str, common_name: str) -> None:
+    """A principal that authenticates with a client certificate of this common name."""
+    with path.open("a") as handle:
+        handle.write(
+            f'\n[[keys]]\nid = "{principal_id}"\ntenant = "{tenant}"\n'
+            f'scopes = {CALLER!r}\ncertificate = "{common_name}"\n'.replace("'", '"')
+        )
+
+
 def two_tenants(folder: Path) -> Keys:
     """alpha-1, alpha-2 (tenant alpha), beta-1, beta-2 (tenant beta), root (admin)."""
     keys = Keys(folder / "keys.toml")
@@ -65,10 +74,25 @@ class Edges:
     def origin(self) -> str:
         return self.case.origin
 
+    @property
+    def tls_origin(self) -> str:
+        return f"https://localhost:{self.case.rest.port}"
 
-async def open_edges(data_dir: Path, **settings: Any) -> AsyncIterator[Edges]:
+    @property
+    def tls_target(self) -> str:
+        return f"localhost:{self.case.grpc.port}"
+
+
+async def open_edges(
+    data_dir: Path, credentials: grpc.ChannelCredentials | None = None, **settings: Any
+) -> AsyncIterator[Edges]:
+    """A server with both edges; its gRPC channel is plaintext unless `credentials` are given."""
     case = await start_rest(data_dir, **settings)
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{case.grpc.port}")
+    channel = (
+        grpc.aio.insecure_channel(f"127.0.0.1:{case.grpc.port}")
+        if credentials is None
+        else grpc.aio.secure_channel(f"localhost:{case.grpc.port}", credentials)
+    )
     try:
         yield Edges(case, channel)
     finally:
