@@ -17,7 +17,9 @@ from outrider.server.rest_edge.app import build_app
 from outrider.server.security.access import GRPC_METHODS, OPEN, REST_ROUTES
 from outrider.server.security.authn import Keyring
 from outrider.v1 import interaction_service_pb2, run_service_pb2
+from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges
+from tests.security.test_quotas import create
 from tests.support.harness import rich_error, settings_for_tests
 
 SERVICES = (
@@ -132,3 +134,29 @@ async def call_reflection(channel: grpc.aio.Channel) -> None:
     request = reflection_pb2.ServerReflectionRequest(list_services="")
     async for _ in stub.ServerReflectionInfo(iter([request])):
         pass
+
+
+async def test_a_start_only_key_streams_its_own_run_and_nothing_else(tmp_path: Path) -> None:
+    keys = Keys(tmp_path / "keys.toml")
+    keys.add("starter", "t", ["runs.start"])
+    keys.add("reader", "t", ["runs.read", "runs.start"])
+    async for edges in open_edges(tmp_path / "data", keys_file=keys.file):
+        request = rs.AutomateRequest(params=create(steps=1).automate)
+        names = [
+            r.event.run
+            async for r in edges.runs.Automate(request, metadata=keys.bearer("starter"))
+            if r.HasField("event")
+        ]
+        assert len(names) > 3
+        async with httpx.AsyncClient(base_url=edges.origin, headers=keys.header("starter")) as http:
+            streamed = await http.post("/v1/automate", json={"task": "t", "data": {"steps": 1}})
+            assert streamed.status_code == 200 and "event: done" in streamed.text
+        other = (await edges.runs.CreateRun(create(steps=0), metadata=keys.bearer("reader"))).run
+        follow = rs.StreamRunEventsRequest(name=other.name)
+        try:
+            async for _ in edges.runs.StreamRunEvents(follow, metadata=keys.bearer("starter")):
+                pass
+        except grpc.aio.AioRpcError as error:
+            assert error.code() == grpc.StatusCode.PERMISSION_DENIED
+        else:
+            raise AssertionError("a start-only key followed another principal's run")

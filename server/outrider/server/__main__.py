@@ -22,8 +22,10 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
     loop.add_signal_handler(signal.SIGHUP, server.reload_keys)
     print(f"outrider: serving on {settings.host}:{server.grpc.port}", flush=True)
     if server.rest is not None:
+        scheme = "https" if settings.tls_cert else "http"
         print(
-            f"outrider: REST/SSE on http://{settings.rest_host}:{server.rest.port}/v1", flush=True
+            f"outrider: REST/SSE on {scheme}://{settings.rest_host}:{server.rest.port}/v1",
+            flush=True,
         )
     await stop.wait()
     logging.getLogger(__name__).info("signal received; shutting down")

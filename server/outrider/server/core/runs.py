@@ -321,11 +321,14 @@ class RunManager:
     def watch(
         self, run_id: str, after: int, principal: Principal
     ) -> AsyncGenerator[WatchItem, None]:
-        """Events after `after`, then live ones until the run ends. Errors raise now, not lazily."""
-        principal.require(Scope.RUNS_READ)
+        """Events after `after`, then live ones until the run ends. Errors raise now, not lazily.
+        A principal may always follow the runs it started (a streaming start needs no read
+        scope); other runs of its tenant need `runs.read`."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         run = self._find(run_id, principal.tenant_filter)
+        if run.created_by != principal.id:
+            principal.require(Scope.RUNS_READ)
         self.log.check_cursor(run_id, after, run.last_sequence)
         return self.log.follow(run_id, after, self._settings.heartbeat_interval)
 
