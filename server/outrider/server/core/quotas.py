@@ -4,6 +4,7 @@ server-wide limit, so one busy caller cannot take every slot from the others."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from outrider.server.core.errors import ResourceExhausted
@@ -22,12 +23,15 @@ class QuotaDefaults:
 @dataclass
 class _Bucket:
     tokens: float
-    refilled: float  # time.monotonic() of the last refill
+    refilled: float  # clock reading of the last refill
 
 
 class Quotas:
-    def __init__(self, defaults: QuotaDefaults) -> None:
+    def __init__(
+        self, defaults: QuotaDefaults, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._defaults = defaults
+        self._clock = clock
         self._buckets: dict[str, _Bucket] = {}
 
     def check_concurrency(self, principal: Principal, active: int) -> None:
@@ -46,7 +50,7 @@ class Quotas:
         rate, burst = self._rate(principal)
         if not rate:
             return
-        now = time.monotonic()
+        now = self._clock()
         bucket = self._buckets.setdefault(principal.id, _Bucket(float(burst), now))
         per_second = rate / 60.0
         bucket.tokens = min(float(burst), bucket.tokens + (now - bucket.refilled) * per_second)
