@@ -14,8 +14,12 @@
 //                      again; the last one repeats). A required field without a value declines.
 //   OUTRIDER_APPROVE   what to answer approvals: "once", "always" or "no" (default "no": reject)
 //   OUTRIDER_TRUSTED   comma-separated trusted hostnames (no approval needed there)
+//   OUTRIDER_TLS       "1" for TLS with the system's roots (implied by the next three)
+//   OUTRIDER_CA_FILE   PEM CA to trust instead of the system's roots
+//   OUTRIDER_CLIENT_CERT, OUTRIDER_CLIENT_KEY   PEM client certificate and key (mutual TLS)
 'use strict';
 
+const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -87,6 +91,16 @@ function approvalAnswer(approval, mode) {
   };
 }
 
+// Plaintext unless TLS is asked for; a client certificate makes it mutual TLS.
+function channelCredentials(env) {
+  const read = (name) => (env[name] ? fs.readFileSync(env[name]) : null);
+  const ca = read('OUTRIDER_CA_FILE');
+  const cert = read('OUTRIDER_CLIENT_CERT');
+  const key = read('OUTRIDER_CLIENT_KEY');
+  if (!(env.OUTRIDER_TLS === '1' || ca || cert)) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(ca, key, cert);
+}
+
 function describe(event) {
   const inner = event.automate;
   if (!inner) return event.payload;
@@ -148,7 +162,7 @@ function main() {
   const data = JSON.parse(process.env.OUTRIDER_DATA || '{}');
   const answers = JSON.parse(process.env.OUTRIDER_ANSWERS || '{}');
   const { InteractionService } = loadServices();
-  const client = new InteractionService(target, grpc.credentials.createInsecure(), {
+  const client = new InteractionService(target, channelCredentials(process.env), {
     'grpc.keepalive_time_ms': 30000,
     'grpc.keepalive_timeout_ms': 10000,
   });

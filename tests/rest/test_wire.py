@@ -87,6 +87,7 @@ def test_our_own_events_use_the_same_rules() -> None:
         decision=run_event_pb2.APPROVAL_DECISION_APPROVE,
         scope=run_event_pb2.APPROVAL_SCOPE_ALWAYS,
         source=run_event_pb2.RESOLUTION_SOURCE_CALLER,
+        resolved_by="ops-bot",
     )
     assert to_json(resolved) == {
         "approvalId": "a1",
@@ -94,6 +95,7 @@ def test_our_own_events_use_the_same_rules() -> None:
         "scope": "always",
         "reason": "",
         "source": "caller",
+        "resolvedBy": "ops-bot",
     }
 
 

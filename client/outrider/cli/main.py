@@ -1,4 +1,5 @@
-"""`outrider`: serve, automate, research, and runs list|show|cancel|delete|events.
+"""`outrider`: serve, demo, automate, research, runs list|show|cancel|delete|events, and keys
+create.
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -17,13 +18,15 @@ import typer
 
 from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
+from outrider.cli.keys import keys_app
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Watcher, interactive
-from outrider.client import Options, RPCError, automate_params, research_params
+from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.aio import Params
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Outrider's command line.")
 runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, delete, events.")
 app.add_typer(runs_app, name="runs")
+app.add_typer(keys_app, name="keys")
 
 
 @app.callback()
@@ -39,9 +42,25 @@ def main(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="A line per event instead of per step.")
     ] = False,
+    tls: Annotated[bool, typer.Option("--tls", envvar="OUTRIDER_TLS", help="Use TLS.")] = False,
+    ca_file: Annotated[
+        Path | None,
+        typer.Option(envvar="OUTRIDER_CA_FILE", help="PEM CA to trust (implies --tls)."),
+    ] = None,
+    cert_file: Annotated[
+        Path | None,
+        typer.Option(envvar="OUTRIDER_CLIENT_CERT", help="PEM client certificate (mutual TLS)."),
+    ] = None,
+    key_file: Annotated[
+        Path | None, typer.Option(envvar="OUTRIDER_CLIENT_KEY", help="PEM key of --cert-file.")
+    ] = None,
 ) -> None:
     """Global options work before or after the subcommand."""
-    ctx.obj = Config(target, api_key, as_json, verbose)
+    if (cert_file is None) != (key_file is None):
+        raise typer.BadParameter("give both --cert-file and --key-file", param_hint="--cert-file")
+    wants_tls = tls or ca_file is not None or cert_file is not None
+    tls_settings = Tls(ca_file, cert_file, key_file) if wants_tls else None
+    ctx.obj = Config(target, api_key, as_json, verbose, tls_settings)
 
 
 def run() -> None:

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from outrider.cli.asking import Asker
 from outrider.cli.render import Renderer
-from outrider.client import AsyncClient, Options
+from outrider.client import AsyncClient, Options, Tls
 from outrider.client.aio import Params
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
@@ -26,9 +26,10 @@ class Config:
     api_key: str | None
     as_json: bool
     verbose: bool = False
+    tls: Tls | None = None
 
     def client(self) -> AsyncClient:
-        return AsyncClient(self.target, api_key=self.api_key)
+        return AsyncClient(self.target, api_key=self.api_key, tls=self.tls)
 
     def renderer(self) -> Renderer:
         return Renderer(self.console(), self.as_json, self.verbose)

@@ -31,6 +31,7 @@ from outrider.client.events import (
 from outrider.client.requests import Options, automate_params, research_params
 from outrider.client.session import Answer, AsyncInteractiveSession
 from outrider.client.sync import Client, InteractiveSession
+from outrider.client.tls import Tls
 
 __all__ = [
     "Answer",
@@ -53,6 +54,7 @@ __all__ = [
     "RPCError",
     "ResourceExhaustedError",
     "ResumePolicy",
+    "Tls",
     "UnauthenticatedError",
     "UnavailableError",
     "UnimplementedError",

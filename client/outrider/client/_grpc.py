@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from pathlib import Path
 
 import grpc
 
 from outrider.client._status import decode
 from outrider.client.errors import RPCError, error_for
+from outrider.client.tls import Tls
 
 _DETAILS_KEY = "grpc-status-details-bin"
 
@@ -26,10 +28,23 @@ CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
 )
 
 
-def open_channel(target: str, secure: bool) -> grpc.aio.Channel:
+def open_channel(target: str, secure: bool, tls: Tls | None = None) -> grpc.aio.Channel:
+    if tls is not None:
+        return grpc.aio.secure_channel(target, credentials(tls), CHANNEL_OPTIONS)
     if secure:
         return grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(), CHANNEL_OPTIONS)
     return grpc.aio.insecure_channel(target, CHANNEL_OPTIONS)
+
+
+def credentials(tls: Tls) -> grpc.ChannelCredentials:
+    def read(path: Path | None) -> bytes | None:
+        return path.read_bytes() if path is not None else None
+
+    return grpc.ssl_channel_credentials(
+        root_certificates=read(tls.ca_file),
+        private_key=read(tls.key_file),
+        certificate_chain=read(tls.cert_file),
+    )
 
 
 def metadata(api_key: str | None) -> Sequence[tuple[str, str]]:

@@ -25,6 +25,7 @@ from outrider.client.requests import (
     run_name,
 )
 from outrider.client.session import AsyncInteractiveSession
+from outrider.client.tls import Tls
 from outrider.v1 import (
     interaction_pb2,
     interaction_service_pb2,
@@ -51,7 +52,8 @@ class Page(Generic[T]):
 
 class AsyncClient:
     """One channel to an Outrider server. Unary calls get `deadline` (a timedelta) unless given
-    their own; streams have none and resume after dropped connections."""
+    their own; streams have none and resume after dropped connections. `secure` uses TLS with the
+    system's roots; `tls` names a CA file and, for mutual TLS, a client certificate."""
 
     def __init__(
         self,
@@ -59,11 +61,12 @@ class AsyncClient:
         *,
         api_key: str | None = None,
         secure: bool = False,
+        tls: Tls | None = None,
         deadline: timedelta | None = DEFAULT_DEADLINE,
         resume: ResumePolicy | None = None,
     ) -> None:
         self.target = target
-        self._channel = open_channel(target, secure)
+        self._channel = open_channel(target, secure, tls)
         self._metadata = metadata(api_key)
         self._deadline = deadline
         self._policy = resume or ResumePolicy()

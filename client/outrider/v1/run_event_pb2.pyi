@@ -95,30 +95,34 @@ class ApprovalRequested(_message.Message):
     def __init__(self, approval_id: _Optional[str] = ..., iteration_id: _Optional[str] = ..., action: _Optional[str] = ..., ref: _Optional[str] = ..., url: _Optional[str] = ..., reason: _Optional[str] = ..., details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ApprovalResolved(_message.Message):
-    __slots__ = ("approval_id", "decision", "scope", "reason", "source")
+    __slots__ = ("approval_id", "decision", "scope", "reason", "source", "resolved_by")
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
+    RESOLVED_BY_FIELD_NUMBER: _ClassVar[int]
     approval_id: str
     decision: ApprovalDecision
     scope: ApprovalScope
     reason: str
     source: ResolutionSource
-    def __init__(self, approval_id: _Optional[str] = ..., decision: _Optional[_Union[ApprovalDecision, str]] = ..., scope: _Optional[_Union[ApprovalScope, str]] = ..., reason: _Optional[str] = ..., source: _Optional[_Union[ResolutionSource, str]] = ...) -> None: ...
+    resolved_by: str
+    def __init__(self, approval_id: _Optional[str] = ..., decision: _Optional[_Union[ApprovalDecision, str]] = ..., scope: _Optional[_Union[ApprovalScope, str]] = ..., reason: _Optional[str] = ..., source: _Optional[_Union[ResolutionSource, str]] = ..., resolved_by: _Optional[str] = ...) -> None: ...
 
 class InputResolved(_message.Message):
-    __slots__ = ("request_id", "submitted", "refs", "source")
+    __slots__ = ("request_id", "submitted", "refs", "source", "resolved_by")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SUBMITTED_FIELD_NUMBER: _ClassVar[int]
     REFS_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
+    RESOLVED_BY_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     submitted: bool
     refs: _containers.RepeatedScalarFieldContainer[str]
     source: ResolutionSource
-    def __init__(self, request_id: _Optional[str] = ..., submitted: _Optional[bool] = ..., refs: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[ResolutionSource, str]] = ...) -> None: ...
+    resolved_by: str
+    def __init__(self, request_id: _Optional[str] = ..., submitted: _Optional[bool] = ..., refs: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[ResolutionSource, str]] = ..., resolved_by: _Optional[str] = ...) -> None: ...
 
 class RunQueued(_message.Message):
     __slots__ = ("position",)

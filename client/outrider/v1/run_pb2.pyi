@@ -39,7 +39,7 @@ RUN_STATE_FAILED: RunState
 RUN_STATE_CANCELLED: RunState
 
 class Run(_message.Message):
-    __slots__ = ("name", "kind", "state", "create_time", "update_time", "end_time", "last_sequence", "automate", "research", "options", "outcome")
+    __slots__ = ("name", "kind", "state", "create_time", "update_time", "end_time", "last_sequence", "automate", "research", "options", "outcome", "tenant", "created_by", "cancelled_by")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +51,9 @@ class Run(_message.Message):
     RESEARCH_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    TENANT_FIELD_NUMBER: _ClassVar[int]
+    CREATED_BY_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_BY_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: RunKind
     state: RunState
@@ -62,7 +65,10 @@ class Run(_message.Message):
     research: _params_pb2.ResearchParams
     options: _params_pb2.RunOptions
     outcome: RunOutcome
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ...) -> None: ...
+    tenant: str
+    created_by: str
+    cancelled_by: str
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ..., tenant: _Optional[str] = ..., created_by: _Optional[str] = ..., cancelled_by: _Optional[str] = ...) -> None: ...
 
 class RunOutcome(_message.Message):
     __slots__ = ("success", "result", "error_code", "error_message")

@@ -28,10 +28,13 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    loop.add_signal_handler(signal.SIGHUP, server.reload_keys)
     print(f"outrider: serving on {settings.host}:{server.grpc.port}", flush=True)
     if server.rest is not None:
+        scheme = "https" if settings.tls_cert else "http"
         print(
-            f"outrider: REST/SSE on http://{settings.rest_host}:{server.rest.port}/v1", flush=True
+            f"outrider: REST/SSE on {scheme}://{settings.rest_host}:{server.rest.port}/v1",
+            flush=True,
         )
     if server.metrics is not None:
         print(

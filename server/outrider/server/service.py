@@ -18,7 +18,11 @@ class Outrider:
     def __init__(self, settings: Settings, agents: AgentRegistry) -> None:
         self.settings = settings
         self.grpc = OutriderServer(settings, agents)
-        self.rest = RestServer(settings, self.grpc.runs) if settings.rest_enabled else None
+        self.rest = (
+            RestServer(settings, self.grpc.runs, self.grpc.keyring)
+            if settings.rest_enabled
+            else None
+        )
         self.metrics = (
             MetricsServer(settings.metrics_host, settings.metrics_port)
             if settings.metrics_port is not None
@@ -31,6 +35,10 @@ class Outrider:
             await self.rest.start()
         if self.metrics is not None:
             self.metrics.start()
+
+    def reload_keys(self) -> bool:
+        """Re-reads the key file (SIGHUP); both edges share the keyring. Streams keep going."""
+        return self.grpc.keyring.reload()
 
     async def stop(self) -> None:
         """Both edges stop together: listeners close, runs get the grace period, streams end."""

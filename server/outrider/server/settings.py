@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from outrider.server.browser.settings import BrowserSettings
@@ -30,6 +30,32 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."
+    )
+    keys_file: Path | None = Field(
+        None,
+        description="TOML or YAML file of principals (id, tenant, scopes, limits, key hash); "
+        "re-read on SIGHUP. See the Security section.",
+    )
+    tls_cert: Path | None = Field(
+        None, description="PEM server certificate (chain); with tls_key, both edges speak TLS only."
+    )
+    tls_key: Path | None = Field(None, description="PEM private key of tls_cert.")
+    tls_client_ca: Path | None = Field(
+        None,
+        description="PEM CA bundle: clients must present a certificate it signed (mutual TLS).",
+    )
+    open_health: bool = Field(
+        True, description="grpc.health and /healthz answer without a key (probes)."
+    )
+    open_reflection: bool = Field(True, description="gRPC server reflection answers without a key.")
+    principal_max_concurrent_runs: int = Field(
+        0, ge=0, description="Active runs per principal unless its entry says; 0 = no limit."
+    )
+    principal_starts_per_minute: float = Field(
+        0.0, ge=0, description="Run starts per minute per principal (token bucket); 0 = no limit."
+    )
+    principal_start_burst: int = Field(
+        5, ge=1, description="Starts a principal may make at once before the rate applies."
     )
     max_concurrent_runs: int = Field(
         4, ge=1, description="Runs executing at once; more wait in line (max_queued_runs)."
@@ -129,6 +155,14 @@ class Settings(BaseSettings):
     @classmethod
     def _size(cls, value: object) -> object:
         return parse_size(value)
+
+    @model_validator(mode="after")
+    def _tls_pair(self) -> Settings:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("set both OUTRIDER_TLS_CERT and OUTRIDER_TLS_KEY, or neither")
+        if self.tls_client_ca is not None and self.tls_cert is None:
+            raise ValueError("OUTRIDER_TLS_CLIENT_CA needs OUTRIDER_TLS_CERT and OUTRIDER_TLS_KEY")
+        return self
 
     @property
     def database_path(self) -> Path:

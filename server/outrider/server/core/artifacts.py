@@ -1,4 +1,5 @@
-"""Artifacts (screenshots, downloads): bytes in files under the data dir, metadata in SQLite."""
+"""Artifacts (screenshots, downloads): bytes in files under the data dir, metadata in SQLite.
+Callers read only the artifacts of their own tenant's runs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from outrider.server.core.errors import InvalidArgument, NotFound, OutOfRange
 from outrider.server.core.names import artifact_name, new_id
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.store import Store
 
 MAX_CHUNK = 1024 * 1024
@@ -43,17 +45,19 @@ class ArtifactStore:
             return []
         return [entry.name for entry in self._root.iterdir() if entry.is_dir()]
 
-    def describe(self, run_id: str, artifact_id: str) -> tuple[str, int]:
-        found = self._store.get_artifact(run_id, artifact_id)
+    def describe(self, run_id: str, artifact_id: str, principal: Principal) -> tuple[str, int]:
+        """(content type, size); NOT_FOUND for another tenant's artifact as for a missing one."""
+        principal.require(Scope.RUNS_READ)
+        found = self._store.get_artifact(run_id, artifact_id, principal.tenant_filter)
         if found is None:
             raise NotFound(f"{artifact_name(run_id, artifact_id)} does not exist")
         return found
 
     async def read(
-        self, run_id: str, artifact_id: str, offset: int, chunk_size: int
+        self, run_id: str, artifact_id: str, offset: int, chunk_size: int, principal: Principal
     ) -> AsyncIterator[tuple[int, bytes]]:
         """(offset, bytes) chunks from `offset` to the end."""
-        _, size = self.describe(run_id, artifact_id)
+        _, size = self.describe(run_id, artifact_id, principal)
         chunk = _chunk_size(chunk_size)
         if offset < 0 or offset > size:
             raise OutOfRange(f"offset {offset} is outside the artifact's {size} bytes")

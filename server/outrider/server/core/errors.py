@@ -5,10 +5,11 @@ OutriderError                 base: a stable UPPER_SNAKE `reason` and a message
 ├── NotFound                  no such run, interaction or artifact
 ├── FailedPrecondition        valid request, wrong moment (e.g. INTERACTION_EXPIRED)
 ├── OutOfRange                cursor beyond what exists or is retained
-├── ResourceExhausted         too many active runs; carries a retry hint
+├── ResourceExhausted         too many active runs or starts; carries a retry hint
 ├── Unimplemented             the feature is not built yet
 ├── Unavailable               shutting down
-└── Unauthenticated           missing or wrong API key
+├── Unauthenticated           missing or wrong API key or client certificate
+└── PermissionDenied          the caller's key lacks the scope the call needs
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ class OutOfRange(OutriderError):
 class ResourceExhausted(OutriderError):
     default_reason = "TOO_MANY_RUNS"
 
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, retry_after: float, reason: str | None = None) -> None:
+        super().__init__(message, reason)
         self.retry_after = retry_after
 
 
@@ -78,3 +79,7 @@ class Unavailable(OutriderError):
 
 class Unauthenticated(OutriderError):
     default_reason = "UNAUTHENTICATED"
+
+
+class PermissionDenied(OutriderError):
+    default_reason = "MISSING_SCOPE"

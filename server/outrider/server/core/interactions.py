@@ -4,6 +4,8 @@ expiry and exactly one resolution.
 Answer rules: a late answer is refused (INTERACTION_EXPIRED), a different second answer is refused
 (INTERACTION_ALREADY_RESOLVED), and repeating the accepted answer is a harmless success. Answers
 are compared by an HMAC kept in memory; form values never reach the store, events or logs.
+
+Callers reach only the interactions of their own tenant's runs; others do not exist for them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from outrider.server.core.errors import FailedPrecondition, InvalidArgument, Not
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
 from outrider.server.core.names import interaction_name, new_id, run_name
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.store import Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import automate_events_pb2 as ae
@@ -37,6 +40,7 @@ class InputAnswer:
     submitted: bool
     values: dict[str, str]
     source: int
+    resolved_by: str = ""  # principal id of the caller who answered
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class ApprovalAnswer:
     scope: int
     reason: str
     source: int
+    resolved_by: str = ""
 
 
 @dataclass
@@ -140,35 +145,53 @@ class InteractionBroker:
     # answered by callers
 
     def submit_input(
-        self, interaction_id: str, values: list[tuple[str, str]], cancelled: bool
+        self,
+        interaction_id: str,
+        values: list[tuple[str, str]],
+        cancelled: bool,
+        principal: Principal,
     ) -> ip.Interaction:
+        self._check_answerable_by(interaction_id, principal)
         digest = self._digest({"values": sorted(values), "cancelled": cancelled})
         entry = self._answerable(interaction_id, ip.INTERACTION_KIND_FORM_DATA, digest)
         if entry is None:
-            return self.get(interaction_id)
+            return self._get(interaction_id)
         if not cancelled:
             validate_form_answer(entry.interaction.form_data, values)
         answer = InputAnswer(
-            not cancelled, {} if cancelled else dict(values), rp.RESOLUTION_SOURCE_CALLER
+            not cancelled,
+            {} if cancelled else dict(values),
+            rp.RESOLUTION_SOURCE_CALLER,
+            principal.id,
         )
         return self._resolve(entry, answer, digest)
 
     def decide_approval(
-        self, interaction_id: str, decision: int, scope: int, reason: str
+        self, interaction_id: str, decision: int, scope: int, reason: str, principal: Principal
     ) -> ip.Interaction:
+        self._check_answerable_by(interaction_id, principal)
         if decision == rp.APPROVAL_DECISION_UNSPECIFIED:
             raise InvalidArgument.single("decision", "must be APPROVE or REJECT")
         scope = scope or rp.APPROVAL_SCOPE_ONCE
         digest = self._digest({"decision": decision, "scope": scope, "reason": reason})
         entry = self._answerable(interaction_id, ip.INTERACTION_KIND_APPROVAL, digest)
         if entry is None:
-            return self.get(interaction_id)
-        answer = ApprovalAnswer(decision, scope, reason, rp.RESOLUTION_SOURCE_CALLER)
+            return self._get(interaction_id)
+        answer = ApprovalAnswer(decision, scope, reason, rp.RESOLUTION_SOURCE_CALLER, principal.id)
         return self._resolve(entry, answer, digest)
+
+    def _check_answerable_by(self, interaction_id: str, principal: Principal) -> None:
+        principal.require(Scope.INTERACTIONS_ANSWER)
+        self._check_visible(interaction_id, principal)
+
+    def _check_visible(self, interaction_id: str, principal: Principal) -> None:
+        """Another tenant's interaction is reported exactly like one that does not exist."""
+        if self._store.get_interaction(interaction_id, principal.tenant_filter) is None:
+            raise NotFound(f"{interaction_name(interaction_id)} does not exist")
 
     def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> _Open | None:
         """The open interaction to resolve, None for a harmless identical repeat, or an error."""
-        stored = self.get(interaction_id)
+        stored = self._get(interaction_id)
         if stored.kind != kind:
             raise FailedPrecondition(
                 f"{stored.name} is a {ip.InteractionKind.Name(stored.kind)}, not a "
@@ -178,7 +201,7 @@ class InteractionBroker:
         entry = self._open.get(interaction_id)
         if entry is not None and clock.now_us() >= stored.expire_time.ToMicroseconds():
             self._expire(interaction_id)
-            stored, entry = self.get(interaction_id), None
+            stored, entry = self._get(interaction_id), None
         if entry is not None:
             return entry
         if not self._is_accepted_repeat(stored, digest):
@@ -197,6 +220,7 @@ class InteractionBroker:
             entry.interaction.decision = answer.decision  # type: ignore[assignment]
         else:
             entry.interaction.declined = not answer.submitted
+        entry.interaction.resolved_by = answer.resolved_by
         self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer)
         return entry.interaction
 
@@ -253,7 +277,12 @@ class InteractionBroker:
     def pending_kinds(self, run_id: str) -> set[int]:
         return {e.interaction.kind for e in self._open.values() if e.run_id == run_id}
 
-    def get(self, interaction_id: str) -> ip.Interaction:
+    def get(self, interaction_id: str, principal: Principal) -> ip.Interaction:
+        principal.require(Scope.RUNS_READ)
+        self._check_visible(interaction_id, principal)
+        return self._get(interaction_id)
+
+    def _get(self, interaction_id: str) -> ip.Interaction:
         entry = self._open.get(interaction_id)
         if entry is not None:
             return entry.interaction
@@ -263,8 +292,10 @@ class InteractionBroker:
         return stored
 
     def list(
-        self, run_id: str | None, states: list[int], size: int, token: str
+        self, run_id: str | None, states: list[int], size: int, token: str, principal: Principal
     ) -> tuple[list[ip.Interaction], str]:
+        """Interactions of the caller's tenant (every tenant for an admin), oldest first."""
+        principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
         after = paging.decode_token(token)
         for index, state in enumerate(states):
@@ -272,7 +303,9 @@ class InteractionBroker:
                 raise InvalidArgument.single(
                     f"states[{index}]", f"unknown interaction state {state}"
                 )
-        rows = self._store.list_interactions(run_id, states or [PENDING], limit + 1, after)
+        rows = self._store.list_interactions(
+            run_id, states or [PENDING], limit + 1, after, principal.tenant_filter
+        )
         if len(rows) <= limit:
             return rows, ""
         last = rows[limit - 1]
@@ -325,12 +358,14 @@ def _resolution_event(
             scope=answer.scope,  # type: ignore[arg-type]
             reason=answer.reason,
             source=answer.source,  # type: ignore[arg-type]
+            resolved_by=answer.resolved_by,
         )
     return rp.InputResolved(
         request_id=interaction_id,
         submitted=answer.submitted,
         refs=sorted(answer.values) if answer.submitted else [],
         source=answer.source,  # type: ignore[arg-type]
+        resolved_by=answer.resolved_by,
     )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from outrider.server.core import clock
 from outrider.server.core.errors import FailedPrecondition, NotFound
+from outrider.server.core.principals import SYSTEM
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import RunUsage, Store
 from outrider.server.settings import Settings
@@ -107,7 +108,7 @@ class RetentionSweeper:
 
     async def _purge(self, run_id: str, result: SweepResult) -> bool:
         try:
-            _, freed = await self._runs.delete(run_id)
+            _, freed = await self._runs.delete(run_id, SYSTEM)
         except (NotFound, FailedPrecondition):  # deleted meanwhile by a caller, or not finished
             return False
         result.runs += 1

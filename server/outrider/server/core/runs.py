@@ -1,4 +1,8 @@
-"""The run manager: creates runs, drives their agents, ends them properly, and serves them."""
+"""The run manager: creates runs, drives their agents, ends them properly, and serves them.
+
+Every public call takes the calling principal: it needs the call's scope, and it reaches only runs
+of its own tenant (an admin reaches all); another tenant's run is NOT_FOUND, like a missing one.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ from outrider.server.core.event_log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
+from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.redaction import Redactor, mask_secret_data
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
@@ -63,6 +69,12 @@ class _Active:
     cancel_reason: str = ""
     ending: bool = False
 
+    @property
+    def cancel_message(self) -> str:
+        reason = self.cancel_reason or "no reason given"
+        by = self.run.cancelled_by
+        return f"cancelled by {by}: {reason}" if by else f"cancelled: {reason}"
+
 
 class RunManager:
     def __init__(self, settings: Settings, store: Store, agents: AgentRegistry) -> None:
@@ -74,6 +86,13 @@ class RunManager:
             store, self.log, settings.interaction_ttl, self._refresh_state
         )
         self.artifacts = ArtifactStore(settings.artifacts_dir, store)
+        self._quotas = Quotas(
+            QuotaDefaults(
+                settings.principal_max_concurrent_runs,
+                settings.principal_starts_per_minute,
+                settings.principal_start_burst,
+            )
+        )
         self._active: dict[str, _Active] = {}
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
@@ -119,10 +138,15 @@ class RunManager:
     # creating and driving runs
 
     def create(
-        self, spec: RunSpec, params_at: str = "params.", options_at: str = "options."
+        self,
+        spec: RunSpec,
+        principal: Principal,
+        params_at: str = "params.",
+        options_at: str = "options.",
     ) -> run_pb2.Run:
-        """Validates and starts a run. `params_at`/`options_at` are where those sit in the
-        caller's request, so field violations name the caller's own fields."""
+        """Validates and starts a run of the principal's tenant. `params_at`/`options_at` are
+        where those sit in the caller's request, so field violations name the caller's fields."""
+        principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
         if not self._accepting:
             raise Unavailable("the server is shutting down and accepts no new runs")
@@ -130,13 +154,17 @@ class RunManager:
         if agent is None:
             raise Unimplemented(f"{_KIND_NAMES[spec.kind]} runs are not implemented yet")
         agent.preflight(spec.params, spec.options)
-        self._check_room()
-        active = self._register(spec)
+        self._admit(principal)
+        active = self._register(spec, principal)
         RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
         active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
-        return self.get(active.ctx.run_id)
+        return self._find(active.ctx.run_id, None)
 
-    def _check_room(self) -> None:
+    def _admit(self, principal: Principal) -> None:
+        """The principal's own quotas first, then the server-wide room (executing slots plus the
+        line); a start token is spent only when the run is admitted."""
+        mine = sum(1 for a in self._active.values() if a.run.created_by == principal.id)
+        self._quotas.check_concurrency(principal, mine)
         limit = self._settings.max_concurrent_runs + self._settings.max_queued_runs
         if len(self._active) >= limit:
             raise ResourceExhausted(
@@ -144,8 +172,9 @@ class RunManager:
                 "wait for a slot, the configured maximum",
                 retry_after=self._settings.busy_retry_after,
             )
+        self._quotas.take_start(principal)
 
-    def _register(self, spec: RunSpec) -> _Active:
+    def _register(self, spec: RunSpec, principal: Principal) -> _Active:
         run_id, now = new_id(), clock.now_us()
         run = run_pb2.Run(
             name=run_name(run_id),
@@ -154,6 +183,8 @@ class RunManager:
             create_time=clock.timestamp(now),
             update_time=clock.timestamp(now),
             options=spec.options,
+            tenant=principal.tenant,
+            created_by=principal.id,
         )
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
@@ -183,9 +214,7 @@ class RunManager:
             outcome = await agent.run(active.ctx)
         except asyncio.CancelledError:
             outcome = Ending(
-                "CANCELLED",
-                f"cancelled: {active.cancel_reason or 'no reason given'}",
-                ae.AUTOMATE_ERROR_CODE_TASK_ABORTED,
+                "CANCELLED", active.cancel_message, ae.AUTOMATE_ERROR_CODE_TASK_ABORTED
             )
         except Exception:
             trace = active.ctx.redactor.text(traceback.format_exc())
@@ -255,33 +284,46 @@ class RunManager:
 
     # cancelling
 
-    async def cancel(self, run_id: str, reason: str) -> run_pb2.Run:
-        """Cancels and waits (briefly) until the terminal events are out. Idempotent."""
-        self.get(run_id)
+    async def cancel(self, run_id: str, reason: str, principal: Principal) -> run_pb2.Run:
+        """Cancels and waits (briefly) until the terminal events are out. Idempotent. The
+        principal's id is recorded as `cancelled_by` and in the terminal events."""
+        principal.require(Scope.RUNS_CANCEL)
+        self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
-            self._request_cancel(active, reason or "cancelled by the caller")
+            self._request_cancel(active, reason or "cancelled by the caller", principal.id)
             await asyncio.wait({active.task}, timeout=10)
-        return self.get(run_id)
+        return self._find(run_id, None)
 
-    def cancel_soon(self, run_id: str, reason: str) -> None:
-        """Cancels without waiting; for edges whose own task is being torn down."""
+    def cancel_soon(self, run_id: str, reason: str, principal: Principal) -> None:
+        """Cancels without waiting; for a cancel that arrives on a stream."""
+        principal.require(Scope.RUNS_CANCEL)
+        self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None:
-            self._request_cancel(active, reason)
+            self._request_cancel(active, reason, principal.id)
 
-    def _request_cancel(self, active: _Active, reason: str) -> None:
+    def cancel_on_disconnect(self, run_id: str, principal: Principal) -> None:
+        """The caller that started the run with cancel-on-disconnect went away; this was asked
+        for at the start, so it needs no cancel scope."""
+        active = self._active.get(run_id)
+        if active is not None and principal.sees(active.run.tenant):
+            self._request_cancel(active, "the caller disconnected", principal.id)
+
+    def _request_cancel(self, active: _Active, reason: str, by: str = "") -> None:
         if active.task is None or active.task.done() or active.cancel_reason:
             return
         active.cancel_reason = reason
+        active.run.cancelled_by = by
         active.task.cancel(reason)
 
     # deleting
 
-    async def delete(self, run_id: str) -> tuple[run_pb2.Run, int]:
+    async def delete(self, run_id: str, principal: Principal) -> tuple[run_pb2.Run, int]:
         """Deletes a finished run with its events, interactions and artifacts; returns the run as
         it was and the artifact bytes freed. Active runs are refused: cancel them first."""
-        run = self.get(run_id)
+        principal.require(Scope.RUNS_DELETE)
+        run = self._find(run_id, principal.tenant_filter)
         if run_id in self._active:
             state = run_pb2.RunState.Name(run.state)
             raise FailedPrecondition(
@@ -293,27 +335,34 @@ class RunManager:
 
     # reading
 
-    def get(self, run_id: str) -> run_pb2.Run:
+    def get(self, run_id: str, principal: Principal) -> run_pb2.Run:
+        principal.require(Scope.RUNS_READ)
+        return self._find(run_id, principal.tenant_filter)
+
+    def _find(self, run_id: str, tenant: str | None) -> run_pb2.Run:
+        """The run, when it belongs to `tenant` (any tenant for None), else NotFound."""
         active = self._active.get(run_id)
-        if active is not None:
+        if active is not None and tenant in (None, active.run.tenant):
             run = run_pb2.Run()
             run.CopyFrom(active.run)
             run.last_sequence = self.log.last_sequence(run_id) or 0
             return run
-        stored = self._store.get_run(run_id)
+        stored = None if active is not None else self._store.get_run(run_id, tenant)
         if stored is None:
             raise NotFound(f"{run_name(run_id)} does not exist")
         return stored
 
     def list(
-        self, size: int, token: str, states: list[int], kind: int
+        self, size: int, token: str, states: list[int], kind: int, principal: Principal
     ) -> tuple[list[run_pb2.Run], str]:
+        """Runs of the principal's tenant (every tenant for an admin), newest first."""
+        principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
         before = paging.decode_token(token)
         _check_filters(states, kind)
-        rows = self._store.list_runs(limit + 1, before, states, kind)
+        rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
         runs = [
-            self.get(r.name.removeprefix("runs/")) if r.state in ACTIVE_STATES else r
+            self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
             for r in rows[:limit]
         ]
         if len(rows) <= limit:
@@ -324,23 +373,27 @@ class RunManager:
         )
 
     def watch_batches(
-        self, run_id: str, after: int, cancel_on_disconnect: bool = False
+        self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
     ) -> AsyncGenerator[WatchBatch, None]:
         """Events after `after`, then live ones until the run ends, in the lists they became
-        available in. Errors raise now, not lazily. When the consumer goes away before the run
-        ends and asked for it, the run is cancelled."""
+        available in. Errors raise now, not lazily. A principal may always follow the runs it
+        started (a streaming start needs no read scope); other runs of its tenant need
+        `runs.read`. When the consumer goes away before the run ends and asked for it, the run
+        is cancelled."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
-        run = self.get(run_id)
+        run = self._find(run_id, principal.tenant_filter)
+        if run.created_by != principal.id:
+            principal.require(Scope.RUNS_READ)
         self.log.check_cursor(run_id, after, run.last_sequence)
         batches = self.log.follow_batches(run_id, after, self._settings.heartbeat_interval)
-        return self._cancel_if_left(run_id, batches, cancel_on_disconnect)
+        return self._cancel_if_left(run_id, batches, principal, cancel_on_disconnect)
 
     async def follow(
-        self, run_id: str, after: int, cancel_on_disconnect: bool = False
+        self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
     ) -> AsyncGenerator[WatchItem, None]:
         """`watch_batches` one event (or heartbeat) at a time; errors raise at the first item."""
-        batches = self.watch_batches(run_id, after, cancel_on_disconnect)
+        batches = self.watch_batches(run_id, after, principal, cancel_on_disconnect)
         async with contextlib.aclosing(batches):
             async for batch in batches:
                 if isinstance(batch, run_event_pb2.Heartbeat):
@@ -350,7 +403,11 @@ class RunManager:
                     yield event
 
     async def _cancel_if_left(
-        self, run_id: str, batches: AsyncGenerator[WatchBatch, None], cancel: bool
+        self,
+        run_id: str,
+        batches: AsyncGenerator[WatchBatch, None],
+        principal: Principal,
+        cancel: bool,
     ) -> AsyncGenerator[WatchBatch, None]:
         finished = False
         try:
@@ -360,7 +417,7 @@ class RunManager:
             finished = True
         finally:
             if cancel and not finished:
-                self.cancel_soon(run_id, "the caller disconnected")
+                self.cancel_on_disconnect(run_id, principal)
 
     @property
     def active_count(self) -> int:

@@ -1,5 +1,8 @@
 """SQLite persistence of runs, events, interactions and artifact metadata.
 
+Every run belongs to a tenant (a column of `runs`); interactions and artifacts belong to their
+run's tenant. Reads take an optional `tenant`: given, rows of other tenants do not exist.
+
 One connection, used only from the event loop's thread. Writes are grouped: the first write of a
 loop iteration opens a transaction and a callback scheduled with `call_soon` commits it, so a burst
 of events costs one commit, and reads on the same connection see every write immediately.
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _SCHEMA = """
@@ -34,6 +38,12 @@ CREATE TABLE IF NOT EXISTS artifacts (
   run_id TEXT NOT NULL, id TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL,
   PRIMARY KEY (run_id, id)) WITHOUT ROWID;
 """
+# Columns added after the first release, as (table, column, definition): added in place to
+# databases that predate them, so their rows load with the default.
+_ADDED_COLUMNS = (("runs", "tenant", f"TEXT NOT NULL DEFAULT '{DEFAULT_TENANT}'"),)
+_TENANT_INDEX = (
+    "CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, create_us DESC, id DESC)"
+)
 
 ACTIVE_STATES = (
     run_pb2.RUN_STATE_QUEUED,
@@ -55,7 +65,15 @@ class Store:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.executescript(_SCHEMA)
+        self._add_missing_columns()
         self._commit_scheduled = False
+
+    def _add_missing_columns(self) -> None:
+        for table, column, definition in _ADDED_COLUMNS:
+            present = {row[1] for row in self._conn.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+        self._conn.execute(_TENANT_INDEX)
 
     def close(self) -> None:
         self.flush()
@@ -87,8 +105,9 @@ class Store:
     # runs
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None:
+        """Inserts or updates a run; its tenant (`run.tenant`) is fixed by the first save."""
         self._write(
-            "INSERT INTO runs (id, kind, state, create_us, body) VALUES (?, ?, ?, ?, ?) "
+            "INSERT INTO runs (id, kind, state, create_us, body, tenant) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
             (
                 run_id,
@@ -96,12 +115,20 @@ class Store:
                 run.state,
                 run.create_time.ToMicroseconds(),
                 run.SerializeToString(),
+                run.tenant or DEFAULT_TENANT,
             ),
         )
 
-    def get_run(self, run_id: str) -> run_pb2.Run | None:
-        row = self._conn.execute("SELECT body FROM runs WHERE id = ?", (run_id,)).fetchone()
-        return run_pb2.Run.FromString(row[0]) if row else None
+    def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
+        row = self._conn.execute(
+            "SELECT body, tenant FROM runs WHERE id = ? AND (? IS NULL OR tenant = ?)",
+            (run_id, tenant, tenant),
+        ).fetchone()
+        return _run(*row) if row else None
+
+    def run_tenant(self, run_id: str) -> str | None:
+        row = self._conn.execute("SELECT tenant FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return str(row[0]) if row else None
 
     def list_runs(
         self,
@@ -109,22 +136,27 @@ class Store:
         before: tuple[int, str] | None,
         states: Iterable[int],
         kind: int,
+        tenant: str | None = None,
     ) -> list[run_pb2.Run]:
         """Runs newest first, strictly older than the (create_us, id) cursor when given."""
         clauses, params = _run_filters(before, list(states), kind)
+        if tenant is not None:
+            clauses.append("tenant = ?")
+            params.append(tenant)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = self._conn.execute(
-            f"SELECT body FROM runs {where} ORDER BY create_us DESC, id DESC LIMIT ?",
+            f"SELECT body, tenant FROM runs {where} ORDER BY create_us DESC, id DESC LIMIT ?",
             [*params, limit],
         )
-        return [run_pb2.Run.FromString(body) for (body,) in rows]
+        return [_run(body, owner) for body, owner in rows]
 
     def active_runs(self) -> list[run_pb2.Run]:
         marks = ",".join("?" * len(ACTIVE_STATES))
         rows = self._conn.execute(
-            f"SELECT body FROM runs WHERE state IN ({marks}) ORDER BY create_us", ACTIVE_STATES
+            f"SELECT body, tenant FROM runs WHERE state IN ({marks}) ORDER BY create_us",
+            ACTIVE_STATES,
         )
-        return [run_pb2.Run.FromString(body) for (body,) in rows]
+        return [_run(body, owner) for body, owner in rows]
 
     # events
 
@@ -166,27 +198,39 @@ class Store:
             ),
         )
 
-    def get_interaction(self, interaction_id: str) -> interaction_pb2.Interaction | None:
+    def get_interaction(
+        self, interaction_id: str, tenant: str | None = None
+    ) -> interaction_pb2.Interaction | None:
         row = self._conn.execute(
-            "SELECT body FROM interactions WHERE id = ?", (interaction_id,)
+            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
+            "WHERE i.id = ? AND (? IS NULL OR r.tenant = ?)",
+            (interaction_id, tenant, tenant),
         ).fetchone()
         return interaction_pb2.Interaction.FromString(row[0]) if row else None
 
     def list_interactions(
-        self, run_id: str | None, states: Sequence[int], limit: int, after: tuple[int, str] | None
+        self,
+        run_id: str | None,
+        states: Sequence[int],
+        limit: int,
+        after: tuple[int, str] | None,
+        tenant: str | None = None,
     ) -> list[interaction_pb2.Interaction]:
         """Interactions oldest first, strictly newer than the (create_us, id) cursor when given."""
-        clauses = [f"state IN ({','.join('?' * len(states))})"]
+        clauses = [f"i.state IN ({','.join('?' * len(states))})"]
         params: list[Any] = list(states)
         if run_id is not None:
-            clauses.append("run_id = ?")
+            clauses.append("i.run_id = ?")
             params.append(run_id)
         if after is not None:
-            clauses.append("(create_us, id) > (?, ?)")
+            clauses.append("(i.create_us, i.id) > (?, ?)")
             params.extend(after)
+        if tenant is not None:
+            clauses.append("r.tenant = ?")
+            params.append(tenant)
         rows = self._conn.execute(
-            f"SELECT body FROM interactions WHERE {' AND '.join(clauses)} "
-            "ORDER BY create_us, id LIMIT ?",
+            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
+            f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT ?",
             [*params, limit],
         )
         return [interaction_pb2.Interaction.FromString(body) for (body,) in rows]
@@ -199,10 +243,13 @@ class Store:
             (*ids, content_type, size),
         )
 
-    def get_artifact(self, run_id: str, artifact_id: str) -> tuple[str, int] | None:
+    def get_artifact(
+        self, run_id: str, artifact_id: str, tenant: str | None = None
+    ) -> tuple[str, int] | None:
         row = self._conn.execute(
-            "SELECT content_type, size FROM artifacts WHERE run_id = ? AND id = ?",
-            (run_id, artifact_id),
+            "SELECT a.content_type, a.size FROM artifacts a JOIN runs r ON r.id = a.run_id "
+            "WHERE a.run_id = ? AND a.id = ? AND (? IS NULL OR r.tenant = ?)",
+            (run_id, artifact_id, tenant, tenant),
         ).fetchone()
         return (row[0], row[1]) if row else None
 
@@ -248,6 +295,13 @@ class RunUsage:
     run_id: str
     create_us: int
     artifact_bytes: int
+
+
+def _run(body: bytes, tenant: str) -> run_pb2.Run:
+    """A stored run; rows from before tenants existed get their column's tenant."""
+    run = run_pb2.Run.FromString(body)
+    run.tenant = tenant
+    return run
 
 
 def _run_filters(

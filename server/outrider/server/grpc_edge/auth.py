@@ -1,31 +1,48 @@
-"""Optional API-key authentication: `authorization: Bearer <key>` on every call but health."""
+"""Authentication and the access table on every call: a call is admitted with a principal, which
+the servicers read with `caller()` and hand to the core.
+
+The principal sits in a context variable set by the wrapping handler, in the task that runs the
+call, so it cannot leak between calls.
+"""
 
 from __future__ import annotations
 
-import hmac
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+import contextvars
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeAlias
 
 import grpc
 
-from outrider.server.core.errors import Unauthenticated
+from outrider.server.core.errors import OutriderError, PermissionDenied
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.grpc_edge.errors import abort
+from outrider.server.security.access import OPEN, Requirement, grpc_requirement
+from outrider.server.security.authn import Keyring, authenticate
+from outrider.server.settings import Settings
+from outrider.server.telemetry.logs import bind_principal
 
 Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the type stubs
-OPEN_SERVICES = frozenset({"grpc.health.v1.Health"})
+Context: TypeAlias = "grpc.aio.ServicerContext[Any, Any]"
+
+_CALLER: contextvars.ContextVar[Principal] = contextvars.ContextVar("outrider_caller")
 
 
-def key_matches(header: str | None, keys: Sequence[str]) -> bool:
-    """True when `header` is "Bearer <one of keys>"; compared in constant time."""
-    if not header or not header.startswith("Bearer "):
-        return False
-    offered = header.removeprefix("Bearer ").strip().encode()
-    return any(hmac.compare_digest(offered, key.encode()) for key in keys)
+def caller() -> Principal:
+    """The principal of the call being served (set by AuthInterceptor)."""
+    return _CALLER.get()
 
 
-class ApiKeyInterceptor(grpc.aio.ServerInterceptor):
-    def __init__(self, keys: Sequence[str]) -> None:
-        self._keys = tuple(keys)
+def peer_common_name(context: Context) -> str | None:
+    """The common name of the client certificate the TLS handshake verified, if any."""
+    names = list(context.auth_context().get("x509_common_name") or ())
+    return names[0].decode() if names else None
+
+
+class AuthInterceptor(grpc.aio.ServerInterceptor):
+    def __init__(self, keyring: Keyring, settings: Settings) -> None:
+        self._keyring = keyring
+        self._settings = settings
 
     async def intercept_service(
         self,
@@ -33,39 +50,79 @@ class ApiKeyInterceptor(grpc.aio.ServerInterceptor):
         details: grpc.HandlerCallDetails,
     ) -> Handler | None:
         handler = await continuation(details)
-        service = details.method.split("/")[1] if details.method.count("/") >= 2 else ""
-        if handler is None or service in OPEN_SERVICES:
+        if handler is None:
+            return None
+        need = grpc_requirement(details.method, self._settings)
+        if need == OPEN:
             return handler
-        metadata = dict(details.invocation_metadata or ())
-        if key_matches(metadata.get("authorization"), self._keys):  # type: ignore[arg-type]
-            return handler
-        return _denying(handler)
+
+        async def admit(context: Context) -> bool:
+            try:
+                principal = self._principal(context, need, details.method)
+                _CALLER.set(principal)
+                bind_principal(principal.id)  # log lines of this call name the caller
+            except OutriderError as error:
+                await abort(context, error)
+                return False
+            return True
+
+        return _guarded(handler, admit)
+
+    def _principal(self, context: Context, need: Requirement | None, method: str) -> Principal:
+        metadata = dict(context.invocation_metadata() or ())
+        authorization = metadata.get("authorization")
+        principal = authenticate(
+            self._keyring,
+            authorization if isinstance(authorization, str) else None,
+            peer_common_name(context),
+        )
+        if need is None:
+            raise PermissionDenied(f"{method} has no access rule", reason="NO_ACCESS_RULE")
+        if isinstance(need, Scope):
+            principal.require(need)
+        return principal
 
 
-_DENIED = Unauthenticated("missing or invalid API key; send 'authorization: Bearer <key>'")
+Admit = Callable[[Context], Awaitable[bool]]
 
 
-async def _deny(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-    await abort(context, _DENIED)
-
-
-async def _deny_stream(
-    request: Any, context: grpc.aio.ServicerContext[Any, Any]
-) -> AsyncIterator[Any]:
-    await abort(context, _DENIED)
-    yield None  # pragma: no cover - abort raises
-
-
-def _denying(handler: Handler) -> Handler:
-    """A handler of the same shape as `handler` that refuses the call."""
+def _guarded(handler: Handler, admit: Admit) -> Handler:
+    """A handler of the same shape as `handler` that admits the caller first."""
     codecs = {
         "request_deserializer": handler.request_deserializer,
         "response_serializer": handler.response_serializer,
     }
     if handler.request_streaming and handler.response_streaming:
-        return grpc.stream_stream_rpc_method_handler(_deny_stream, **codecs)
+        inner = handler.stream_stream
+        return grpc.stream_stream_rpc_method_handler(_wrap_streaming(inner, admit), **codecs)
     if handler.request_streaming:
-        return grpc.stream_unary_rpc_method_handler(_deny, **codecs)
+        return grpc.stream_unary_rpc_method_handler(
+            _wrap_unary(handler.stream_unary, admit), **codecs
+        )
     if handler.response_streaming:
-        return grpc.unary_stream_rpc_method_handler(_deny_stream, **codecs)
-    return grpc.unary_unary_rpc_method_handler(_deny, **codecs)
+        inner = handler.unary_stream
+        return grpc.unary_stream_rpc_method_handler(_wrap_streaming(inner, admit), **codecs)
+    return grpc.unary_unary_rpc_method_handler(_wrap_unary(handler.unary_unary, admit), **codecs)
+
+
+def _wrap_unary(inner: Any, admit: Admit) -> Any:
+    async def behavior(request: Any, context: Context) -> Any:
+        if await admit(context):
+            return await inner(request, context)
+        return None
+
+    return behavior
+
+
+def _wrap_streaming(inner: Any, admit: Admit) -> Any:
+    """Streams written with `yield` stay generators; those using context.write (health's Watch)
+    stay coroutines, since grpc.aio does not allow mixing the two."""
+    if not inspect.isasyncgenfunction(inner):
+        return _wrap_unary(inner, admit)
+
+    async def behavior(request: Any, context: Context) -> AsyncIterator[Any]:
+        if await admit(context):
+            async for response in inner(request, context):
+                yield response
+
+    return behavior

@@ -17,6 +17,7 @@ from outrider.server.core.errors import (
     NotFound,
     OutOfRange,
     OutriderError,
+    PermissionDenied,
     ResourceExhausted,
     Unauthenticated,
     Unavailable,
@@ -37,6 +38,7 @@ _CODES: dict[type[OutriderError], grpc.StatusCode] = {
     Unimplemented: grpc.StatusCode.UNIMPLEMENTED,
     Unavailable: grpc.StatusCode.UNAVAILABLE,
     Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
 }
 
 

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 
 from outrider.server.core.errors import InvalidArgument, OutriderError
 from outrider.server.core.names import parse_interaction_name
+from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
 from outrider.server.grpc_edge.streams import as_response
 from outrider.v1 import interaction_service_pb2 as isv
@@ -22,14 +23,17 @@ _Item = isv.InteractResponse | BaseException | None
 
 async def interact(
     runs: RunManager,
+    principal: Principal,
     run_id: str,
     after: int,
     cancel_on_disconnect: bool,
     requests: AsyncIterator[isv.InteractRequest],
 ) -> AsyncIterator[isv.InteractResponse]:
     outgoing: asyncio.Queue[_Item] = asyncio.Queue(_OUTGOING_LIMIT)
-    pump = asyncio.create_task(_pump(runs, run_id, after, cancel_on_disconnect, outgoing))
-    reader = asyncio.create_task(_read(runs, run_id, requests, outgoing))
+    pump = asyncio.create_task(
+        _pump(runs, principal, run_id, after, cancel_on_disconnect, outgoing)
+    )
+    reader = asyncio.create_task(_read(runs, principal, run_id, requests, outgoing))
     try:
         while (item := await outgoing.get()) is not None:
             if isinstance(item, BaseException):
@@ -43,13 +47,16 @@ async def interact(
 
 async def _pump(
     runs: RunManager,
+    principal: Principal,
     run_id: str,
     after: int,
     cancel_on_disconnect: bool,
     outgoing: asyncio.Queue[_Item],
 ) -> None:
     try:
-        async with contextlib.aclosing(runs.follow(run_id, after, cancel_on_disconnect)) as items:
+        async with contextlib.aclosing(
+            runs.follow(run_id, after, principal, cancel_on_disconnect)
+        ) as items:
             async for item in items:
                 await outgoing.put(as_response(isv.InteractResponse, item))
     except OutriderError as error:
@@ -60,6 +67,7 @@ async def _pump(
 
 async def _read(
     runs: RunManager,
+    principal: Principal,
     run_id: str,
     requests: AsyncIterator[isv.InteractRequest],
     outgoing: asyncio.Queue[_Item],
@@ -75,21 +83,28 @@ async def _read(
             )
             return
         if action == "cancel":
-            runs.cancel_soon(run_id, request.cancel.reason or "cancelled on the Interact stream")
+            reason = request.cancel.reason or "cancelled on the Interact stream"
+            try:
+                runs.cancel_soon(run_id, reason, principal)
+            except OutriderError as error:
+                await outgoing.put(error)
+                return
             continue
-        result = answer(runs, request)
+        result = answer(runs, principal, request)
         await outgoing.put(isv.InteractResponse(answer_result=result))
 
 
-def answer(runs: RunManager, request: isv.InteractRequest) -> isv.AnswerResult:
+def answer(
+    runs: RunManager, principal: Principal, request: isv.InteractRequest
+) -> isv.AnswerResult:
     """Applies a form-data answer or approval decision; refusals become a result, not an error."""
     is_form = request.HasField("form_data")
     interaction_id = request.form_data.request_id if is_form else request.approval.approval_id
     try:
         if is_form:
-            _submit(runs, request.form_data)
+            _submit(runs, principal, request.form_data)
         else:
-            _decide(runs, request.approval)
+            _decide(runs, principal, request.approval)
     except OutriderError as error:
         return isv.AnswerResult(
             interaction_id=interaction_id,
@@ -100,14 +115,14 @@ def answer(runs: RunManager, request: isv.InteractRequest) -> isv.AnswerResult:
     return isv.AnswerResult(interaction_id=interaction_id, accepted=True)
 
 
-def _submit(runs: RunManager, form: isv.FormDataAnswer) -> None:
+def _submit(runs: RunManager, principal: Principal, form: isv.FormDataAnswer) -> None:
     interaction_id = parse_interaction_name(form.request_id, "form_data.request_id")
     values = [(f.ref, f.value) for f in form.fields]
-    runs.interactions.submit_input(interaction_id, values, form.cancelled)
+    runs.interactions.submit_input(interaction_id, values, form.cancelled, principal)
 
 
-def _decide(runs: RunManager, approval: isv.ApprovalAnswer) -> None:
+def _decide(runs: RunManager, principal: Principal, approval: isv.ApprovalAnswer) -> None:
     interaction_id = parse_interaction_name(approval.approval_id, "approval.approval_id")
     runs.interactions.decide_approval(
-        interaction_id, approval.decision, approval.scope, approval.reason
+        interaction_id, approval.decision, approval.scope, approval.reason, principal
     )

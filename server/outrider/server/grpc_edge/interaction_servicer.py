@@ -9,7 +9,9 @@ import grpc
 
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_interaction_name, parse_run_name
+from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
+from outrider.server.grpc_edge.auth import caller
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.server.grpc_edge.interact import interact
 from outrider.server.grpc_edge.run_servicer import spec_from_oneof
@@ -28,23 +30,29 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
     async def Interact(
         self, requests: AsyncIterator[isv.InteractRequest], context: Context
     ) -> AsyncIterator[isv.InteractResponse]:
+        principal = caller()
         first = await anext(aiter(requests), None)
-        run_id, after, cancel_on_disconnect = self._begin(first)
+        run_id, after, cancel_on_disconnect = self._begin(first, principal)
         await context.send_initial_metadata(((RUN_METADATA_KEY, f"runs/{run_id}"),))
-        async for response in interact(self._runs, run_id, after, cancel_on_disconnect, requests):
+        stream = interact(self._runs, principal, run_id, after, cancel_on_disconnect, requests)
+        async for response in stream:
             yield response
 
-    def _begin(self, first: isv.InteractRequest | None) -> tuple[str, int, bool]:
+    def _begin(
+        self, first: isv.InteractRequest | None, principal: Principal
+    ) -> tuple[str, int, bool]:
         """Starts or finds the stream's run: (run_id, after_sequence, cancel_on_disconnect)."""
         action = first.WhichOneof("action") if first is not None else None
         if first is None or action not in ("start", "attach"):
             raise InvalidArgument.single("action", "the first message must be start or attach")
         if action == "attach":
             run_id = parse_run_name(first.attach.run, "attach.run")
-            self._runs.get(run_id)
+            self._runs.get(run_id, principal)
             return run_id, first.attach.after_sequence, False
         spec, arm = spec_from_oneof(first.start, first.start.options)
-        run = self._runs.create(spec, params_at=f"start.{arm}.", options_at="start.options.")
+        run = self._runs.create(
+            spec, principal, params_at=f"start.{arm}.", options_at="start.options."
+        )
         return run.name.removeprefix("runs/"), 0, spec.options.cancel_on_disconnect
 
     @unary
@@ -55,6 +63,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
             parse_interaction_name(request.name),
             [(f.ref, f.value) for f in request.fields],
             request.cancelled,
+            caller(),
         )
         return isv.SubmitInputResponse(interaction=interaction)
 
@@ -63,7 +72,11 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
         self, request: isv.DecideApprovalRequest, context: Context
     ) -> isv.DecideApprovalResponse:
         interaction = self._runs.interactions.decide_approval(
-            parse_interaction_name(request.name), request.decision, request.scope, request.reason
+            parse_interaction_name(request.name),
+            request.decision,
+            request.scope,
+            request.reason,
+            caller(),
         )
         return isv.DecideApprovalResponse(interaction=interaction)
 
@@ -73,7 +86,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
     ) -> isv.ListInteractionsResponse:
         run_id = parse_run_name(request.run, "run") if request.run else None
         items, token = self._runs.interactions.list(
-            run_id, list(request.states), request.page_size, request.page_token
+            run_id, list(request.states), request.page_size, request.page_token, caller()
         )
         return isv.ListInteractionsResponse(interactions=items, next_page_token=token)
 
@@ -81,5 +94,5 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
     async def GetInteraction(
         self, request: isv.GetInteractionRequest, context: Context
     ) -> isv.GetInteractionResponse:
-        interaction = self._runs.interactions.get(parse_interaction_name(request.name))
+        interaction = self._runs.interactions.get(parse_interaction_name(request.name), caller())
         return isv.GetInteractionResponse(interaction=interaction)

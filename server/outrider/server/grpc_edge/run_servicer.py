@@ -10,6 +10,7 @@ import grpc
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_artifact_name, parse_run_name
 from outrider.server.core.runs import RunManager, RunSpec
+from outrider.server.grpc_edge.auth import caller
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.server.grpc_edge.streams import RUN_METADATA_KEY, as_response
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
@@ -47,10 +48,12 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
             yield as_response(run_service_pb2.ResearchResponse, item)
 
     async def _start_and_follow(self, spec: RunSpec, context: Context) -> AsyncIterator[Any]:
-        run = self._runs.create(spec)
+        principal = caller()
+        run = self._runs.create(spec, principal)
         await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
         run_id = run.name.removeprefix("runs/")
-        async for item in self._runs.follow(run_id, 0, spec.options.cancel_on_disconnect):
+        cancel_on_disconnect = spec.options.cancel_on_disconnect
+        async for item in self._runs.follow(run_id, 0, principal, cancel_on_disconnect):
             yield item
 
     @unary
@@ -58,21 +61,23 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.CreateRunRequest, context: Context
     ) -> run_service_pb2.CreateRunResponse:
         spec, arm = spec_from_oneof(request, request.options)
-        run = self._runs.create(spec, params_at=f"{arm}.")
+        run = self._runs.create(spec, caller(), params_at=f"{arm}.")
         return run_service_pb2.CreateRunResponse(run=run)
 
     @unary
     async def GetRun(
         self, request: run_service_pb2.GetRunRequest, context: Context
     ) -> run_service_pb2.GetRunResponse:
-        return run_service_pb2.GetRunResponse(run=self._runs.get(parse_run_name(request.name)))
+        return run_service_pb2.GetRunResponse(
+            run=self._runs.get(parse_run_name(request.name), caller())
+        )
 
     @unary
     async def ListRuns(
         self, request: run_service_pb2.ListRunsRequest, context: Context
     ) -> run_service_pb2.ListRunsResponse:
         runs, token = self._runs.list(
-            request.page_size, request.page_token, list(request.states), request.kind
+            request.page_size, request.page_token, list(request.states), request.kind, caller()
         )
         return run_service_pb2.ListRunsResponse(runs=runs, next_page_token=token)
 
@@ -80,14 +85,14 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
     async def CancelRun(
         self, request: run_service_pb2.CancelRunRequest, context: Context
     ) -> run_service_pb2.CancelRunResponse:
-        run = await self._runs.cancel(parse_run_name(request.name), request.reason)
+        run = await self._runs.cancel(parse_run_name(request.name), request.reason, caller())
         return run_service_pb2.CancelRunResponse(run=run)
 
     @unary
     async def DeleteRun(
         self, request: run_service_pb2.DeleteRunRequest, context: Context
     ) -> run_service_pb2.DeleteRunResponse:
-        run, freed = await self._runs.delete(parse_run_name(request.name))
+        run, freed = await self._runs.delete(parse_run_name(request.name), caller())
         return run_service_pb2.DeleteRunResponse(run=run, freed_artifact_bytes=freed)
 
     @streaming
@@ -95,7 +100,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.StreamRunEventsRequest, context: Context
     ) -> AsyncIterator[run_service_pb2.StreamRunEventsResponse]:
         run_id = parse_run_name(request.name)
-        async for item in self._runs.follow(run_id, request.after_sequence):
+        async for item in self._runs.follow(run_id, request.after_sequence, caller()):
             yield as_response(run_service_pb2.StreamRunEventsResponse, item)
 
     @streaming
@@ -103,8 +108,9 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.ReadArtifactRequest, context: Context
     ) -> AsyncIterator[run_service_pb2.ReadArtifactResponse]:
         run_id, artifact_id = parse_artifact_name(request.name)
-        content_type, size = self._runs.artifacts.describe(run_id, artifact_id)
-        chunks = self._runs.artifacts.read(run_id, artifact_id, request.offset, request.chunk_size)
+        artifacts, principal = self._runs.artifacts, caller()
+        content_type, size = artifacts.describe(run_id, artifact_id, principal)
+        chunks = artifacts.read(run_id, artifact_id, request.offset, request.chunk_size, principal)
         async for offset, data in chunks:
             yield run_service_pb2.ReadArtifactResponse(
                 data=data, offset=offset, total_size=size, content_type=content_type

@@ -1,4 +1,5 @@
-"""Assembles the gRPC server (our services, health, reflection, auth) and shuts it down gently."""
+"""Assembles the gRPC server (our services, health, reflection, auth, TLS) and shuts it down
+gently."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
-from outrider.server.grpc_edge.auth import ApiKeyInterceptor
+from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.run_servicer import RunServicer
+from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 from outrider.v1 import (
     interaction_service_pb2,
@@ -50,9 +52,8 @@ class OutriderServer:
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         self._agents = agents
         self.health = health.aio.HealthServicer()
-        interceptors: list[grpc.aio.ServerInterceptor] = [ObservingInterceptor()]
-        if settings.api_keys:
-            interceptors.append(ApiKeyInterceptor(settings.api_keys))
+        self.keyring = Keyring(settings)
+        interceptors = [ObservingInterceptor(), AuthInterceptor(self.keyring, settings)]
         self._server = grpc.aio.server(interceptors=interceptors, options=_CHANNEL_OPTIONS)
         self._stopping: asyncio.Task[None] | None = None
         self.port = 0
@@ -69,7 +70,11 @@ class OutriderServer:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)
         address = f"{self.settings.host}:{self.settings.port}"
-        self.port = self._server.add_insecure_port(address)
+        credentials = server_credentials(self.settings)
+        if credentials is None:
+            self.port = self._server.add_insecure_port(address)
+        else:
+            self.port = self._server.add_secure_port(address, credentials)
         await self._server.start()
         for name in ("", *SERVICE_NAMES):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -99,3 +104,16 @@ class OutriderServer:
 
     async def wait_for_termination(self) -> None:
         await self._server.wait_for_termination()
+
+
+def server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
+    """TLS from OUTRIDER_TLS_CERT/_KEY; with OUTRIDER_TLS_CLIENT_CA, client certificates signed
+    by that CA are required (mutual TLS). None: plaintext."""
+    if settings.tls_cert is None or settings.tls_key is None:
+        return None
+    client_ca = settings.tls_client_ca.read_bytes() if settings.tls_client_ca else None
+    return grpc.ssl_server_credentials(
+        [(settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())],
+        root_certificates=client_ca,
+        require_client_auth=client_ca is not None,
+    )

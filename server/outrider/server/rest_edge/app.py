@@ -13,13 +13,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from outrider.server.core.errors import OutriderError
+from outrider.server.core.errors import OutriderError, PermissionDenied
+from outrider.server.core.principals import Scope
 from outrider.server.core.runs import RunManager
-from outrider.server.rest_edge.auth import ApiKeyMiddleware
+from outrider.server.rest_edge.auth import AuthMiddleware, principal_of
 from outrider.server.rest_edge.errors import error_response, internal_response
 from outrider.server.rest_edge.observe import ObservingMiddleware, metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
+from outrider.server.security.access import OPEN, Requirement, rest_requirement
+from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -43,7 +46,23 @@ def mapped(endpoint: Endpoint) -> Endpoint:
     return wrapper
 
 
-def build_app(runs: RunManager, settings: Settings) -> Starlette:
+def requiring(need: Requirement | None, endpoint: Endpoint) -> Endpoint:
+    """Checks the route's entry of the access table before the route runs."""
+    if need == OPEN:
+        return endpoint
+
+    @functools.wraps(endpoint)
+    async def wrapper(request: Request) -> Response:
+        if need is None:
+            raise PermissionDenied(f"{request.url.path} has no access rule", "NO_ACCESS_RULE")
+        if isinstance(need, Scope):
+            principal_of(request).require(need)
+        return await endpoint(request)
+
+    return wrapper
+
+
+def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
     r = Routes(runs, settings)
     document = openapi_document()
 
@@ -66,12 +85,20 @@ def build_app(runs: RunManager, settings: Settings) -> Starlette:
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),
     ]
-    routes = [Route(path, mapped(fn), methods=[method]) for path, fn, method in table]
+    routes = [
+        Route(
+            path, mapped(requiring(rest_requirement(method, path, settings), fn)), methods=[method]
+        )
+        for path, fn, method in table
+    ]
+    open_paths = frozenset(
+        path for path, _, method in table if rest_requirement(method, path, settings) == OPEN
+    )
     return Starlette(
         routes=routes,
         middleware=[
             Middleware(ObservingMiddleware),
-            Middleware(ApiKeyMiddleware, keys=settings.api_keys),
+            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths),
         ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
     )

@@ -1,39 +1,47 @@
-"""Optional API-key authentication: `Authorization: Bearer <key>` on every route but /healthz."""
+"""Authentication on every route but the open ones: the principal goes into `request.state`.
+
+Under mutual TLS the verified client certificate's common name comes from the connection (see
+`rest_edge.tls`), so a mapped certificate authenticates without a key.
+"""
 
 from __future__ import annotations
 
-import hmac
-from collections.abc import Sequence
-
+from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from outrider.server.core.errors import Unauthenticated
+from outrider.server.core.errors import OutriderError
+from outrider.server.core.principals import Principal
 from outrider.server.rest_edge.errors import error_response
+from outrider.server.security.authn import Keyring, authenticate
+from outrider.server.telemetry.logs import bind_principal
 
-OPEN_PATHS = frozenset({"/healthz"})
-_DENIED = Unauthenticated("missing or invalid API key; send 'Authorization: Bearer <key>'")
-
-
-def key_matches(header: str | None, keys: Sequence[str]) -> bool:
-    """True when `header` is "Bearer <one of keys>"; compared in constant time."""
-    if not header or not header.startswith("Bearer "):
-        return False
-    offered = header.removeprefix("Bearer ").strip().encode()
-    return any(hmac.compare_digest(offered, key.encode()) for key in keys)
+PRINCIPAL_STATE = "principal"
+PEER_NAME_STATE = "peer_common_name"
 
 
-class ApiKeyMiddleware:
-    def __init__(self, app: ASGIApp, keys: Sequence[str]) -> None:
+class AuthMiddleware:
+    def __init__(self, app: ASGIApp, keyring: Keyring, open_paths: frozenset[str]) -> None:
         self._app = app
-        self._keys = tuple(keys)
+        self._keyring = keyring
+        self._open_paths = open_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not self._keys or scope["path"] in OPEN_PATHS:
+        if scope["type"] != "http" or scope["path"] in self._open_paths:
             await self._app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        raw = headers.get(b"authorization", b"").decode("latin-1")
-        if key_matches(raw, self._keys):
-            await self._app(scope, receive, send)
+        raw = headers.get(b"authorization", b"").decode("latin-1") or None
+        state = scope.setdefault("state", {})
+        try:
+            state[PRINCIPAL_STATE] = authenticate(self._keyring, raw, state.get(PEER_NAME_STATE))
+            bind_principal(state[PRINCIPAL_STATE].id)  # log lines of this request name the caller
+        except OutriderError as error:
+            await error_response(error)(scope, receive, send)
             return
-        await error_response(_DENIED)(scope, receive, send)
+        await self._app(scope, receive, send)
+
+
+def principal_of(request: Request) -> Principal:
+    principal = request.state.principal
+    assert isinstance(principal, Principal), "AuthMiddleware did not run"
+    return principal

@@ -26,9 +26,10 @@ _ERRORS = {
     for code, text in (
         (400, "invalid request (field violations listed)"),
         (401, "missing or wrong API key"),
-        (404, "no such run or interaction"),
+        (403, "the key lacks the scope this route needs"),
+        (404, "no such run or interaction (or one of another tenant)"),
         (409, "valid request at the wrong moment"),
-        (429, "too many active runs; see Retry-After"),
+        (429, "too many active runs or starts (server or principal); see Retry-After"),
         (501, "not implemented"),
         (503, "shutting down"),
     )

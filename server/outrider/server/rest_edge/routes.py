@@ -9,6 +9,7 @@ from outrider.server.core.errors import InvalidArgument, NotFound
 from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
+from outrider.server.rest_edge.auth import principal_of
 from outrider.server.rest_edge.streams import (
     APPROVAL_EVENTS_HEADER,
     StreamSettings,
@@ -36,16 +37,19 @@ class Routes:
         if not stream.approval_events:
             # This caller can neither see nor answer an approval: held actions are refused.
             spec.options.refuse_held_actions = True
-        run = self._runs.create(spec, params_at="", options_at="options.")
+        principal = principal_of(request)
+        run = self._runs.create(spec, principal, params_at="", options_at="options.")
         run_id = run.name.removeprefix("runs/")
-        items = self._runs.watch_batches(run_id, 0, spec.options.cancel_on_disconnect)
+        cancel_on_disconnect = spec.options.cancel_on_disconnect
+        items = self._runs.watch_batches(run_id, 0, principal, cancel_on_disconnect)
         return sse_response(run, items, stream)
 
     async def events(self, request: Request) -> Response:
         run_id = _run_id(request)
         after = queries.cursor(request)
-        run = self._runs.get(run_id)
-        items = self._runs.watch_batches(run_id, after)
+        principal = principal_of(request)
+        run = self._runs.get(run_id, principal)
+        items = self._runs.watch_batches(run_id, after, principal)
         return sse_response(run, items, self._stream_settings(request))
 
     def _stream_settings(self, request: Request) -> StreamSettings:
@@ -55,29 +59,37 @@ class Routes:
     async def automate_input(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "requestId")
         values, cancelled = bodies.input_answer(await _body(request))
-        self._runs.interactions.submit_input(interaction_id, values, cancelled)
+        self._runs.interactions.submit_input(
+            interaction_id, values, cancelled, principal_of(request)
+        )
         return JSONResponse(ACCEPTED, 202)
 
     async def automate_approval(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "approvalId")
         decision, scope, reason = bodies.approval_decision(await _body(request))
-        self._runs.interactions.decide_approval(interaction_id, decision, scope, reason)
+        self._runs.interactions.decide_approval(
+            interaction_id, decision, scope, reason, principal_of(request)
+        )
         return JSONResponse(ACCEPTED, 202)
 
     async def list_runs(self, request: Request) -> Response:
         page = queries.page(request)
-        runs, token = self._runs.list(page.size, page.token, queries.run_states(request), page.kind)
+        states = queries.run_states(request)
+        runs, token = self._runs.list(
+            page.size, page.token, states, page.kind, principal_of(request)
+        )
         return JSONResponse({"runs": [to_json(r) for r in runs], "nextPageToken": token})
 
     async def get_run(self, request: Request) -> Response:
-        return JSONResponse(to_json(self._runs.get(_run_id(request))))
+        return JSONResponse(to_json(self._runs.get(_run_id(request), principal_of(request))))
 
     async def cancel_run(self, request: Request) -> Response:
         reason = bodies.cancel_reason(await _body(request, required=False))
-        return JSONResponse(to_json(await self._runs.cancel(_run_id(request), reason)))
+        run = await self._runs.cancel(_run_id(request), reason, principal_of(request))
+        return JSONResponse(to_json(run))
 
     async def delete_run(self, request: Request) -> Response:
-        run, freed = await self._runs.delete(_run_id(request))
+        run, freed = await self._runs.delete(_run_id(request), principal_of(request))
         return JSONResponse({"run": to_json(run), "freedArtifactBytes": freed})
 
     async def list_interactions(self, request: Request) -> Response:
@@ -85,11 +97,15 @@ class Routes:
         run = request.query_params.get("run")
         run_id = parse_run_name(f"runs/{run}", "run") if run else None
         states = queries.interaction_states(request)
-        items, token = self._runs.interactions.list(run_id, states, page.size, page.token)
+        items, token = self._runs.interactions.list(
+            run_id, states, page.size, page.token, principal_of(request)
+        )
         return JSONResponse({"interactions": [to_json(i) for i in items], "nextPageToken": token})
 
     async def get_interaction(self, request: Request) -> Response:
-        interaction = self._runs.interactions.get(_interaction_id(request, "interactionId"))
+        interaction = self._runs.interactions.get(
+            _interaction_id(request, "interactionId"), principal_of(request)
+        )
         return JSONResponse(to_json(interaction))
 
     async def health(self, request: Request) -> Response:

@@ -10,6 +10,8 @@ import uvicorn
 
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge.app import build_app
+from outrider.server.rest_edge.tls import uvicorn_tls
+from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
 
@@ -24,9 +26,11 @@ class RestServer:
     """`start()` returns the bound port; `stop()` (idempotent) closes the listener, lets streams
     end for the grace period, then cancels them."""
 
-    def __init__(self, settings: Settings, runs: RunManager) -> None:
+    def __init__(
+        self, settings: Settings, runs: RunManager, keyring: Keyring | None = None
+    ) -> None:
         config = uvicorn.Config(
-            build_app(runs, settings),
+            build_app(runs, settings, keyring or Keyring(settings)),
             host=settings.rest_host,
             port=settings.rest_port,
             lifespan="off",
@@ -34,6 +38,7 @@ class RestServer:
             access_log=False,
             server_header=False,
             timeout_graceful_shutdown=int(settings.shutdown_grace) + 5,
+            **uvicorn_tls(settings),
         )
         self._server = _Uvicorn(config)
         self._task: asyncio.Task[None] | None = None

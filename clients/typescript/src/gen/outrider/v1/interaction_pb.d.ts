@@ -104,6 +104,13 @@ export declare type Interaction = Message<"outrider.v1.Interaction"> & {
    * @generated from field: bool declined = 11;
    */
   declined: boolean;
+
+  /**
+   * Id of the principal that answered (never its key); empty unless a caller resolved it.
+   *
+   * @generated from field: string resolved_by = 12;
+   */
+  resolvedBy: string;
 };
 
 /**

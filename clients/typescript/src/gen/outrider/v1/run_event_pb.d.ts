@@ -245,6 +245,13 @@ export declare type ApprovalResolved = Message<"outrider.v1.ApprovalResolved"> &
    * @generated from field: outrider.v1.ResolutionSource source = 5;
    */
   source: ResolutionSource;
+
+  /**
+   * Id of the principal that answered when the source is the caller (never its key).
+   *
+   * @generated from field: string resolved_by = 6;
+   */
+  resolvedBy: string;
 };
 
 /**
@@ -286,6 +293,13 @@ export declare type InputResolved = Message<"outrider.v1.InputResolved"> & {
    * @generated from field: outrider.v1.ResolutionSource source = 4;
    */
   source: ResolutionSource;
+
+  /**
+   * Id of the principal that answered when the source is the caller (never its key).
+   *
+   * @generated from field: string resolved_by = 5;
+   */
+  resolvedBy: string;
 };
 
 /**

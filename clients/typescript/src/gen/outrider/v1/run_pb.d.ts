@@ -103,6 +103,27 @@ export declare type Run = Message<"outrider.v1.Run"> & {
    * @generated from field: outrider.v1.RunOutcome outcome = 11;
    */
   outcome?: RunOutcome | undefined;
+
+  /**
+   * Tenant the run belongs to: only principals of this tenant (and admins) see it.
+   *
+   * @generated from field: string tenant = 12;
+   */
+  tenant: string;
+
+  /**
+   * Id of the principal that started the run (never its key).
+   *
+   * @generated from field: string created_by = 13;
+   */
+  createdBy: string;
+
+  /**
+   * Id of the principal that cancelled the run; empty unless a caller cancelled it.
+   *
+   * @generated from field: string cancelled_by = 14;
+   */
+  cancelledBy: string;
 };
 
 /**

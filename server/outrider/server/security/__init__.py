@@ -1,0 +1,1 @@
+"""Authentication (keys, client certificates), the access table, and TLS settings."""

@@ -1,0 +1,76 @@
+"""The one table of what every RPC and REST route needs.
+
+A scope, AUTHENTICATED (any valid principal) or OPEN (no credentials). A method or route missing
+from the table is refused, and a test fails for it. The core checks the same scopes again (and
+the finer ones inside Interact: start, answer, cancel), so the table is a gate, not the only one.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from outrider.server.core.principals import Scope
+from outrider.server.settings import Settings
+
+OPEN: Final = "open"
+AUTHENTICATED: Final = "authenticated"
+Requirement = Scope | Literal["open", "authenticated"]
+
+_RUNS = "/outrider.v1.RunService/"
+_INTERACTIONS = "/outrider.v1.InteractionService/"
+HEALTH_METHODS = ("/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch")
+REFLECTION_METHODS = (
+    "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+    "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+)
+
+GRPC_METHODS: dict[str, Requirement] = {
+    _RUNS + "Automate": Scope.RUNS_START,
+    _RUNS + "Research": Scope.RUNS_START,
+    _RUNS + "CreateRun": Scope.RUNS_START,
+    _RUNS + "GetRun": Scope.RUNS_READ,
+    _RUNS + "ListRuns": Scope.RUNS_READ,
+    _RUNS + "CancelRun": Scope.RUNS_CANCEL,
+    _RUNS + "DeleteRun": Scope.RUNS_DELETE,
+    _RUNS + "StreamRunEvents": Scope.RUNS_READ,
+    _RUNS + "ReadArtifact": Scope.RUNS_READ,
+    # Attaching reads; starting, answering and cancelling on the stream need their own scopes.
+    _INTERACTIONS + "Interact": Scope.RUNS_READ,
+    _INTERACTIONS + "SubmitInput": Scope.INTERACTIONS_ANSWER,
+    _INTERACTIONS + "DecideApproval": Scope.INTERACTIONS_ANSWER,
+    _INTERACTIONS + "ListInteractions": Scope.RUNS_READ,
+    _INTERACTIONS + "GetInteraction": Scope.RUNS_READ,
+    **dict.fromkeys(HEALTH_METHODS, OPEN),
+    **dict.fromkeys(REFLECTION_METHODS, OPEN),
+}
+
+REST_ROUTES: dict[tuple[str, str], Requirement] = {
+    ("POST", "/v1/automate"): Scope.RUNS_START,
+    ("POST", "/v1/automate/{requestId}/input"): Scope.INTERACTIONS_ANSWER,
+    ("POST", "/v1/automate/{approvalId}/approval"): Scope.INTERACTIONS_ANSWER,
+    ("POST", "/v1/research"): Scope.RUNS_START,
+    ("GET", "/v1/runs"): Scope.RUNS_READ,
+    ("GET", "/v1/runs/{runId}"): Scope.RUNS_READ,
+    ("POST", "/v1/runs/{runId}/cancel"): Scope.RUNS_CANCEL,
+    ("DELETE", "/v1/runs/{runId}"): Scope.RUNS_DELETE,
+    ("GET", "/v1/runs/{runId}/events"): Scope.RUNS_READ,
+    ("GET", "/v1/interactions"): Scope.RUNS_READ,
+    ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
+    ("GET", "/healthz"): OPEN,
+    ("GET", "/openapi.json"): AUTHENTICATED,
+}
+
+
+def grpc_requirement(method: str, settings: Settings) -> Requirement | None:
+    """What `method` needs; None when it is not in the table (refuse it)."""
+    if method in HEALTH_METHODS and not settings.open_health:
+        return AUTHENTICATED
+    if method in REFLECTION_METHODS and not settings.open_reflection:
+        return AUTHENTICATED
+    return GRPC_METHODS.get(method)
+
+
+def rest_requirement(method: str, path: str, settings: Settings) -> Requirement | None:
+    if path == "/healthz" and not settings.open_health:
+        return AUTHENTICATED
+    return REST_ROUTES.get((method, path))

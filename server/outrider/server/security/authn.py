@@ -1,0 +1,76 @@
+"""Authentication shared by both edges: a bearer key or a client certificate becomes a principal.
+
+The keyring holds the principals of the key file plus the OUTRIDER_API_KEYS shortcut. `reload()`
+(on SIGHUP) swaps in a freshly parsed file in one assignment, so calls and streams already
+admitted keep going, and a broken file leaves the previous keys in force.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from outrider.server.core.errors import Unauthenticated
+from outrider.server.core.principals import ANONYMOUS, Principal
+from outrider.server.security.keys import KeyTable, key_hash, legacy_table, load_key_file
+from outrider.server.settings import Settings
+
+log = logging.getLogger(__name__)
+
+_DENIED = Unauthenticated(
+    "missing or invalid API key; send 'authorization: Bearer <key>' or a mapped client certificate"
+)
+
+
+class Keyring:
+    def __init__(self, settings: Settings) -> None:
+        self._file = settings.keys_file
+        self._legacy = legacy_table(settings.api_keys)
+        self._table = self._load()
+
+    def _load(self) -> KeyTable:
+        if self._file is None:
+            return self._legacy
+        loaded = load_key_file(self._file)
+        return KeyTable(
+            {**self._legacy.by_hash, **loaded.by_hash},
+            dict(loaded.by_certificate),
+        )
+
+    def reload(self) -> bool:
+        """Re-reads the key file; on any error keeps the current keys and says why in the log."""
+        try:
+            table = self._load()
+        except (OSError, ValueError) as error:
+            log.error("key file not reloaded, previous keys stay in force: %s", error)
+            return False
+        self._table = table
+        log.info("key file reloaded: %d principals", len(table))
+        return True
+
+    @property
+    def enabled(self) -> bool:
+        """False when no key or certificate is configured: every caller is anonymous."""
+        return self._file is not None or len(self._table) > 0
+
+    def by_key(self, key: str) -> Principal | None:
+        return self._table.by_hash.get(key_hash(key))
+
+    def by_certificate(self, common_name: str) -> Principal | None:
+        return self._table.by_certificate.get(common_name)
+
+
+def authenticate(keyring: Keyring, authorization: str | None, peer_name: str | None) -> Principal:
+    """The caller's principal from its `authorization` header or its client certificate's common
+    name; a key, when sent, must be valid even if a certificate would map."""
+    if not keyring.enabled:
+        return ANONYMOUS
+    if authorization:
+        scheme, _, key = authorization.partition(" ")
+        principal = keyring.by_key(key.strip()) if scheme == "Bearer" else None
+        if principal is None:
+            raise _DENIED
+        return principal
+    principal = keyring.by_certificate(peer_name) if peer_name else None
+    if principal is None:
+        raise _DENIED
+    return principal
