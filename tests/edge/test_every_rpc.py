@@ -53,6 +53,7 @@ ROWS = {
     "outrider.v1.RunService.GetRun": Row("name", {"name": UNKNOWN_RUN}),
     "outrider.v1.RunService.ListRuns": Row(None, None),
     "outrider.v1.RunService.CancelRun": Row("name", {"name": UNKNOWN_RUN}),
+    "outrider.v1.RunService.DeleteRun": Row("name", {"name": UNKNOWN_RUN}),
     "outrider.v1.RunService.StreamRunEvents": Row("name", {"name": UNKNOWN_RUN}),
     "outrider.v1.RunService.ReadArtifact": Row(
         "name", {"name": f"{UNKNOWN_RUN}/artifacts/{'0' * 24}"}

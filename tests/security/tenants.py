@@ -11,10 +11,11 @@ from typing import Any
 import grpc
 
 from outrider.client.keys import append_key
+from outrider.server.core.principals import CALLER_SCOPES
 from outrider.v1 import interaction_service_pb2_grpc, run_service_pb2_grpc
 from tests.rest.support import RestCase, start_rest
 
-CALLER = ["runs.start", "runs.read", "interactions.answer", "runs.cancel"]
+CALLER = sorted(scope.value for scope in CALLER_SCOPES)  # every scope but admin
 
 
 @dataclass

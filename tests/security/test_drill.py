@@ -111,6 +111,7 @@ async def grpc_attempts(
         await not_found(
             edges.runs.CancelRun(rs.CancelRunRequest(name=run, reason="x"), metadata=md)
         )
+        await not_found(edges.runs.DeleteRun(rs.DeleteRunRequest(name=run), metadata=md))
         for after in (0, 2):  # reading from the start and resuming
             request = rs.StreamRunEventsRequest(name=run, after_sequence=after)
             await not_found(drain(edges.runs.StreamRunEvents(request, metadata=md)))
@@ -178,6 +179,7 @@ async def rest_attempts(
             for method, path, extra in (
                 ("GET", f"/v1/runs/{run_id}", {}),
                 ("POST", f"/v1/runs/{run_id}/cancel", {"json": {"reason": "x"}}),
+                ("DELETE", f"/v1/runs/{run_id}", {}),
                 ("GET", f"/v1/runs/{run_id}/events", {}),
                 ("GET", f"/v1/runs/{run_id}/events", {"headers": {"Last-Event-ID": "2"}}),
             ):

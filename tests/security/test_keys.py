@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import grpc
@@ -145,11 +146,12 @@ async def test_runs_from_before_tenants_load_in_the_default_tenant(tmp_path: Pat
     data = tmp_path / "data"
     data.mkdir()
     old = run_pb2.Run(name="runs/0000000000aa", kind=1, state=run_pb2.RUN_STATE_SUCCEEDED)
+    created_us = time.time_ns() // 1000  # recent: the retention sweep at start keeps it
     with sqlite3.connect(data / "outrider.sqlite3") as db:
         db.executescript(OLD_SCHEMA)
         db.execute(
-            "INSERT INTO runs VALUES (?, 1, ?, 1, ?)",
-            ("0000000000aa", old.state, old.SerializeToString()),
+            "INSERT INTO runs VALUES (?, 1, ?, ?, ?)",
+            ("0000000000aa", old.state, created_us, old.SerializeToString()),
         )
     keys = tmp_path / "keys.toml"
     other = append_key(keys, "other", "elsewhere", CALLER)

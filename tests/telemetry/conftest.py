@@ -90,6 +90,21 @@ def parse_samples(text: str) -> Samples:
     return Samples(values)
 
 
+async def scrape_own_port(http: httpx.AsyncClient, port: int, within: float = 10.0) -> Samples:
+    """The metrics port's scrape, once it counts the keyed scrape (or after `within` seconds)."""
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        response = await http.get(f"http://127.0.0.1:{port}/metrics")
+        response.raise_for_status()
+        own = parse_samples(response.text)
+        counted = own.get(
+            "outrider_http_requests_total", method="GET", route="/metrics", status="200"
+        )
+        if counted or asyncio.get_running_loop().time() > deadline:
+            return own
+        await asyncio.sleep(0.05)
+
+
 async def drive(
     server: ProductionServer, browser_model: str, research_model: str, sites: str
 ) -> tuple[list[run_event_pb2.RunEvent], list[Sse], str]:
@@ -117,11 +132,10 @@ async def drive(
             research = [block async for block in sse_events(response)]
         scrape = await http.get("/metrics", headers=AUTH)
         scrape.raise_for_status()
-        # the same registry on the metrics port, which needs no key
-        own_port = await http.get(f"http://127.0.0.1:{server.metrics_port}/metrics")
-        own_port.raise_for_status()
-    # the same registry, which has meanwhile counted the keyed scrape
-    own, keyed = parse_samples(own_port.text), parse_samples(scrape.text)
+        # the same registry on the metrics port, which needs no key; the keyed scrape is counted
+        # once its response is out, which the metrics port (another thread) may answer before
+        own = await scrape_own_port(http, server.metrics_port)
+    keyed = parse_samples(scrape.text)
     assert (
         own.get("outrider_http_requests_total", method="GET", route="/metrics", status="200") == 1
     )
@@ -141,7 +155,9 @@ def observed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Observed]:
         (tmp / "shop.yaml").write_text(yaml.safe_dump(browser_scenario))
         research_path = render_scenario("research_fast.yaml", web.url, tmp / "research.yaml")
         corpus = tmp / "corpus.sqlite3"
-        index_directory(CorpusIndex(corpus), WEB_DIR, web.url)
+        # Keeps the pages robots.txt disallows (as a web search would find them), so that some
+        # fetches are refused at fetch time and their spans say so.
+        index_directory(CorpusIndex(corpus), WEB_DIR, web.url, honour_robots=False)
         env = {
             "OUTRIDER_LOG_FORMAT": "json",
             "OUTRIDER_API_KEYS": KEY,

@@ -58,6 +58,8 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
     ("GET", "/healthz"): OPEN,
     ("GET", "/openapi.json"): AUTHENTICATED,
+    # Counts by kind, state, model and route: no tenant's run ids or data.
+    ("GET", "/metrics"): AUTHENTICATED,
 }
 
 
