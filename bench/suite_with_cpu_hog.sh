@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The suite's stability under load: runs ./scripts/test twice in a row while one busy-looping
 # process (a CPU hog) competes for the cores, and prints each run's wall time and result.
-#   bench/suite_with_cpu_hog.sh [pytest arguments...]
+#   nice -n 10 bench/suite_with_cpu_hog.sh [pytest arguments...]   (the hog inherits the nice)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 python3 -c 'while True: pass' &

@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.harness import REPO_ROOT, ServerProcess
 
-pytestmark = [pytest.mark.timeout(600), pytest.mark.long_running]
+pytestmark = pytest.mark.long_running  # 15-minute timeout, scheduled first (tests/conftest.py)
 
 # Runs inside the fresh virtualenv against a live server whose port is argv[1].
 CLIENT_SCRIPT = """
