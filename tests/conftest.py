@@ -16,8 +16,15 @@ from tests.support.sites import fixture_sites
 HarnessFactory = Callable[..., Awaitable[Harness]]
 
 
+LONG_RUNNING_TIMEOUT = 900  # seconds; the per-test timeout of pyproject.toml is 120
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Long checks first: with parallel workers, a mypy run started last would finish alone."""
+    """Long checks first (with parallel workers, a mypy run started last would finish alone), and
+    with their own timeout, which a loaded machine can stretch them to."""
+    for item in items:
+        if item.get_closest_marker("long_running") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(LONG_RUNNING_TIMEOUT))
     items.sort(key=lambda item: item.get_closest_marker("long_running") is None)
 
 

@@ -1,4 +1,5 @@
-"""A TCP proxy on a loopback port whose open connections a test can cut at will."""
+"""A TCP proxy on a loopback port whose open connections a test can cut at will, and which can
+hold each new connection for a while before connecting it upstream (a slow handshake)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 
 
 class CuttableProxy:
-    def __init__(self, upstream_port: int) -> None:
+    def __init__(self, upstream_port: int, delay: float = 0.0) -> None:
         self.upstream_port = upstream_port
+        self.delay = delay
         self.port = 0
         self.cuts = 0
         self.connections = 0
@@ -40,6 +42,7 @@ class CuttableProxy:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        await asyncio.sleep(self.delay)
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
         self._writers.update((writer, up_writer))
         pumps = [self._pump(reader, up_writer), self._pump(up_reader, writer)]

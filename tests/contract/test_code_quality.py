@@ -14,7 +14,7 @@ from tests.support.harness import REPO_ROOT
 
 BIN = REPO_ROOT / ".venv" / "bin"
 
-pytestmark = [pytest.mark.timeout(900), pytest.mark.long_running]
+pytestmark = pytest.mark.long_running
 
 
 def run(*command: str) -> None:

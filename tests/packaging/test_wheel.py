@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.harness import REPO_ROOT, ServerProcess
 
-pytestmark = [pytest.mark.timeout(600), pytest.mark.long_running]
+pytestmark = pytest.mark.long_running  # 15-minute timeout, scheduled first (tests/conftest.py)
 
 # Runs inside the fresh virtualenv against a live server whose port is argv[1].
 CLIENT_SCRIPT = """
@@ -50,7 +50,13 @@ def test_build_makes_a_wheel_and_an_sdist_that_twine_accepts(dist: Path) -> None
     assert names == [f"outrider-{version}-py3-none-any.whl", f"outrider-{version}.tar.gz"], names
     (wheel,) = dist.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
-        assert {"outrider/client/py.typed", "outrider/v1/py.typed"} <= set(archive.namelist())
+        contents = set(archive.namelist())
+    # typed packages, and the documented descriptors server reflection serves
+    assert {
+        "outrider/client/py.typed",
+        "outrider/v1/py.typed",
+        "outrider/v1/descriptors.binpb",
+    } <= contents
     output = run(sys.executable, "-m", "twine", "check", "--strict", *sorted(dist.iterdir()))
     assert output.count("PASSED") == 2, output
 

@@ -21,8 +21,9 @@ CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.max_pings_without_data", 0),
+    # Quick reconnects after a drop. Not grpc.min_reconnect_backoff_ms: gRPC also takes it as the
+    # connect timeout, and at 100 ms a handshake with a loaded server or over a long path fails.
     ("grpc.initial_reconnect_backoff_ms", 100),
-    ("grpc.min_reconnect_backoff_ms", 100),
     ("grpc.max_reconnect_backoff_ms", 2_000),
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
 )
