@@ -3,7 +3,9 @@ judge, and publish a report whose every citation points to a page the run fetche
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -30,6 +32,8 @@ from outrider.server.settings import Settings
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
 
+PRUNE_INTERVAL = 600.0  # seconds between two prunings of the research caches
+
 
 class ResearchAgent:
     def __init__(self, settings: Settings) -> None:
@@ -39,6 +43,7 @@ class ResearchAgent:
         research = settings.research
         self._pages = SqliteCache(cache_path, "pages", research.fetch_cache_ttl)
         self._searches = SqliteCache(cache_path, "searches", research.search_cache_ttl)
+        self._pruned_at = -PRUNE_INTERVAL
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         """Resolves the models of the roles this run's mode uses."""
@@ -57,6 +62,7 @@ class ResearchAgent:
         )
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
+        await self._prune_caches()
         async with self._open(ctx) as run:
             run.emit(
                 "start", re.ResearchStart(message=f"Research started ({run.budget.mode.name})")
@@ -70,6 +76,14 @@ class ResearchAgent:
                 )
             run.emit("complete", report)
             return run_pb2.RunOutcome(success=True, result=report.report)
+
+    async def _prune_caches(self) -> None:
+        """Expired cache entries go, at most every PRUNE_INTERVAL, in a thread."""
+        if time.monotonic() - self._pruned_at < PRUNE_INTERVAL:
+            return
+        self._pruned_at = time.monotonic()
+        for cache in (self._pages, self._searches):
+            await asyncio.to_thread(cache.prune_expired)
 
     @contextlib.asynccontextmanager
     async def _open(self, ctx: RunContext) -> AsyncIterator[ResearchRun]:
