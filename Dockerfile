@@ -22,9 +22,11 @@ RUN OUTRIDER_VENV=/opt/outrider/venv scripts/bootstrap.sh python \
 # --- runtime: Debian chromium + python3, the venv and the source, a non-root user --------------------
 FROM ${BASE_IMAGE}
 COPY scripts/bootstrap.sh /opt/outrider/src/scripts/bootstrap.sh
-# `bootstrap.sh system` installs chromium, and python3-venv when `python3 -c 'import ensurepip'`
-# fails, which on this bare base also brings python3 itself (the venv's interpreter). The check
-# after it fails the build if that ever stops being true.
+# `bootstrap.sh system` installs chromium, libatomic1 (Playwright's Node.js driver needs it and
+# this bare base lacks it: without it every browser run fails while health says SERVING), and
+# python3-venv when `python3 -c 'import ensurepip'` fails, which on this bare base also brings
+# python3 itself (the venv's interpreter). The check after it fails the build if that ever stops
+# being true; `make image-smoke` proves a browser run and a research run work in the image.
 RUN /opt/outrider/src/scripts/bootstrap.sh system \
  && python3 -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' \
  && apt-get clean && rm -rf /var/lib/apt/lists/* \

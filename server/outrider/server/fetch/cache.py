@@ -44,6 +44,15 @@ class SqliteCache:
                 (key, json.dumps(value), time.time()),
             )
 
+    def prune_expired(self) -> int:
+        """Deletes entries older than the TTL (all of them when caching is off); without it the
+        cache file would grow for as long as new pages are fetched. Returns how many went."""
+        with self._connect() as db:
+            cursor = db.execute(
+                f"DELETE FROM {self.table} WHERE stored_at < ?", (time.time() - self.ttl,)
+            )
+        return cursor.rowcount
+
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         self.path.parent.mkdir(parents=True, exist_ok=True)

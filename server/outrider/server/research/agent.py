@@ -3,7 +3,9 @@ judge, and publish a report whose every citation points to a page the run fetche
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -31,6 +33,8 @@ from outrider.server.telemetry.steps import step
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
 
+PRUNE_INTERVAL = 600.0  # seconds between two prunings of the research caches
+
 
 class ResearchAgent:
     def __init__(self, settings: Settings) -> None:
@@ -40,6 +44,7 @@ class ResearchAgent:
         research = settings.research
         self._pages = SqliteCache(cache_path, "pages", research.fetch_cache_ttl)
         self._searches = SqliteCache(cache_path, "searches", research.search_cache_ttl)
+        self._pruned_at = -PRUNE_INTERVAL
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         """Resolves the models of the roles this run's mode uses."""
@@ -58,6 +63,7 @@ class ResearchAgent:
         )
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
+        await self._prune_caches()
         async with self._open(ctx) as run:
             run.emit(
                 "start", re.ResearchStart(message=f"Research started ({run.budget.mode.name})")
@@ -71,6 +77,14 @@ class ResearchAgent:
                 )
             run.emit("complete", report)
             return run_pb2.RunOutcome(success=True, result=report.report)
+
+    async def _prune_caches(self) -> None:
+        """Expired cache entries go, at most every PRUNE_INTERVAL, in a thread."""
+        if time.monotonic() - self._pruned_at < PRUNE_INTERVAL:
+            return
+        self._pruned_at = time.monotonic()
+        for cache in (self._pages, self._searches):
+            await asyncio.to_thread(cache.prune_expired)
 
     @contextlib.asynccontextmanager
     async def _open(self, ctx: RunContext) -> AsyncIterator[ResearchRun]:
