@@ -9,6 +9,7 @@ import io
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -243,3 +244,21 @@ def test_demo_without_the_server_extra_says_what_to_install(tmp_path: Path) -> N
     )
     assert done.returncode == 2, done.stderr
     assert "needs the server extra" in done.stdout and "outrider[server,cli]" in done.stdout
+
+
+async def test_ctrl_c_at_a_password_prompt_stops_the_demo_and_its_server() -> None:
+    def interrupt(child: pexpect.spawn) -> None:
+        child.expect("Email", timeout=90)
+        child.sendline("ada@example.com")
+        child.expect("Password")
+        child.sendintr()
+        child.expect(pexpect.EOF, timeout=60)
+        child.close()
+
+    child, screen = spawn_demo()
+    await asyncio.to_thread(interrupt, child)
+    assert child.exitstatus == 130
+    port = re.search(r"gRPC server\s+127\.0\.0\.1:(\d+)", plain(screen.getvalue()))
+    assert port is not None
+    with socket.socket() as probe:  # the server child is gone: nothing listens there any more
+        assert probe.connect_ex(("127.0.0.1", int(port.group(1)))) != 0

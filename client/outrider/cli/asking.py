@@ -92,10 +92,15 @@ class Asker:
                 )
 
     async def close(self) -> None:
+        """After the run's last event: lets an open prompt finish (asking for Enter)."""
         if self._open is not None:
             self._console.print("\n[bold yellow]The run has ended; press Enter to leave.[/]")
         self._queue.put_nowait(None)
         await self._worker
+
+    def abandon(self) -> None:
+        """The stream failed or the person interrupted: stop asking without waiting for a key."""
+        self._worker.cancel()
 
     def _ask(self, question: Question) -> None:
         if question.interaction_id not in self._asked:  # a repeated request is asked once
