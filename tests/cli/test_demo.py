@@ -9,8 +9,10 @@ import io
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -243,3 +245,50 @@ def test_demo_without_the_server_extra_says_what_to_install(tmp_path: Path) -> N
     )
     assert done.returncode == 2, done.stderr
     assert "needs the server extra" in done.stdout and "outrider[server,cli]" in done.stdout
+
+
+async def test_ctrl_c_at_a_password_prompt_stops_the_demo_and_its_server() -> None:
+    def interrupt(child: pexpect.spawn) -> None:
+        child.expect("Email", timeout=90)
+        child.sendline("ada@example.com")
+        child.expect("Password")
+        child.sendintr()
+        child.expect(pexpect.EOF, timeout=60)
+        child.close()
+
+    child, screen = spawn_demo()
+    await asyncio.to_thread(interrupt, child)
+    assert child.exitstatus == 130
+    port = re.search(r"gRPC server\s+127\.0\.0\.1:(\d+)", plain(screen.getvalue()))
+    assert port is not None
+    with socket.socket() as probe:  # the server child is gone: nothing listens there any more
+        assert probe.connect_ex(("127.0.0.1", int(port.group(1)))) != 0
+
+
+def test_the_demo_server_does_not_outlive_a_killed_demo() -> None:
+    process = subprocess.Popen(
+        [*CLI, "demo", "--serve", "--port", "0", "--rest-port", "0", "--web-port", "0"],
+        env=demo_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        commands = read_commands(process)
+        target = commands["gRPC: list the services (reflection)"].split()[2]
+        process.kill()  # no clean-up code of the demo runs
+        process.wait()
+        host, port = target.split(":")
+
+        def refused() -> bool:
+            with socket.socket() as probe:
+                return probe.connect_ex((host, int(port))) != 0
+
+        deadline = time.monotonic() + 60
+        while not refused() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert refused(), "the demo's server still listens after the demo was killed"
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()

@@ -72,6 +72,7 @@ class Asker:
         self._queue: asyncio.Queue[Question | None] = asyncio.Queue()
         self._asked: set[str] = set()
         self._closed: set[str] = set()
+        self._complaints: dict[str, str] = {}
         self._open: str | None = None  # the question whose prompt is on screen
         self._open_closed = threading.Event()  # set when that question closes unanswered
         self._worker = asyncio.create_task(self._work())
@@ -79,7 +80,11 @@ class Asker:
     def handle(self, event: run_event_pb2.RunEvent) -> None:
         """Queues the event's question, or notes that one closed unanswered."""
         if (form := form_request(event)) is not None:
-            self._ask(Question(form.request_id, form=form, errors=form_errors(event)))
+            # The page's complaints go with the next question asked, should they arrive on an
+            # event for a request already answered, before a fresh request.
+            errors = form_errors(event) or self._complaints
+            self._complaints = errors if form.request_id in self._asked else {}
+            self._ask(Question(form.request_id, form=form, errors=errors))
         elif (approval := approval_request(event)) is not None:
             self._ask(Question(approval.approval_id, approval=approval))
         elif (closed := closed_unanswered(event)) is not None:
@@ -92,10 +97,15 @@ class Asker:
                 )
 
     async def close(self) -> None:
+        """After the run's last event: lets an open prompt finish (asking for Enter)."""
         if self._open is not None:
             self._console.print("\n[bold yellow]The run has ended; press Enter to leave.[/]")
         self._queue.put_nowait(None)
         await self._worker
+
+    def abandon(self) -> None:
+        """The stream failed or the person interrupted: stop asking without waiting for a key."""
+        self._worker.cancel()
 
     def _ask(self, question: Question) -> None:
         if question.interaction_id not in self._asked:  # a repeated request is asked once

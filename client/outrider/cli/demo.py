@@ -11,7 +11,7 @@ import asyncio
 import signal
 import threading
 from types import FrameType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -19,7 +19,10 @@ from rich.panel import Panel
 
 from outrider.cli.demo_commands import LOGIN_TASK, QUESTION, commands
 from outrider.cli.run import EXIT_OK, EXIT_RUN_FAILED, Config, Watcher, interactive
-from outrider.client import Options, automate_params
+from outrider.client import Options, RPCError, automate_params
+
+if TYPE_CHECKING:
+    from outrider.server.demo.environment import Demo, Ports
 
 SCRIPTED_NOTE = (
     "The agents, the browser (Chromium), the server and the network guard are real; the model is "
@@ -58,9 +61,12 @@ def demo(
     console.print("[dim]Starting the demo site, its search index and an Outrider server…[/]")
     try:
         with demo_environment(ports) as env:
-            code = _serve(console, env) if serve else _walkthrough(config, console, env)
+            code = _serve(console, env, ports) if serve else _walkthrough(config, console, env)
     except DemoError as error:
         console.print(f"[bold red]The demo could not start:[/] {error}")
+        code = 3
+    except RPCError as error:
+        config.renderer().error(error)
         code = 3
     except KeyboardInterrupt:
         code = 130
@@ -74,7 +80,7 @@ def _port(chosen: int | None, default: int, serve: bool) -> int:
     return default if serve else 0
 
 
-def _about(console: Console, env: Any) -> None:
+def _about(console: Console, env: Demo) -> None:
     console.print(
         Panel(
             f"{SCRIPTED_NOTE}\n\n"
@@ -87,7 +93,7 @@ def _about(console: Console, env: Any) -> None:
     )
 
 
-def _walkthrough(config: Config, console: Console, env: Any) -> int:
+def _walkthrough(config: Config, console: Console, env: Demo) -> int:
     _about(console, env)
     demo_config = Config(env.target, None, config.as_json, config.verbose)
     return asyncio.run(_runs(demo_config, console, env.web_url))
@@ -118,8 +124,15 @@ async def _runs(config: Config, console: Console, web_url: str) -> int:
     return EXIT_OK if browser == research == EXIT_OK else EXIT_RUN_FAILED
 
 
-def _serve(console: Console, env: Any) -> int:
+def _serve(console: Console, env: Demo, wanted: Ports) -> int:
     _about(console, env)
+    for name, port, url in (
+        ("gRPC", wanted.grpc, env.target),
+        ("REST/SSE", wanted.rest, env.rest_url),
+        ("demo site", wanted.web, env.web_url),
+    ):
+        if port and not url.endswith(f":{port}"):
+            console.print(f"[yellow]Port {port} was taken, so {name} is on {url}.[/]")
     for title, command in commands(env.target, env.rest_url, env.web_url):
         console.print(f"\n[bold]# {title}[/]")
         console.print(command, markup=False, highlight=False, soft_wrap=True)

@@ -81,8 +81,10 @@ async def interactive(watcher: Watcher, console: Console, params: Params, option
                 async for event in session:
                     await watcher.show(event)
                     asker.handle(event)
-            finally:
-                await asker.close()
+            except BaseException:
+                asker.abandon()
+                raise
+            await asker.close()
     return await watcher.exit_code()
 
 

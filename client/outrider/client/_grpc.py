@@ -15,7 +15,10 @@ from outrider.client.tls import Tls
 _DETAILS_KEY = "grpc-status-details-bin"
 
 # Pings every 30 s keep NATs and proxies from dropping a stream that waits minutes for a human;
-# the server permits pings every 10 s and also sends heartbeats on quiet streams.
+# the server permits pings every 10 s and also sends heartbeats on quiet streams. Reconnects
+# start after 100 ms; grpc.min_reconnect_backoff_ms stays at its default because gRPC also uses
+# it as the least time a connection attempt gets: at 100 ms a busy machine (or any remote server)
+# fails the handshake with "connection attempt timed out before receiving SETTINGS frame".
 CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),

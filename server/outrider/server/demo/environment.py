@@ -1,5 +1,6 @@
 """Starts everything the demo needs: the site and corpus on loopback, their search index, and a
-real Outrider server (a child process, `python -m outrider.server`) configured by OUTRIDER_*
+real Outrider server (a child process, `python -m outrider.server` via demo/child.py, which also
+stops when the demo goes away) configured by OUTRIDER_*
 variables to use the scripted demo model and to let exactly the site's port through the network
 guard. Stopping sends the server SIGTERM, as an operator would."""
 
@@ -121,6 +122,8 @@ def _drain(child: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None
 
 
 def stop_server(child: subprocess.Popen[str]) -> None:
+    if child.stdin is not None:
+        child.stdin.close()  # the child's own watch would stop it too
     if child.poll() is None:
         child.send_signal(signal.SIGTERM)
         try:
@@ -143,11 +146,11 @@ def demo_environment(ports: Ports = Ports(), data_dir: Path | None = None) -> It
         build_corpus(site, data_dir)
         with log_file.open("a") as log:
             child = subprocess.Popen(
-                [sys.executable, "-m", "outrider.server"],
+                [sys.executable, "-m", "outrider.server.demo.child"],  # outrider.server + a leash
                 env=server_environment(site, ports, data_dir),
                 stdout=subprocess.PIPE,
                 stderr=log,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,  # closed when the demo ends, however it ends
                 text=True,
                 start_new_session=True,  # a Ctrl-C at the terminal reaches the demo, not the server
             )
