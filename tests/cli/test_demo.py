@@ -225,7 +225,7 @@ async def test_a_question_that_expires_while_the_prompt_is_open_is_announced() -
     await asyncio.to_thread(let_it_expire, child)
     shown = plain(screen.getvalue())
     assert "the question expired unanswered" in shown
-    assert "✓ answer: Not logged in: you declined to give the login details." in shown
+    assert "✓ answer: Not logged in: nobody gave the login details in time." in shown
     assert child.exitstatus == 0
 
 
