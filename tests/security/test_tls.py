@@ -229,6 +229,23 @@ async def test_a_mapped_certificate_is_a_principal(mtls: Edges, keys: Keys, pki:
         assert (await http.get("/v1/runs")).status_code == 401
 
 
+async def test_cli_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:
+    async def cli(*args: str) -> tuple[int, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "outrider.cli.main", "--target", mtls.tls_target,
+            "--ca-file", str(pki.ca.cert_file), *args,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        out, _ = await asyncio.wait_for(process.communicate(), 60)
+        return process.returncode or 0, out.decode()
+
+    mine = ["--cert-file", str(pki.mapped.cert), "--key-file", str(pki.mapped.key)]
+    code, out = await cli(*mine, "--json", "runs", "list")
+    assert code == 0, out
+    code, out = await cli("--cert-file", str(pki.mapped.cert), "runs", "list")
+    assert code == 2, out  # a certificate without its key is a usage error
+
+
 async def test_grpcurl_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:
     ca = ["-cacert", str(pki.ca.cert_file)]
     mine = ["-cert", str(pki.mapped.cert), "-key", str(pki.mapped.key)]
