@@ -14,12 +14,14 @@ import ssl
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 import httpx
 import pytest
 import pytest_asyncio
 import tabstack
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from outrider.client import AsyncClient, Tls, UnauthenticatedError, automate_params, event_name
 from outrider.v1 import run_service_pb2 as rs
@@ -253,3 +255,17 @@ async def test_grpcurl_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:
     assert code == 0, out
     code, out = await grpcurl(*ca, mtls.tls_target, "list")
     assert code != 0
+
+
+async def test_a_plaintext_health_only_port_for_probes(tmp_path: Path, pki: Pki) -> None:
+    """Under mutual TLS, OUTRIDER_HEALTH_PORT answers grpc.health in plaintext, and nothing else."""
+    async for edges in open_edges(
+        tmp_path, pki.credentials(pki.mapped), tls_cert=pki.server.cert, tls_key=pki.server.key,
+        tls_client_ca=pki.ca.cert_file, health_port=0,
+    ):  # fmt: skip
+        probe = f"127.0.0.1:{edges.case.grpc.health_port}"
+        async with grpc.aio.insecure_channel(probe) as channel:
+            health = health_pb2_grpc.HealthStub(channel)  # type: ignore[no-untyped-call]
+            checked = await health.Check(health_pb2.HealthCheckRequest(), timeout=10)
+            assert checked.status == health_pb2.HealthCheckResponse.SERVING
+        assert await refused_grpc(probe, None) == grpc.StatusCode.UNIMPLEMENTED

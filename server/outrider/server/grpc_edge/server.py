@@ -54,7 +54,9 @@ class OutriderServer:
             interceptors=[AuthInterceptor(self.keyring, settings)], options=_CHANNEL_OPTIONS
         )
         self._stopping: asyncio.Task[None] | None = None
+        self._probe: grpc.aio.Server | None = None
         self.port = 0
+        self.health_port = 0
 
     async def start(self) -> int:
         recovered = self.runs.recover()
@@ -75,10 +77,22 @@ class OutriderServer:
         else:
             self.port = self._server.add_secure_port(address, credentials)
         await self._server.start()
+        await self._start_probe_listener()
         for name in ("", *SERVICE_NAMES):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         log.info("outrider listening on %s:%d", self.settings.host, self.port)
         return self.port
+
+    async def _start_probe_listener(self) -> None:
+        """OUTRIDER_HEALTH_PORT: grpc.health alone on a plaintext port, for probes that cannot
+        speak (mutual) TLS, such as the image's HEALTHCHECK and Kubernetes' gRPC probes."""
+        if self.settings.health_port is None:
+            return
+        self._probe = grpc.aio.server()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._probe)
+        address = f"{self.settings.host}:{self.settings.health_port}"
+        self.health_port = self._probe.add_insecure_port(address)
+        await self._probe.start()
 
     async def stop(self) -> None:
         """NOT_SERVING, refuse new calls, let runs end (then cancel them), close. Idempotent."""
@@ -97,6 +111,8 @@ class OutriderServer:
             await agent.aclose()
         await self._server.stop(1.0)
         await refusing
+        if self._probe is not None:
+            await self._probe.stop(1.0)
         self.store.close()
         log.info("outrider stopped")
 
