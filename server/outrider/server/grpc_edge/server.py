@@ -55,6 +55,9 @@ class OutriderServer:
         )
         self._stopping: asyncio.Task[None] | None = None
         self._probe: grpc.aio.Server | None = None
+        # OUTRIDER_TLS_CERT/_KEY: TLS only; with OUTRIDER_TLS_CLIENT_CA, client certificates
+        # signed by that CA are required (mutual TLS).
+        self.certificates = Certificates(settings) if settings.tls_cert else None
         self.port = 0
         self.health_port = 0
 
@@ -71,11 +74,10 @@ class OutriderServer:
             (*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), self._server
         )
         address = f"{self.settings.host}:{self.settings.port}"
-        credentials = server_credentials(self.settings)
-        if credentials is None:
+        if self.certificates is None:
             self.port = self._server.add_insecure_port(address)
         else:
-            self.port = self._server.add_secure_port(address, credentials)
+            self.port = self._server.add_secure_port(address, self.certificates.credentials())
         await self._server.start()
         await self._start_probe_listener()
         for name in ("", *SERVICE_NAMES):
@@ -120,14 +122,33 @@ class OutriderServer:
         await self._server.wait_for_termination()
 
 
-def server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
-    """TLS from OUTRIDER_TLS_CERT/_KEY; with OUTRIDER_TLS_CLIENT_CA, client certificates signed
-    by that CA are required (mutual TLS). None: plaintext."""
-    if settings.tls_cert is None or settings.tls_key is None:
-        return None
-    client_ca = settings.tls_client_ca.read_bytes() if settings.tls_client_ca else None
-    return grpc.ssl_server_credentials(
-        [(settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())],
-        root_certificates=client_ca,
-        require_client_auth=client_ca is not None,
-    )
+class Certificates:
+    """The server's TLS files, re-read on `reload()`; gRPC asks `fetch` at every new handshake,
+    so connections made after a reload use the new certificate (open ones keep theirs)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self.initial = self._read()
+        self._pending: grpc.ServerCertificateConfiguration | None = None
+
+    def _read(self) -> grpc.ServerCertificateConfiguration:
+        settings = self._settings
+        assert settings.tls_cert is not None and settings.tls_key is not None
+        client_ca = settings.tls_client_ca.read_bytes() if settings.tls_client_ca else None
+        return grpc.ssl_server_certificate_configuration(
+            [(settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())], client_ca
+        )
+
+    def reload(self) -> None:
+        self._pending = self._read()
+
+    def fetch(self) -> grpc.ServerCertificateConfiguration | None:
+        pending, self._pending = self._pending, None
+        return pending
+
+    def credentials(self) -> grpc.ServerCredentials:
+        return grpc.dynamic_ssl_server_credentials(
+            self.initial,
+            self.fetch,  # type: ignore[arg-type]  # grpc documents None as "no change"
+            self._settings.tls_client_ca is not None,
+        )
