@@ -292,6 +292,9 @@ async def test_sighup_reload_swaps_the_certificate_for_new_connections(tmp_path:
     target, origin = f"localhost:{server.grpc.port}", f"https://localhost:{server.rest.port}"
     try:
         assert await health_over(target, old_ca)
+        issued.key.write_bytes(new_ca.client("x").key.read_bytes())  # a key of another cert
+        assert server.reload()  # the keys reload; the broken TLS pair is refused and logged
+        assert await health_over(target, old_ca)
         fresh = new_ca.server()
         issued.cert.write_bytes(fresh.cert.read_bytes())
         issued.key.write_bytes(fresh.key.read_bytes())

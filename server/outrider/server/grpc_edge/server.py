@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -140,6 +141,11 @@ class Certificates:
         )
 
     def reload(self) -> None:
+        """Raises (OSError, ssl.SSLError) for files that don't load, keeping the current ones."""
+        settings = self._settings
+        assert settings.tls_cert is not None and settings.tls_key is not None
+        check = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        check.load_cert_chain(settings.tls_cert, settings.tls_key)  # a key that doesn't match
         self._pending = self._read()
 
     def fetch(self) -> grpc.ServerCertificateConfiguration | None:
