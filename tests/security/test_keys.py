@@ -61,6 +61,11 @@ def test_duplicate_ids_and_yaml(tmp_path: Path) -> None:
     append_key(twice, "same", "u", CALLER)
     with pytest.raises(ValueError, match="duplicate id 'same'"):
         load_key_file(twice)
+    shared = tmp_path / "shared.toml"
+    entry = '[[keys]]\nid = "{}"\ntenant = "t"\nscopes = ["admin"]\ncertificate = "cn"\n'
+    shared.write_text(entry.format("one") + entry.format("two"))
+    with pytest.raises(ValueError, match="already belongs"):
+        load_key_file(shared)
     as_yaml = tmp_path / "keys.yaml"
     as_yaml.write_text(
         f"keys:\n  - id: svc\n    tenant: t\n    scopes: [runs.read, runs.start]\n"

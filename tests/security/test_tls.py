@@ -14,19 +14,25 @@ import ssl
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 import httpx
 import pytest
 import pytest_asyncio
 import tabstack
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from outrider.client import AsyncClient, Tls, UnauthenticatedError, automate_params, event_name
+from outrider.server.service import Outrider
+from outrider.v1 import run_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.edge.test_grpcurl import GRPCURL
 from tests.node.test_node_example import EXAMPLE, node_ready
 from tests.security.tenants import CALLER, Edges, Keys, certificate_entry, open_edges
+from tests.support.harness import settings_for_tests
 from tests.support.pki import Authority, Issued
+from tests.support.script_agent import ScriptAgent
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -229,6 +235,23 @@ async def test_a_mapped_certificate_is_a_principal(mtls: Edges, keys: Keys, pki:
         assert (await http.get("/v1/runs")).status_code == 401
 
 
+async def test_cli_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:
+    async def cli(*args: str) -> tuple[int, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "outrider.cli.main", "--target", mtls.tls_target,
+            "--ca-file", str(pki.ca.cert_file), *args,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        out, _ = await asyncio.wait_for(process.communicate(), 60)
+        return process.returncode or 0, out.decode()
+
+    mine = ["--cert-file", str(pki.mapped.cert), "--key-file", str(pki.mapped.key)]
+    code, out = await cli(*mine, "--json", "runs", "list")
+    assert code == 0, out
+    code, out = await cli("--cert-file", str(pki.mapped.cert), "runs", "list")
+    assert code == 2, out  # a certificate without its key is a usage error
+
+
 async def test_grpcurl_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:
     ca = ["-cacert", str(pki.ca.cert_file)]
     mine = ["-cert", str(pki.mapped.cert), "-key", str(pki.mapped.key)]
@@ -236,3 +259,61 @@ async def test_grpcurl_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:
     assert code == 0, out
     code, out = await grpcurl(*ca, mtls.tls_target, "list")
     assert code != 0
+
+
+async def test_a_plaintext_health_only_port_for_probes(tmp_path: Path, pki: Pki) -> None:
+    """Under mutual TLS, OUTRIDER_HEALTH_PORT answers grpc.health in plaintext, and nothing else."""
+    async for edges in open_edges(
+        tmp_path, pki.credentials(pki.mapped), tls_cert=pki.server.cert, tls_key=pki.server.key,
+        tls_client_ca=pki.ca.cert_file, health_port=0,
+    ):  # fmt: skip
+        probe = f"127.0.0.1:{edges.case.grpc.health_port}"
+        async with grpc.aio.insecure_channel(probe) as channel:
+            health = health_pb2_grpc.HealthStub(channel)  # type: ignore[no-untyped-call]
+            checked = await health.Check(health_pb2.HealthCheckRequest(), timeout=10)
+            assert checked.status == health_pb2.HealthCheckResponse.SERVING
+        assert await refused_grpc(probe, None) == grpc.StatusCode.UNIMPLEMENTED
+
+
+async def test_sighup_reload_swaps_the_certificate_for_new_connections(tmp_path: Path) -> None:
+    """The server's certificate files are rewritten (signed by a new CA) and reloaded: new
+    connections on both edges present the new certificate, and the old CA no longer verifies."""
+    old_ca, new_ca = Authority(tmp_path / "old", "old"), Authority(tmp_path / "new", "new")
+    issued = old_ca.server()
+    agent = ScriptAgent()
+    settings = settings_for_tests(
+        tmp_path / "data", rest_port=0, tls_cert=issued.cert, tls_key=issued.key
+    )
+    server = Outrider(
+        settings, {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
+    )
+    await server.start()
+    assert server.rest is not None
+    target, origin = f"localhost:{server.grpc.port}", f"https://localhost:{server.rest.port}"
+    try:
+        assert await health_over(target, old_ca)
+        issued.key.write_bytes(new_ca.client("x").key.read_bytes())  # a key of another cert
+        assert server.reload()  # the keys reload; the broken TLS pair is refused and logged
+        assert await health_over(target, old_ca)
+        fresh = new_ca.server()
+        issued.cert.write_bytes(fresh.cert.read_bytes())
+        issued.key.write_bytes(fresh.key.read_bytes())
+        assert server.reload()
+        assert await health_over(target, new_ca)
+        assert not await health_over(target, old_ca)
+        context = ssl.create_default_context(cafile=str(new_ca.cert_file))
+        async with httpx.AsyncClient(verify=context) as http:
+            assert (await http.get(f"{origin}/healthz")).status_code == 200
+    finally:
+        await server.stop()
+
+
+async def health_over(target: str, ca: Authority) -> bool:
+    credentials = grpc.ssl_channel_credentials(ca.cert_file.read_bytes())
+    async with grpc.aio.secure_channel(target, credentials) as channel:
+        health = health_pb2_grpc.HealthStub(channel)  # type: ignore[no-untyped-call]
+        try:
+            await health.Check(health_pb2.HealthCheckRequest(), timeout=10)
+        except grpc.aio.AioRpcError:
+            return False
+    return True

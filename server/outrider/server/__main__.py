@@ -28,7 +28,7 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    loop.add_signal_handler(signal.SIGHUP, server.reload_keys)
+    loop.add_signal_handler(signal.SIGHUP, server.reload)
     print(f"outrider: serving on {settings.host}:{server.grpc.port}", flush=True)
     if server.rest is not None:
         scheme = "https" if settings.tls_cert else "http"

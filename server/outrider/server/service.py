@@ -4,12 +4,15 @@ in one process and one event loop."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.rest_edge.server import RestServer
 from outrider.server.settings import Settings
 from outrider.server.telemetry.metrics_server import MetricsServer
+
+log = logging.getLogger(__name__)
 
 
 class Outrider:
@@ -36,8 +39,16 @@ class Outrider:
         if self.metrics is not None:
             self.metrics.start()
 
-    def reload_keys(self) -> bool:
-        """Re-reads the key file (SIGHUP); both edges share the keyring. Streams keep going."""
+    def reload(self) -> bool:
+        """SIGHUP: re-reads the key file (both edges share the keyring) and the TLS files. Calls
+        and streams already admitted keep going; new connections get the new certificate."""
+        try:
+            if self.grpc.certificates is not None:
+                self.grpc.certificates.reload()
+            if self.rest is not None:
+                self.rest.reload_certificates(self.settings)
+        except (OSError, ValueError) as error:  # ssl.SSLError is an OSError
+            log.error("TLS files not reloaded, the previous certificate stays in use: %s", error)
         return self.grpc.keyring.reload()
 
     async def stop(self) -> None:

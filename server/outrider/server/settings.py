@@ -44,6 +44,13 @@ class Settings(BaseSettings):
         None,
         description="PEM CA bundle: clients must present a certificate it signed (mutual TLS).",
     )
+    health_port: int | None = Field(
+        None,
+        ge=0,
+        le=65535,
+        description="Also serve grpc.health alone, in plaintext, on this port (for probes that "
+        "cannot speak TLS); unset: no such listener.",
+    )
     open_health: bool = Field(
         True, description="grpc.health and /healthz answer without a key (probes)."
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -56,7 +57,12 @@ class OutriderServer:
         interceptors = [ObservingInterceptor(), AuthInterceptor(self.keyring, settings)]
         self._server = grpc.aio.server(interceptors=interceptors, options=_CHANNEL_OPTIONS)
         self._stopping: asyncio.Task[None] | None = None
+        self._probe: grpc.aio.Server | None = None
+        # OUTRIDER_TLS_CERT/_KEY: TLS only; with OUTRIDER_TLS_CLIENT_CA, client certificates
+        # signed by that CA are required (mutual TLS).
+        self.certificates = Certificates(settings) if settings.tls_cert else None
         self.port = 0
+        self.health_port = 0
 
     async def start(self) -> int:
         recovered = self.runs.recover()
@@ -70,16 +76,27 @@ class OutriderServer:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)
         address = f"{self.settings.host}:{self.settings.port}"
-        credentials = server_credentials(self.settings)
-        if credentials is None:
+        if self.certificates is None:
             self.port = self._server.add_insecure_port(address)
         else:
-            self.port = self._server.add_secure_port(address, credentials)
+            self.port = self._server.add_secure_port(address, self.certificates.credentials())
         await self._server.start()
+        await self._start_probe_listener()
         for name in ("", *SERVICE_NAMES):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         log.info("outrider listening on %s:%d", self.settings.host, self.port)
         return self.port
+
+    async def _start_probe_listener(self) -> None:
+        """OUTRIDER_HEALTH_PORT: grpc.health alone on a plaintext port, for probes that cannot
+        speak (mutual) TLS, such as the image's HEALTHCHECK and Kubernetes' gRPC probes."""
+        if self.settings.health_port is None:
+            return
+        self._probe = grpc.aio.server()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._probe)
+        address = f"{self.settings.host}:{self.settings.health_port}"
+        self.health_port = self._probe.add_insecure_port(address)
+        await self._probe.start()
 
     async def stop(self) -> None:
         """NOT_SERVING, refuse new calls, let runs end (then cancel them), close. Idempotent."""
@@ -99,6 +116,8 @@ class OutriderServer:
             await agent.aclose()
         await self._server.stop(1.0)
         await refusing
+        if self._probe is not None:
+            await self._probe.stop(1.0)
         self.store.close()
         log.info("outrider stopped")
 
@@ -106,14 +125,38 @@ class OutriderServer:
         await self._server.wait_for_termination()
 
 
-def server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
-    """TLS from OUTRIDER_TLS_CERT/_KEY; with OUTRIDER_TLS_CLIENT_CA, client certificates signed
-    by that CA are required (mutual TLS). None: plaintext."""
-    if settings.tls_cert is None or settings.tls_key is None:
-        return None
-    client_ca = settings.tls_client_ca.read_bytes() if settings.tls_client_ca else None
-    return grpc.ssl_server_credentials(
-        [(settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())],
-        root_certificates=client_ca,
-        require_client_auth=client_ca is not None,
-    )
+class Certificates:
+    """The server's TLS files, re-read on `reload()`; gRPC asks `fetch` at every new handshake,
+    so connections made after a reload use the new certificate (open ones keep theirs)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self.initial = self._read()
+        self._pending: grpc.ServerCertificateConfiguration | None = None
+
+    def _read(self) -> grpc.ServerCertificateConfiguration:
+        settings = self._settings
+        assert settings.tls_cert is not None and settings.tls_key is not None
+        client_ca = settings.tls_client_ca.read_bytes() if settings.tls_client_ca else None
+        return grpc.ssl_server_certificate_configuration(
+            [(settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())], client_ca
+        )
+
+    def reload(self) -> None:
+        """Raises (OSError, ssl.SSLError) for files that don't load, keeping the current ones."""
+        settings = self._settings
+        assert settings.tls_cert is not None and settings.tls_key is not None
+        check = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        check.load_cert_chain(settings.tls_cert, settings.tls_key)  # a key that doesn't match
+        self._pending = self._read()
+
+    def fetch(self) -> grpc.ServerCertificateConfiguration | None:
+        pending, self._pending = self._pending, None
+        return pending
+
+    def credentials(self) -> grpc.ServerCredentials:
+        return grpc.dynamic_ssl_server_credentials(
+            self.initial,
+            self.fetch,  # type: ignore[arg-type]  # grpc documents None as "no change"
+            self._settings.tls_client_ca is not None,
+        )

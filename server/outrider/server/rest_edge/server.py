@@ -40,6 +40,7 @@ class RestServer:
             timeout_graceful_shutdown=int(settings.shutdown_grace) + 5,
             **uvicorn_tls(settings),
         )
+        self._config = config
         self._server = _Uvicorn(config)
         self._task: asyncio.Task[None] | None = None
         self.port = 0
@@ -53,6 +54,15 @@ class RestServer:
             await asyncio.sleep(0.01)
         self.port = self._server.servers[0].sockets[0].getsockname()[1]
         return self.port
+
+    def reload_certificates(self, settings: Settings) -> None:
+        """New connections use the re-read certificate; a client CA file can only add CAs."""
+        context = self._config.ssl
+        if context is None or settings.tls_cert is None or settings.tls_key is None:
+            return
+        context.load_cert_chain(settings.tls_cert, settings.tls_key)
+        if settings.tls_client_ca is not None:
+            context.load_verify_locations(settings.tls_client_ca)
 
     async def stop(self) -> None:
         self._server.should_exit = True

@@ -75,6 +75,8 @@ def load_key_file(path: Path) -> KeyTable:
         if principal.id in seen:
             raise ValueError(f"{where}: duplicate id {principal.id!r}")
         seen.add(principal.id)
+        if digest in by_hash or certificate in by_cert:
+            raise ValueError(f"{where}: its key or certificate already belongs to another entry")
         if digest:
             by_hash[digest] = principal
         if certificate:
@@ -110,24 +112,19 @@ def _name(entry: dict[str, Any], field: str, where: str) -> str:
     return value
 
 
+_LIMITS = ("max_concurrent_runs", "starts_per_minute", "start_burst")
+
+
 def _limits(raw: Any, where: str) -> Limits:
-    if not isinstance(raw, dict) or set(raw) - {
-        "max_concurrent_runs",
-        "starts_per_minute",
-        "start_burst",
-    }:
-        raise ValueError(
-            f"{where}: limits may set max_concurrent_runs, starts_per_minute, start_burst"
-        )
-    values = {name: raw[name] for name in raw}
-    if any(not isinstance(v, int | float) or isinstance(v, bool) or v < 0 for v in values.values()):
+    if not isinstance(raw, dict) or set(raw) - set(_LIMITS):
+        raise ValueError(f"{where}: limits may set {', '.join(_LIMITS)}")
+    if any(not isinstance(v, int | float) or isinstance(v, bool) or v < 0 for v in raw.values()):
         raise ValueError(f"{where}: limits must be non-negative numbers")
+    rate = raw.get("starts_per_minute")
     return Limits(
-        max_concurrent_runs=_int_or_none(values.get("max_concurrent_runs")),
-        starts_per_minute=None
-        if "starts_per_minute" not in values
-        else float(values["starts_per_minute"]),
-        start_burst=_int_or_none(values.get("start_burst")),
+        max_concurrent_runs=_int_or_none(raw.get("max_concurrent_runs")),
+        starts_per_minute=None if rate is None else float(rate),
+        start_burst=_int_or_none(raw.get("start_burst")),
     )
 
 
