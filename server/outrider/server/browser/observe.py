@@ -11,9 +11,10 @@ from playwright.async_api import Page
 
 from outrider.server.browser.js import load_js
 from outrider.server.browser.page_model import (
-    ELEMENT_COUNT_JS,
     PASSWORD_VALUES_JS,
+    PageFacts,
     PageView,
+    bare_comboboxes,
     build_large_view,
     build_view,
 )
@@ -23,6 +24,8 @@ from outrider.server.models.base import ImagePart
 from outrider.v1 import automate_events_pb2 as ae
 
 _LARGE_PAGE_JS = load_js("large_page.js")
+_PAGE_FACTS_JS = load_js("page_facts.js")
+_COMBOBOX_FACTS_JS = load_js("combobox_facts.js")
 
 if TYPE_CHECKING:
     from outrider.server.browser.run import BrowserRun
@@ -58,7 +61,8 @@ class Observer:
     async def _snapshot(self, page: Page) -> PageView:
         key = self._run.connection.session.key_of(page)
         cap = self._settings.max_snapshot_chars
-        if await page.evaluate(ELEMENT_COUNT_JS) > self._settings.large_page_elements:
+        facts = await page.evaluate(_PAGE_FACTS_JS)
+        if facts["count"] > self._settings.large_page_elements:
             found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
             return build_large_view(found, key, self._run.refs, self._run.secrets, cap)
         raw = await page.aria_snapshot(mode="ai", timeout=self._settings.action_timeout * 1000)
@@ -68,7 +72,22 @@ class Observer:
                     self._run.secrets.add(value)
             except PlaywrightError:
                 continue  # a frame that went away or refuses scripts
-        return build_view(raw, key, self._run.refs, self._run.secrets, cap)
+        notes = await self._combobox_notes(page, raw)
+        page_facts = PageFacts(modal=facts["modal"], combobox_notes=notes)
+        return build_view(raw, key, self._run.refs, self._run.secrets, cap, page_facts)
+
+    async def _combobox_notes(self, page: Page, raw: str) -> dict[str, str]:
+        """Editable or not, and the list it controls, of each combobox that is not a select:
+        one call each, and none on pages without such comboboxes."""
+        notes: dict[str, str] = {}
+        for ref in bare_comboboxes(raw):
+            try:
+                notes[ref] = await page.locator(f"aria-ref={ref}").evaluate(
+                    _COMBOBOX_FACTS_JS, timeout=1000
+                )
+            except PlaywrightError:
+                continue  # gone since the snapshot: it shows without a note
+        return notes
 
     def _report_compression(self, view: PageView, iteration_id: str) -> None:
         percent = 100.0 * (1 - view.compressed_size / view.raw_size) if view.raw_size else 0.0

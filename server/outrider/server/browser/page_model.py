@@ -4,16 +4,23 @@ compressed and capped.
 Compression keeps refs (as "[E12]") only where the model can act (links, buttons, fields,
 clickable elements), shortens role names ("h1" for a level-1 heading), drops list bullets, empty
 non-interactive lines and label texts that the next control repeats, and halves indentation.
+
+Structure the model needs is kept compactly (view_tree): a table is one line per row with its
+column names once; a native select is one line ("select") with its options, apart from a
+combobox (typed into, marked "editable" when it is); an open modal dialog comes first and the
+page behind it is shown without refs, as it cannot be used until the dialog is closed.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from outrider.server.browser import view_tree
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.view_tree import Node
 
 INTERACTIVE_ROLES = frozenset(
     {
@@ -42,7 +49,6 @@ _SHORT_ROLES = {
     "paragraph": "p",
     "listitem": "li",
     "textbox": "input",
-    "combobox": "select",
     "navigation": "nav",
     "contentinfo": "footer",
 }
@@ -52,9 +58,19 @@ _LEVEL = re.compile(r" \[level=(\d)\]")
 _TEXT = re.compile(r"^ *text: (?P<label>.+)$")
 _NOISE = re.compile(r" \[cursor=pointer\]")
 
-ELEMENT_COUNT_JS = "() => document.getElementsByTagName('*').length"
+_PLAYWRIGHT_REF = re.compile(r"\[ref=([a-z0-9]+)\]")
+_MODAL_NOTE = "[modal dialog open: close it before using the page behind it]"
+_BEHIND_NOTE = "[behind the dialog, inert:]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What the snapshot does not say, read from the page by observe.py."""
+
+    modal: str | None = None  # accessible name of an open modal dialog ("" if unnamed)
+    combobox_notes: dict[str, str] = field(default_factory=dict)  # Playwright ref -> note
 
 
 @dataclass(frozen=True)
@@ -65,13 +81,67 @@ class PageView:
     truncated_lines: int
 
 
-def build_view(raw: str, page_key: int, refs: RefMap, secrets: Secrets, cap: int) -> PageView:
+def build_view(
+    raw: str,
+    page_key: int,
+    refs: RefMap,
+    secrets: Secrets,
+    cap: int,
+    facts: PageFacts | None = None,
+) -> PageView:
     """From a raw Playwright AI snapshot to the model's view of the page."""
-    renamed = secrets.redact(refs.rename(page_key, raw))
-    lines = [_compress_line(line) for line in renamed.splitlines()]
-    kept = _drop_repeated_labels([line for line in lines if line is not None])
+    facts = facts or PageFacts()
+    annotated = _annotate_comboboxes(raw, facts.combobox_notes)
+    roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
+    scoped = view_tree.modal_first(roots, facts.modal) if facts.modal is not None else None
+    if scoped is None:
+        lines = _render(roots)
+        if facts.modal is not None:
+            lines.insert(0, _MODAL_NOTE)
+    else:
+        dialog, behind = scoped
+        inert = [view_tree.strip_refs(line) for line in _render(behind)]
+        lines = [_MODAL_NOTE, *_render(dialog), _BEHIND_NOTE, *inert]
+    kept = _drop_repeated_labels(lines)
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
+
+
+def bare_comboboxes(raw: str) -> list[str]:
+    """Playwright refs of comboboxes that list no options (not native selects): observe.py asks
+    the page whether they are editable and which list they control."""
+    found = []
+    for node in (n for root in view_tree.parse(raw) for n in root.walk()):
+        if node.role == "combobox" and not any(c.role == "option" for c in node.children):
+            ref = _PLAYWRIGHT_REF.search(node.line)
+            if ref:
+                found.append(ref.group(1))
+    return found
+
+
+def _annotate_comboboxes(raw: str, notes: dict[str, str]) -> str:
+    if not notes:
+        return raw
+    return _PLAYWRIGHT_REF.sub(
+        lambda m: f"{m.group(0)} {notes[m.group(1)]}" if m.group(1) in notes else m.group(0), raw
+    )
+
+
+def _render(nodes: list[Node]) -> list[str]:
+    lines: list[str] = []
+    for node in nodes:
+        if node.role in view_tree.TABLES:
+            lines.extend(view_tree.table_lines(node, _compress_line))
+            continue
+        select = view_tree.select_line(node, _compress_line) if node.role == "combobox" else None
+        if select is not None:
+            lines.append(select)
+            continue
+        line = _compress_line(node.line)
+        if line is not None:
+            lines.append(line)
+        lines.extend(_render(node.children))
+    return lines
 
 
 def build_large_view(
