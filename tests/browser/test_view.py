@@ -41,7 +41,7 @@ def outcomes(events: list[run_event_pb2.RunEvent]) -> list[ae.BrowserActionCompl
     ]
 
 
-def complete(events: list[run_event_pb2.RunEvent]) -> ae.Complete:
+def complete(events: list[run_event_pb2.RunEvent]) -> ae.AutomateComplete:
     return events[-2].automate.complete
 
 
