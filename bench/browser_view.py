@@ -60,12 +60,12 @@ def module_at(commit: str) -> ModuleType:
 
 
 async def facts_of(page: Page, raw: str) -> PageFacts:
-    found = await page.evaluate(load_js("page_facts.js"))
+    found = await page.evaluate(load_js("page_facts.js"), [5000])
     notes = {
         ref: await page.locator(f"aria-ref={ref}").evaluate(load_js("combobox_facts.js"))
         for ref in bare_comboboxes(raw)
     }
-    return PageFacts(found["modal"], notes)
+    return PageFacts(found["modal"], notes, frozenset(found["hidden"]))
 
 
 async def measure(before: ModuleType) -> list[list[str]]:

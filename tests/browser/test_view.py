@@ -237,3 +237,27 @@ async def test_a_timeout_names_the_cause_playwright_saw(
     [error] = [o.error for o in outcomes(events) if not o.success]
     assert "Timeout 1000ms exceeded" in error
     assert error.endswith("it keeps moving (an animation)")
+
+
+# fewer tokens for the same decisions (issue 16) ---------------------------------------------
+
+
+async def test_link_targets_are_told_on_request_and_unseen_text_is_left_out(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    def policy(seen: Seen) -> Call:
+        if "links to" in seen.last_result:
+            return "done", {"answer": seen.last_result.split("links to ")[1]}
+        return "link_url", {"ref": seen.ref('link "Log in to order"')}
+
+    reader = PageReader(policy)
+    events = await run(make_harness, fake, sites, reader, "../shop/index.html", "Where to log in?")
+    assert complete(events).final_answer == f"{sites}/shop/login.html"
+    assert "/url" not in reader.seen[0].page and "login.html" not in reader.seen[0].page
+
+    hidden = PageReader(lambda seen: ("done", {"answer": seen.page}))
+    events = await run(
+        make_harness, fake, sites, hidden, "../browser/injected.html", "What do flights cost?"
+    )
+    page = complete(events).final_answer
+    assert "Fares from $420 in March." in page and "SYSTEM NOTICE" not in page

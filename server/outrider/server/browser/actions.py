@@ -27,6 +27,7 @@ Extractor = Callable[[str, str], Awaitable[str]]  # (question, page text) -> ans
 
 _FIND_JS = load_js("find_in_page.js")
 _OBSTACLE_JS = load_js("obstacle.js")
+_LINK_URL_JS = "e => (e.closest('a[href], area[href]') || e).href || ''"
 _DATE_FORMATS = {
     "date": (re.compile(r"^\d{4}-\d{2}-\d{2}$"), "YYYY-MM-DD"),
     "time": (re.compile(r"^\d{2}:\d{2}(:\d{2})?$"), "HH:MM"),
@@ -194,6 +195,11 @@ class ActionRunner:
     async def _do_hover(self, ref: str) -> ActionResult:
         await (await self.locate(ref)).hover(timeout=self.timeout_ms)
         return ActionResult(True, f"hovering over {ref}")
+
+    async def _do_link_url(self, ref: str) -> ActionResult:
+        locator = await self.locate(ref)
+        url = await locator.evaluate(_LINK_URL_JS, timeout=self.timeout_ms)
+        return ActionResult(True, f"{ref} links to {url}" if url else f"{ref} is not a link")
 
     async def _do_focus(self, ref: str) -> ActionResult:
         await (await self.locate(ref)).focus(timeout=self.timeout_ms)

@@ -61,8 +61,9 @@ class Observer:
     async def _snapshot(self, page: Page) -> PageView:
         key = self._run.connection.session.key_of(page)
         cap = self._settings.max_snapshot_chars
-        facts = await page.evaluate(_PAGE_FACTS_JS)
-        if facts["count"] > self._settings.large_page_elements:
+        limit = self._settings.large_page_elements
+        facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
+        if facts["count"] > limit:
             found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
             return build_large_view(found, key, self._run.refs, self._run.secrets, cap)
         raw = await page.aria_snapshot(mode="ai", timeout=self._settings.action_timeout * 1000)
@@ -73,7 +74,7 @@ class Observer:
             except PlaywrightError:
                 continue  # a frame that went away or refuses scripts
         notes = await self._combobox_notes(page, raw)
-        page_facts = PageFacts(modal=facts["modal"], combobox_notes=notes)
+        page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
         return build_view(raw, key, self._run.refs, self._run.secrets, cap, page_facts)
 
     async def _combobox_notes(self, page: Page, raw: str) -> dict[str, str]:

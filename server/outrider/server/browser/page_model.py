@@ -71,6 +71,7 @@ class PageFacts:
 
     modal: str | None = None  # accessible name of an open modal dialog ("" if unnamed)
     combobox_notes: dict[str, str] = field(default_factory=dict)  # Playwright ref -> note
+    hidden_texts: frozenset[str] = frozenset()  # texts on the page nobody can see
 
 
 @dataclass(frozen=True)
@@ -94,14 +95,15 @@ def build_view(
     annotated = _annotate_comboboxes(raw, facts.combobox_notes)
     roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
     scoped = view_tree.modal_first(roots, facts.modal) if facts.modal is not None else None
+    render = _Renderer(facts.hidden_texts).render
     if scoped is None:
-        lines = _render(roots)
+        lines = render(roots)
         if facts.modal is not None:
             lines.insert(0, _MODAL_NOTE)
     else:
         dialog, behind = scoped
-        inert = [view_tree.strip_refs(line) for line in _render(behind)]
-        lines = [_MODAL_NOTE, *_render(dialog), _BEHIND_NOTE, *inert]
+        inert = [view_tree.strip_refs(line) for line in render(behind)]
+        lines = [_MODAL_NOTE, *render(dialog), _BEHIND_NOTE, *inert]
     kept = _drop_repeated_labels(lines)
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
@@ -127,21 +129,45 @@ def _annotate_comboboxes(raw: str, notes: dict[str, str]) -> str:
     )
 
 
-def _render(nodes: list[Node]) -> list[str]:
-    lines: list[str] = []
-    for node in nodes:
-        if node.role in view_tree.TABLES:
-            lines.extend(view_tree.table_lines(node, _compress_line))
-            continue
-        select = view_tree.select_line(node, _compress_line) if node.role == "combobox" else None
-        if select is not None:
-            lines.append(select)
-            continue
-        line = _compress_line(node.line)
-        if line is not None:
-            lines.append(line)
-        lines.extend(_render(node.children))
-    return lines
+@dataclass(frozen=True)
+class _Renderer:
+    """Nodes to view lines: structure kept compactly, link targets and unseen text left out."""
+
+    hidden_texts: frozenset[str]
+
+    def render(self, nodes: list[Node]) -> list[str]:
+        lines: list[str] = []
+        for node in nodes:
+            if node.line.lstrip().startswith("- /"):
+                continue  # /url: link targets (the link_url tool tells one)
+            if self._unseen(node):
+                continue
+            if node.role in view_tree.TABLES:
+                lines.extend(view_tree.table_lines(node, _compress_line))
+                continue
+            select = view_tree.select_line(node, _compress_line)
+            if select is not None:
+                lines.append(select)
+                continue
+            line = _compress_line(node.line)
+            if line is not None:
+                properties_only = all(c.line.lstrip().startswith("- /") for c in node.children)
+                lines.append(line.removesuffix(":") if properties_only else line)
+            lines.extend(self.render(node.children))
+        return lines
+
+    def _unseen(self, node: Node) -> bool:
+        """Text nobody can see (off-screen, 1px, transparent), with nothing to act on in it."""
+        if not self.hidden_texts or any(_is_interactive(n.line) for n in node.walk()):
+            return False
+        return view_tree.own_text(node.line) in self.hidden_texts
+
+
+def _is_interactive(line: str) -> bool:
+    match = _LINE.match(line)
+    return match is not None and (
+        match["role"] in INTERACTIVE_ROLES or "[cursor=pointer]" in match["rest"]
+    )
 
 
 def build_large_view(

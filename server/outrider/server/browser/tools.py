@@ -39,6 +39,12 @@ _COMMON = [
     _spec("check", "Tick a checkbox or choose a radio button.", {"ref": _REF}, ["ref"]),
     _spec("uncheck", "Untick a checkbox.", {"ref": _REF}, ["ref"]),
     _spec("hover", "Move the mouse over an element.", {"ref": _REF}, ["ref"]),
+    _spec(
+        "link_url",
+        "Tell the URL a link points to (the snapshot leaves link targets out).",
+        {"ref": _REF},
+        ["ref"],
+    ),
     _spec("focus", "Focus an element.", {"ref": _REF}, ["ref"]),
     _spec(
         "press",

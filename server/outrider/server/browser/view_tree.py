@@ -107,7 +107,7 @@ def select_line(node: Node, compress: Compress) -> str | None:
     """A native select (a combobox listing its options) as one line: current value, then the
     options to choose from."""
     options = [c for c in node.children if c.role == "option"]
-    if not options or len(options) != len(node.children):
+    if node.role != "combobox" or not options or len(options) != len(node.children):
         return None
     short = (compress(node.line) or "").rstrip(":")
     head = re.sub(r"^( *)[a-z]+", r"\1select", short, count=1)
@@ -134,6 +134,22 @@ def _without(nodes: list[Node], gone: Node) -> list[Node]:
             continue
         kept.append(Node(node.line, _without(node.children, gone)))
     return kept
+
+
+_OWN_TEXT = re.compile(
+    r'^ *- [a-z]+(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?: \[[^\]]*\])*(?::(?P<text> .*))?$'
+)
+
+
+def own_text(line: str) -> str:
+    """A line's text: its inline text ("- paragraph: Hello"), else its name."""
+    match = _OWN_TEXT.match(line)
+    if match is None:
+        return ""
+    text = (match["text"] or "").strip()
+    if len(text) > 1 and text.startswith('"') and text.endswith('"'):
+        text = text[1:-1].replace('\\"', '"')
+    return text or match["name"] or ""
 
 
 def strip_refs(line: str) -> str:

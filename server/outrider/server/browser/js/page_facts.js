@@ -1,6 +1,10 @@
-// How many elements the page has (large pages get another view), and the accessible name of
-// an open modal dialog: a <dialog> opened with showModal() or a visible aria-modal element.
-() => {
+// One call for what the snapshot does not say: how many elements the page has (large pages get
+// another view), the accessible name of an open modal dialog (a <dialog> opened with showModal()
+// or a visible aria-modal element), and, on pages up to `limit` elements, the texts a person
+// cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
+// zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
+([limit]) => {
+  const count = document.getElementsByTagName('*').length;
   const nameOf = (e) => {
     const labelled = (e.getAttribute('aria-labelledby') || '').split(/\s+/)
       .map((id) => document.getElementById(id)?.textContent?.trim() || '').filter(Boolean);
@@ -9,5 +13,25 @@
   const modals = Array.from(document.querySelectorAll('dialog, [aria-modal="true"]')).filter(
     (e) => (e.tagName === 'DIALOG' ? e.matches(':modal') : e.checkVisibility()));
   const modal = modals.length ? nameOf(modals[modals.length - 1]) : null;
-  return { count: document.getElementsByTagName('*').length, modal };
+  const hidden = new Set();
+  if (count <= limit && document.body) {
+    const width = document.documentElement.scrollWidth;
+    const unseen = (e) => {
+      if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
+      const box = e.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) return true;
+      if (box.right + scrollX <= 0 || box.bottom + scrollY <= 0 || box.left + scrollX >= width) return true;
+      return getComputedStyle(e).fontSize === '0px';
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node && hidden.size < 300; node = walker.nextNode()) {
+      const text = node.textContent.replace(/\s+/g, ' ').trim();
+      const parent = node.parentElement;
+      if (!text || !parent || ['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(parent.tagName)) continue;
+      if (!unseen(parent)) continue;
+      hidden.add(text.slice(0, 500));
+      hidden.add((parent.innerText || text).replace(/\s+/g, ' ').trim().slice(0, 500));
+    }
+  }
+  return { count, modal, hidden: Array.from(hidden) };
 }
