@@ -3,11 +3,12 @@ report) and the screenshot artifact (inline only when the caller opted in)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Frame, Page
 
 from outrider.server.browser.js import load_js
 from outrider.server.browser.page_model import (
@@ -19,6 +20,8 @@ from outrider.server.browser.page_model import (
     build_view,
 )
 from outrider.server.browser.prompts import page_message
+from outrider.server.browser.refs import RefMap
+from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.models.base import ImagePart
 from outrider.v1 import automate_events_pb2 as ae
@@ -35,6 +38,9 @@ class Observer:
     def __init__(self, run: BrowserRun, settings: BrowserSettings) -> None:
         self._run = run
         self._settings = settings
+        self._title = ""
+        self._last_url = ""
+        self._last_shot: bytes | None = None
         self.last_view = ""
 
     async def observe(self, iteration_id: str) -> bool:
@@ -48,47 +54,30 @@ class Observer:
             await connection.session.page.wait_for_load_state("domcontentloaded")
             view = await self._snapshot(connection.session.page)
         self._report_compression(view, iteration_id)
-        shot = await self._screenshot(iteration_id) if self._settings.screenshots else None
         page = connection.session.page
+        shot = await self._shot_for(view, page.url, iteration_id)
         images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
-        message = page_message(
-            view.text, page.url, await page.title(), connection.session.notices.take()
-        )
+        message = page_message(view.text, page.url, self._title, connection.session.notices.take())
         self._run.conversation.add_page(message, images)
         self.last_view = view.text
         return shot is not None
 
+    async def _shot_for(self, view: PageView, url: str, iteration_id: str) -> bytes | None:
+        """A new screenshot, or the last one again when the page has not changed since (same
+        URL, same view): its event and artifact would repeat the previous ones."""
+        if not self._settings.screenshots:
+            return None
+        if self._last_shot is None or (view.text, url) != (self.last_view, self._last_url):
+            self._last_shot = await self._screenshot(iteration_id)
+        self._last_url = url
+        return self._last_shot
+
     async def _snapshot(self, page: Page) -> PageView:
         key = self._run.connection.session.key_of(page)
-        cap = self._settings.max_snapshot_chars
-        limit = self._settings.large_page_elements
-        facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
-        if facts["count"] > limit:
-            found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
-            return build_large_view(found, key, self._run.refs, self._run.secrets, cap)
-        raw = await page.aria_snapshot(mode="ai", timeout=self._settings.action_timeout * 1000)
-        for frame in page.frames:
-            try:
-                for value in await frame.evaluate(PASSWORD_VALUES_JS):
-                    self._run.secrets.add(value)
-            except PlaywrightError:
-                continue  # a frame that went away or refuses scripts
-        notes = await self._combobox_notes(page, raw)
-        page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
-        return build_view(raw, key, self._run.refs, self._run.secrets, cap, page_facts)
-
-    async def _combobox_notes(self, page: Page, raw: str) -> dict[str, str]:
-        """Editable or not, and the list it controls, of each combobox that is not a select:
-        one call each, and none on pages without such comboboxes."""
-        notes: dict[str, str] = {}
-        for ref in bare_comboboxes(raw):
-            try:
-                notes[ref] = await page.locator(f"aria-ref={ref}").evaluate(
-                    _COMBOBOX_FACTS_JS, timeout=1000
-                )
-            except PlaywrightError:
-                continue  # gone since the snapshot: it shows without a note
-        return notes
+        view, self._title = await read_page(
+            page, key, self._run.refs, self._run.secrets, self._settings
+        )
+        return view
 
     def _report_compression(self, view: PageView, iteration_id: str) -> None:
         percent = 100.0 * (1 - view.compressed_size / view.raw_size) if view.raw_size else 0.0
@@ -126,3 +115,49 @@ class Observer:
                 name,
             )
         return shot
+
+
+async def read_page(
+    page: Page, key: int, refs: RefMap, secrets: Secrets, settings: BrowserSettings
+) -> tuple[PageView, str]:
+    """The model's view of a page and its title, in as few calls to the browser as the page
+    allows: one for the page facts (size, modal dialog, unseen text, the main frame's password
+    values, title) and the snapshot, sent together; one per child frame for its password values;
+    one per combobox that is not a select."""
+    cap, limit = settings.max_snapshot_chars, settings.large_page_elements
+    facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
+    for value in facts["passwords"]:
+        secrets.add(value)
+    if facts["count"] > limit:
+        found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
+        return build_large_view(found, key, refs, secrets, cap), facts["title"]
+    snapshot = page.aria_snapshot(mode="ai", timeout=settings.action_timeout * 1000)
+    frames = asyncio.gather(*(_password_values(frame) for frame in page.frames[1:]))
+    raw, frame_values = await asyncio.gather(snapshot, frames)
+    for value in (v for values in frame_values for v in values):
+        secrets.add(value)
+    notes = await _combobox_notes(page, raw)
+    page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
+    return build_view(raw, key, refs, secrets, cap, page_facts), facts["title"]
+
+
+async def _password_values(frame: Frame) -> list[str]:
+    try:
+        values: list[str] = await frame.evaluate(PASSWORD_VALUES_JS)
+    except PlaywrightError:
+        return []  # a frame that went away or refuses scripts
+    return values
+
+
+async def _combobox_notes(page: Page, raw: str) -> dict[str, str]:
+    """Editable or not, and the list it controls, of each combobox that is not a select: one
+    call each, and none on pages without such comboboxes."""
+    notes: dict[str, str] = {}
+    for ref in bare_comboboxes(raw):
+        try:
+            notes[ref] = await page.locator(f"aria-ref={ref}").evaluate(
+                _COMBOBOX_FACTS_JS, timeout=1000
+            )
+        except PlaywrightError:
+            continue  # gone since the snapshot: it shows without a note
+    return notes

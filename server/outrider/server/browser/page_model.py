@@ -194,7 +194,7 @@ def _compress_line(line: str) -> str | None:
     interactive = role in INTERACTIVE_ROLES or "[cursor=pointer]" in match["rest"]
     if not interactive:
         rest = _REF.sub("", rest).replace(" [active]", "")
-        if rest in (":", ""):
+        if rest in (":", "") and role not in view_tree.DIALOGS:
             return None  # an anonymous wrapper: its children stay
     short = _SHORT_ROLES.get(role, role)
     level = _LEVEL.search(rest)

@@ -71,6 +71,10 @@ def table_lines(node: Node, compress: Compress) -> list[str]:
     pad = " " * node.depth
     head = compress(node.line) or f"{pad}{node.role}:"
     lines = [head if head.endswith(":") else f"{head}:"]
+    for child in node.children:  # a caption, say
+        text = compress(child.line) if child.role not in ROWS | {"rowgroup"} else None
+        if text:
+            lines.append(f"{pad} {text.strip()}")
     for row in (n for n in node.walk() if n.role in ROWS):
         cells = [c for c in row.children if c.role in CELLS]
         if not cells:
@@ -94,7 +98,7 @@ def _cell_text(cell: Node, compress: Compress) -> str:
             continue  # /url and other properties
         short = compress(node.line)
         if short:
-            parts.append(short.strip())
+            parts.append(short.strip().removesuffix(":"))
     return " ".join(parts)
 
 

@@ -3,6 +3,7 @@
 // or a visible aria-modal element), and, on pages up to `limit` elements, the texts a person
 // cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
 // zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
+// Also the values of password fields (to redact) and the title, saving calls of their own.
 ([limit]) => {
   const count = document.getElementsByTagName('*').length;
   const nameOf = (e) => {
@@ -19,19 +20,26 @@
     const unseen = (e) => {
       if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
       const box = e.getBoundingClientRect();
-      if (box.width <= 1 || box.height <= 1) return true;
+      if (box.width <= 1 || box.height <= 1) {
+        const contents = getComputedStyle(e).display === 'contents';  // no box of its own
+        return contents && e.parentElement ? unseen(e.parentElement) : !contents;
+      }
       if (box.right + scrollX <= 0 || box.bottom + scrollY <= 0 || box.left + scrollX >= width) return true;
       return getComputedStyle(e).fontSize === '0px';
     };
+    const checked = new Map();
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node && hidden.size < 300; node = walker.nextNode()) {
       const text = node.textContent.replace(/\s+/g, ' ').trim();
       const parent = node.parentElement;
-      if (!text || !parent || ['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(parent.tagName)) continue;
-      if (!unseen(parent)) continue;
+      if (!text || !parent || parent.closest('script, style, noscript, select, datalist')) continue;
+      if (!checked.has(parent)) checked.set(parent, unseen(parent));
+      if (!checked.get(parent)) continue;
       hidden.add(text.slice(0, 500));
       hidden.add((parent.innerText || text).replace(/\s+/g, ' ').trim().slice(0, 500));
     }
   }
-  return { count, modal, hidden: Array.from(hidden) };
+  const passwords = Array.from(document.querySelectorAll('input[type=password]'))
+    .map((e) => e.value).filter((v) => v);
+  return { count, modal, hidden: Array.from(hidden), passwords, title: document.title };
 }
