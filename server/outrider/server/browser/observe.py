@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
@@ -39,7 +40,8 @@ class Observer:
         self._run = run
         self._settings = settings
         self._title = ""
-        self._last_url = ""
+        self._seen_at = ("", "")  # (URL, scroll position) of the last screenshot
+        self._where = ""  # scroll position of the newest read
         self._last_shot: bytes | None = None
         self.last_view = ""
 
@@ -55,29 +57,30 @@ class Observer:
             view = await self._snapshot(connection.session.page)
         self._report_compression(view, iteration_id)
         page = connection.session.page
-        shot = await self._shot_for(view, page.url, iteration_id)
+        shot = await self._shot_for(view, (page.url, self._where), iteration_id)
         images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
         message = page_message(view.text, page.url, self._title, connection.session.notices.take())
         self._run.conversation.add_page(message, images)
         self.last_view = view.text
         return shot is not None
 
-    async def _shot_for(self, view: PageView, url: str, iteration_id: str) -> bytes | None:
+    async def _shot_for(
+        self, view: PageView, at: tuple[str, str], iteration_id: str
+    ) -> bytes | None:
         """A new screenshot, or the last one again when the page has not changed since (same
-        URL, same view): its event and artifact would repeat the previous ones."""
+        URL, scroll position and view): its event and artifact would repeat the previous ones."""
         if not self._settings.screenshots:
             return None
-        if self._last_shot is None or (view.text, url) != (self.last_view, self._last_url):
+        if self._last_shot is None or (view.text, at) != (self.last_view, self._seen_at):
             self._last_shot = await self._screenshot(iteration_id)
-        self._last_url = url
+        self._seen_at = at
         return self._last_shot
 
     async def _snapshot(self, page: Page) -> PageView:
         key = self._run.connection.session.key_of(page)
-        view, self._title = await read_page(
-            page, key, self._run.refs, self._run.secrets, self._settings
-        )
-        return view
+        read = await read_page(page, key, self._run.refs, self._run.secrets, self._settings)
+        self._title, self._where = read.title, read.where
+        return read.view
 
     def _report_compression(self, view: PageView, iteration_id: str) -> None:
         percent = 100.0 * (1 - view.compressed_size / view.raw_size) if view.raw_size else 0.0
@@ -117,20 +120,28 @@ class Observer:
         return shot
 
 
+@dataclass(frozen=True)
+class PageRead:
+    view: PageView
+    title: str
+    where: str  # the scroll position ("x,y"): a scrolled page looks different, same view or not
+
+
 async def read_page(
     page: Page, key: int, refs: RefMap, secrets: Secrets, settings: BrowserSettings
-) -> tuple[PageView, str]:
-    """The model's view of a page and its title, in as few calls to the browser as the page
-    allows: one for the page facts (size, modal dialog, unseen text, the main frame's password
-    values, title) and the snapshot, sent together; one per child frame for its password values;
-    one per combobox that is not a select."""
+) -> PageRead:
+    """The model's view of a page, in as few calls to the browser as the page allows: one for
+    the page facts (size, modal dialog, unseen text, the main frame's password values, title,
+    scroll position), then the snapshot with each child frame's password scan alongside, and
+    one call per combobox that is not a select (none on most pages)."""
     cap, limit = settings.max_snapshot_chars, settings.large_page_elements
     facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
     for value in facts["passwords"]:
         secrets.add(value)
     if facts["count"] > limit:
         found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
-        return build_large_view(found, key, refs, secrets, cap), facts["title"]
+        view = build_large_view(found, key, refs, secrets, cap)
+        return PageRead(view, facts["title"], facts["where"])
     snapshot = page.aria_snapshot(mode="ai", timeout=settings.action_timeout * 1000)
     frames = asyncio.gather(*(_password_values(frame) for frame in page.frames[1:]))
     raw, frame_values = await asyncio.gather(snapshot, frames)
@@ -138,7 +149,8 @@ async def read_page(
         secrets.add(value)
     notes = await _combobox_notes(page, raw)
     page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
-    return build_view(raw, key, refs, secrets, cap, page_facts), facts["title"]
+    view = build_view(raw, key, refs, secrets, cap, page_facts)
+    return PageRead(view, facts["title"], facts["where"])
 
 
 async def _password_values(frame: Frame) -> list[str]:

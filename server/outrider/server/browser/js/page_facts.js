@@ -3,7 +3,8 @@
 // or a visible aria-modal element), and, on pages up to `limit` elements, the texts a person
 // cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
 // zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
-// Also the values of password fields (to redact) and the title, saving calls of their own.
+// Also the values of password fields (to redact), the title and the scroll position, saving
+// calls of their own.
 ([limit]) => {
   const count = document.getElementsByTagName('*').length;
   const nameOf = (e) => {
@@ -41,5 +42,6 @@
   }
   const passwords = Array.from(document.querySelectorAll('input[type=password]'))
     .map((e) => e.value).filter((v) => v);
-  return { count, modal, hidden: Array.from(hidden), passwords, title: document.title };
+  const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
+  return { count, modal, hidden: Array.from(hidden), passwords, title: document.title, where };
 }
