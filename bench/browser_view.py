@@ -36,7 +36,7 @@ from bench.browser_report import CHROMIUM, table
 from bench.browser_tokens import token_counter
 from outrider.server.browser.js import load_js
 from outrider.server.browser.observe import read_page
-from outrider.server.browser.page_model import PageFacts, bare_comboboxes, build_view
+from outrider.server.browser.page_model import PageFacts, build_view
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
@@ -69,12 +69,9 @@ def module_at(commit: str) -> ModuleType:
     return module
 
 
-async def facts_of(page: Page, raw: str) -> PageFacts:
+async def facts_of(page: Page) -> PageFacts:
     found = await page.evaluate(load_js("page_facts.js"), [5000])
-    notes = {
-        ref: await page.locator(f"aria-ref={ref}").evaluate(load_js("combobox_facts.js"))
-        for ref in bare_comboboxes(raw)
-    }
+    notes = {name: note for name, note in found["comboboxes"].items() if note}
     return PageFacts(found["modal"], notes, frozenset(found["hidden"]))
 
 
@@ -88,7 +85,7 @@ async def measure(before: ModuleType) -> list[list[str]]:
                 page = await browser.new_page()
                 await page.goto(base + path)
                 raw = await page.aria_snapshot(mode="ai", timeout=120_000)
-                facts = await facts_of(page, raw)
+                facts = await facts_of(page)
                 await page.close()
                 old = before.build_view(raw, 1, RefMap(), Secrets(), 10**12).text
                 new = build_view(raw, 1, RefMap(), Secrets(), 10**12, facts).text
@@ -120,7 +117,7 @@ async def paged_task(before: ModuleType) -> list[str]:
                 if step:
                     await page.get_by_role("button", name="Next page").click()
                 raw = await page.aria_snapshot(mode="ai")
-                facts = await facts_of(page, raw)
+                facts = await facts_of(page)
                 old = before.build_view(raw, 1, RefMap(), Secrets(), 10**12).text
                 new = build_view(raw, 1, RefMap(), Secrets(), 10**12, facts).text
                 for index, text in enumerate((raw, old, new)):

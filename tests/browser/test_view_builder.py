@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from outrider.server.browser.page_model import PageFacts, bare_comboboxes, build_view
+from outrider.server.browser.page_model import PageFacts, build_view
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
 
@@ -49,8 +49,7 @@ def test_link_targets_and_unseen_text_are_left_out() -> None:
 
 
 def test_comboboxes_get_their_notes_and_an_unnamed_modal_still_comes_first() -> None:
-    assert bare_comboboxes(GRID) == ["e14"]
-    text = view(PageFacts(modal="", combobox_notes={"e14": "[editable]"}))
+    text = view(PageFacts(modal="", combobox_notes={"Size": "[editable]"}))
     lines = text.splitlines()
     assert lines[0].startswith("[modal dialog open")
     assert lines[1:3] == [" dialog:", '  button "Close" [E16]']

@@ -16,7 +16,6 @@ from outrider.server.browser.page_model import (
     PASSWORD_VALUES_JS,
     PageFacts,
     PageView,
-    bare_comboboxes,
     build_large_view,
     build_view,
 )
@@ -29,7 +28,6 @@ from outrider.v1 import automate_events_pb2 as ae
 
 _LARGE_PAGE_JS = load_js("large_page.js")
 _PAGE_FACTS_JS = load_js("page_facts.js")
-_COMBOBOX_FACTS_JS = load_js("combobox_facts.js")
 
 if TYPE_CHECKING:
     from outrider.server.browser.run import BrowserRun
@@ -131,9 +129,9 @@ async def read_page(
     page: Page, key: int, refs: RefMap, secrets: Secrets, settings: BrowserSettings
 ) -> PageRead:
     """The model's view of a page, in as few calls to the browser as the page allows: one for
-    the page facts (size, modal dialog, unseen text, the main frame's password values, title,
-    scroll position), then the snapshot with each child frame's password scan alongside, and
-    one call per combobox that is not a select (none on most pages)."""
+    the page facts (size, modal dialog, comboboxes, unseen text, the main frame's password
+    values, title, scroll position), then the snapshot with each child frame's password scan
+    alongside."""
     cap, limit = settings.max_snapshot_chars, settings.large_page_elements
     facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
     for value in facts["passwords"]:
@@ -147,7 +145,7 @@ async def read_page(
     raw, frame_values = await asyncio.gather(snapshot, frames)
     for value in (v for values in frame_values for v in values):
         secrets.add(value)
-    notes = await _combobox_notes(page, raw)
+    notes = {name: note for name, note in facts["comboboxes"].items() if note}
     page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
     view = build_view(raw, key, refs, secrets, cap, page_facts)
     return PageRead(view, facts["title"], facts["where"])
@@ -159,17 +157,3 @@ async def _password_values(frame: Frame) -> list[str]:
     except PlaywrightError:
         return []  # a frame that went away or refuses scripts
     return values
-
-
-async def _combobox_notes(page: Page, raw: str) -> dict[str, str]:
-    """Editable or not, and the list it controls, of each combobox that is not a select: one
-    call each, and none on pages without such comboboxes."""
-    notes: dict[str, str] = {}
-    for ref in bare_comboboxes(raw):
-        try:
-            notes[ref] = await page.locator(f"aria-ref={ref}").evaluate(
-                _COMBOBOX_FACTS_JS, timeout=1000
-            )
-        except PlaywrightError:
-            continue  # gone since the snapshot: it shows without a note
-    return notes

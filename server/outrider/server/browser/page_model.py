@@ -58,7 +58,10 @@ _LEVEL = re.compile(r" \[level=(\d)\]")
 _TEXT = re.compile(r"^ *text: (?P<label>.+)$")
 _NOISE = re.compile(r" \[cursor=pointer\]")
 
-_PLAYWRIGHT_REF = re.compile(r"\[ref=([a-z0-9]+)\]")
+_COMBOBOX_LINE = re.compile(
+    r'^ *- combobox "(?P<name>(?:[^"\\]|\\.)*)"(?: \[[a-z]+(?:=[^\]]*)?\])*? \[ref=[a-z0-9]+\]',
+    re.MULTILINE,
+)
 _MODAL_NOTE = "[modal dialog open: close it before using the page behind it]"
 _BEHIND_NOTE = "[behind the dialog, inert:]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
@@ -70,7 +73,7 @@ class PageFacts:
     """What the snapshot does not say, read from the page by observe.py."""
 
     modal: str | None = None  # accessible name of an open modal dialog ("" if unnamed)
-    combobox_notes: dict[str, str] = field(default_factory=dict)  # Playwright ref -> note
+    combobox_notes: dict[str, str] = field(default_factory=dict)  # accessible name -> note
     hidden_texts: frozenset[str] = frozenset()  # texts on the page nobody can see
 
 
@@ -109,24 +112,16 @@ def build_view(
     return PageView(text, len(raw), len(text), dropped)
 
 
-def bare_comboboxes(raw: str) -> list[str]:
-    """Playwright refs of comboboxes that list no options (not native selects): observe.py asks
-    the page whether they are editable and which list they control."""
-    found = []
-    for node in (n for root in view_tree.parse(raw) for n in root.walk()):
-        if node.role == "combobox" and not any(c.role == "option" for c in node.children):
-            ref = _PLAYWRIGHT_REF.search(node.line)
-            if ref:
-                found.append(ref.group(1))
-    return found
-
-
 def _annotate_comboboxes(raw: str, notes: dict[str, str]) -> str:
+    """The page's notes after the ref of each combobox line of that name."""
     if not notes:
         return raw
-    return _PLAYWRIGHT_REF.sub(
-        lambda m: f"{m.group(0)} {notes[m.group(1)]}" if m.group(1) in notes else m.group(0), raw
-    )
+
+    def annotate(match: re.Match[str]) -> str:
+        note = notes.get(match["name"].replace('\\"', '"'))
+        return f"{match[0]} {note}" if note else match[0]
+
+    return _COMBOBOX_LINE.sub(annotate, raw)
 
 
 @dataclass(frozen=True)

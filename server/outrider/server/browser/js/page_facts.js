@@ -3,15 +3,29 @@
 // or a visible aria-modal element), and, on pages up to `limit` elements, the texts a person
 // cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
 // zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
-// Also the values of password fields (to redact), the title and the scroll position, saving
-// calls of their own.
+// Also notes on comboboxes, the values of password fields (to redact), the title and the
+// scroll position, saving calls of their own.
 ([limit]) => {
   const count = document.getElementsByTagName('*').length;
-  const nameOf = (e) => {
+  const nameOf = (e) => {  // the accessible name, as far as these elements need it
     const labelled = (e.getAttribute('aria-labelledby') || '').split(/\s+/)
       .map((id) => document.getElementById(id)?.textContent?.trim() || '').filter(Boolean);
-    return (e.getAttribute('aria-label') || labelled.join(' ')).replace(/\s+/g, ' ').trim();
+    const name = labelled.join(' ') || e.getAttribute('aria-label') || e.labels?.[0]?.textContent
+      || e.getAttribute('title') || e.getAttribute('placeholder') || '';
+    return name.replace(/\s+/g, ' ').trim();
   };
+  // Comboboxes that are not selects, by name: can text be typed in, which list do they control.
+  const comboboxes = {};
+  for (const e of document.querySelectorAll('[role=combobox]:not(select), input[list]')) {
+    if (!e.checkVisibility()) continue;
+    const editable = (e.tagName === 'INPUT' && !e.readOnly && !e.disabled) || e.isContentEditable;
+    const id = (e.getAttribute('aria-controls') || e.getAttribute('aria-owns') || '').split(/\s+/)[0];
+    const list = id ? document.getElementById(id) : e.list || null;
+    const label = list ? (nameOf(list) || list.id).replace(/"/g, "'") : '';
+    const note = (editable ? '[editable]' : '[not editable]') + (label ? ` [controls "${label}"]` : '');
+    const name = nameOf(e);
+    comboboxes[name] = name in comboboxes ? null : note;  // two of one name: no note for either
+  }
   const modals = Array.from(document.querySelectorAll('dialog, [aria-modal="true"]')).filter(
     (e) => (e.tagName === 'DIALOG' ? e.matches(':modal') : e.checkVisibility()));
   const modal = modals.length ? nameOf(modals[modals.length - 1]) : null;
@@ -43,5 +57,7 @@
   const passwords = Array.from(document.querySelectorAll('input[type=password]'))
     .map((e) => e.value).filter((v) => v);
   const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
-  return { count, modal, hidden: Array.from(hidden), passwords, title: document.title, where };
+  return {
+    count, modal, comboboxes, hidden: Array.from(hidden), passwords, title: document.title, where,
+  };
 }
