@@ -7,11 +7,12 @@ notes), then counts cl100k_base tokens of: the raw snapshot, `build_view` as it 
 `--before` commit (its page_model.py loaded from git), and `build_view` of this worktree. Both
 views are uncapped, so the cap does not hide a difference.
 
-With `--timing ROUNDS` it also times, on the ordinary and issue-17 pages, the agent's whole
-page read (`observe.read_page`: page facts, snapshot, frames' password values, combobox notes,
-view building) and the calls observe.py made at the --before commit (element count, snapshot,
-a password scan per frame, old build_view, title) against a plain `aria_snapshot(mode="ai")`,
-alternating the three, p50 of ROUNDS.
+With `--timing ROUNDS` it also times, on the ordinary and issue-17 pages, the agent's page
+read on a page it has read before (`observe.read_page` with `known_small`: page facts,
+snapshot and the frames' password values at once, then view building), and the calls
+observe.py made at the --before commit (element count, snapshot, a password scan per frame,
+old build_view, title), against a plain `aria_snapshot(mode="ai")`, alternating the three,
+p50 of ROUNDS.
 
 Run from the repo root: `.venv/bin/python -m bench.browser_view --before <commit> [--timing N]`.
 """
@@ -156,7 +157,7 @@ async def timing(rounds: int, before: ModuleType) -> list[list[str]]:
                     await calls_before(page, before)
                     old.append(time.perf_counter() - started)
                     started = time.perf_counter()
-                    await read_page(page, 1, RefMap(), Secrets(), settings)
+                    await read_page(page, 1, RefMap(), Secrets(), settings, known_small=True)
                     full.append(time.perf_counter() - started)
                 await page.close()
                 p50 = [statistics.median(times) for times in (plain, old, full)]

@@ -13,6 +13,7 @@ from playwright.async_api import Frame, Page
 
 from outrider.server.browser.js import load_js
 from outrider.server.browser.page_model import (
+    LARGE_PAGE_NOTE,
     PASSWORD_VALUES_JS,
     PageFacts,
     PageView,
@@ -41,6 +42,7 @@ class Observer:
         self._seen_at = ("", "")  # (URL, scroll position) of the last screenshot
         self._where = ""  # scroll position of the newest read
         self._last_shot: bytes | None = None
+        self._small_pages: set[tuple[int, str]] = set()  # read before, not large: read at once
         self.last_view = ""
 
     async def observe(self, iteration_id: str) -> bool:
@@ -76,8 +78,13 @@ class Observer:
 
     async def _snapshot(self, page: Page) -> PageView:
         key = self._run.connection.session.key_of(page)
-        read = await read_page(page, key, self._run.refs, self._run.secrets, self._settings)
+        known_small = (key, page.url) in self._small_pages
+        read = await read_page(
+            page, key, self._run.refs, self._run.secrets, self._settings, known_small
+        )
         self._title, self._where = read.title, read.where
+        if not read.view.text.startswith(LARGE_PAGE_NOTE):
+            self._small_pages.add((key, page.url))
         return read.view
 
     def _report_compression(self, view: PageView, iteration_id: str) -> None:
@@ -126,29 +133,48 @@ class PageRead:
 
 
 async def read_page(
-    page: Page, key: int, refs: RefMap, secrets: Secrets, settings: BrowserSettings
+    page: Page,
+    key: int,
+    refs: RefMap,
+    secrets: Secrets,
+    settings: BrowserSettings,
+    known_small: bool = False,
 ) -> PageRead:
-    """The model's view of a page, in as few calls to the browser as the page allows: one for
-    the page facts (size, modal dialog, comboboxes, unseen text, the main frame's password
-    values, title, scroll position), then the snapshot with each child frame's password scan
-    alongside."""
+    """The model's view of a page, in as few calls to the browser as the page allows: the page
+    facts (size, modal dialog, comboboxes, unseen text, the main frame's password values,
+    title, scroll position), the snapshot, and each child frame's password scan. All at once
+    when the page is `known_small` (read before and not large); else the facts first, as a
+    large page gets the viewport-first view instead of a costly snapshot."""
     cap, limit = settings.max_snapshot_chars, settings.large_page_elements
-    facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
+    snapshot: tuple[str, list[str]] | None = None
+    if known_small:
+        facts, snapshot = await asyncio.gather(
+            page.evaluate(_PAGE_FACTS_JS, [limit]), _snapshot(page, settings)
+        )
+    else:
+        facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
     for value in facts["passwords"]:
         secrets.add(value)
     if facts["count"] > limit:
         found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
         view = build_large_view(found, key, refs, secrets, cap)
         return PageRead(view, facts["title"], facts["where"])
-    snapshot = page.aria_snapshot(mode="ai", timeout=settings.action_timeout * 1000)
-    frames = asyncio.gather(*(_password_values(frame) for frame in page.frames[1:]))
-    raw, frame_values = await asyncio.gather(snapshot, frames)
-    for value in (v for values in frame_values for v in values):
+    raw, frame_values = snapshot or await _snapshot(page, settings)
+    for value in frame_values:
         secrets.add(value)
     notes = {name: note for name, note in facts["comboboxes"].items() if note}
     page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
     view = build_view(raw, key, refs, secrets, cap, page_facts)
     return PageRead(view, facts["title"], facts["where"])
+
+
+async def _snapshot(page: Page, settings: BrowserSettings) -> tuple[str, list[str]]:
+    """The AI snapshot, and the password values of child frames read alongside it."""
+    snapshot = page.aria_snapshot(mode="ai", timeout=settings.action_timeout * 1000)
+    raw, *frames = await asyncio.gather(
+        snapshot, *(_password_values(frame) for frame in page.frames[1:])
+    )
+    return str(raw), [value for values in frames for value in values]
 
 
 async def _password_values(frame: Frame) -> list[str]:

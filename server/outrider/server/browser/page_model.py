@@ -62,6 +62,7 @@ _COMBOBOX_LINE = re.compile(
     r'^ *- combobox "(?P<name>(?:[^"\\]|\\.)*)"(?: \[[a-z]+(?:=[^\]]*)?\])*? \[ref=[a-z0-9]+\]',
     re.MULTILINE,
 )
+LARGE_PAGE_NOTE = "[a very large page: only headings and controls near the viewport are shown]"
 _MODAL_NOTE = "[modal dialog open: close it before using the page behind it]"
 _BEHIND_NOTE = "[behind the dialog, inert:]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
@@ -176,7 +177,7 @@ def build_large_view(
         lines.append(f"[{found['after']} more elements below; scroll down or use find]")
     raw = "\n".join(lines)
     text, dropped = _cap(secrets.redact(refs.rename(page_key, raw)), cap)
-    note = "[a very large page: only headings and controls near the viewport are shown]\n"
+    note = LARGE_PAGE_NOTE + "\n"
     return PageView(note + text, len(raw), len(note) + len(text), dropped)
 
 
