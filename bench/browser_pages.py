@@ -50,7 +50,7 @@ def rows_page(rows: int) -> str:
 
 def build_root(root: Path) -> None:
     """Fixture directories linked in, generated pages written under gen/."""
-    for name in ("shop", "browser"):
+    for name in ("shop", "browser", "view"):
         (root / name).symlink_to(SITES_DIR / name, target_is_directory=True)
     (root / "gen").mkdir()
     for rows in ROW_COUNTS:

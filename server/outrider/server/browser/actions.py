@@ -4,6 +4,7 @@ failure never raises out of here (a stale ref, a timeout, a firewall hold, a blo
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,30 @@ Extractor = Callable[[str, str], Awaitable[str]]  # (question, page text) -> ans
 
 
 _FIND_JS = load_js("find_in_page.js")
+_OBSTACLE_JS = load_js("obstacle.js")
+_LINK_URL_JS = "e => (e.closest('a[href], area[href]') || e).href || ''"
+_DATE_FORMATS = {
+    "date": (re.compile(r"^\d{4}-\d{2}-\d{2}$"), "YYYY-MM-DD"),
+    "time": (re.compile(r"^\d{2}:\d{2}(:\d{2})?$"), "HH:MM"),
+    "month": (re.compile(r"^\d{4}-\d{2}$"), "YYYY-MM"),
+    "datetime-local": (re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"), "YYYY-MM-DDTHH:MM"),
+}
+# Causes Playwright names in an action's call log, as one line the model can act on.
+_CAUSES = (
+    (
+        re.compile(r"(<.*>.*?) intercepts pointer events"),
+        "it is covered by {0}, which would get the click: close or dismiss that first",
+    ),
+    (re.compile(r"element is not enabled"), "it is disabled"),
+    (re.compile(r"element is not editable"), "it is read-only"),
+    (
+        re.compile(r"element is not visible"),
+        "it is not visible: open the menu or section holding it, or scroll to it",
+    ),
+    (re.compile(r"element is not stable"), "it keeps moving (an animation)"),
+    (re.compile(r"element was detached|not attached"), "it was removed from the page"),
+    (re.compile(r"outside of the viewport"), "it lies outside the viewport"),
+)
 
 # Two animation frames, or 150 ms where frames do not run (background tabs).
 _SETTLE_JS = """() => Promise.race([
@@ -92,10 +117,21 @@ class ActionRunner:
             pass  # the page is navigating: the next observation waits for it anyway
 
     def _explain(self, error: PlaywrightError) -> str:
-        first = (error.message or str(error)).splitlines()[0]
+        lines = (error.message or str(error)).splitlines()
+        first = lines[0]
         if "ERR_BLOCKED_BY_CLIENT" in first and self.session.notices.blocked:
             return self.session.notices.blocked[-1][1]
-        return self.secrets.redact(first)
+        cause = _cause_in(lines[1:])
+        return self.secrets.redact(f"{first.rstrip('.')}: {cause}" if cause else first)
+
+    async def _refuse_if_blocked(self, locator: Locator, ref: str, kind: str) -> None:
+        """Fails at once, saying why, when the element certainly cannot take the action."""
+        try:
+            reason = await locator.evaluate(_OBSTACLE_JS, kind, timeout=min(self.timeout_ms, 2000))
+        except PlaywrightError:
+            return  # not answerable now: the action itself will report what goes wrong
+        if reason:
+            raise ActionFailed(f"cannot {kind} {ref}: {reason}")
 
     async def locate(self, ref: str) -> Locator:
         found = self.refs.resolve(ref)
@@ -128,6 +164,7 @@ class ActionRunner:
 
     async def _do_click(self, ref: str) -> ActionResult:
         locator, info = await self.element(ref)
+        await self._refuse_if_blocked(locator, ref, "click")
         if info.is_submit:
             await self._guard(self.firewall.check_submit(info), ref)
         if not info.opens_tab:
@@ -140,6 +177,8 @@ class ActionRunner:
 
     async def _do_fill(self, ref: str, value: str) -> ActionResult:
         locator, info = await self.element(ref)
+        await self._refuse_if_blocked(locator, ref, "fill")
+        _check_date_format(info.type, value, ref)
         await self._guard(self.firewall.check_fill(info), ref)
         real = self.secrets.substitute(value)
         if real != value or info.type == "password":
@@ -149,20 +188,30 @@ class ActionRunner:
 
     async def _do_select(self, ref: str, values: list[str]) -> ActionResult:
         locator = await self.locate(ref)
+        await self._refuse_if_blocked(locator, ref, "select")
         chosen = await locator.select_option(label=values, timeout=self.timeout_ms)
         return ActionResult(True, f"selected {', '.join(values)} in {ref} ({len(chosen)} chosen)")
 
     async def _do_check(self, ref: str) -> ActionResult:
-        await (await self.locate(ref)).check(timeout=self.timeout_ms)
+        locator = await self.locate(ref)
+        await self._refuse_if_blocked(locator, ref, "click")
+        await locator.check(timeout=self.timeout_ms)
         return ActionResult(True, f"checked {ref}")
 
     async def _do_uncheck(self, ref: str) -> ActionResult:
-        await (await self.locate(ref)).uncheck(timeout=self.timeout_ms)
+        locator = await self.locate(ref)
+        await self._refuse_if_blocked(locator, ref, "click")
+        await locator.uncheck(timeout=self.timeout_ms)
         return ActionResult(True, f"unchecked {ref}")
 
     async def _do_hover(self, ref: str) -> ActionResult:
         await (await self.locate(ref)).hover(timeout=self.timeout_ms)
         return ActionResult(True, f"hovering over {ref}")
+
+    async def _do_link_url(self, ref: str) -> ActionResult:
+        locator = await self.locate(ref)
+        url = await locator.evaluate(_LINK_URL_JS, timeout=self.timeout_ms)
+        return ActionResult(True, f"{ref} links to {url}" if url else f"{ref} is not a link")
 
     async def _do_focus(self, ref: str) -> ActionResult:
         await (await self.locate(ref)).focus(timeout=self.timeout_ms)
@@ -266,3 +315,19 @@ class ActionRunner:
 
     async def _do_abort(self, reason: str) -> ActionResult:
         return ActionResult(True, "aborted", abort_reason=reason)
+
+
+def _cause_in(call_log: list[str]) -> str | None:
+    """The last cause Playwright's call log names, in the model's terms."""
+    for line in reversed(call_log):
+        for pattern, explanation in _CAUSES:
+            found = pattern.search(line)
+            if found:
+                return explanation.format(*found.groups())
+    return None
+
+
+def _check_date_format(field_type: str, value: str, ref: str) -> None:
+    expected = _DATE_FORMATS.get(field_type)
+    if expected is not None and not expected[0].match(value):
+        raise ActionFailed(f"cannot fill {ref}: it is a {field_type} field; give {expected[1]}")

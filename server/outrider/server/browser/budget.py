@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import deque
 from dataclasses import dataclass, field
@@ -33,13 +34,18 @@ class ErrorBudget:
 
 @dataclass
 class RepeatGuard:
-    """Refuses an action identical to the last `limit` ones: the agent is stuck in a loop."""
+    """Refuses an action identical to the last `limit` ones on a page that did not change in
+    between: the agent is stuck in a loop. The same action on a page it keeps changing ("Next
+    page" through a paginated table) is progress, not a loop."""
 
     limit: int
     _recent: deque[str] = field(default_factory=deque)
 
-    def is_repeat(self, call: ToolCall) -> bool:
-        key = json.dumps([call.name, call.arguments], sort_keys=True)
+    def is_repeat(self, call: ToolCall, page_state: str) -> bool:
+        """`page_state` is what the action acts on (the view the model chose it from)."""
+        # Focus follows every click, so it does not count as a change of the page.
+        digest = hashlib.sha256(page_state.replace(" [active]", "").encode()).hexdigest()
+        key = json.dumps([call.name, call.arguments, digest], sort_keys=True)
         stuck = len(self._recent) >= self.limit and all(k == key for k in self._recent)
         self._recent.append(key)
         while len(self._recent) > self.limit:

@@ -3,26 +3,32 @@ report) and the screenshot artifact (inline only when the caller opted in)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Frame, Page
 
 from outrider.server.browser.js import load_js
 from outrider.server.browser.page_model import (
-    ELEMENT_COUNT_JS,
+    LARGE_PAGE_NOTE,
     PASSWORD_VALUES_JS,
+    PageFacts,
     PageView,
     build_large_view,
     build_view,
 )
 from outrider.server.browser.prompts import page_message
+from outrider.server.browser.refs import RefMap
+from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.models.base import ImagePart
 from outrider.v1 import automate_events_pb2 as ae
 
 _LARGE_PAGE_JS = load_js("large_page.js")
+_PAGE_FACTS_JS = load_js("page_facts.js")
 
 if TYPE_CHECKING:
     from outrider.server.browser.run import BrowserRun
@@ -32,6 +38,11 @@ class Observer:
     def __init__(self, run: BrowserRun, settings: BrowserSettings) -> None:
         self._run = run
         self._settings = settings
+        self._title = ""
+        self._seen_at = ("", "")  # (URL, scroll position) of the last screenshot
+        self._where = ""  # scroll position of the newest read
+        self._last_shot: bytes | None = None
+        self._small_pages: set[tuple[int, str]] = set()  # read before, not large: read at once
         self.last_view = ""
 
     async def observe(self, iteration_id: str) -> bool:
@@ -45,30 +56,36 @@ class Observer:
             await connection.session.page.wait_for_load_state("domcontentloaded")
             view = await self._snapshot(connection.session.page)
         self._report_compression(view, iteration_id)
-        shot = await self._screenshot(iteration_id) if self._settings.screenshots else None
         page = connection.session.page
+        shot = await self._shot_for(view, (page.url, self._where), iteration_id)
         images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
-        message = page_message(
-            view.text, page.url, await page.title(), connection.session.notices.take()
-        )
+        message = page_message(view.text, page.url, self._title, connection.session.notices.take())
         self._run.conversation.add_page(message, images)
         self.last_view = view.text
         return shot is not None
 
+    async def _shot_for(
+        self, view: PageView, at: tuple[str, str], iteration_id: str
+    ) -> bytes | None:
+        """A new screenshot, or the last one again when the page has not changed since (same
+        URL, scroll position and view): its event and artifact would repeat the previous ones."""
+        if not self._settings.screenshots:
+            return None
+        if self._last_shot is None or (view.text, at) != (self.last_view, self._seen_at):
+            self._last_shot = await self._screenshot(iteration_id)
+        self._seen_at = at
+        return self._last_shot
+
     async def _snapshot(self, page: Page) -> PageView:
         key = self._run.connection.session.key_of(page)
-        cap = self._settings.max_snapshot_chars
-        if await page.evaluate(ELEMENT_COUNT_JS) > self._settings.large_page_elements:
-            found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
-            return build_large_view(found, key, self._run.refs, self._run.secrets, cap)
-        raw = await page.aria_snapshot(mode="ai", timeout=self._settings.action_timeout * 1000)
-        for frame in page.frames:
-            try:
-                for value in await frame.evaluate(PASSWORD_VALUES_JS):
-                    self._run.secrets.add(value)
-            except PlaywrightError:
-                continue  # a frame that went away or refuses scripts
-        return build_view(raw, key, self._run.refs, self._run.secrets, cap)
+        known_small = (key, page.url) in self._small_pages
+        read = await read_page(
+            page, key, self._run.refs, self._run.secrets, self._settings, known_small
+        )
+        self._title, self._where = read.title, read.where
+        if not read.view.text.startswith(LARGE_PAGE_NOTE):
+            self._small_pages.add((key, page.url))
+        return read.view
 
     def _report_compression(self, view: PageView, iteration_id: str) -> None:
         percent = 100.0 * (1 - view.compressed_size / view.raw_size) if view.raw_size else 0.0
@@ -106,3 +123,63 @@ class Observer:
                 name,
             )
         return shot
+
+
+@dataclass(frozen=True)
+class PageRead:
+    view: PageView
+    title: str
+    where: str  # the scroll position ("x,y"): a scrolled page looks different, same view or not
+
+
+async def read_page(
+    page: Page,
+    key: int,
+    refs: RefMap,
+    secrets: Secrets,
+    settings: BrowserSettings,
+    known_small: bool = False,
+) -> PageRead:
+    """The model's view of a page, in as few calls to the browser as the page allows: the page
+    facts (size, modal dialog, comboboxes, unseen text, the main frame's password values,
+    title, scroll position), the snapshot, and each child frame's password scan. All at once
+    when the page is `known_small` (read before and not large); else the facts first, as a
+    large page gets the viewport-first view instead of a costly snapshot."""
+    cap, limit = settings.max_snapshot_chars, settings.large_page_elements
+    snapshot: tuple[str, list[str]] | None = None
+    if known_small:
+        facts, snapshot = await asyncio.gather(
+            page.evaluate(_PAGE_FACTS_JS, [limit]), _snapshot(page, settings)
+        )
+    else:
+        facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
+    for value in facts["passwords"]:
+        secrets.add(value)
+    if facts["count"] > limit:
+        found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
+        view = build_large_view(found, key, refs, secrets, cap)
+        return PageRead(view, facts["title"], facts["where"])
+    raw, frame_values = snapshot or await _snapshot(page, settings)
+    for value in frame_values:
+        secrets.add(value)
+    notes = {name: note for name, note in facts["comboboxes"].items() if note}
+    page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
+    view = build_view(raw, key, refs, secrets, cap, page_facts)
+    return PageRead(view, facts["title"], facts["where"])
+
+
+async def _snapshot(page: Page, settings: BrowserSettings) -> tuple[str, list[str]]:
+    """The AI snapshot, and the password values of child frames read alongside it."""
+    snapshot = page.aria_snapshot(mode="ai", timeout=settings.action_timeout * 1000)
+    raw, *frames = await asyncio.gather(
+        snapshot, *(_password_values(frame) for frame in page.frames[1:])
+    )
+    return str(raw), [value for values in frames for value in values]
+
+
+async def _password_values(frame: Frame) -> list[str]:
+    try:
+        values: list[str] = await frame.evaluate(PASSWORD_VALUES_JS)
+    except PlaywrightError:
+        return []  # a frame that went away or refuses scripts
+    return values

@@ -4,16 +4,23 @@ compressed and capped.
 Compression keeps refs (as "[E12]") only where the model can act (links, buttons, fields,
 clickable elements), shortens role names ("h1" for a level-1 heading), drops list bullets, empty
 non-interactive lines and label texts that the next control repeats, and halves indentation.
+
+Structure the model needs is kept compactly (view_tree): a table is one line per row with its
+column names once; a native select is one line ("select") with its options, apart from a
+combobox (typed into, marked "editable" when it is); an open modal dialog comes first and the
+page behind it is shown without refs, as it cannot be used until the dialog is closed.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from outrider.server.browser import view_tree
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.view_tree import Node
 
 INTERACTIVE_ROLES = frozenset(
     {
@@ -42,7 +49,6 @@ _SHORT_ROLES = {
     "paragraph": "p",
     "listitem": "li",
     "textbox": "input",
-    "combobox": "select",
     "navigation": "nav",
     "contentinfo": "footer",
 }
@@ -52,9 +58,24 @@ _LEVEL = re.compile(r" \[level=(\d)\]")
 _TEXT = re.compile(r"^ *text: (?P<label>.+)$")
 _NOISE = re.compile(r" \[cursor=pointer\]")
 
-ELEMENT_COUNT_JS = "() => document.getElementsByTagName('*').length"
+_COMBOBOX_LINE = re.compile(
+    r'^ *- combobox "(?P<name>(?:[^"\\]|\\.)*)"(?: \[[a-z]+(?:=[^\]]*)?\])*? \[ref=[a-z0-9]+\]',
+    re.MULTILINE,
+)
+LARGE_PAGE_NOTE = "[a very large page: only headings and controls near the viewport are shown]"
+_MODAL_NOTE = "[modal dialog open: close it before using the page behind it]"
+_BEHIND_NOTE = "[behind the dialog, inert:]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What the snapshot does not say, read from the page by observe.py."""
+
+    modal: str | None = None  # accessible name of an open modal dialog ("" if unnamed)
+    combobox_notes: dict[str, str] = field(default_factory=dict)  # accessible name -> note
+    hidden_texts: frozenset[str] = frozenset()  # texts on the page nobody can see
 
 
 @dataclass(frozen=True)
@@ -65,13 +86,84 @@ class PageView:
     truncated_lines: int
 
 
-def build_view(raw: str, page_key: int, refs: RefMap, secrets: Secrets, cap: int) -> PageView:
+def build_view(
+    raw: str,
+    page_key: int,
+    refs: RefMap,
+    secrets: Secrets,
+    cap: int,
+    facts: PageFacts | None = None,
+) -> PageView:
     """From a raw Playwright AI snapshot to the model's view of the page."""
-    renamed = secrets.redact(refs.rename(page_key, raw))
-    lines = [_compress_line(line) for line in renamed.splitlines()]
-    kept = _drop_repeated_labels([line for line in lines if line is not None])
+    facts = facts or PageFacts()
+    annotated = _annotate_comboboxes(raw, facts.combobox_notes)
+    roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
+    scoped = view_tree.modal_first(roots, facts.modal) if facts.modal is not None else None
+    render = _Renderer(facts.hidden_texts).render
+    if scoped is None:
+        lines = render(roots)
+        if facts.modal is not None:
+            lines.insert(0, _MODAL_NOTE)
+    else:
+        dialog, behind = scoped
+        inert = [view_tree.strip_refs(line) for line in render(behind)]
+        lines = [_MODAL_NOTE, *render(dialog), _BEHIND_NOTE, *inert]
+    kept = _drop_repeated_labels(lines)
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
+
+
+def _annotate_comboboxes(raw: str, notes: dict[str, str]) -> str:
+    """The page's notes after the ref of each combobox line of that name."""
+    if not notes:
+        return raw
+
+    def annotate(match: re.Match[str]) -> str:
+        note = notes.get(match["name"].replace('\\"', '"'))
+        return f"{match[0]} {note}" if note else match[0]
+
+    return _COMBOBOX_LINE.sub(annotate, raw)
+
+
+@dataclass(frozen=True)
+class _Renderer:
+    """Nodes to view lines: structure kept compactly, link targets and unseen text left out."""
+
+    hidden_texts: frozenset[str]
+
+    def render(self, nodes: list[Node]) -> list[str]:
+        lines: list[str] = []
+        for node in nodes:
+            if node.line.lstrip().startswith("- /"):
+                continue  # /url: link targets (the link_url tool tells one)
+            if self._unseen(node):
+                continue
+            if node.role in view_tree.TABLES:
+                lines.extend(view_tree.table_lines(node, _compress_line))
+                continue
+            select = view_tree.select_line(node, _compress_line)
+            if select is not None:
+                lines.append(select)
+                continue
+            line = _compress_line(node.line)
+            if line is not None:
+                properties_only = all(c.line.lstrip().startswith("- /") for c in node.children)
+                lines.append(line.removesuffix(":") if properties_only else line)
+            lines.extend(self.render(node.children))
+        return lines
+
+    def _unseen(self, node: Node) -> bool:
+        """Text nobody can see (off-screen, 1px, transparent), with nothing to act on in it."""
+        if not self.hidden_texts or any(_is_interactive(n.line) for n in node.walk()):
+            return False
+        return view_tree.own_text(node.line) in self.hidden_texts
+
+
+def _is_interactive(line: str) -> bool:
+    match = _LINE.match(line)
+    return match is not None and (
+        match["role"] in INTERACTIVE_ROLES or "[cursor=pointer]" in match["rest"]
+    )
 
 
 def build_large_view(
@@ -85,7 +177,7 @@ def build_large_view(
         lines.append(f"[{found['after']} more elements below; scroll down or use find]")
     raw = "\n".join(lines)
     text, dropped = _cap(secrets.redact(refs.rename(page_key, raw)), cap)
-    note = "[a very large page: only headings and controls near the viewport are shown]\n"
+    note = LARGE_PAGE_NOTE + "\n"
     return PageView(note + text, len(raw), len(note) + len(text), dropped)
 
 
@@ -98,7 +190,7 @@ def _compress_line(line: str) -> str | None:
     interactive = role in INTERACTIVE_ROLES or "[cursor=pointer]" in match["rest"]
     if not interactive:
         rest = _REF.sub("", rest).replace(" [active]", "")
-        if rest in (":", ""):
+        if rest in (":", "") and role not in view_tree.DIALOGS:
             return None  # an anonymous wrapper: its children stay
     short = _SHORT_ROLES.get(role, role)
     level = _LEVEL.search(rest)

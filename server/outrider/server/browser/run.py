@@ -257,13 +257,13 @@ class BrowserRun:
             )
             return f"Invalid call: {'; '.join(errors)}"
         self.invalid_calls = 0
-        if self.repeats.is_repeat(call):
+        if self.repeats.is_repeat(call, self.observer.last_view):
             self.reporter.status(
                 iteration_id, f"refused a repeated {call.name}: the agent is looping"
             )
             return (
                 f"Refused: you already did exactly this {self.env.browser.repeat_limit} times "
-                "and it did not help. Try something different."
+                "and the page did not change. Try something different."
             )
         return None
 

@@ -26,7 +26,9 @@ class BrowserSettings(BaseSettings):
     )
     max_consecutive_errors: int = Field(5, ge=1, description="Failed actions in a row: MAX_ERRORS.")
     max_total_errors: int = Field(15, ge=1, description="Failed actions in all: MAX_ERRORS.")
-    repeat_limit: int = Field(3, ge=1, description="Identical actions in a row before refusing.")
+    repeat_limit: int = Field(
+        3, ge=1, description="Identical actions on an unchanged page before refusing."
+    )
     action_timeout: float = Field(5.0, gt=0, description="Seconds one action may take.")
     navigation_timeout: float = Field(15.0, gt=0, description="Seconds a navigation may take.")
     model_retries: int = Field(

@@ -24,19 +24,27 @@ _COMMON = [
     _spec("click", "Click an element.", {"ref": _REF}, ["ref"]),
     _spec(
         "fill",
-        "Replace the text of a field. Use {{secret:...}} placeholders as given.",
+        "Replace the text of a field (input, textarea, or a combobox you type into; date fields "
+        "take YYYY-MM-DD). Use {{secret:...}} placeholders as given.",
         {"ref": _REF, "value": {"type": "string"}},
         ["ref", "value"],
     ),
     _spec(
         "select",
-        "Choose options of a select element by their labels.",
+        "Choose options of a select list (shown as `select` with its options) by their labels. "
+        "Not for a `combobox`: fill it with text, then click one of the options it shows.",
         {"ref": _REF, "values": {"type": "array", "items": {"type": "string"}}},
         ["ref", "values"],
     ),
     _spec("check", "Tick a checkbox or choose a radio button.", {"ref": _REF}, ["ref"]),
     _spec("uncheck", "Untick a checkbox.", {"ref": _REF}, ["ref"]),
     _spec("hover", "Move the mouse over an element.", {"ref": _REF}, ["ref"]),
+    _spec(
+        "link_url",
+        "Tell the URL a link points to (the snapshot leaves link targets out).",
+        {"ref": _REF},
+        ["ref"],
+    ),
     _spec("focus", "Focus an element.", {"ref": _REF}, ["ref"]),
     _spec(
         "press",

@@ -1,0 +1,63 @@
+// One call for what the snapshot does not say: how many elements the page has (large pages get
+// another view), the accessible name of an open modal dialog (a <dialog> opened with showModal()
+// or a visible aria-modal element), and, on pages up to `limit` elements, the texts a person
+// cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
+// zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
+// Also notes on comboboxes, the values of password fields (to redact), the title and the
+// scroll position, saving calls of their own.
+([limit]) => {
+  const count = document.getElementsByTagName('*').length;
+  const nameOf = (e) => {  // the accessible name, as far as these elements need it
+    const labelled = (e.getAttribute('aria-labelledby') || '').split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent?.trim() || '').filter(Boolean);
+    const name = labelled.join(' ') || e.getAttribute('aria-label') || e.labels?.[0]?.textContent
+      || e.getAttribute('title') || e.getAttribute('placeholder') || '';
+    return name.replace(/\s+/g, ' ').trim();
+  };
+  // Comboboxes that are not selects, by name: can text be typed in, which list do they control.
+  const comboboxes = {};
+  for (const e of document.querySelectorAll('[role=combobox]:not(select), input[list]')) {
+    if (!e.checkVisibility()) continue;
+    const editable = (e.tagName === 'INPUT' && !e.readOnly && !e.disabled) || e.isContentEditable;
+    const id = (e.getAttribute('aria-controls') || e.getAttribute('aria-owns') || '').split(/\s+/)[0];
+    const list = id ? document.getElementById(id) : e.list || null;
+    const label = list ? (nameOf(list) || list.id).replace(/"/g, "'") : '';
+    const note = (editable ? '[editable]' : '[not editable]') + (label ? ` [controls "${label}"]` : '');
+    const name = nameOf(e);
+    comboboxes[name] = name in comboboxes ? null : note;  // two of one name: no note for either
+  }
+  const modals = Array.from(document.querySelectorAll('dialog, [aria-modal="true"]')).filter(
+    (e) => (e.tagName === 'DIALOG' ? e.matches(':modal') : e.checkVisibility()));
+  const modal = modals.length ? nameOf(modals[modals.length - 1]) : null;
+  const hidden = new Set();
+  if (count <= limit && document.body) {
+    const width = document.documentElement.scrollWidth;
+    const unseen = (e) => {
+      if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
+      const box = e.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) {
+        const contents = getComputedStyle(e).display === 'contents';  // no box of its own
+        return contents && e.parentElement ? unseen(e.parentElement) : !contents;
+      }
+      if (box.right + scrollX <= 0 || box.bottom + scrollY <= 0 || box.left + scrollX >= width) return true;
+      return getComputedStyle(e).fontSize === '0px';
+    };
+    const checked = new Map();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node && hidden.size < 300; node = walker.nextNode()) {
+      const text = node.textContent.replace(/\s+/g, ' ').trim();
+      const parent = node.parentElement;
+      if (!text || !parent || parent.closest('script, style, noscript, select, datalist')) continue;
+      if (!checked.has(parent)) checked.set(parent, unseen(parent));
+      if (!checked.get(parent)) continue;
+      hidden.add(text.slice(0, 500));
+      hidden.add((parent.innerText || text).replace(/\s+/g, ' ').trim().slice(0, 500));
+    }
+  }
+  const passwords = Array.from(document.querySelectorAll('input[type=password]'))
+    .map((e) => e.value).filter((v) => v);
+  const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
+  return {
+    count, modal, comboboxes, hidden: Array.from(hidden), passwords, title: document.title, where,
+  };
+}

@@ -1,0 +1,160 @@
+"""The snapshot as a tree, for the parts of the view that need more than one line at a time:
+tables (one line per row), native selects (one line with their options), editable comboboxes
+(marked as such) and an open modal dialog (shown first; the page behind it without refs).
+
+Lines stay in Playwright's format ("  - role "name" [E3]: text"); page_model compresses them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+_ROLE = re.compile(r"^ *- (?P<role>[a-z]+)\b")
+_NAME = re.compile(r'^ *- [a-z]+ "(?P<name>(?:[^"\\]|\\.)*)"')
+_REFS = re.compile(r" ?\[E\d+\]")
+_INLINE_TEXT = re.compile(r"^[^:]*?: (?P<text>.+)$")
+
+TABLES = frozenset({"table", "grid", "treegrid"})
+ROWS = frozenset({"row"})
+CELLS = frozenset({"cell", "gridcell", "columnheader", "rowheader"})
+DIALOGS = frozenset({"dialog", "alertdialog"})
+
+
+@dataclass
+class Node:
+    line: str
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def role(self) -> str:
+        match = _ROLE.match(self.line)
+        return match["role"] if match else ""
+
+    @property
+    def name(self) -> str:
+        match = _NAME.match(self.line)
+        return match["name"] if match else ""
+
+    @property
+    def depth(self) -> int:
+        return (len(self.line) - len(self.line.lstrip())) // 2
+
+    def walk(self) -> Iterator[Node]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+def parse(text: str) -> list[Node]:
+    """Nodes by indentation: a line belongs to the nearest less indented line above it."""
+    roots: list[Node] = []
+    stack: list[tuple[int, Node]] = []
+    for line in text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        node = Node(line)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        (stack[-1][1].children if stack else roots).append(node)
+        stack.append((indent, node))
+    return roots
+
+
+# Renderers turn a node into finished view lines, or None to fall back to line compression.
+Compress = Callable[[str], "str | None"]
+
+
+def table_lines(node: Node, compress: Compress) -> list[str]:
+    """A table as "table:" then one line per row ("Number | Customer | ..."), header rows once
+    as "columns: ..."; cell contents flattened, link targets left out."""
+    pad = " " * node.depth
+    head = compress(node.line) or f"{pad}{node.role}:"
+    lines = [head if head.endswith(":") else f"{head}:"]
+    for child in node.children:  # a caption, say
+        text = compress(child.line) if child.role not in ROWS | {"rowgroup"} else None
+        if text:
+            lines.append(f"{pad} {text.strip()}")
+    for row in (n for n in node.walk() if n.role in ROWS):
+        cells = [c for c in row.children if c.role in CELLS]
+        if not cells:
+            continue
+        texts = " | ".join(_cell_text(cell, compress) for cell in cells)
+        header = all(c.role == "columnheader" for c in cells)
+        clickable = "[cursor=pointer]" in row.line
+        ref = _ref_of(row.line) if clickable else ""
+        label = "columns" if header else f"row{ref}"
+        lines.append(f"{pad} {label}: {texts}")
+    return lines
+
+
+def _cell_text(cell: Node, compress: Compress) -> str:
+    if not cell.children:
+        inline = _INLINE_TEXT.match(_REFS.sub("", cell.line).replace('"', ""))
+        return cell.name or (inline["text"].strip() if inline else "")
+    parts = []
+    for node in list(cell.walk())[1:]:
+        if node.line.lstrip().startswith("- /"):
+            continue  # /url and other properties
+        short = compress(node.line)
+        if short:
+            parts.append(short.strip().removesuffix(":"))
+    return " ".join(parts)
+
+
+def _ref_of(line: str) -> str:
+    found = _REFS.search(line)
+    return found.group(0) if found else ""
+
+
+def select_line(node: Node, compress: Compress) -> str | None:
+    """A native select (a combobox listing its options) as one line: current value, then the
+    options to choose from."""
+    options = [c for c in node.children if c.role == "option"]
+    if node.role != "combobox" or not options or len(options) != len(node.children):
+        return None
+    short = (compress(node.line) or "").rstrip(":")
+    head = re.sub(r"^( *)[a-z]+", r"\1select", short, count=1)
+    chosen = [o.name for o in options if "[selected]" in o.line]
+    names = ", ".join(f'"{o.name}"' for o in options)
+    value = f" = {', '.join(chosen)}" if chosen else ""
+    return f"{head}{value}; options: {names}"
+
+
+def modal_first(roots: list[Node], modal_name: str) -> tuple[list[Node], list[Node]] | None:
+    """(the modal dialog, everything else) when the page has an open modal dialog."""
+    dialogs = [n for root in roots for n in root.walk() if n.role in DIALOGS]
+    if not dialogs:
+        return None
+    named = [d for d in dialogs if d.name == modal_name]
+    dialog = (named or dialogs)[-1]
+    return [dialog], _without(roots, dialog)
+
+
+def _without(nodes: list[Node], gone: Node) -> list[Node]:
+    kept = []
+    for node in nodes:
+        if node is gone:
+            continue
+        kept.append(Node(node.line, _without(node.children, gone)))
+    return kept
+
+
+_OWN_TEXT = re.compile(
+    r'^ *- [a-z]+(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?: \[[^\]]*\])*(?::(?P<text> .*))?$'
+)
+
+
+def own_text(line: str) -> str:
+    """A line's text: its inline text ("- paragraph: Hello"), else its name."""
+    match = _OWN_TEXT.match(line)
+    if match is None:
+        return ""
+    text = (match["text"] or "").strip()
+    if len(text) > 1 and text.startswith('"') and text.endswith('"'):
+        text = text[1:-1].replace('\\"', '"')
+    return text or match["name"] or ""
+
+
+def strip_refs(line: str) -> str:
+    return _REFS.sub("", line)
