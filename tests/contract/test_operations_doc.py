@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from outrider.server.settings import Settings
-from outrider.server.settings_doc import BEGIN, END, SettingRow, markdown_table, setting_rows
+from outrider.server.settings_doc import (
+    BEGIN,
+    END,
+    TELEMETRY_BEGIN,
+    TELEMETRY_END,
+    SettingRow,
+    markdown_table,
+    setting_rows,
+)
+from outrider.server.telemetry import catalogue
 from tests.support.harness import REPO_ROOT
 
 DOC = REPO_ROOT / "docs" / "operations.md"
@@ -25,6 +34,12 @@ def generated_section(text: str) -> str:
 def test_the_settings_table_is_current() -> None:
     """Regenerate with: python -m outrider.server.settings_doc --write docs/operations.md"""
     assert generated_section(DOC.read_text()) == markdown_table()
+
+
+def test_the_metrics_spans_and_log_fields_are_current() -> None:
+    text = DOC.read_text()
+    start = text.index("\n", text.index(TELEMETRY_BEGIN)) + 1
+    assert text[start : text.index(TELEMETRY_END)] == catalogue.markdown() + "\n"
 
 
 def test_check_fails_on_a_stale_document(tmp_path: Path) -> None:

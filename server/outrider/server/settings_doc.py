@@ -1,8 +1,9 @@
-"""The table of every setting, generated from the settings classes so the docs cannot drift.
+"""The table of every setting, generated from the settings classes so the docs cannot drift;
+beside it the metrics, spans and log fields from the telemetry catalogue.
 
-    python -m outrider.server.settings_doc                 print the table (Markdown)
-    python -m outrider.server.settings_doc --write FILE    replace FILE's generated section
-    python -m outrider.server.settings_doc --check FILE    exit 1 when that section is stale
+    python -m outrider.server.settings_doc                 print the settings table (Markdown)
+    python -m outrider.server.settings_doc --write FILE    replace FILE's generated sections
+    python -m outrider.server.settings_doc --check FILE    exit 1 when a section is stale
 
 Nested settings (browser, research, providers) are read through their own environment prefix;
 fields with their own variable names (provider keys) list those names.
@@ -25,9 +26,12 @@ from pydantic_core import PydanticUndefined
 from pydantic_settings import BaseSettings
 
 from outrider.server.settings import Settings
+from outrider.server.telemetry import catalogue as telemetry_catalogue
 
 BEGIN = "<!-- BEGIN GENERATED settings: python -m outrider.server.settings_doc --write "
 END = "<!-- END GENERATED settings -->"
+TELEMETRY_BEGIN = "<!-- BEGIN GENERATED telemetry: python -m outrider.server.settings_doc --write "
+TELEMETRY_END = "<!-- END GENERATED telemetry -->"
 _BOUNDS = ((annotated_types.Ge, ">="), (annotated_types.Gt, ">"), (annotated_types.Le, "<="))
 
 
@@ -122,12 +126,19 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def replace_section(document: str, table: str) -> str:
-    """The document with the text between its BEGIN and END markers replaced by `table`."""
-    start = document.index(BEGIN)
+def replace_section(document: str, table: str, begin: str = BEGIN, end: str = END) -> str:
+    """The document with the text between its `begin` and `end` markers replaced by `table`."""
+    start = document.index(begin)
     body_start = document.index("\n", start) + 1
-    end = document.index(END, body_start)
-    return document[:body_start] + table + document[end:]
+    stop = document.index(end, body_start)
+    return document[:body_start] + table + document[stop:]
+
+
+def generated(document: str) -> str:
+    """The document with both generated sections (settings, telemetry) brought up to date."""
+    with_settings = replace_section(document, markdown_table())
+    catalogue = telemetry_catalogue.markdown() + "\n"
+    return replace_section(with_settings, catalogue, TELEMETRY_BEGIN, TELEMETRY_END)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,10 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     path: Path = args.write or args.check
     current = path.read_text()
-    wanted = replace_section(current, table)
+    wanted = generated(current)
     if args.check is not None:
         if wanted != current:
-            print(f"{path}: the settings table is stale; run {BEGIN[29:-2].strip()}{path}")
+            print(f"{path}: a generated table is stale; run {BEGIN[29:-2].strip()}{path}")
             return 1
         return 0
     path.write_text(wanted)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from outrider.server.telemetry import metrics
+
 
 class Admission:
     def __init__(self, capacity: int, tell_place: Callable[[str, int], None]) -> None:
@@ -55,6 +57,7 @@ class Admission:
             turn.set_result(None)
 
     def _tell_places(self) -> None:
+        metrics.runs_waiting(len(self._line))
         for place, run_id in enumerate(self._line, start=1):
             if self._told.get(run_id) != place:
                 self._told[run_id] = place

@@ -37,7 +37,7 @@ METRICS: tuple[MetricDoc, ...] = (
         "outrider_runs_capacity",
         "gauge",
         (),
-        "Runs allowed at once (OUTRIDER_MAX_CONCURRENT_RUNS); more are refused.",
+        "Runs executing at once (OUTRIDER_MAX_CONCURRENT_RUNS); more wait in line.",
     ),
     MetricDoc("outrider_runs_started_total", "counter", ("kind",), "Runs started."),
     MetricDoc(
@@ -47,6 +47,12 @@ METRICS: tuple[MetricDoc, ...] = (
         "Runs ended, by final state and error code (empty on success).",
     ),
     MetricDoc("outrider_runs_active", "gauge", ("kind",), "Runs queued or running now."),
+    MetricDoc(
+        "outrider_runs_waiting",
+        "gauge",
+        (),
+        "Runs waiting in line for an execution slot (admission control) now.",
+    ),
     MetricDoc(
         "outrider_run_queue_wait_seconds",
         "histogram",

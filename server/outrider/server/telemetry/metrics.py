@@ -86,6 +86,10 @@ def run_started(kind: str, queue_wait: float) -> None:
     _histogram("outrider_run_queue_wait_seconds").labels(kind).observe(queue_wait)
 
 
+def runs_waiting(count: int) -> None:
+    _gauge("outrider_runs_waiting").set(count)
+
+
 def run_active(kind: str, delta: int) -> None:
     _gauge("outrider_runs_active").labels(kind).inc(delta)
 
