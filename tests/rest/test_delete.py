@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from outrider.server.rest_edge.streams import StreamSettings, open_events, sse_response
+from outrider.server.core.principals import ANONYMOUS
+from outrider.server.rest_edge.streams import StreamSettings, sse_response
 from tests.rest.support import RestCase, sse_events
 from tests.support.script_agent import ARTIFACT_BYTES
 
@@ -54,12 +55,12 @@ async def test_an_sse_replay_of_a_run_deleted_meanwhile_ends_with_an_error_event
     async with httpx.AsyncClient(base_url=rest.origin, timeout=60) as http:
         run_id = await finished_run_id(http, steps=300)  # more than one page of catch-up
     runs = rest.grpc.runs
-    run = runs.get(run_id)
-    events = open_events(runs, run_id, 0, False)
+    run = runs.get(run_id, ANONYMOUS)
+    events = runs.watch_batches(run_id, 0, ANONYMOUS)
     body = sse_response(run, events, StreamSettings(False, 3000)).body_iterator
     blocks = [await anext(body), await anext(body)]  # the comment, then event 1
     assert b"id: 1" in _text(blocks[-1]).encode()
-    await runs.delete(run_id)
+    await runs.delete(run_id, ANONYMOUS)
     blocks += [chunk async for chunk in body]
     last = _text(blocks[-1])
     assert "event: error" in last and "no longer kept" in last and "RUN_DELETED" in last
@@ -76,10 +77,12 @@ async def test_a_replay_that_delivered_everything_ends_normally_despite_a_delete
     async with httpx.AsyncClient(base_url=rest.origin, timeout=60) as http:
         run_id = await finished_run_id(http)
     runs = rest.grpc.runs
-    events = open_events(runs, run_id, 0, False)
-    body = sse_response(runs.get(run_id), events, StreamSettings(False, 3000)).body_iterator
+    events = runs.watch_batches(run_id, 0, ANONYMOUS)
+    body = sse_response(
+        runs.get(run_id, ANONYMOUS), events, StreamSettings(False, 3000)
+    ).body_iterator
     blocks = [await anext(body)]
     while "event: done" not in _text(blocks[-1]):
         blocks.append(await anext(body))
-    await runs.delete(run_id)
+    await runs.delete(run_id, ANONYMOUS)
     assert [chunk async for chunk in body] == []  # nothing was missed: no error
