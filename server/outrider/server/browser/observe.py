@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from outrider.server.browser.js import load_js
 from outrider.server.browser.page_model import (
     LARGE_PAGE_NOTE,
     PASSWORD_VALUES_JS,
+    SLOW_PAGE_NOTE,
     PageFacts,
     PageView,
     build_large_view,
@@ -149,23 +151,37 @@ async def read_page(
     snapshot: tuple[str, list[str]] | None = None
     if known_small:
         facts, snapshot = await asyncio.gather(
-            page.evaluate(_PAGE_FACTS_JS, [limit]), _snapshot(page, settings)
+            page.evaluate(_PAGE_FACTS_JS, [limit]), _snapshot_in_time(page, settings)
         )
     else:
         facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
     for value in facts["passwords"]:
         secrets.add(value)
-    if facts["count"] > limit:
+    large = facts["count"] > limit
+    if not large and snapshot is None:
+        snapshot = await _snapshot_in_time(page, settings)
+    if large or snapshot is None:
+        # Overload slows a run down, never fails it: a snapshot the busy browser could not
+        # produce in time is replaced by the fast viewport-first view for this step.
+        why = LARGE_PAGE_NOTE if large else SLOW_PAGE_NOTE
         found = await page.evaluate(_LARGE_PAGE_JS, [0.5, 1.5, 400])
-        view = build_large_view(found, key, refs, secrets, cap)
+        view = build_large_view(found, key, refs, secrets, cap, why)
         return PageRead(view, facts["title"], facts["where"])
-    raw, frame_values = snapshot or await _snapshot(page, settings)
+    raw, frame_values = snapshot
     for value in frame_values:
         secrets.add(value)
     notes = {name: note for name, note in facts["comboboxes"].items() if note}
     page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
     view = build_view(raw, key, refs, secrets, cap, page_facts)
     return PageRead(view, facts["title"], facts["where"])
+
+
+async def _snapshot_in_time(page: Page, settings: BrowserSettings) -> tuple[str, list[str]] | None:
+    """The snapshot, or None when the browser did not produce it within the action timeout."""
+    try:
+        return await _snapshot(page, settings)
+    except PlaywrightTimeoutError:
+        return None
 
 
 async def _snapshot(page: Page, settings: BrowserSettings) -> tuple[str, list[str]]:

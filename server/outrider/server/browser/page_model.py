@@ -63,6 +63,11 @@ _COMBOBOX_LINE = re.compile(
     re.MULTILINE,
 )
 LARGE_PAGE_NOTE = "[a very large page: only headings and controls near the viewport are shown]"
+# The same fast view when the browser is too busy to produce the full snapshot in time.
+SLOW_PAGE_NOTE = (
+    "[the page could not be read in full in time: only headings and controls near the viewport "
+    "are shown; scroll or use find to see more]"
+)
 _MODAL_NOTE = "[modal dialog open: close it before using the page behind it]"
 _BEHIND_NOTE = "[behind the dialog, inert:]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
@@ -167,9 +172,15 @@ def _is_interactive(line: str) -> bool:
 
 
 def build_large_view(
-    found: dict[str, Any], page_key: int, refs: RefMap, secrets: Secrets, cap: int
+    found: dict[str, Any],
+    page_key: int,
+    refs: RefMap,
+    secrets: Secrets,
+    cap: int,
+    why: str = LARGE_PAGE_NOTE,
 ) -> PageView:
-    """The model's view of a very large page from the fast viewport-first scan (large_page.js)."""
+    """The model's view of a very large page from the fast viewport-first scan (large_page.js);
+    `why` says to the model why it sees only this much."""
     lines = list(found["lines"])
     if found["before"]:
         lines.insert(0, f"[{found['before']} more elements above; scroll up or use find]")
@@ -177,7 +188,7 @@ def build_large_view(
         lines.append(f"[{found['after']} more elements below; scroll down or use find]")
     raw = "\n".join(lines)
     text, dropped = _cap(secrets.redact(refs.rename(page_key, raw)), cap)
-    note = LARGE_PAGE_NOTE + "\n"
+    note = why + "\n"
     return PageView(note + text, len(raw), len(note) + len(text), dropped)
 
 
