@@ -20,7 +20,8 @@ from outrider.server.telemetry import metrics, tracing
 Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the type stubs
 Context: TypeAlias = "grpc.aio.ServicerContext[Any, Any]"
 access_log = logging.getLogger("outrider.access")
-# Probes and tooling: logged at DEBUG so health checks every few seconds do not drown the log.
+# Probes and tooling: no span, and logged at DEBUG, so health checks every few seconds drown
+# neither the traces nor the log.
 _QUIET_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.")
 
 
@@ -45,16 +46,22 @@ class _Call:
         self.metadata = metadata
         self.started = 0.0
         self.peer = ""
+        self.quiet = False
         self.attached: otel_context.Context | None = None
 
     def begin(self, context: Context) -> tuple[Span, object]:
         """Starts the span as the current one; returns it and the token to detach."""
         service, _, name = self.method.rpartition("/")
-        span = tracing.TRACER.start_span(
-            self.method,
-            context=tracing.incoming(self.metadata),
-            kind=SpanKind.SERVER,
-            attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": name},
+        self.quiet = self.method.startswith(_QUIET_SERVICES)
+        span = (
+            trace.INVALID_SPAN
+            if self.quiet
+            else tracing.TRACER.start_span(
+                self.method,
+                context=tracing.incoming(self.metadata),
+                kind=SpanKind.SERVER,
+                attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": name},
+            )
         )
         self.attached = trace.set_span_in_context(span)
         token = otel_context.attach(self.attached)
@@ -69,9 +76,8 @@ class _Call:
         if code is not grpc.StatusCode.OK:
             span.set_status(Status(StatusCode.ERROR, code.name))
         metrics.grpc_request(self.method, code.name, seconds)
-        quiet = self.method.startswith(_QUIET_SERVICES)
         access_log.log(
-            logging.DEBUG if quiet else logging.INFO,
+            logging.DEBUG if self.quiet else logging.INFO,
             "grpc %s %s %.1f ms",
             self.method,
             code.name,
