@@ -23,6 +23,18 @@ access_log = logging.getLogger("outrider.access")
 # Probes and tooling: no span, and logged at DEBUG, so health checks every few seconds drown
 # neither the traces nor the log.
 _QUIET_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.")
+# Codes that mark a SERVER span failed (the RPC semantic conventions): the server's fault, not
+# the caller's (NOT_FOUND, INVALID_ARGUMENT, ... are answers, not failures).
+_SERVER_ERRORS = frozenset(
+    {
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.UNIMPLEMENTED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DATA_LOSS,
+    }
+)
 
 
 class ObservingInterceptor(grpc.aio.ServerInterceptor):
@@ -73,7 +85,7 @@ class _Call:
         code = _code_of(context, error)
         seconds = time.perf_counter() - self.started
         span.set_attribute("rpc.grpc.status_code", code.value[0])
-        if code is not grpc.StatusCode.OK:
+        if code in _SERVER_ERRORS:
             span.set_status(Status(StatusCode.ERROR, code.name))
         metrics.grpc_request(self.method, code.name, seconds)
         access_log.log(
