@@ -1,5 +1,5 @@
-"""An OTLP/HTTP trace receiver on 127.0.0.1 for tests: decodes the exporter's protobuf payloads
-(ExportTraceServiceRequest) into plain spans."""
+"""OTLP trace receivers on 127.0.0.1 for tests (OTLP/HTTP and OTLP/gRPC): they decode the
+exporter's protobuf payloads (ExportTraceServiceRequest) into plain spans."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+import grpc
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 from opentelemetry.proto.common.v1 import common_pb2
 from opentelemetry.proto.trace.v1 import trace_pb2
 
@@ -106,3 +107,33 @@ def otlp_receiver() -> Iterator[Receiver]:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+class _TraceService(trace_service_pb2_grpc.TraceServiceServicer):
+    def __init__(self, receiver: Receiver) -> None:
+        self._receiver = receiver
+
+    def Export(
+        self, request: trace_service_pb2.ExportTraceServiceRequest, context: object
+    ) -> trace_service_pb2.ExportTraceServiceResponse:
+        spans = decode(request.SerializeToString())
+        with self._receiver.lock:
+            self._receiver.spans.extend(spans)
+        return trace_service_pb2.ExportTraceServiceResponse()
+
+
+@contextmanager
+def otlp_grpc_receiver() -> Iterator[Receiver]:
+    """Serves opentelemetry.proto.collector.trace.v1.TraceService/Export until the block ends."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    receiver = Receiver("")
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(_TraceService(receiver), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    receiver.url = f"http://127.0.0.1:{port}"
+    try:
+        yield receiver
+    finally:
+        server.stop(None)

@@ -15,12 +15,13 @@ from tests.support.harness import REPO_ROOT
 
 
 class ProductionServer:
-    def __init__(self, data_dir: Path, env: dict[str, str]) -> None:
+    def __init__(self, data_dir: Path, env: dict[str, str], rest: bool = True) -> None:
         self.log_path = data_dir / "server.log"
         self.grpc_port = 0
         self.rest_port = 0
         self.metrics_port = 0
         self._wants_metrics_port = "OUTRIDER_METRICS_PORT" in env
+        self._wants_rest = rest
         data_dir.mkdir(parents=True, exist_ok=True)
         base = {
             "OUTRIDER_DATA_DIR": str(data_dir),
@@ -58,7 +59,11 @@ class ProductionServer:
             raise RuntimeError(f"the server did not start:\n{self.log_path.read_text()}")
 
     def _ready(self) -> bool:
-        wanted = (self.grpc_port, self.rest_port, self.metrics_port or not self._wants_metrics_port)
+        wanted = (
+            self.grpc_port,
+            self.rest_port or not self._wants_rest,
+            self.metrics_port or not self._wants_metrics_port,
+        )
         return all(wanted)
 
     def stop(self, timeout: float = 60.0) -> int:

@@ -49,6 +49,7 @@ def test_the_server_exits_cleanly_after_exporting(observed: Observed) -> None:
     assert observed.exit_code == 0
     assert observed.spans and {s.service for s in observed.spans} == {"outrider-under-test"}
     assert all(s.status != "STATUS_CODE_ERROR" for s in observed.spans)
+    assert not observed.named("GET /metrics")  # scrapes (and probes) make no traces
 
 
 def test_a_browser_run_continues_the_grpc_callers_trace(observed: Observed) -> None:

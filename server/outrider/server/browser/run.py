@@ -4,7 +4,6 @@ abort; every ending reported in the seed's terminal shape."""
 from __future__ import annotations
 
 import secrets as token_source
-import time
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -42,7 +41,7 @@ from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
-from outrider.server.telemetry import metrics, steps, tracing
+from outrider.server.telemetry import steps, tracing
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
 
@@ -284,7 +283,12 @@ class BrowserRun:
                 )
             )
             self.reporter.emit("browser_action_started", started)
-        result = await self._traced_perform(call, iteration_id, browser_action)
+        if browser_action:
+            with steps.browser_action(call.name, str(call.arguments.get("ref", ""))) as seen:
+                result = await self._guarded_perform(call, iteration_id)
+                seen.ok = result.ok
+        else:
+            result = await self._guarded_perform(call, iteration_id)
         if browser_action:
             self.reporter.tally.actions += 1
             completed = ae.BrowserActionCompleted(iteration_id=iteration_id, success=result.ok)
@@ -296,24 +300,10 @@ class BrowserRun:
         self.conversation.add_result(call, self.secrets.redact(result.message + notes))
         return result
 
-    async def _traced_perform(
-        self, call: ToolCall, iteration_id: str, browser_action: bool
-    ) -> ActionResult:
-        if not browser_action:
-            return await self.connection.guarded(
-                lambda: self._perform(call, iteration_id), iteration_id
-            )
-        started = time.perf_counter()
-        attributes = {"outrider.browser.action": call.name}
-        if call.arguments.get("ref"):
-            attributes["outrider.browser.ref"] = str(call.arguments["ref"])
-        with tracing.span(f"browser.action {call.name}", attributes) as span:
-            result = await self.connection.guarded(
-                lambda: self._perform(call, iteration_id), iteration_id
-            )
-            span.set_attribute("outrider.browser.success", result.ok)
-        metrics.browser_action(call.name, result.ok, time.perf_counter() - started)
-        return result
+    async def _guarded_perform(self, call: ToolCall, iteration_id: str) -> ActionResult:
+        return await self.connection.guarded(
+            lambda: self._perform(call, iteration_id), iteration_id
+        )
 
     def _shown_value(self, call: ToolCall) -> str:
         for key in ("value", "url", "key", "question", "answer", "reason"):

@@ -20,8 +20,21 @@ from outrider.server.telemetry import metrics, tracing
 Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the type stubs
 Context: TypeAlias = "grpc.aio.ServicerContext[Any, Any]"
 access_log = logging.getLogger("outrider.access")
-# Probes and tooling: logged at DEBUG so health checks every few seconds do not drown the log.
+# Probes and tooling: no span, and logged at DEBUG, so health checks every few seconds drown
+# neither the traces nor the log.
 _QUIET_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.")
+# Codes that mark a SERVER span failed (the RPC semantic conventions): the server's fault, not
+# the caller's (NOT_FOUND, INVALID_ARGUMENT, ... are answers, not failures).
+_SERVER_ERRORS = frozenset(
+    {
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.UNIMPLEMENTED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DATA_LOSS,
+    }
+)
 
 
 class ObservingInterceptor(grpc.aio.ServerInterceptor):
@@ -45,16 +58,22 @@ class _Call:
         self.metadata = metadata
         self.started = 0.0
         self.peer = ""
+        self.quiet = False
         self.attached: otel_context.Context | None = None
 
     def begin(self, context: Context) -> tuple[Span, object]:
         """Starts the span as the current one; returns it and the token to detach."""
         service, _, name = self.method.rpartition("/")
-        span = tracing.TRACER.start_span(
-            self.method,
-            context=tracing.incoming(self.metadata),
-            kind=SpanKind.SERVER,
-            attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": name},
+        self.quiet = self.method.startswith(_QUIET_SERVICES)
+        span = (
+            trace.INVALID_SPAN
+            if self.quiet
+            else tracing.TRACER.start_span(
+                self.method,
+                context=tracing.incoming(self.metadata),
+                kind=SpanKind.SERVER,
+                attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": name},
+            )
         )
         self.attached = trace.set_span_in_context(span)
         token = otel_context.attach(self.attached)
@@ -66,12 +85,11 @@ class _Call:
         code = _code_of(context, error)
         seconds = time.perf_counter() - self.started
         span.set_attribute("rpc.grpc.status_code", code.value[0])
-        if code is not grpc.StatusCode.OK:
+        if code in _SERVER_ERRORS:
             span.set_status(Status(StatusCode.ERROR, code.name))
         metrics.grpc_request(self.method, code.name, seconds)
-        quiet = self.method.startswith(_QUIET_SERVICES)
         access_log.log(
-            logging.DEBUG if quiet else logging.INFO,
+            logging.DEBUG if self.quiet else logging.INFO,
             "grpc %s %s %.1f ms",
             self.method,
             code.name,

@@ -4,10 +4,12 @@ string, headers or bodies), and the /metrics endpoint."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
 
+from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from outrider.server.telemetry import metrics, tracing
 
 access_log = logging.getLogger("outrider.access")
-_QUIET_PATHS = frozenset({"/healthz", "/metrics"})  # probes and scrapes: DEBUG
+_QUIET_PATHS = frozenset({"/healthz", "/metrics"})  # probes and scrapes: no span, DEBUG line
 
 
 async def metrics_endpoint(request: Request) -> Response:
@@ -42,12 +44,17 @@ class ObservingMiddleware:
                 status = message["status"]
             await send(message)
 
-        with tracing.TRACER.start_as_current_span(
-            f"{method} {scope['path']}",
-            context=tracing.incoming(headers),
-            kind=SpanKind.SERVER,
-            attributes={"http.request.method": method, "url.path": scope["path"]},
-        ) as span:
+        span_or_not = (
+            contextlib.nullcontext(trace.INVALID_SPAN)
+            if scope["path"] in _QUIET_PATHS
+            else tracing.TRACER.start_as_current_span(
+                f"{method} {scope['path']}",
+                context=tracing.incoming(headers),
+                kind=SpanKind.SERVER,
+                attributes={"http.request.method": method, "url.path": scope["path"]},
+            )
+        )
+        with span_or_not as span:
             try:
                 await self._app(scope, receive, observed_send)
             finally:
