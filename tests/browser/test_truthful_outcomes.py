@@ -73,3 +73,30 @@ async def test_scrolls_and_retry_counts_are_told_as_they_happened(
         if e.automate.HasField("task_validation_error")
     ]
     assert retries == [1, 2, 1], retries
+
+
+async def test_an_expired_approval_is_not_a_rejection(
+    make_harness: HarnessFactory, sites: str
+) -> None:
+    turns = [
+        plan(),
+        act("fill", ref='{{ref: input "Username"}}', value="lin"),
+        act("abort", expect=["Nobody answered the approval for this fill"], reason="no answer"),
+    ]
+    with wire_model(turns) as model:
+        harness = await make_harness(
+            production=True,
+            model=model.spec,
+            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
+            browser=BrowserSettings(),
+            interaction_ttl=1.0,
+        )
+        request = run_service_pb2.AutomateRequest(
+            params=params_pb2.AutomateParams(
+                task="Sign in as lin.", url=f"{sites}/vault/signin.html", interactive=True
+            )
+        )
+        events = await collect(harness.runs.Automate(request))  # nobody answers
+    assert not model.problems, model.problems
+    assert any(e.HasField("approval_requested") for e in events)
+    assert "rejected" not in model.requests_text()[-1]
