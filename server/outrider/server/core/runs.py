@@ -23,7 +23,7 @@ from outrider.server.core.event_log import EventLog, WatchItem
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
-from outrider.server.core.redaction import Redactor, mask_secret_data
+from outrider.server.core.redaction import Redactor, holds_placeholders, mask_secret_data
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -315,7 +315,7 @@ def _keep_secrets_in_memory(run: run_pb2.Run) -> tuple[run_pb2.Run, Redactor]:
 
 def _restart_reason(run: run_pb2.Run) -> str:
     reason = "the server stopped while the run was active"
-    if run.HasField("automate") and "{{secret:" in str(run.automate.data):
+    if run.HasField("automate") and holds_placeholders(run.automate.data):
         reason += "; its secret data were kept only in memory and are gone, so it cannot resume"
     return reason
 
