@@ -294,6 +294,10 @@ class RunManager:
             if cancel_on_disconnect and not finished:
                 self.cancel_soon(run_id, "the caller disconnected")
 
+    def redactors(self) -> tuple[Redactor, ...]:
+        """The redactors of the runs in progress (for log lines written meanwhile)."""
+        return tuple(active.ctx.redactor for active in self._active.values())
+
     @property
     def active_count(self) -> int:
         return len(self._active)

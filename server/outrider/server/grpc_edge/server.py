@@ -10,6 +10,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.log_redaction import SecretLogFilter
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import ApiKeyInterceptor
@@ -50,9 +51,11 @@ class OutriderServer:
         interceptors = [ApiKeyInterceptor(settings.api_keys)] if settings.api_keys else []
         self._server = grpc.aio.server(interceptors=interceptors, options=_CHANNEL_OPTIONS)
         self._stopping: asyncio.Task[None] | None = None
+        self._log_filter = SecretLogFilter(self.runs.redactors)
         self.port = 0
 
     async def start(self) -> int:
+        self._log_filter.attach()
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
@@ -91,6 +94,7 @@ class OutriderServer:
         await refusing
         self.store.close()
         log.info("outrider stopped")
+        self._log_filter.detach()
 
     async def wait_for_termination(self) -> None:
         await self._server.wait_for_termination()
