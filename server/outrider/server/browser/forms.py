@@ -24,7 +24,7 @@ AskInput = Callable[[ae.InteractiveFormDataRequest, dict[str, str] | None], Awai
 Field = tuple[str, Locator, ElementInfo]
 MAX_ROUNDS = 3
 # How long after a submit the page may take to show its verdict on the values.
-_VERDICT_POLLS, _VERDICT_INTERVAL = 8, 0.25
+_VERDICT_POLLS, _VERDICT_INTERVAL, _VERDICT_TIMEOUT_MS = 8, 0.25, 1000
 _TRUE = frozenset({"true", "yes", "on", "1", "checked", "x"})
 
 _PAGE_ERRORS_JS = load_js("page_errors.js")
@@ -79,10 +79,11 @@ class FormInput:
             answer = await self._ask(request, errors)
             if not answer.submitted:
                 return ActionResult(True, _unanswered(answer, refs))
+            await self._watch_page()  # what the page says about these values, not older ones
             await self._fill(fields, answer.values)
             errors = await self._page_errors(fields, after_submit=False)
             if not errors:
-                await self._watch_page()
+                await self._watch_page()  # from here on: what the submit causes
                 self.filled = FilledForm(request, fields, rounds)
                 filled = ", ".join(
                     f"{ref} ({info.label})" for ref, _, info in fields if ref in answer.values
@@ -146,7 +147,11 @@ class FormInput:
         own: dict[str, str] = {}
         form_level = ""
         for ref, locator, _ in fields:
-            found: dict[str, Any] = await locator.evaluate(_PAGE_ERRORS_JS, after_submit)
+            # After a submit the field may vanish under a navigation: do not wait for it long.
+            timeout = _VERDICT_TIMEOUT_MS if after_submit else self._runner.timeout_ms
+            found: dict[str, Any] = await locator.evaluate(
+                _PAGE_ERRORS_JS, after_submit, timeout=timeout
+            )
             if found["field"]:
                 own[ref] = found["field"]
             form_level = form_level or found["form"]
@@ -178,7 +183,10 @@ class FormInput:
         page = self._runner.session.page
         found = []
         for ref, locator, info in fields:
-            candidates = [locator]
+            if await _present(locator):
+                found.append((ref, locator, info))
+                continue
+            candidates = []
             if info.name:
                 candidates.append(page.locator(f'[name="{_css_string(info.name)}"]').first)
             if info.element_id:
@@ -186,7 +194,7 @@ class FormInput:
             if info.label:
                 candidates.append(page.get_by_label(info.label, exact=True).first)
             for candidate in candidates:
-                if await _present(candidate):
+                if await candidate.count() > 0:  # raises while the page navigates
                     found.append((ref, candidate, info))
                     break
         return found
@@ -196,7 +204,7 @@ async def _present(locator: Locator) -> bool:
     try:
         return await locator.count() > 0
     except PlaywrightError:
-        return False  # e.g. an aria ref of a document that is gone
+        return False  # an aria ref of a document that is gone: look for the field anew
 
 
 def _names(message: str, label: str) -> bool:

@@ -16,6 +16,7 @@ from outrider.server.browser.conversation import Conversation
 from outrider.server.browser.endings import Endings
 from outrider.server.browser.firewall import Firewall, Hold
 from outrider.server.browser.forms import FilledForm, FormInput
+from outrider.server.browser.holds import HoldDecider
 from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
 from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
 from outrider.server.browser.observe import Observer
@@ -43,7 +44,7 @@ from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
 from outrider.server.telemetry import steps, tracing
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import run_event_pb2, run_pb2
+from outrider.v1 import run_pb2
 
 _QUALITY = by_wire_value(ae.CompletionQuality.DESCRIPTOR)
 _NOT_BROWSER_ACTIONS = frozenset({"done", "abort"})
@@ -90,6 +91,7 @@ class BrowserRun:
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
         self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
         self.observer = Observer(self, env.browser)
+        self.holds = HoldDecider(ctx, self.reporter, lambda: self.connection.session.page.url)
         self.validations = 0
         self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
         self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
@@ -357,7 +359,7 @@ class BrowserRun:
 
     def _runner(self, iteration_id: str) -> ActionRunner:
         async def gate(hold: Hold, ref: str) -> str | None:
-            return await self._decide_hold(hold, ref, iteration_id)
+            return await self.holds.decide(hold, ref, iteration_id)
 
         async def extractor(question: str, page_text: str) -> str:
             page = self.connection.session.page
@@ -381,42 +383,6 @@ class BrowserRun:
             extractor,
             self.env.browser.upload_dir,
             self.env.browser.action_timeout * 1000,
-        )
-
-    async def _decide_hold(self, hold: Hold, ref: str, iteration_id: str) -> str | None:
-        if not self.params.interactive or self.ctx.options.refuse_held_actions:
-            return self._refuse_hold(hold, ref, iteration_id)
-        request = run_event_pb2.ApprovalRequested(
-            iteration_id=iteration_id,
-            action=hold.action,
-            ref=ref,
-            url=self.connection.session.page.url,
-            reason=hold.reason,
-        )
-        request.details.update({"page_host": hold.page_host, "target_host": hold.target_host})
-        answer = await self.ctx.ask_approval(request, standing_key=hold.standing_key)
-        if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
-            return None
-        if answer.source == run_event_pb2.RESOLUTION_SOURCE_EXPIRED:
-            return (
-                f"Nobody answered the approval for this {hold.action} in time, so it was not "
-                "done. Do not try it again."
-            )
-        reason = f": {answer.reason}" if answer.reason else ""
-        return f"The user rejected this {hold.action}{reason}. Do not try it again."
-
-    def _refuse_hold(self, hold: Hold, ref: str, iteration_id: str) -> str:
-        """Held actions nobody can approve (not interactive, or a caller that cannot see
-        approvals) are refused at once rather than left waiting for an answer."""
-        unanswerable = self.params.interactive
-        why = " (this caller cannot answer approvals)" if unanswerable else ""
-        self.reporter.status(
-            iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.reason}{why}"
-        )
-        asking = " The user cannot be asked to approve it on this run." if unanswerable else ""
-        return (
-            f"Blocked by the action firewall: {hold.reason}.{asking} The user must add the host "
-            "to trusted_hostnames for this to be allowed."
         )
 
     # validation and endings

@@ -23,8 +23,11 @@ _MIN_FREE_TEXT = 3  # shorter secrets are redacted only where they stand alone (
 _URL_PARAM = re.compile(r"(?<=[?&#;])([^=&#;\s\"'<>]*=)([^&#;\s\"'<>]*)")
 
 
+_PLACEHOLDER_TEXT = "{{secret:"
+
+
 def secret_placeholder(path: str) -> str:
-    return f"{{{{secret:{path}}}}}"
+    return f"{_PLACEHOLDER_TEXT}{path}}}}}"
 
 
 def _char_pattern(char: str) -> str:
@@ -107,6 +110,11 @@ def _scrub_message_field(field: FieldDescriptor, value: Any, redact: Any) -> Non
             _scrub(item, redact)
     else:
         _scrub(value, redact)
+
+
+def holds_placeholders(data: struct_pb2.Struct) -> bool:
+    """Whether `data` had secrets masked (their values then lived only in memory)."""
+    return _PLACEHOLDER_TEXT in json_format.MessageToJson(data)
 
 
 def mask_secret_data(data: struct_pb2.Struct) -> tuple[struct_pb2.Struct, dict[str, str]]:

@@ -31,7 +31,7 @@ from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
-from outrider.server.core.redaction import Redactor, mask_secret_data
+from outrider.server.core.redaction import Redactor, holds_placeholders, mask_secret_data
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -419,6 +419,10 @@ class RunManager:
             if cancel and not finished:
                 self.cancel_on_disconnect(run_id, principal)
 
+    def redactors(self) -> tuple[Redactor, ...]:
+        """The redactors of the runs in progress (for log lines written meanwhile)."""
+        return tuple(active.ctx.redactor for active in self._active.values())
+
     @property
     def active_count(self) -> int:
         return len(self._active)
@@ -440,7 +444,7 @@ def _keep_secrets_in_memory(run: run_pb2.Run) -> tuple[run_pb2.Run, Redactor]:
 
 def _restart_reason(run: run_pb2.Run) -> str:
     reason = "the server stopped while the run was active"
-    if run.HasField("automate") and "{{secret:" in str(run.automate.data):
+    if run.HasField("automate") and holds_placeholders(run.automate.data):
         reason += "; its secret data were kept only in memory and are gone, so it cannot resume"
     return reason
 

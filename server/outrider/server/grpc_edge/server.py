@@ -11,6 +11,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.log_redaction import SecretLogFilter
 from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
@@ -61,10 +62,12 @@ class OutriderServer:
         # OUTRIDER_TLS_CERT/_KEY: TLS only; with OUTRIDER_TLS_CLIENT_CA, client certificates
         # signed by that CA are required (mutual TLS).
         self.certificates = Certificates(settings) if settings.tls_cert else None
+        self._log_filter = SecretLogFilter(self.runs.redactors)
         self.port = 0
         self.health_port = 0
 
     async def start(self) -> int:
+        self._log_filter.attach()
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
@@ -120,6 +123,7 @@ class OutriderServer:
             await self._probe.stop(1.0)
         self.store.close()
         log.info("outrider stopped")
+        self._log_filter.detach()
 
     async def wait_for_termination(self) -> None:
         await self._server.wait_for_termination()

@@ -1,24 +1,25 @@
-// What the page says is wrong with a field. Always: HTML validity and aria-invalid messages.
-// After a submit also: an error message next to the field, and alerts or live regions that
-// changed since watch_errors.js started watching (all of them on a page loaded since); a polite
-// live region counts only when it looks like an error or the field is marked invalid.
-// Returns {field, form}: the field's own messages and the form-level ones.
+// What the page says is wrong with a field: its HTML validity message always, and, of what
+// changed since watch_errors.js started (everything on a page loaded since then), aria-invalid
+// messages; after a submit also an error message next to the field and alerts or live regions
+// (a polite one only when it looks like an error or the field is marked invalid). Messages left
+// over from an earlier attempt do not count. Returns {field, form}: the field's own messages and
+// the form-level ones.
 (e, afterSubmit) => {
   const text = (el) => (el && el.innerText || '').trim();
   const visible = (el) => !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
+  const watched = window.__outriderTouched;
+  const fresh = (el) => !watched || watched.has(el);
+  const looksLikeError = (el) => /error|invalid|fail/i.test(el.className + ' ' + el.id);
   const own = [];
   if (typeof e.checkValidity === 'function' && !e.checkValidity()) own.push(e.validationMessage);
   const invalid = e.getAttribute('aria-invalid') === 'true';
-  if (invalid || afterSubmit) {
-    const ids = (e.getAttribute('aria-errormessage') || e.getAttribute('aria-describedby') || '').split(/\s+/);
-    for (const id of ids) {
-      const el = id && document.getElementById(id);
-      if (el && visible(el) && text(el) && (invalid || /error|invalid/i.test(el.className + ' ' + el.id))) own.push(text(el));
-    }
+  const ids = (e.getAttribute('aria-errormessage') || e.getAttribute('aria-describedby') || '').split(/\s+/);
+  for (const id of ids) {
+    const el = id && document.getElementById(id);
+    if (!el || !visible(el) || !text(el) || own.includes(text(el))) continue;
+    if ((invalid || (afterSubmit && looksLikeError(el))) && (fresh(e) || fresh(el))) own.push(text(el));
   }
   if (!afterSubmit) return { field: own.join(' '), form: '' };
-  const errorish = (el) => el !== e && visible(el) && text(el)
-    && (el.getAttribute('role') === 'alert' || /error|invalid/i.test(el.className + ' ' + el.id));
   // "Next to the field": inside the largest wrapper holding no other control, or else among the
   // siblings after it up to the next control.
   const CONTROLS = 'input:not([type=hidden]), select, textarea';
@@ -34,15 +35,14 @@
     }
   }
   for (const el of near) {
-    if (errorish(el) && !el.contains(e) && !own.includes(text(el))) own.push(text(el));
+    if (el === e || el.contains(e) || !visible(el) || !text(el) || !fresh(el)) continue;
+    if ((el.getAttribute('role') === 'alert' || looksLikeError(el)) && !own.includes(text(el))) own.push(text(el));
   }
-  const watched = window.__outriderTouched;
-  const form = [];
   const urgent = (el) => el.getAttribute('role') === 'alert' || el.getAttribute('aria-live') === 'assertive';
+  const form = [];
   for (const el of document.querySelectorAll('[role=alert], [aria-live]:not([aria-live=off])')) {
-    if (!visible(el) || !text(el) || near.includes(el)) continue;
-    if (watched && !watched.has(el)) continue;
-    if (!urgent(el) && !invalid && !/error|invalid|fail/i.test(el.className + ' ' + el.id)) continue;
+    if (!visible(el) || !text(el) || near.includes(el) || !fresh(el)) continue;
+    if (!urgent(el) && !invalid && !looksLikeError(el)) continue;
     form.push(text(el));
   }
   return { field: own.join(' '), form: form.join(' ') };
