@@ -73,7 +73,7 @@ def module_at(commit: str) -> ModuleType:
 async def facts_of(page: Page) -> PageFacts:
     found = await page.evaluate(load_js("page_facts.js"), [5000])
     notes = {name: note for name, note in found["comboboxes"].items() if note}
-    return PageFacts(found["modal"], notes, frozenset(found["hidden"]))
+    return PageFacts(found["modal"], notes, found["typed"], frozenset(found["hidden"]))
 
 
 async def measure(before: ModuleType) -> list[list[str]]:

@@ -41,6 +41,10 @@ def outcomes(events: list[run_event_pb2.RunEvent]) -> list[ae.BrowserActionCompl
     ]
 
 
+def seen_line(page: str, part: str) -> str:
+    return next(line for line in page.splitlines() if part in line)
+
+
 def complete(events: list[run_event_pb2.RunEvent]) -> ae.AutomateComplete:
     return events[-2].automate.complete
 
@@ -148,6 +152,7 @@ async def test_a_combobox_is_typed_into_and_a_select_is_selected(
     first = reader.seen[0].page
     assert 'select "Cabin"' in first and 'options: "Economy", "Business", "First"' in first
     assert 'combobox "Destination"' in first and '[controls "Destinations"]' in first
+    assert seen_line(first, '"Travel date"').endswith("[date: YYYY-MM-DD]")
 
 
 # 3: a modal dialog comes first; what it covers cannot be used until it is closed -------------

@@ -171,7 +171,8 @@ async def read_page(
     for value in frame_values:
         secrets.add(value)
     notes = {name: note for name, note in facts["comboboxes"].items() if note}
-    page_facts = PageFacts(facts["modal"], notes, frozenset(facts["hidden"]))
+    hidden = frozenset(facts["hidden"])
+    page_facts = PageFacts(facts["modal"], notes, facts["typed"], hidden)
     view = build_view(raw, key, refs, secrets, cap, page_facts)
     return PageRead(view, facts["title"], facts["where"])
 

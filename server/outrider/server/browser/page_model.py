@@ -58,10 +58,13 @@ _LEVEL = re.compile(r" \[level=(\d)\]")
 _TEXT = re.compile(r"^ *text: (?P<label>.+)$")
 _NOISE = re.compile(r" \[cursor=pointer\]")
 
-_COMBOBOX_LINE = re.compile(
-    r'^ *- combobox "(?P<name>(?:[^"\\]|\\.)*)"(?: \[[a-z]+(?:=[^\]]*)?\])*? \[ref=[a-z0-9]+\]',
-    re.MULTILINE,
-)
+_NAMED_LINE = {
+    role: re.compile(
+        rf'^ *- {role} "(?P<name>(?:[^"\\]|\\.)*)"(?: \[[a-z]+(?:=[^\]]*)?\])*? \[ref=[a-z0-9]+\]',
+        re.MULTILINE,
+    )
+    for role in ("combobox", "textbox")
+}
 LARGE_PAGE_NOTE = "[a very large page: only headings and controls near the viewport are shown]"
 # The same fast view when the browser is too busy to produce the full snapshot in time.
 SLOW_PAGE_NOTE = (
@@ -80,6 +83,7 @@ class PageFacts:
 
     modal: str | None = None  # accessible name of an open modal dialog ("" if unnamed)
     combobox_notes: dict[str, str] = field(default_factory=dict)  # accessible name -> note
+    field_notes: dict[str, str] = field(default_factory=dict)  # date fields: name -> format
     hidden_texts: frozenset[str] = frozenset()  # texts on the page nobody can see
 
 
@@ -101,7 +105,9 @@ def build_view(
 ) -> PageView:
     """From a raw Playwright AI snapshot to the model's view of the page."""
     facts = facts or PageFacts()
-    annotated = _annotate_comboboxes(raw, facts.combobox_notes)
+    annotated = _annotate(
+        _annotate(raw, "combobox", facts.combobox_notes), "textbox", facts.field_notes
+    )
     roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
     scoped = view_tree.modal_first(roots, facts.modal) if facts.modal is not None else None
     render = _Renderer(facts.hidden_texts).render
@@ -118,8 +124,8 @@ def build_view(
     return PageView(text, len(raw), len(text), dropped)
 
 
-def _annotate_comboboxes(raw: str, notes: dict[str, str]) -> str:
-    """The page's notes after the ref of each combobox line of that name."""
+def _annotate(raw: str, role: str, notes: dict[str, str]) -> str:
+    """The page's notes after the ref of each `role` line of that name."""
     if not notes:
         return raw
 
@@ -127,7 +133,7 @@ def _annotate_comboboxes(raw: str, notes: dict[str, str]) -> str:
         note = notes.get(match["name"].replace('\\"', '"'))
         return f"{match[0]} {note}" if note else match[0]
 
-    return _COMBOBOX_LINE.sub(annotate, raw)
+    return _NAMED_LINE[role].sub(annotate, raw)
 
 
 @dataclass(frozen=True)

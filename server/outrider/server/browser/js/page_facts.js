@@ -3,7 +3,7 @@
 // or a visible aria-modal element), and, on pages up to `limit` elements, the texts a person
 // cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
 // zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
-// Also notes on comboboxes, the values of password fields (to redact), the title and the
+// Also notes on comboboxes and date fields, the values of password fields (to redact), the title and the
 // scroll position, saving calls of their own.
 ([limit]) => {
   const count = document.getElementsByTagName('*').length;
@@ -29,6 +29,14 @@
   const modals = Array.from(document.querySelectorAll('dialog, [aria-modal="true"]')).filter(
     (e) => (e.tagName === 'DIALOG' ? e.matches(':modal') : e.checkVisibility()));
   const modal = modals.length ? nameOf(modals[modals.length - 1]) : null;
+  // Fields whose value has a fixed format the snapshot does not show, by name.
+  const formats = { date: 'YYYY-MM-DD', time: 'HH:MM', month: 'YYYY-MM', week: 'YYYY-Www',
+    'datetime-local': 'YYYY-MM-DDTHH:MM' };
+  const typed = {};
+  for (const e of document.querySelectorAll('input[type]')) {
+    const format = formats[e.type];
+    if (format && e.checkVisibility()) typed[nameOf(e)] = `[${e.type}: ${format}]`;
+  }
   const hidden = new Set();
   if (count <= limit && document.body) {
     const width = document.documentElement.scrollWidth;
@@ -58,6 +66,6 @@
     .map((e) => e.value).filter((v) => v);
   const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
   return {
-    count, modal, comboboxes, hidden: Array.from(hidden), passwords, title: document.title, where,
+    count, modal, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where,
   };
 }
