@@ -12,9 +12,9 @@ so comments must not end a block.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 from google.protobuf.message import Message
 
 from outrider.server.core.event_names import event_name
@@ -22,8 +22,6 @@ from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import run_event_pb2
 
 TABSTACK_ARMS = frozenset({"automate", "research"})
-# One configured encoder: building one per event (what json.dumps with options does) is slow.
-_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def payload_of(event: run_event_pb2.RunEvent) -> Message:
@@ -42,7 +40,8 @@ def event_block(event: run_event_pb2.RunEvent, retry_ms: int | None = None) -> b
 
 def block(sequence: int, name: str, data: Any, retry_ms: int | None = None) -> bytes:
     retry = "" if retry_ms is None else f"retry: {retry_ms}\n"
-    return f"id: {sequence}\nevent: {name}\n{retry}data: {_JSON.encode(data)}\n\n".encode()
+    head = f"id: {sequence}\nevent: {name}\n{retry}data: ".encode()
+    return head + orjson.dumps(data) + b"\n\n"
 
 
 def heartbeat(last_sequence: int) -> bytes:
