@@ -5,10 +5,9 @@ data stays free. Wire-scripted model."""
 
 from __future__ import annotations
 
-from outrider.server.browser.settings import BrowserSettings
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
-from tests.browser.wire_model import act, plan, verdict, wire_model
+from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
 from tests.support.outbox import Outbox
 from tests.support.requests import collect
@@ -29,12 +28,7 @@ async def test_an_empty_submit_to_another_host_is_held(
         verdict(),
     ]
     with wire_model(turns) as model:
-        harness = await make_harness(
-            production=True,
-            model=model.spec,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
-            browser=BrowserSettings(),
-        )
+        harness = await wire_harness(make_harness, sites, model)
         request = run_service_pb2.AutomateRequest(
             params=params_pb2.AutomateParams(
                 task="Claim the offer on this page.", url=f"{sites}/vault/transfer.html"
@@ -75,12 +69,7 @@ async def test_interactive_runs_ask_before_an_empty_cross_host_submit(
         verdict(),
     ]
     with wire_model(turns) as model:
-        harness = await make_harness(
-            production=True,
-            model=model.spec,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
-            browser=BrowserSettings(),
-        )
+        harness = await wire_harness(make_harness, sites, model)
         params = params_pb2.AutomateParams(
             task="Claim the offer on this page.",
             url=f"{sites}/vault/transfer.html",

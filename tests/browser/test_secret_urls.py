@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from outrider.server.browser.settings import BrowserSettings
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_event_pb2
 from tests.browser.secret_checks import leaks_in_files, leaks_in_messages, leaks_in_text
-from tests.browser.wire_model import act, plan, verdict, wire_model
+from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
 from tests.support.outbox import Outbox
 
@@ -42,12 +41,7 @@ async def test_a_password_sent_by_get_leaks_nowhere(
         verdict(),
     ]
     with wire_model(turns) as model:
-        harness = await make_harness(
-            production=True,
-            model=model.spec,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
-            browser=BrowserSettings(),
-        )
+        harness = await wire_harness(make_harness, sites, model)
         params = params_pb2.AutomateParams(
             task="Sign in to my vault.",
             url=f"{sites}/vault/signin.html",

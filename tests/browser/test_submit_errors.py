@@ -6,13 +6,12 @@ The model is scripted at the wire."""
 
 from __future__ import annotations
 
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.core.event_names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_event_pb2
-from tests.browser.wire_model import act, plan, verdict, wire_model
+from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
 from tests.support.outbox import Outbox
 
@@ -50,12 +49,7 @@ async def test_an_error_shown_after_submit_reaches_the_caller(
         verdict(),
     ]
     with wire_model(turns) as model:
-        harness = await make_harness(
-            production=True,
-            model=model.spec,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
-            browser=BrowserSettings(),
-        )
+        harness = await wire_harness(make_harness, sites, model)
         params = params_pb2.AutomateParams(
             task="Open a vault account for me.",
             url=f"{sites}/vault/register.html",

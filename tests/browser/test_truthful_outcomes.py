@@ -5,9 +5,8 @@ scripted at the wire."""
 
 from __future__ import annotations
 
-from outrider.server.browser.settings import BrowserSettings
 from outrider.v1 import params_pb2, run_service_pb2
-from tests.browser.wire_model import act, plan, wire_model
+from tests.browser.wire_model import act, plan, wire_harness, wire_model
 from tests.conftest import HarnessFactory
 from tests.support.requests import collect
 
@@ -21,13 +20,7 @@ async def test_an_expired_request_is_not_a_refusal(
         act("abort", expect=["Nobody answered the request for"], reason="no answer"),
     ]
     with wire_model(turns) as model:
-        harness = await make_harness(
-            production=True,
-            model=model.spec,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
-            browser=BrowserSettings(),
-            interaction_ttl=1.0,
-        )
+        harness = await wire_harness(make_harness, sites, model, interaction_ttl=1.0)
         request = run_service_pb2.AutomateRequest(
             params=params_pb2.AutomateParams(
                 task="Sign in.", url=f"{sites}/vault/signin.html", interactive=True
@@ -54,12 +47,7 @@ async def test_scrolls_and_retry_counts_are_told_as_they_happened(
         act("abort", expect=["scrolled the page down"], reason="seen enough"),
     ]
     with wire_model(turns) as model:
-        harness = await make_harness(
-            production=True,
-            model=model.spec,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
-            browser=BrowserSettings(),
-        )
+        harness = await wire_harness(make_harness, sites, model)
         request = run_service_pb2.AutomateRequest(
             params=params_pb2.AutomateParams(
                 task="Read the notice.", url=f"{sites}/vault/short.html"
@@ -84,13 +72,7 @@ async def test_an_expired_approval_is_not_a_rejection(
         act("abort", expect=["Nobody answered the approval for this fill"], reason="no answer"),
     ]
     with wire_model(turns) as model:
-        harness = await make_harness(
-            production=True,
-            model=model.spec,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
-            browser=BrowserSettings(),
-            interaction_ttl=1.0,
-        )
+        harness = await wire_harness(make_harness, sites, model, interaction_ttl=1.0)
         request = run_service_pb2.AutomateRequest(
             params=params_pb2.AutomateParams(
                 task="Sign in as lin.", url=f"{sites}/vault/signin.html", interactive=True

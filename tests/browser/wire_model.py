@@ -17,7 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from outrider.server.browser.settings import BrowserSettings
+from tests.conftest import HarnessFactory
 from tests.models.fake_providers import Answer, FakeProvider, openai_body, serve
+from tests.support.harness import Harness
 
 _REF_QUERY = re.compile(r"\{\{ref:\s*(.+?)\s*\}\}")
 _REF_IN_LINE = re.compile(r"\[(E\d+)\]")
@@ -125,3 +128,17 @@ def wire_model(turns: Sequence[Turn]) -> Iterator[WireModel]:
 
 
 ModelFactory = Callable[[Sequence[Turn]], WireModel]
+
+
+async def wire_harness(
+    make_harness: HarnessFactory, sites: str, model: WireModel, **overrides: Any
+) -> Harness:
+    """A server with the production browser agent, talking to `model`, allowed to reach the
+    fixture sites."""
+    return await make_harness(
+        production=True,
+        model=model.spec,
+        network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]}",
+        browser=BrowserSettings(),
+        **overrides,
+    )
