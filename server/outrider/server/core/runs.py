@@ -31,7 +31,9 @@ from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
-from outrider.server.core.redaction import Redactor, holds_placeholders, mask_secret_data
+from outrider.server.core.redaction import Redactor
+from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
+from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -43,10 +45,6 @@ from outrider.v1 import params_pb2, run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)
 
-_KIND_NAMES: dict[int, str] = {
-    run_pb2.RUN_KIND_AUTOMATE: "Automate",
-    run_pb2.RUN_KIND_RESEARCH: "Research",
-}
 _END_STATES = {
     "CANCELLED": run_pb2.RUN_STATE_CANCELLED,
 }
@@ -113,7 +111,7 @@ class RunManager:
         run_id = run.name.removeprefix("runs/")
         last = self._store.last_events(run_id, 2)
         self.log.open(run_id, last[-1].sequence if last else 0)
-        ending = Ending("SERVER_RESTARTED", _restart_reason(run))
+        ending = Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
         for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
             self.log.append(run_id, payload)
@@ -152,7 +150,7 @@ class RunManager:
             raise Unavailable("the server is shutting down and accepts no new runs")
         agent = self._agents.get(spec.kind)
         if agent is None:
-            raise Unimplemented(f"{_KIND_NAMES[spec.kind]} runs are not implemented yet")
+            raise Unimplemented(f"{KIND_NAMES[spec.kind]} runs are not implemented yet")
         agent.preflight(spec.params, spec.options)
         self._admit(principal)
         active = self._register(spec, principal)
@@ -188,19 +186,19 @@ class RunManager:
         )
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
-        live, redactor = _keep_secrets_in_memory(run)
+        live, redactor = keep_secrets_in_memory(run)
         self._store.save_run(run, run_id)
         self.log.open(run_id, redactor=redactor)
         ctx = RunContext(live, now, self.log, self.interactions, self.artifacts, redactor)
         active = _Active(run, ctx)
         self._active[run_id] = active
-        metrics.run_active(_kind_label(spec.kind), +1)
+        metrics.run_active(kind_label(spec.kind), +1)
         return active
 
     async def _drive(self, active: _Active, agent: Agent) -> None:
         """Runs the agent in this run's own task, span and log context."""
         RUN_ID.set(active.ctx.run_id)
-        kind = _KIND_NAMES[active.run.kind]
+        kind = KIND_NAMES[active.run.kind]
         attributes = {"outrider.run.id": active.ctx.run_id, "outrider.run.kind": kind}
         with tracing.span(f"run {kind}", attributes):
             await self._drive_agent(active, agent)
@@ -209,7 +207,7 @@ class RunManager:
         outcome: run_pb2.RunOutcome | Ending
         try:
             await self._admission.enter(active.ctx.run_id)
-            self._observe_start(active)
+            observe_start(active.run.kind, active.ctx.started_us)
             self._set_state(active, run_pb2.RUN_STATE_RUNNING)
             outcome = await agent.run(active.ctx)
         except asyncio.CancelledError:
@@ -237,14 +235,7 @@ class RunManager:
         self._record_end(active.run, run_id, state, final)
         del self._active[run_id]
         self._admission.leave(run_id)
-        _observe_end(active, state, final)
-
-    def _observe_start(self, active: _Active) -> None:
-        """The run got its slot: the time it waited for one, and a log line."""
-        kind = _KIND_NAMES[active.run.kind]
-        queued = (clock.now_us() - active.ctx.started_us) / 1e6
-        metrics.run_started(_kind_label(active.run.kind), queued)
-        log.info("%s run started", kind, extra={"run_kind": kind.lower()})
+        observe_end(active.run.kind, active.ctx.started_us, state, final)
 
     def _tell_place(self, run_id: str, place: int) -> None:
         active = self._active.get(run_id)
@@ -426,51 +417,6 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
-
-
-def _keep_secrets_in_memory(run: run_pb2.Run) -> tuple[run_pb2.Run, Redactor]:
-    """Masks the secrets in `run`'s data (it is what gets stored and served); returns the copy
-    the agent works from, secrets included, and the run's redactor, which knows them."""
-    live = run_pb2.Run()
-    live.CopyFrom(run)
-    redactor = Redactor()
-    if run.HasField("automate") and run.automate.HasField("data"):
-        masked, found = mask_secret_data(run.automate.data)
-        run.automate.data.CopyFrom(masked)
-        for value in found.values():
-            redactor.add(value)
-    return live, redactor
-
-
-def _restart_reason(run: run_pb2.Run) -> str:
-    reason = "the server stopped while the run was active"
-    if run.HasField("automate") and holds_placeholders(run.automate.data):
-        reason += "; its secret data were kept only in memory and are gone, so it cannot resume"
-    return reason
-
-
-def _kind_label(kind: int) -> str:
-    return _KIND_NAMES[kind].lower()
-
-
-def _observe_end(active: _Active, state: int, outcome: run_pb2.RunOutcome) -> None:
-    """Metrics of the ended run, and its final state on the run span (the current one)."""
-    kind = _kind_label(active.run.kind)
-    state_name = run_pb2.RunState.Name(state).removeprefix("RUN_STATE_").lower()
-    seconds = (clock.now_us() - active.ctx.started_us) / 1e6
-    metrics.run_active(kind, -1)
-    metrics.run_finished(kind, state_name, outcome.error_code, seconds)
-    attributes = {"outrider.run.state": state_name}
-    if outcome.error_code:
-        attributes["outrider.error.code"] = outcome.error_code
-    tracing.annotate(attributes, error=outcome.error_code)
-    log.info(
-        "run ended %s%s after %.1f s",
-        state_name,
-        f" ({outcome.error_code}: {outcome.error_message})" if outcome.error_code else "",
-        seconds,
-        extra={"run_state": state_name, "error_code": outcome.error_code, "duration_s": seconds},
-    )
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
