@@ -251,7 +251,7 @@ async def test_ctrl_c_at_a_password_prompt_stops_the_demo_and_its_server() -> No
     def interrupt(child: pexpect.spawn) -> None:
         child.expect("Email", timeout=90)
         child.sendline("ada@example.com")
-        child.expect("Password")
+        child.expect("hidden as you type")  # the prompt is up: the interrupt meets it
         child.sendintr()
         child.expect(pexpect.EOF, timeout=60)
         child.close()

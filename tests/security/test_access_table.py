@@ -128,12 +128,12 @@ async def test_health_and_reflection_are_open_and_can_be_closed(tmp_path: Path) 
 
 
 async def call_reflection(channel: grpc.aio.Channel) -> None:
-    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+    """Opens a reflection stream and reads. A refusal arrives before any request is needed; no
+    request is written, because a write racing the refusal fails as INTERNAL on the client."""
+    from grpc_reflection.v1alpha import reflection_pb2_grpc
 
     stub = reflection_pb2_grpc.ServerReflectionStub(channel)  # type: ignore[no-untyped-call]
-    request = reflection_pb2.ServerReflectionRequest(list_services="")
-    async for _ in stub.ServerReflectionInfo(iter([request])):
-        pass
+    await stub.ServerReflectionInfo(timeout=10).read()
 
 
 async def test_a_start_only_key_streams_its_own_run_and_nothing_else(tmp_path: Path) -> None:
