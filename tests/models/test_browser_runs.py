@@ -115,7 +115,8 @@ async def test_a_provider_that_keeps_failing_fails_the_run(
     fake.respond = lambda body: Answer(
         error_body(503, "overloaded"), status=503, headers={"retry-after": "0"}
     )
-    harness = await start(make_harness, OPENAI, fake, sites, max_retries=1)
+    # A generous per-attempt timeout: this test is about 503s, not about slow attempts.
+    harness = await start(make_harness, OPENAI, fake, sites, max_retries=1, timeout=30.0)
     events = await collect(harness.runs.Automate(automate(sites)))
     errors = [
         e.automate.ai_generation_error.error
