@@ -84,6 +84,9 @@ def server_environment(site: DemoSite, ports: Ports, data_dir: Path) -> dict[str
         "OUTRIDER_RESEARCH_CORPUS_INDEX": str(corpus),
         "OUTRIDER_RESEARCH_PER_HOST_DELAY": "0",
         "OUTRIDER_RESEARCH_JS_FALLBACK": "false",
+        # The demo's runs are disposable: when the demo stops (Ctrl-C reaches the server too),
+        # a run waiting for the person is cancelled at once rather than given 30 s to finish.
+        "OUTRIDER_SHUTDOWN_GRACE": "1",
     }
 
 
