@@ -36,6 +36,7 @@ class GuardedProxy:
         self._guard = guard
         self._tenants: dict[str, Tenant] = {}
         self._server: asyncio.Server | None = None
+        self._connections: set[asyncio.Task[object]] = set()
         self.port = 0
 
     async def start(self) -> None:
@@ -43,10 +44,15 @@ class GuardedProxy:
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def close(self) -> None:
+        """Stops listening and ends the connections still being relayed (on Python 3.11
+        `wait_closed` does not wait for them, and their handlers would outlive the loop)."""
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+        for task in self._connections:
+            task.cancel()
+        await asyncio.gather(*self._connections, return_exceptions=True)
 
     def register(
         self, domains: DomainPolicy, on_block: Callable[[str, str], None]
@@ -60,6 +66,10 @@ class GuardedProxy:
         self._tenants.pop(password, None)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections.add(task)
+            task.add_done_callback(self._connections.discard)
         try:
             head = await reader.readuntil(b"\r\n\r\n")
             if len(head) > _HEAD_LIMIT:
