@@ -14,7 +14,6 @@ Run from the repo root: `.venv/bin/python -m bench.bench_sse [--events N] [--rep
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.bench_rest import measure, start_server
+from bench.bench_rest import alternate, measure, report, start_server
 from bench.sse_bare import write_blocks
 
 GOAL = 0.7
@@ -65,30 +64,19 @@ def main() -> None:
         write_blocks(blocks_file, capture_blocks(rest_port, args.events))
         bare, bare_port = start_bare(blocks_file)
         ports = {"outrider": rest_port, "bare": bare_port}
-        rates: dict[str, list[float]] = {"outrider": [], "bare": []}
         try:
-            for side in rates:
-                measure("sse", ports[side], args.events)  # warm-up
-            for _ in range(args.repeat):
-                for side in rates:
-                    rates[side].append(measure("sse", ports[side], args.events))
+            rates = alternate(
+                lambda side, events: measure("sse", ports[side], events),
+                ("outrider", "bare"),
+                args.events,
+                args.repeat,
+                warm_up_events=args.events,
+            )
         finally:
             for server in (ours, bare):
                 server.terminate()
                 server.wait(30)
-    report(rates, args.events, args.repeat)
-
-
-def report(rates: dict[str, list[float]], events: int, repeat: int) -> None:
-    medians = {side: statistics.median(values) for side, values in rates.items()}
-    print(f"{events} events per run, median of {repeat} runs each")
-    print("| server | events/s (median) | min | max |")
-    print("| --- | ---: | ---: | ---: |")
-    for side, values in rates.items():
-        print(f"| {side} | {medians[side]:,.0f} | {min(values):,.0f} | {max(values):,.0f} |")
-    ratio = medians["outrider"] / medians["bare"]
-    verdict = "meets" if ratio >= GOAL else "misses"
-    print(f"Outrider / bare Starlette = {ratio:.0%} ({verdict} the goal of {GOAL:.0%})")
+    report(rates, args.events, args.repeat, ratio=("outrider", "bare"), goal=GOAL)
 
 
 if __name__ == "__main__":
