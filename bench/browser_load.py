@@ -172,6 +172,7 @@ def load_rows(results: list[LoadResult]) -> list[list[object]]:
                     case.label,
                     system,
                     f"{window.steps} in {window.seconds:.0f} s",
+                    str(result.agent_runs_ended if system == "agent" else window.failures),
                     f"{case.tasks / MODEL_DELAY:.1f}",
                     f"{rate(window):.2f}",
                     f"{pct(window.harness_ms, 0.5):,.0f}",
@@ -184,6 +185,7 @@ def load_rows(results: list[LoadResult]) -> list[list[object]]:
             [
                 case.label,
                 "**agent / naive**",
+                "",
                 "",
                 "",
                 f"**{result.ratio:.2f}x**",
@@ -200,6 +202,7 @@ LOAD_HEADERS = [
     "case",
     "system",
     "steps in the window",
+    "failures (agent: runs ended early; naive: failed calls)",
     "ceiling steps/s (tasks / 3 s)",
     "steps/s",
     "harness ms/step p50",

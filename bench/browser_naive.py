@@ -6,7 +6,9 @@ the same action as the scripted agent (a page scroll, alternately down and up). 
 persistence, no gRPC. Runs in its own process on its own Chromium, launched with the product's
 flags, and is measured like the agent (bench/browser_load.py): once every task has taken its
 first step, wait `settle` seconds, then count the steps begun during `window` seconds and the
-CPU time spent meanwhile.
+CPU time spent meanwhile. Every browser call waits at most Playwright's default 30 s: a call that
+times out or fails is counted (`failures`) and the task goes on with its next step (a task whose
+page never opened stops), so a saturated machine shows up as failures, never as a hang.
 
 `python -m bench.browser_naive URLS TASKS DELAY SETTLE WINDOW` prints one JSON line (URLS is
 comma-separated; task i opens URLS[i % len(URLS)]).
@@ -21,10 +23,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 from bench import browser_procs as procs
 from outrider.server.browser.session import VIEWPORT
@@ -43,6 +46,7 @@ class Window:
     harness_ms: list[float]  # per step: everything but the model call / sleep
     cpu: dict[str, float]  # CPU seconds of the system's process tree, by part
     busy: float  # CPU seconds the whole machine was busy
+    failures: int = 0  # steps (or page openings) that failed or timed out, over the whole run
 
 
 @dataclass
@@ -50,28 +54,46 @@ class _Tasks:
     starts: list[list[float]]  # per task, when each step began (time.time())
     harness_ms: list[float]
     stop: asyncio.Event
+    gave_up: set[int] = field(default_factory=set)  # tasks whose page never opened
+    failures: int = 0
+
+    def all_begun(self) -> bool:
+        """Every task has begun a step or given up (so a dead task cannot stall the window)."""
+        return all(times or i in self.gave_up for i, times in enumerate(self.starts))
 
 
 async def _task(browser: Browser, url: str, delay: float, state: _Tasks, index: int) -> None:
     context = await browser.new_context(viewport=VIEWPORT)
     try:
         page = await context.new_page()
-        await page.goto(url)
+        try:
+            await page.goto(url)
+        except PlaywrightError:
+            state.failures += 1
+            state.gave_up.add(index)
+            return
         step = 0
         while not state.stop.is_set():
             state.starts[index].append(time.time())
-            began = time.perf_counter()
-            await page.aria_snapshot(mode="ai", timeout=120_000)
-            await page.screenshot(full_page=True, type="png", timeout=120_000)
-            harness = time.perf_counter() - began
-            await asyncio.sleep(delay)
-            began = time.perf_counter()
-            direction = 1 if step % 2 == 0 else -1
-            await page.evaluate("(d) => window.scrollBy(0, d * innerHeight)", direction)
-            state.harness_ms.append((harness + time.perf_counter() - began) * 1000)
+            try:
+                await _step(page, delay, step, state)
+            except PlaywrightError:
+                state.failures += 1
             step += 1
     finally:
         await context.close()
+
+
+async def _step(page: Page, delay: float, step: int, state: _Tasks) -> None:
+    began = time.perf_counter()
+    await page.aria_snapshot(mode="ai")
+    await page.screenshot(full_page=True, type="png")
+    harness = time.perf_counter() - began
+    await asyncio.sleep(delay)
+    began = time.perf_counter()
+    direction = 1 if step % 2 == 0 else -1
+    await page.evaluate("(d) => window.scrollBy(0, d * innerHeight)", direction)
+    state.harness_ms.append((harness + time.perf_counter() - began) * 1000)
 
 
 async def measure_window(
@@ -107,14 +129,22 @@ async def naive_loop(
         ]
         try:
             begin, end, cpu, busy = await measure_window(
-                os.getpid(), lambda: all(state.starts), settle, window
+                os.getpid(), state.all_begun, settle, window
             )
         finally:
             state.stop.set()
-            await asyncio.gather(*running)
+            await _finish(running)
             await browser.close()
     steps = steps_inside(state.starts, begin, end)
-    return Window(steps, end - begin, state.harness_ms, cpu, busy)
+    return Window(steps, end - begin, state.harness_ms, cpu, busy, state.failures)
+
+
+async def _finish(running: list[asyncio.Task[None]], patience: float = 10.0) -> None:
+    """Lets tasks end their current step for `patience` seconds, then cancels the rest."""
+    _, pending = await asyncio.wait(running, timeout=patience)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
 
 
 def run_naive(urls: list[str], tasks: int, delay: float, settle: float, window: float) -> Window:
