@@ -143,7 +143,8 @@ class LoadResult:
 
     @property
     def ratio(self) -> float:
-        return rate(self.agent) / rate(self.naive)
+        naive = rate(self.naive)
+        return rate(self.agent) / naive if naive else float("inf")
 
 
 async def load_section(
@@ -158,6 +159,8 @@ async def load_section(
 
 
 def _cpu_text(result: Window) -> str:
+    if not result.steps:
+        return "no steps"
     parts = "/".join(f"{1000 * v / result.steps:.0f}" for v in result.cpu.values())
     return f"{cpu_ms_per_step(result):.0f} ({parts})"
 
