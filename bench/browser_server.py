@@ -45,6 +45,9 @@ class DelayedModel:
     def name(self) -> str:
         return self.inner.name
 
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
     async def generate(self, request: ModelRequest) -> ModelReply:
         if request.role in DELAYED_ROLES:
             await asyncio.sleep(self.delay)

@@ -45,6 +45,11 @@ class FakeProvider:
         self.received: list[Received] = []
         self._lock = threading.Lock()
         self.url = ""
+        self.open_connections = 0  # keep-alive connections clients hold open right now
+
+    def connection(self, change: int) -> None:
+        with self._lock:
+            self.open_connections += change
 
     def answer(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> Answer:
         with self._lock:
@@ -62,6 +67,16 @@ class FakeProvider:
 @contextmanager
 def serve(provider: FakeProvider) -> Iterator[FakeProvider]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as real providers: clients must close
+
+        def setup(self) -> None:
+            super().setup()
+            provider.connection(+1)
+
+        def finish(self) -> None:
+            provider.connection(-1)
+            super().finish()
+
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length", "0"))
             body = json.loads(self.rfile.read(length) or b"{}")

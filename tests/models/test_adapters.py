@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import time
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -39,15 +40,30 @@ VERDICT = {
 }
 
 
-def model(dialect: Dialect, fake: FakeProvider, **settings: object) -> ChatModel:
-    return resolve_model(dialect.spec(fake), dialect.provider_settings(fake, **settings))
+ModelFactory = Callable[..., ChatModel]
+
+
+@pytest.fixture
+async def model() -> AsyncIterator[ModelFactory]:
+    """Builds adapters against the fake provider and closes them after the test, as runs do."""
+    built: list[ChatModel] = []
+
+    def build(dialect: Dialect, fake: FakeProvider, **settings: object) -> ChatModel:
+        built.append(resolve_model(dialect.spec(fake), dialect.provider_settings(fake, **settings)))
+        return built[-1]
+
+    yield build
+    for chat in built:
+        await chat.aclose()
 
 
 def ask(*messages: Message, **kwargs: object) -> ModelRequest:
     return ModelRequest(messages=(Message("system", "Be brief."), *messages), **kwargs)  # type: ignore[arg-type]
 
 
-async def test_tool_call_round_trip(dialect: Dialect, fake: FakeProvider) -> None:
+async def test_tool_call_round_trip(
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
+) -> None:
     fake.queue = [dialect.call("click", {"ref": "E7"}), dialect.text("Done.")]
     chat = model(dialect, fake)
     first = await chat.generate(ask(Message("user", "Open the login page."), tools=(CLICK,)))
@@ -67,7 +83,9 @@ async def test_tool_call_round_trip(dialect: Dialect, fake: FakeProvider) -> Non
     assert dialect.tool_results_in(sent[1]) == ["Clicked; the login page is open."]
 
 
-async def test_structured_output_reply(dialect: Dialect, fake: FakeProvider) -> None:
+async def test_structured_output_reply(
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
+) -> None:
     fake.queue = [dialect.structured({"quality": "good"})]
     reply = await model(dialect, fake).generate(
         ask(Message("user", "Judge it."), output_schema=VERDICT, role="judge")
@@ -76,7 +94,9 @@ async def test_structured_output_reply(dialect: Dialect, fake: FakeProvider) -> 
     assert dialect.schema_in(fake.bodies[0]) == VERDICT
 
 
-async def test_an_image_part_is_sent(dialect: Dialect, fake: FakeProvider) -> None:
+async def test_an_image_part_is_sent(
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
+) -> None:
     shot = b"\xff\xd8\xff fake jpeg"
     fake.queue = [dialect.text("A shop.")]
     await model(dialect, fake).generate(
@@ -85,7 +105,9 @@ async def test_an_image_part_is_sent(dialect: Dialect, fake: FakeProvider) -> No
     assert [base64.urlsafe_b64decode(i) for i in dialect.images_in(fake.bodies[0])] == [shot]
 
 
-async def test_a_429_with_retry_after_is_retried(dialect: Dialect, fake: FakeProvider) -> None:
+async def test_a_429_with_retry_after_is_retried(
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
+) -> None:
     fake.queue = [
         Answer(error_body(429, "slow down"), status=429, headers={"retry-after": "0.3"}),
         dialect.text("Hello."),
@@ -97,14 +119,14 @@ async def test_a_429_with_retry_after_is_retried(dialect: Dialect, fake: FakePro
     assert time.monotonic() - started >= 0.3  # waited as told, not the 0.01 s backoff
 
 
-async def test_a_500_is_retried(dialect: Dialect, fake: FakeProvider) -> None:
+async def test_a_500_is_retried(dialect: Dialect, fake: FakeProvider, model: ModelFactory) -> None:
     fake.queue = [Answer(error_body(500, "boom"), status=500), dialect.text("Hello.")]
     reply = await model(dialect, fake).generate(ask(Message("user", "Hi")))
     assert reply.text == "Hello." and len(fake.received) == 2
 
 
 async def test_exhausted_retries_raise_a_clear_model_error(
-    dialect: Dialect, fake: FakeProvider
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
 ) -> None:
     fake.queue = [Answer(error_body(503, "overloaded"), status=503) for _ in range(3)]
     with pytest.raises(ModelError, match=r"HTTP 503.*overloaded.*gave up after 3 attempts"):
@@ -112,14 +134,18 @@ async def test_exhausted_retries_raise_a_clear_model_error(
     assert len(fake.received) == 3
 
 
-async def test_a_client_error_is_not_retried(dialect: Dialect, fake: FakeProvider) -> None:
+async def test_a_client_error_is_not_retried(
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
+) -> None:
     fake.queue = [Answer(error_body(401, "bad key"), status=401)]
     with pytest.raises(ModelError, match=r"HTTP 401.*bad key"):
         await model(dialect, fake).generate(ask(Message("user", "Hi")))
     assert len(fake.received) == 1
 
 
-async def test_a_timeout_is_retried_then_reported(dialect: Dialect, fake: FakeProvider) -> None:
+async def test_a_timeout_is_retried_then_reported(
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
+) -> None:
     fake.queue = [Answer(dialect.text("late"), delay=1.0), dialect.text("Hello.")]
     chat = model(dialect, fake, timeout=0.3, max_retries=1)
     assert (await chat.generate(ask(Message("user", "Hi")))).text == "Hello."
@@ -129,7 +155,7 @@ async def test_a_timeout_is_retried_then_reported(dialect: Dialect, fake: FakePr
 
 
 async def test_malformed_tool_arguments_keep_the_raw_text(
-    dialect: Dialect, fake: FakeProvider
+    dialect: Dialect, fake: FakeProvider, model: ModelFactory
 ) -> None:
     fake.queue = [dialect.malformed("click")]
     reply = await model(dialect, fake).generate(ask(Message("user", "Click."), tools=(CLICK,)))

@@ -15,7 +15,7 @@ from outrider.v1 import params_pb2, run_pb2, run_service_pb2
 from tests.conftest import HarnessFactory
 from tests.models.dialects import DIALECTS, OPENAI, Dialect
 from tests.models.fake_providers import Answer, FakeProvider, error_body
-from tests.support.harness import Harness
+from tests.support.harness import Harness, eventually
 from tests.support.requests import collect, names
 
 ANSWER = "The Red Mug costs $8.25."
@@ -107,6 +107,9 @@ async def test_a_browser_run_through_the_provider(
     # vision is on: the actor saw a screenshot of the page
     [image, *_] = dialect.images_in(model.actor_bodies[0])
     assert base64.urlsafe_b64decode(image).startswith(b"\xff\xd8")  # JPEG
+
+    # the run closed its provider client: no pooled connection outlives it
+    await eventually(lambda: fake.open_connections == 0)
 
 
 async def test_a_provider_that_keeps_failing_fails_the_run(

@@ -34,12 +34,16 @@ async def test_calls_tokens_and_cost_are_counted_per_provider_and_model(
     }
     # generous timeout, no retries: each call takes exactly one queued answer, even under load
     settings = dialect.provider_settings(fake, prices={spec: PRICE}, timeout=30, max_retries=0)
-    chat = RunModels(spec, {}, "", settings).for_role("actor")
+    models = RunModels(spec, {}, "", settings)
+    chat = models.for_role("actor")
     fake.queue = [dialect.text("Hello."), Answer(error_body(401, "bad key"), status=401)]
     request = ModelRequest(messages=(Message("user", "Hi"),), role="actor")
-    reply = await chat.generate(request)
-    with pytest.raises(ModelError):
-        await chat.generate(request)
+    try:
+        reply = await chat.generate(request)
+        with pytest.raises(ModelError):
+            await chat.generate(request)
+    finally:
+        await models.aclose()
     used = reply.usage
     assert used.input_tokens > 0 and used.output_tokens > 0
     after = sample("outrider_model_call_duration_seconds_count", **calls["ok"])

@@ -42,14 +42,19 @@ def test_the_refusal_without_a_model_says_how_to_configure_one() -> None:
         assert words in str(caught.value) and words in HOW_TO_CONFIGURE
 
 
-def test_specs_resolve_to_their_adapters() -> None:
+async def test_specs_resolve_to_their_adapters() -> None:
     keys = ProviderSettings(openai_api_key="k", anthropic_api_key="k", gemini_api_key="k")
     local = resolve_model("openai-compatible:llama3.1:8b@http://localhost:11434/v1", NO_KEYS)
-    assert isinstance(local, OpenAIChatModel)
     assert local.name == "openai-compatible:llama3.1:8b@http://localhost:11434/v1"
-    assert isinstance(resolve_model("openai:gpt-4.1-mini", keys), OpenAIChatModel)
-    assert isinstance(resolve_model("anthropic:claude-sonnet-4-5", keys), AnthropicModel)
-    assert isinstance(resolve_model("gemini:gemini-2.5-flash", keys), GeminiModel)
+    built = [
+        (local, OpenAIChatModel),
+        (resolve_model("openai:gpt-4.1-mini", keys), OpenAIChatModel),
+        (resolve_model("anthropic:claude-sonnet-4-5", keys), AnthropicModel),
+        (resolve_model("gemini:gemini-2.5-flash", keys), GeminiModel),
+    ]
+    for model, adapter in built:
+        assert isinstance(model, adapter)
+        await model.aclose()
 
 
 def test_keys_come_from_the_providers_usual_variables(monkeypatch: pytest.MonkeyPatch) -> None:

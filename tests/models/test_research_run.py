@@ -15,6 +15,7 @@ from tests.models.dialects import OPENAI
 from tests.models.fake_providers import Answer, FakeProvider, openai_body
 from tests.research.conftest import SCENARIOS, ResearchCaseFactory
 from tests.research.events import complete
+from tests.support.harness import eventually
 
 
 class ReplaysTurns:
@@ -60,3 +61,5 @@ async def test_a_research_run_through_the_openai_compatible_adapter(
     assert "objective" in planner["response_format"]["json_schema"]["schema"]["properties"]
     run = (await case.harness.runs.GetRun(run_service_pb2.GetRunRequest(name=events[0].run))).run
     assert run.state == run_pb2.RUN_STATE_SUCCEEDED
+    # the run closed its provider client: no pooled connection outlives it
+    await eventually(lambda: fake.open_connections == 0)

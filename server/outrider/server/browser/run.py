@@ -70,12 +70,12 @@ class BrowserRun:
         )
         self.data_view = self.secrets.model_view(raw_data) if raw_data else None
         settings = env.settings
-        models = RunModels(
+        self.models = RunModels(
             settings.model, settings.role_models, ctx.options.model, settings.providers
         )
         self.caller = ModelCaller(
             self.reporter,
-            models,
+            self.models,
             self.secrets.redact,
             env.browser.model_retries,
             omit_prompts=ctx.options.omit_prompts,
@@ -114,6 +114,7 @@ class BrowserRun:
             return self.endings.failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(error))
         finally:
             await self.connection.close()
+            await self.models.aclose()
 
     def _announce(self) -> None:
         setup = ae.TaskSetup(

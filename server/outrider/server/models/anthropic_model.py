@@ -54,6 +54,9 @@ class AnthropicModel:
             api_key=api_key, base_url=base_url or None, timeout=policy.timeout, max_retries=0
         )
 
+    async def aclose(self) -> None:
+        await self._client.close()
+
     async def generate(self, request: ModelRequest) -> ModelReply:
         kwargs: dict[str, Any] = {
             "model": self._model,

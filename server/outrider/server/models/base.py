@@ -84,3 +84,6 @@ class ChatModel(Protocol):
     name: str
 
     async def generate(self, request: ModelRequest) -> ModelReply: ...
+
+    async def aclose(self) -> None:
+        """Releases the provider client's connections; the model is not called afterwards."""

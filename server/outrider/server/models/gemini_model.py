@@ -58,6 +58,9 @@ class GeminiModel:
             options.base_url = base_url
         self._client = genai.Client(api_key=api_key, http_options=options)
 
+    async def aclose(self) -> None:
+        await self._client.aio.aclose()
+
     async def generate(self, request: ModelRequest) -> ModelReply:
         config = types.GenerateContentConfig(
             automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True)

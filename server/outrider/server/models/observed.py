@@ -26,6 +26,9 @@ class ObservedModel:
         self._prices = prices
         self._provider, self._model_name = provider_and_model(model.name)
 
+    async def aclose(self) -> None:
+        await self._model.aclose()
+
     async def generate(self, request: ModelRequest) -> ModelReply:
         attributes: dict[str, str | float] = {
             "gen_ai.operation.name": "chat",

@@ -50,6 +50,9 @@ class OpenAIChatModel:
             max_retries=0,  # with_retries retries, honouring Retry-After
         )
 
+    async def aclose(self) -> None:
+        await self._client.close()
+
     async def generate(self, request: ModelRequest) -> ModelReply:
         kwargs: dict[str, Any] = {"model": self._model, "messages": to_messages(request.messages)}
         if request.tools:

@@ -10,6 +10,8 @@ Specs look like "provider:name":
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 from outrider.server.core.errors import FailedPrecondition
@@ -29,9 +31,22 @@ PROVIDERS = ("openai", "openai-compatible", "anthropic", "gemini", "scripted")
 
 
 def resolve_model(spec: str, providers: ProviderSettings | None = None) -> ChatModel:
-    """A fresh model for one run; raises FailedPrecondition when the spec cannot be served.
+    """A fresh model for one run (the caller closes it with `aclose`); raises FailedPrecondition
+    when the spec cannot be served. `providers` defaults to the provider settings read from the
+    environment."""
+    return _model_factory(spec, providers)()
 
-    `providers` defaults to the provider settings read from the environment."""
+
+def check_model(spec: str, providers: ProviderSettings | None = None) -> None:
+    """Raises what `resolve_model` would, without creating a provider client (nothing to close)."""
+    _model_factory(spec, providers)
+
+
+ModelFactory = Callable[[], ChatModel]
+
+
+def _model_factory(spec: str, providers: ProviderSettings | None) -> ModelFactory:
+    """Checks the spec, then returns what builds its model."""
     if not spec:
         raise FailedPrecondition(HOW_TO_CONFIGURE, reason="MODEL_NOT_CONFIGURED")
     provider, _, name = spec.partition(":")
@@ -41,7 +56,8 @@ def resolve_model(spec: str, providers: ProviderSettings | None = None) -> ChatM
             raise FailedPrecondition(
                 f"scripted model file {name!r} does not exist", reason="MODEL_NOT_CONFIGURED"
             )
-        return ScriptedModel.from_file(path)
+        scripted = ScriptedModel.from_file(path)  # parsed now: a broken file refuses the run
+        return lambda: scripted
     if provider not in PROVIDERS:
         raise FailedPrecondition(
             f"unknown model provider {provider!r} in {spec!r}; use one of {', '.join(PROVIDERS)}",
@@ -53,10 +69,12 @@ def resolve_model(spec: str, providers: ProviderSettings | None = None) -> ChatM
             reason="MODEL_NOT_CONFIGURED",
         )
     settings = providers if providers is not None else ProviderSettings()
-    return _provider_model(spec, provider, name, settings)
+    return _provider_factory(spec, provider, name, settings)
 
 
-def _provider_model(spec: str, provider: str, name: str, settings: ProviderSettings) -> ChatModel:
+def _provider_factory(
+    spec: str, provider: str, name: str, settings: ProviderSettings
+) -> ModelFactory:
     policy = RetryPolicy(
         timeout=settings.timeout,
         max_retries=settings.max_retries,
@@ -74,19 +92,20 @@ def _provider_model(spec: str, provider: str, name: str, settings: ProviderSetti
         from outrider.server.models.openai_compat import OpenAIChatModel
 
         key = settings.openai_compatible_api_key or "not-needed"
-        return OpenAIChatModel(spec, model, key, base_url, policy)
+        return functools.partial(OpenAIChatModel, spec, model, key, base_url, policy)
     if provider == "openai":
         _require_key(spec, settings.openai_api_key, "OPENAI_API_KEY")
         from outrider.server.models.openai_compat import OpenAIChatModel
 
-        return OpenAIChatModel(
-            spec, name, settings.openai_api_key, settings.openai_base_url, policy
+        return functools.partial(
+            OpenAIChatModel, spec, name, settings.openai_api_key, settings.openai_base_url, policy
         )
     if provider == "anthropic":
         _require_key(spec, settings.anthropic_api_key, "ANTHROPIC_API_KEY")
         from outrider.server.models.anthropic_model import AnthropicModel
 
-        return AnthropicModel(
+        return functools.partial(
+            AnthropicModel,
             spec,
             name,
             settings.anthropic_api_key,
@@ -97,7 +116,9 @@ def _provider_model(spec: str, provider: str, name: str, settings: ProviderSetti
     _require_key(spec, settings.gemini_api_key, "GEMINI_API_KEY (or GOOGLE_API_KEY)")
     from outrider.server.models.gemini_model import GeminiModel
 
-    return GeminiModel(spec, name, settings.gemini_api_key, settings.gemini_base_url, policy)
+    return functools.partial(
+        GeminiModel, spec, name, settings.gemini_api_key, settings.gemini_base_url, policy
+    )
 
 
 def _require_key(spec: str, key: str, variable: str) -> None:
@@ -132,14 +153,23 @@ class RunModels:
         self._instances: dict[str, ChatModel] = {}
 
     def for_role(self, role: str) -> ChatModel:
-        spec = model_spec(self._default, self._role_models, role, self._override)
+        spec = self._spec(role)
         if spec not in self._instances:
             model = resolve_model(spec, self._providers)
             prices = (self._providers or ProviderSettings()).prices
             self._instances[spec] = ObservedModel(model, prices)
         return self._instances[spec]
 
+    def _spec(self, role: str) -> str:
+        return model_spec(self._default, self._role_models, role, self._override)
+
     def check(self, roles: tuple[str, ...]) -> None:
-        """Resolves every role's model now, so a misconfiguration refuses the run at once."""
+        """Checks every role's model spec now, so a misconfiguration refuses the run at once."""
         for role in roles:
-            self.for_role(role)
+            check_model(self._spec(role), self._providers)
+
+    async def aclose(self) -> None:
+        """Closes the provider clients (their pooled connections) of this run's models."""
+        instances, self._instances = list(self._instances.values()), {}
+        for model in instances:
+            await model.aclose()

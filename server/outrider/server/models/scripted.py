@@ -107,6 +107,9 @@ class ScriptedModel:
     def remaining(self) -> int:
         return len(self._turns) - len(self._used)
 
+    async def aclose(self) -> None:
+        """Nothing to release: the script lives in memory."""
+
     async def generate(self, request: ModelRequest) -> ModelReply:
         self.requests.append(request)
         self._record(request)

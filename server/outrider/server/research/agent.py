@@ -95,7 +95,9 @@ class ResearchAgent:
         timeout = params.fetch_timeout if params.HasField("fetch_timeout") else None
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
         chromium = self._settings.chromium_path
+        models = self._models(ctx.options)
         async with (
+            contextlib.aclosing(models),
             httpx.AsyncClient(timeout=research.search_timeout) as client,
             Fetcher(research, self._guard, self._pages, chromium, domains) as fetcher,
         ):
@@ -104,7 +106,7 @@ class ResearchAgent:
                 state=ResearchState(params.query, mode, budget.mode),
                 budget=budget,
                 metrics=metrics,
-                llm=Llm(self._models(ctx.options), metrics, budget),
+                llm=Llm(models, metrics, budget),
                 fetcher=fetcher,
                 search=build_chain(research, self._settings.data_dir, self._searches, client),
                 use_cache=not params.nocache,
