@@ -1,19 +1,33 @@
 """The JavaScript fallback: render a page in headless Chromium (Debian's, via Playwright) when its
-text only appears after scripts run. Every request the page makes passes the network guard."""
+text only appears after scripts run.
+
+The run's Chromium sends everything through its own guarded proxy (net/proxy.py), loopback
+included (`<-loopback>`): the proxy resolves and checks every connection, so WebSockets, redirect
+hops, frames and `fetch()`es meet the network guard and the run's domain policy, and Chromium never
+resolves a hostname itself. WebRTC may only use proxied TCP, so no UDP leaves the browser. URL-level
+request routing stays as a first check, which refuses the obvious at once.
+"""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from playwright.async_api import Browser, Playwright, Route, async_playwright
+from playwright.async_api import Browser, Playwright, ProxySettings, Route, async_playwright
 
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
+from outrider.server.net.proxy import GuardedProxy
+
+log = logging.getLogger(__name__)
+
+# WebRTC would otherwise send STUN/TURN traffic (UDP) straight to any address a page names.
+_RENDER_FLAGS = ("--webrtc-ip-handling-policy=disable_non_proxied_udp",)
 
 
 class Renderer:
-    """Starts Chromium on first use; `aclose()` stops it. One per run."""
+    """Starts its proxy and Chromium on first use; `aclose()` stops both. One per run."""
 
     def __init__(
         self, chromium_path: Path, guard: NetworkGuard, domains: DomainPolicy, user_agent: str
@@ -22,6 +36,7 @@ class Renderer:
         self._guard = guard
         self._domains = domains
         self._user_agent = user_agent
+        self._proxy: GuardedProxy | None = None
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
 
@@ -48,11 +63,27 @@ class Renderer:
 
     async def _ensure_browser(self) -> Browser:
         if self._browser is None:
+            proxy = await self._start_proxy()
             self._playwright = await async_playwright().start()
             self._browser = await self._playwright.chromium.launch(
-                executable_path=str(self._chromium_path), args=list(CHROMIUM_FLAGS), headless=True
+                executable_path=str(self._chromium_path),
+                args=[*CHROMIUM_FLAGS, *_RENDER_FLAGS],
+                headless=True,
+                proxy=proxy,
             )
         return self._browser
+
+    async def _start_proxy(self) -> ProxySettings:
+        self._proxy = GuardedProxy(self._guard)
+        await self._proxy.start()
+        username, password = self._proxy.register(self._domains, _log_refusal)
+        # "<-loopback>" sends loopback too through the proxy, which Chromium otherwise bypasses.
+        return {
+            "server": f"http://127.0.0.1:{self._proxy.port}",
+            "username": username,
+            "password": password,
+            "bypass": "<-loopback>",
+        }
 
     async def aclose(self) -> None:
         if self._browser is not None:
@@ -61,3 +92,10 @@ class Renderer:
         if self._playwright is not None:
             await self._playwright.stop()
             self._playwright = None
+        if self._proxy is not None:
+            await self._proxy.close()
+            self._proxy = None
+
+
+def _log_refusal(url: str, why: str) -> None:
+    log.info("network guard refused a rendered page's request to %s: %s", url, why)
