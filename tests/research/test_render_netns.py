@@ -21,7 +21,8 @@ from tests.support.harness import REPO_ROOT
 
 SETUP = (
     "ip link set lo up && ip addr add 10.9.9.9/32 dev lo && ip addr add 169.254.169.254/32 dev lo"
-    ' && mount --bind "$PROBE_HOSTS" /etc/hosts && exec "$PROBE_PYTHON" -m tests.research.netns_probe'
+    ' && mount --bind "$PROBE_HOSTS" /etc/hosts'
+    ' && exec "$PROBE_PYTHON" -m tests.research.netns_probe'
 )
 
 
