@@ -129,11 +129,12 @@ def outcomes(html: str) -> list[str]:
 
 
 async def render_unguarded(url: str) -> str:
-    """The control: the probe page in Chromium without proxy or request routing (how nothing
-    should render), read once the page has finished its attempts."""
+    """The control: the probe page in Chromium without proxy, request routing or WebRTC policy
+    (how nothing should render), read once the page has finished its attempts."""
+    flags = [flag for flag in CHROMIUM_FLAGS if not flag.startswith("--webrtc-")]
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
-            executable_path=str(Settings().chromium_path), args=list(CHROMIUM_FLAGS)
+            executable_path=str(Settings().chromium_path), args=flags
         )
         try:
             page = await browser.new_page()

@@ -4,7 +4,7 @@ text only appears after scripts run.
 The run's Chromium sends everything through its own guarded proxy (net/proxy.py), loopback
 included (`<-loopback>`): the proxy resolves and checks every connection, so WebSockets, redirect
 hops, frames and `fetch()`es meet the network guard and the run's domain policy, and Chromium never
-resolves a hostname itself. WebRTC may only use proxied TCP, so no UDP leaves the browser. URL-level
+resolves a hostname itself (WebRTC may only use the proxy: see chromium.py). URL-level
 request routing stays as a first check, which refuses the obvious at once.
 """
 
@@ -21,9 +21,6 @@ from outrider.server.net.guard import BlockedDestination, NetworkGuard
 from outrider.server.net.proxy import GuardedProxy
 
 log = logging.getLogger(__name__)
-
-# WebRTC would otherwise send STUN/TURN traffic (UDP) straight to any address a page names.
-_RENDER_FLAGS = ("--webrtc-ip-handling-policy=disable_non_proxied_udp",)
 
 
 class Renderer:
@@ -67,7 +64,7 @@ class Renderer:
             self._playwright = await async_playwright().start()
             self._browser = await self._playwright.chromium.launch(
                 executable_path=str(self._chromium_path),
-                args=[*CHROMIUM_FLAGS, *_RENDER_FLAGS],
+                args=list(CHROMIUM_FLAGS),
                 headless=True,
                 proxy=proxy,
             )
