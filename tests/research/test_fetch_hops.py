@@ -1,6 +1,8 @@
 """Issue 10, item 1, the rest of the research agent's outbound requests: robots.txt, pages and
 PDFs whose server redirects to a refused address (by address, IPv6 or a name that resolves to
-loopback) open no connection there; the fetcher reports a guard refusal instead."""
+loopback) open no connection there; the fetcher reports a guard refusal instead. And hostile
+pages cannot break the fetcher through its renderer: one that never falls network-quiet is read
+as it stands, and a Chromium that fails is one failed page (it used to raise out of the fetch)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +19,8 @@ from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.research.settings import ResearchSettings
 from outrider.server.settings import Settings
-from tests.research.probes import listeners
+from tests.research.probes import PROBES_DIR, listeners
+from tests.research.web import fixture_web
 
 
 class _Redirector(BaseHTTPRequestHandler):
@@ -67,3 +71,22 @@ async def test_redirects_of_robots_pages_and_pdfs_never_reach_a_refused_address(
     assert refused.reached.total == 0, refused.reached
     for outcome in (page, pdf):
         assert outcome.guard_blocked and "loopback address" in outcome.error, outcome.error
+
+
+async def test_a_page_that_never_falls_quiet_is_read_as_it_stands() -> None:
+    with fixture_web(PROBES_DIR) as web:
+        guard = NetworkGuard([f"127.0.0.1:{web.port}"])
+        settings = ResearchSettings(per_host_delay=0.0, js_fallback=True)
+        async with Fetcher(settings, guard, None, Settings().chromium_path) as fetcher:
+            outcome = await fetcher.fetch(f"{web.url}/restless.html", 5)
+    assert outcome.page is not None and outcome.page.rendered, outcome.error
+    assert "its text is here" in outcome.page.text
+
+
+async def test_a_chromium_that_cannot_start_fails_the_page_not_the_run(tmp_path: Path) -> None:
+    with fixture_web(PROBES_DIR) as web:
+        guard = NetworkGuard([f"127.0.0.1:{web.port}"])
+        settings = ResearchSettings(per_host_delay=0.0, js_fallback=True)
+        async with Fetcher(settings, guard, None, tmp_path / "no-chromium") as fetcher:
+            outcome = await fetcher.fetch(f"{web.url}/restless.html", 5)
+    assert outcome.page is None and "rendering in Chromium failed" in outcome.error

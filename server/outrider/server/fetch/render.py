@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 
 from playwright.async_api import Browser, Playwright, ProxySettings, Route, async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.net.domains import DomainPolicy
@@ -34,17 +35,22 @@ class Renderer:
         self._domains = domains
         self._user_agent = user_agent
         self._proxy: GuardedProxy | None = None
+        self._proxy_settings: ProxySettings | None = None
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
 
     async def render(self, url: str, limit: float) -> str:
-        """The page's HTML after scripts ran (network idle or `limit` seconds)."""
+        """The page's HTML after scripts ran (network idle or `limit` seconds). Raises
+        playwright's Error when the browser cannot render it."""
         browser = await self._ensure_browser()
         context = await browser.new_context(user_agent=self._user_agent, service_workers="block")
         try:
             await context.route("**/*", self._check_route)
             page = await context.new_page()
-            await page.goto(url, wait_until="networkidle", timeout=limit * 1000)
+            try:
+                await page.goto(url, wait_until="networkidle", timeout=limit * 1000)
+            except PlaywrightTimeout:
+                pass  # a page that never falls quiet (polling, streaming) is read as it stands
             return await page.content()
         finally:
             await context.close()
@@ -59,24 +65,28 @@ class Renderer:
         await route.continue_()
 
     async def _ensure_browser(self) -> Browser:
-        if self._browser is None:
-            proxy = await self._start_proxy()
+        """Each part starts once, so a failed launch leaves nothing behind that aclose misses."""
+        if self._proxy is None:
+            self._proxy = GuardedProxy(self._guard)
+            await self._proxy.start()
+            self._proxy_settings = self._register(self._proxy)
+        if self._playwright is None:
             self._playwright = await async_playwright().start()
+        if self._browser is None or not self._browser.is_connected():  # relaunched if it died
             self._browser = await self._playwright.chromium.launch(
                 executable_path=str(self._chromium_path),
                 args=list(CHROMIUM_FLAGS),
                 headless=True,
-                proxy=proxy,
+                proxy=self._proxy_settings,
             )
         return self._browser
 
-    async def _start_proxy(self) -> ProxySettings:
-        self._proxy = GuardedProxy(self._guard)
-        await self._proxy.start()
-        username, password = self._proxy.register(self._domains, _log_refusal)
+    def _register(self, proxy: GuardedProxy) -> ProxySettings:
+        """This run's credentials, which select its domain policy in the proxy."""
+        username, password = proxy.register(self._domains, _log_refusal)
         # "<-loopback>" sends loopback too through the proxy, which Chromium otherwise bypasses.
         return {
-            "server": f"http://127.0.0.1:{self._proxy.port}",
+            "server": f"http://127.0.0.1:{proxy.port}",
             "username": username,
             "password": password,
             "bypass": "<-loopback>",
