@@ -57,39 +57,52 @@ class Listeners:
 @contextlib.asynccontextmanager
 async def listeners(hosts: Iterable[str], port: int = 0) -> AsyncIterator[Listeners]:
     """TCP and UDP listeners on one port of every host; the port is free on all when 0."""
-    hosts = list(hosts)
+    reached = Reached()
+    async with contextlib.AsyncExitStack() as stack:
+        chosen = await _bind_all(stack, list(hosts), port, reached)
+        yield Listeners(chosen, reached)
+
+
+async def _bind_all(
+    stack: contextlib.AsyncExitStack, hosts: list[str], port: int, reached: Reached
+) -> int:
     for _ in range(20):
         chosen = port or _free_port(hosts[0])
+        attempt = contextlib.AsyncExitStack()
         try:
-            async with _listening(hosts, chosen) as opened:
-                yield opened
-            return
+            for host in hosts:
+                await _listen(attempt, host, chosen, reached)
         except OSError:
+            await attempt.aclose()
             if port:
                 raise
+            continue
+        await stack.enter_async_context(attempt)
+        return chosen
     raise RuntimeError("no port was free on every host")
 
 
-@contextlib.asynccontextmanager
-async def _listening(hosts: list[str], port: int) -> AsyncIterator[Listeners]:
-    reached = Reached()
-    loop = asyncio.get_running_loop()
-    async with contextlib.AsyncExitStack() as stack:
-        for host in hosts:
-            server = await asyncio.start_server(_counter(reached, host), host, port)
-            stack.push_async_callback(_stop, server)
-            datagrams, _ = await loop.create_datagram_endpoint(
-                functools.partial(_Datagrams, reached, host), local_addr=(host, port)
-            )
-            stack.callback(datagrams.close)
-        yield Listeners(port, reached)
+async def _listen(stack: contextlib.AsyncExitStack, host: str, port: int, reached: Reached) -> None:
+    handlers: set[asyncio.Task[None]] = set()
+    server = await asyncio.start_server(_counter(reached, host, handlers), host, port)
+    stack.push_async_callback(_stop, server, handlers)
+    datagrams, _ = await asyncio.get_running_loop().create_datagram_endpoint(
+        functools.partial(_Datagrams, reached, host), local_addr=(host, port)
+    )
+    stack.callback(datagrams.close)
 
 
 Accept = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 
 
-def _counter(reached: Reached, host: str) -> Accept:
+def _counter(reached: Reached, host: str, handlers: set[asyncio.Task[None]]) -> Accept:
+    """Counts a connection by its first line, then closes it."""
+
     async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            handlers.add(task)
+            task.add_done_callback(handlers.discard)
         line = "?"
         with contextlib.suppress(TimeoutError, ConnectionError, ValueError):
             first = await asyncio.wait_for(reader.readline(), 2)
@@ -102,9 +115,13 @@ def _counter(reached: Reached, host: str) -> Accept:
     return accepted
 
 
-async def _stop(server: asyncio.Server) -> None:
+async def _stop(server: asyncio.Server, handlers: set[asyncio.Task[None]]) -> None:
+    """Stops listening and ends handlers still reading (3.11's wait_closed leaves them)."""
     server.close()
     await server.wait_closed()
+    for task in handlers:
+        task.cancel()
+    await asyncio.gather(*handlers, return_exceptions=True)
 
 
 def _free_port(host: str) -> int:
