@@ -93,8 +93,8 @@ async def test_the_runs_domain_policy_applies_to_every_connection(web: Server) -
     assert {f"/ws/{passing}", f"/frame/{passing}", f"/fetch/{passing}"} <= seen  # relayed
 
 
-async def test_a_research_run_renders_its_pages_behind_the_proxy(
-    research_case: ResearchCaseFactory,
+async def test_a_research_run_renders_behind_the_proxy_with_its_domain_policy(
+    research_case: ResearchCaseFactory, web: Server
 ) -> None:
     plan = {
         "objective": "Read the probe page.",
@@ -104,18 +104,25 @@ async def test_a_research_run_renders_its_pages_behind_the_proxy(
         "queries": ["probe"],
     }
     script = {"turns": [turn("planner", data=plan), turn("writer", text="It probes [S1].")]}
-    case = await research_case(script, providers=("searxng",), js_fallback=True)
-    async with listeners(LOOPBACK) as refused:
-        targets = loopback_targets(refused.port)
-        url = probe_url(case.web.url, targets)
+    async with listeners(LOOPBACK) as refused, listeners(LOOPBACK) as other:
+        allow = f"127.0.0.1:{web.port},127.0.0.1:{other.port},[::1]:{other.port}"
+        case = await research_case(
+            script, providers=("searxng",), settings={"network_allow": allow}, js_fallback=True
+        )
+        blocked, passing = f"localhost:{other.port}", f"127.0.0.1:{other.port}"
+        targets = [*loopback_targets(refused.port), blocked, passing]
+        url = probe_url(web.url, targets)
         events = await case.research(
             f"Summarise {url}",
             re_pb.RESEARCH_MODE_FAST,
-            options=params_pb2.RunOptions(blocked_domains=["example.invalid"]),
+            options=params_pb2.RunOptions(blocked_domains=["localhost"]),
             fetch_timeout=90,
         )
     assert refused.reached.total == 0, refused.reached
+    seen = other.reached.paths()
+    assert not [path for path in seen if blocked in path], seen  # the run's blocked_domains
+    assert {f"/ws/{passing}", f"/frame/{passing}", f"/fetch/{passing}"} <= seen  # relayed
     assert payloads(events, "prefetching_end")[0].fetched == 1
-    assert case.web.traffic.paths().count(url.removeprefix(case.web.url)) == 2  # read, rendered
-    assert redirects_asked(case.web) == 2 * len(targets)
+    assert web.traffic.paths().count(url.removeprefix(web.url)) == 2  # read, then rendered
+    assert redirects_asked(web) == 2 * len(targets)
     assert [page.url for page in complete(events).metadata.cited_pages] == [url]
