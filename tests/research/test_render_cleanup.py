@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,8 +47,9 @@ async def renderer_proxy_port() -> int:
 async def all_gone(port: int) -> tuple[list[int], bool]:
     """Chromium processes still alive, and whether the proxy still accepts, once they had up to
     20 seconds to end."""
-    deadline = time.monotonic() + 20
-    while chromium_processes() and time.monotonic() < deadline:
+    for _ in range(200):
+        if not chromium_processes():
+            break
         await asyncio.sleep(0.1)
     try:
         _, writer = await asyncio.open_connection("127.0.0.1", port)
