@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, Playwright, ProxySettings, Route, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -25,7 +26,9 @@ log = logging.getLogger(__name__)
 
 
 class Renderer:
-    """Starts its proxy and Chromium on first use; `aclose()` stops both. One per run."""
+    """Starts its proxy and Chromium on first use; `aclose()` stops both. One per run: owning
+    its proxy (rather than sharing the browser agent's launcher) keeps the research agent free of
+    shared state, and nothing of a run outlives it."""
 
     def __init__(
         self, chromium_path: Path, guard: NetworkGuard, domains: DomainPolicy, user_agent: str
@@ -105,4 +108,6 @@ class Renderer:
 
 
 def _log_refusal(url: str, why: str) -> None:
-    log.info("network guard refused a rendered page's request to %s: %s", url, why)
+    """Logs the host only: a refused URL's path and query can carry a page's secrets."""
+    host = urlsplit(url).hostname or "?"
+    log.info("network guard refused a rendered page's request to %s: %s", host, why)
