@@ -38,6 +38,8 @@ install_system() {
   [ "$(dpkg-query -W -f='${db:Status-Status}' libatomic1 2>/dev/null)" = installed ] || missing+=(libatomic1)
   if [ "$want_tests" = yes ]; then
     command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+    # `ip`, for the test that probes the renderer in a private network namespace (10.x, metadata).
+    command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || missing+=(iproute2)
   fi
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 }

@@ -145,12 +145,12 @@ def research_case(
         count += 1
         script = render_scenario(scenario, web.url, tmp_path / f"scenario{count}.yaml")
         options = research_settings(search_apis.url, corpus, providers) | research
+        server = {"network_allow": f"127.0.0.1:{web.port}"} | (settings or {})
         harness = await make_harness(
             production=True,
             model=f"scripted:{script}",
-            network_allow=f"127.0.0.1:{web.port}",
             research=ResearchSettings(**options),
-            **(settings or {}),
+            **server,
         )
         return ResearchCase(harness, web, search_apis, search_behaviour, tmp_path)
 

@@ -10,6 +10,7 @@ from types import TracebackType
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import httpx
+from playwright.async_api import Error as PlaywrightError
 
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.extract import Extracted, extract_html, extract_pdf, extract_text
@@ -192,7 +193,11 @@ class Fetcher:
         needs_js = extracted.scripted and len(extracted.text) < self._settings.js_min_chars
         if self._renderer is None or not needs_js:
             return extracted, False
-        rendered = await self._renderer.render(url, limit)
+        try:
+            rendered = await self._renderer.render(url, limit)
+        except PlaywrightError as error:
+            reason = (error.message or type(error).__name__).splitlines()[0]
+            raise FetchFailed(f"rendering in Chromium failed: {reason}") from None
         return await asyncio.to_thread(extract_html, rendered, url), True
 
     async def _rules(self, url: str, limit: float) -> RobotsRules:

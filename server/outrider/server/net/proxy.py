@@ -78,7 +78,7 @@ class GuardedProxy:
         except (
             asyncio.IncompleteReadError,
             asyncio.LimitOverrunError,
-            ConnectionError,
+            OSError,  # ConnectionError, and ENOTCONN when a side is already gone
             ValueError,
         ):
             pass
@@ -175,10 +175,10 @@ async def _relay(
             while data := await source.read(65536):
                 sink.write(data)
                 await sink.drain()
-        except ConnectionError:
+        except OSError:  # ConnectionError, or the socket already shut
             pass
         finally:
-            with contextlib.suppress(ConnectionError, RuntimeError):
+            with contextlib.suppress(OSError, RuntimeError):
                 sink.write_eof()
 
     try:
