@@ -19,8 +19,8 @@ from tests.support.harness import Harness
 from tests.support.requests import collect
 from tests.support.sites import SITES_DIR, fixture_sites
 
-TASK = "Put 3 × 100 g of Sencha in the basket and tell me the total."
-ANSWER = "The basket holds 3 × Sencha, total €12.00."
+TASK = "Put 3 x 100 g of Sencha in the basket and tell me the total."
+ANSWER = "The basket holds 3 x Sencha, total €12.00."
 RENAMED = "Put Sencha in basket"
 REPLAY = params_pb2.RECIPE_MODE_REPLAY
 

@@ -125,6 +125,9 @@ class Values:
 
     def keepable(self, value: Any) -> Any:
         """The value with `data` values as placeholders; None when it holds a secret."""
+        if isinstance(value, dict):
+            pairs = {key: self.keepable(item) for key, item in value.items()}
+            return None if any(item is None for item in pairs.values()) else pairs
         if isinstance(value, list):
             kept = [self.keepable(item) for item in value]
             return None if any(item is None for item in kept) else kept
@@ -138,6 +141,8 @@ class Values:
 
     def restored(self, value: Any) -> Any:
         """A kept value with this run's `data`; KeyError names a value this run lacks."""
+        if isinstance(value, dict):
+            return {key: self.restored(item) for key, item in value.items()}
         if isinstance(value, list):
             return [self.restored(item) for item in value]
         if not isinstance(value, str):
