@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
-from outrider.server.browser.recipes import Values, fingerprint, recipe_key, role_and_name
+from outrider.server.browser.recipes import (
+    Values,
+    fingerprint,
+    recipe_key,
+    refs_named,
+    role_and_name,
+)
 from outrider.server.browser.secrets import Secrets
 
 VIEW = """ h1 "Sign up"
@@ -37,6 +43,10 @@ def test_targets_are_named_by_aria_role_and_accessible_name() -> None:
     assert role_and_name(VIEW, "E4") == ["combobox", "Country"]
     assert role_and_name(VIEW, "E5") == ["button", 'Say "hi"']
     assert role_and_name(VIEW, "E9") is None
+    twice = VIEW + '\n  button "Say \\"hi\\"" [E6]'
+    assert refs_named(VIEW, ["textbox", "Full name"]) == ["E3"]
+    assert refs_named(twice, ["button", 'Say "hi"']) == ["E5", "E6"]
+    assert refs_named(VIEW, ["button", "Say"]) == []
 
 
 def test_data_values_become_placeholders_and_secrets_spoil() -> None:

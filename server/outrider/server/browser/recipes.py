@@ -46,6 +46,7 @@ REPLAYABLE = frozenset(
     }
 )
 _REFS = re.compile(r" ?\[E\d+\]")
+_LINE_REF = re.compile(r"\[(E\d+)\]")
 _FIELD_LINE = re.compile(
     r"^(\s*(?:- )?(?:input|textbox|searchbox|combobox|select|spinbutton|slider)"
     r'(?: "(?:[^"\\]|\\.)*")?).*$',
@@ -91,7 +92,21 @@ def role_and_name(view: str, ref: str) -> list[str] | None:
     get_by_role takes them); None when the view has no line for the ref."""
     marker = f"[{ref}]"
     line = next((line for line in view.splitlines() if marker in line), None)
-    found = _VIEW_LINE.match(line) if line else None
+    return _target_of(line) if line else None
+
+
+def refs_named(view: str, target: list[str]) -> list[str]:
+    """The refs of the view's elements with that [role, accessible name]."""
+    found = []
+    for line in view.splitlines():
+        ref = _LINE_REF.search(line)
+        if ref and _target_of(line) == target:
+            found.append(ref.group(1))
+    return found
+
+
+def _target_of(line: str) -> list[str] | None:
+    found = _VIEW_LINE.match(line)
     if found is None:
         return None
     role = found.group("role")

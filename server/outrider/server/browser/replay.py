@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from playwright.async_api import Error as PlaywrightError
 
 from outrider.server.browser.recipe_store import Recipe, Step
-from outrider.server.browser.recipes import Values, fingerprint, page_address
+from outrider.server.browser.recipes import Values, fingerprint, page_address, refs_named
 from outrider.server.core.event_names import by_wire_value
 from outrider.server.models.base import ModelReply, ToolCall
 from outrider.v1 import automate_events_pb2 as ae
@@ -23,7 +23,11 @@ if TYPE_CHECKING:
     from outrider.server.browser.run import BrowserRun
 
 _QUALITY = by_wire_value(ae.CompletionQuality.DESCRIPTOR)
-_MARK_JS = "(e, tag) => e.setAttribute('data-outrider-ref', tag)"
+# Counts the matches and marks the only one, in one round trip.
+_MARK_JS = """(found, tag) => {
+  if (found.length === 1) found[0].setAttribute('data-outrider-ref', tag);
+  return found.length;
+}"""
 _REPLAYED = (
     "Replayed a recipe: the page matched the one this answer was validated on when the recipe "
     "was recorded."
@@ -100,7 +104,13 @@ class Replayer:
         return ToolCall(f"recipe-{number}", step.action, arguments)
 
     async def _ref(self, role: str, name: str) -> str:
-        """Our ref for the one element of that role and exact name on the page."""
+        """Our ref for the one element of that role and exact name: from the view just taken
+        (no browser call), else from Playwright's role query (elements the view left out)."""
+        in_view = refs_named(self._run.observer.last_view, [role, name])
+        if len(in_view) == 1:
+            return in_view[0]
+        if len(in_view) > 1:
+            raise Divergence(f'{role} "{name}" is on the page {len(in_view)} times')
         session = self._run.connection.session
         page = session.page
         role_literal: Any = role  # Playwright's role Literal; an unknown role fails below
@@ -109,14 +119,13 @@ class Replayer:
             if name
             else page.get_by_role(role_literal)
         )
+        tag = f"recipe{next(self._tags)}"
         try:
-            count = await locator.count()
-            if count == 1:
-                tag = f"recipe{next(self._tags)}"
-                await locator.evaluate(_MARK_JS, tag)
-                return self._run.refs.ours(session.key_of(page), f"dom{tag}")
+            count = await locator.evaluate_all(_MARK_JS, tag)
         except PlaywrightError as error:
             raise Divergence(f'{role} "{name}" could not be found: {error.message}') from None
+        if count == 1:
+            return self._run.refs.ours(session.key_of(page), f"dom{tag}")
         where = "is not on the page" if count == 0 else f"is on the page {count} times"
         raise Divergence(f'{role} "{name}" {where}')
 
