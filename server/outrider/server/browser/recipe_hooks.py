@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from outrider.server.browser.recipe_store import Recipe, RecipeStore
 from outrider.server.browser.recipes import REPLAYABLE, Recorder, Values, recipe_key, role_and_name
-from outrider.server.browser.replay import Replayer
+from outrider.server.browser.replay import Divergence, Replayer
 from outrider.server.models.base import ToolCall
 from outrider.server.telemetry import metrics
 from outrider.v1 import params_pb2, run_pb2
@@ -56,6 +56,7 @@ class RunRecipes:
             return None, 1
         outcome, replayed, divergence = await Replayer(self._run, self, self._recipe).replay()
         if outcome is None:
+            assert divergence is not None
             self._hand_over(replayed, divergence)
         return outcome, replayed + 2 if outcome is None else replayed
 
@@ -66,10 +67,10 @@ class RunRecipes:
         self._tell(steps, "", retired=False)
         metrics.recipe_run("replayed", steps)
 
-    def _hand_over(self, replayed: int, divergence: str) -> None:
+    def _hand_over(self, replayed: int, divergence: Divergence) -> None:
         assert self._recipe is not None and self._store is not None
-        retired = self._store.failed(self._recipe.id)
-        self._tell(replayed, divergence, retired)
+        retired = divergence.the_recipes_fault and self._store.failed(self._recipe.id)
+        self._tell(replayed, str(divergence), retired)
         metrics.recipe_run("handed_over", replayed)
         rest = "\n".join(
             f"- {step.action} {' '.join(map(str, step.targets))} {step.arguments}".rstrip()

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+from outrider.server.browser.page_model import SLOW_PAGE_NOTE
 from outrider.server.browser.recipe_store import Recipe, Step
 from outrider.server.browser.secrets import Secrets
 from outrider.server.models.base import ToolCall
@@ -187,6 +188,8 @@ class Recorder:
         when they could not be named)."""
         self._state = (page_address(url), fingerprint(view))
         self._pending, self._unnamed = None, False
+        if view.startswith(SLOW_PAGE_NOTE):
+            self.spoil("a page could not be read in full (the browser was busy)")
         if call.name not in REPLAYABLE:
             return
         if targets is None:

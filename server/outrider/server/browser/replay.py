@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from playwright.async_api import Error as PlaywrightError
 
+from outrider.server.browser.page_model import SLOW_PAGE_NOTE
 from outrider.server.browser.recipe_store import Recipe, Step
 from outrider.server.browser.recipes import Values, fingerprint, page_address, refs_named
 from outrider.server.core.event_names import by_wire_value
@@ -35,7 +36,13 @@ _REPLAYED = (
 
 
 class Divergence(Exception):
-    """The page no longer matches the recipe; the message says how (for the model and event)."""
+    """The page no longer matches the recipe; the message says how (for the model and event).
+    `the_recipes_fault` is False when the browser, not the page, differed (an overloaded
+    browser's partial view): such a hand-over does not count towards retiring the recipe."""
+
+    def __init__(self, message: str, the_recipes_fault: bool = True) -> None:
+        super().__init__(message)
+        self.the_recipes_fault = the_recipes_fault
 
 
 class Replayer:
@@ -44,16 +51,16 @@ class Replayer:
         self._values: Values = hooks.values
         self._tags = itertools.count(1)
 
-    async def replay(self) -> tuple[run_pb2.RunOutcome | None, int, str]:
+    async def replay(self) -> tuple[run_pb2.RunOutcome | None, int, Divergence | None]:
         """(the outcome when the replay finished the task, steps replayed, the divergence)."""
         for number, step in enumerate(self._recipe.steps, start=1):
             try:
                 outcome = await self._step(number, step)
             except Divergence as divergence:
-                return None, number - 1, str(divergence)
+                return None, number - 1, divergence
             if outcome is not None:
-                return outcome, number, ""
-        return None, len(self._recipe.steps), "the recipe ended without an answer"
+                return outcome, number, None
+        return None, len(self._recipe.steps), Divergence("the recipe ended without an answer")
 
     async def _step(self, number: int, step: Step) -> run_pb2.RunOutcome | None:
         run, iteration_id = self._run, f"step-{number}"
@@ -88,6 +95,8 @@ class Replayer:
         page = self._run.connection.session.page
         if page_address(page.url) != step.url:
             raise Divergence(f"the page is {page_address(page.url)}, not {step.url}")
+        if self._run.observer.last_view.startswith(SLOW_PAGE_NOTE):
+            raise Divergence("the browser was too busy to read the whole page", False)
         if fingerprint(self._run.observer.last_view) != step.fingerprint:
             raise Divergence(f"the page at {step.url} looks different from when it was recorded")
 
