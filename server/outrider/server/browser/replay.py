@@ -101,6 +101,8 @@ class Replayer:
             raise Divergence(f"the page at {step.url} looks different from when it was recorded")
 
     async def _call(self, number: int, step: Step) -> ToolCall:
+        if step.action == "request_input" and not self._run.params.interactive:
+            raise Divergence("the recipe asks the caller for form data; this run cannot")
         try:
             arguments = self._values.restored(step.arguments)
         except KeyError as missing:
