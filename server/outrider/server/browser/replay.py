@@ -68,7 +68,9 @@ class Replayer:
         run.reporter.emit(
             "agent_step", ae.AgentStep(current_iteration=number, iteration_id=iteration_id)
         )
-        has_screenshot = await run.observer.observe(iteration_id)
+        # Screenshots serve the model; a replay takes one only of the page it ends on.
+        last = number == len(self._recipe.steps)
+        has_screenshot = await run.observer.observe(iteration_id, screenshot=last)
         run.reporter.emit(
             "agent_processing",
             ae.AgentProcessing(
