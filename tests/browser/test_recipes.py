@@ -12,6 +12,7 @@ import pytest
 
 from outrider.server.browser.recipe_store import RecipeStore
 from outrider.server.browser.recipes import recipe_key
+from outrider.server.telemetry.metrics import REGISTRY
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
 from tests.browser.wire_model import Turn, WireModel, act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
@@ -23,6 +24,17 @@ TASK = "Put 3 x 100 g of Sencha in the basket and tell me the total."
 ANSWER = "The basket holds 3 x Sencha, total €12.00."
 RENAMED = "Put Sencha in basket"
 REPLAY = params_pb2.RECIPE_MODE_REPLAY
+OUTCOMES = ("recorded", "replayed", "handed_over")
+
+
+def recipe_counts() -> tuple[float, ...]:
+    """outrider_recipe_runs_total by outcome, then outrider_recipe_steps_replayed_total."""
+    runs = "outrider_recipe_runs_total"
+    samples = [
+        *(REGISTRY.get_sample_value(runs, {"outcome": o}) for o in OUTCOMES),
+        REGISTRY.get_sample_value("outrider_recipe_steps_replayed_total"),
+    ]
+    return tuple(value or 0.0 for value in samples)
 
 
 def recorded_run(button: str = "Add Sencha to basket") -> list[Turn]:
@@ -92,6 +104,7 @@ async def test_a_repeated_task_replays_without_the_model(
     make_harness: HarnessFactory, shop: tuple[str, Path]
 ) -> None:
     sites, _ = shop
+    counted = recipe_counts()
     with wire_model(recorded_run()) as model:
         harness = await recipes_server(make_harness, sites, model)
         first = await run_task(harness, sites)
@@ -109,6 +122,22 @@ async def test_a_repeated_task_replays_without_the_model(
     assert actions == ["click", "fill", "click", "done"]
     store = RecipeStore(harness.server.settings.recipes_path)
     assert store.counts(report.recipe_id) == (1, 0, False)
+    added = [now - before for now, before in zip(recipe_counts(), counted, strict=True)]
+    assert added == [1, 1, 0, 4]  # recorded, replayed, handed over; steps replayed
+
+
+async def test_a_server_without_recipes_says_so_and_runs_as_usual(
+    make_harness: HarnessFactory, shop: tuple[str, Path]
+) -> None:
+    sites, _ = shop
+    with wire_model(recorded_run()) as model:
+        harness = await wire_harness(make_harness, sites, model)  # OUTRIDER_RECIPES off
+        events = await run_task(harness, sites)
+    assert not model.problems, model.problems
+    assert answer_of(events) == ANSWER
+    said = [e.automate.agent_status.message for e in events if e.automate.HasField("agent_status")]
+    assert "recipes are not kept on this server; ignored" in said
+    assert not harness.server.settings.recipes_path.exists()
 
 
 async def test_recipes_are_off_unless_asked_for(
@@ -129,6 +158,7 @@ async def test_a_renamed_button_hands_over_to_the_model(
     make_harness: HarnessFactory, shop: tuple[str, Path]
 ) -> None:
     sites, pages = shop
+    counted = recipe_counts()
     with wire_model([*recorded_run(), *taken_over_run()]) as model:
         harness = await recipes_server(make_harness, sites, model)
         await run_task(harness, sites)
@@ -139,6 +169,8 @@ async def test_a_renamed_button_hands_over_to_the_model(
     report = replay_report(changed)
     assert report.handed_over and report.steps_replayed == 1 and not report.retired
     assert "looks different" in report.divergence, report.divergence
+    added = [now - before for now, before in zip(recipe_counts(), counted, strict=True)]
+    assert added == [1, 0, 1, 1]
 
 
 async def test_a_recipe_failing_twice_is_retired_and_recorded_anew(
