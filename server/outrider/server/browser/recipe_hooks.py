@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from outrider.server.browser.recipe_store import Recipe, RecipeStore
+from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.browser.recipes import REPLAYABLE, Recorder, Values, recipe_key, role_and_name
 from outrider.server.browser.replay import Divergence, Replayer
 from outrider.server.models.base import ToolCall
@@ -73,7 +73,7 @@ class RunRecipes:
         self._tell(replayed, str(divergence), retired)
         metrics.recipe_run("handed_over", replayed)
         rest = "\n".join(
-            f"- {step.action} {' '.join(map(str, step.targets))} {step.arguments}".rstrip()
+            f"- {step.action} {' '.join(map(str, step.targets))} {self._shown(step)}".rstrip()
             for step in self._recipe.steps[replayed:]
         )
         self._run.conversation.add_note(
@@ -82,6 +82,15 @@ class RunRecipes:
             f"the current page yourself. The recipe's remaining steps, as a hint (targets are "
             f"[role, name]):\n{rest}"
         )
+
+    def _shown(self, step: Step) -> dict[str, Any]:
+        """A step's arguments as the model may see them: `data` values are in its prompt
+        already; {{data:...}} placeholders would mean nothing to it."""
+        try:
+            shown: dict[str, Any] = self.values.restored(step.arguments)
+        except KeyError:
+            return step.arguments
+        return shown
 
     def _tell(self, replayed: int, divergence: str, retired: bool) -> None:
         assert self._recipe is not None
