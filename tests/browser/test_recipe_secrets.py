@@ -1,6 +1,7 @@
-"""Issue 16.5: secrets and form-data answers never reach a recipe. A replay asks the caller for
-the form data again and takes secrets from its own `data`; no file of the data directory holds
-either value afterwards. The model is scripted at the wire."""
+"""Issue 16.5: secrets, form-data answers and `data` values never reach a recipe. A replay asks
+the caller for the form data again and takes secrets and `data` values from its own `data`; no
+file of the data directory holds a secret or form answer afterwards. The model is scripted at
+the wire."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from google.protobuf import struct_pb2
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import params_pb2, run_event_pb2
+from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
 from tests.browser.secret_checks import leaks_in_files
 from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
 from tests.support.harness import Harness
 from tests.support.outbox import Outbox
+from tests.support.requests import collect
 
 PASSWORD = "Zq 7&ü+/Recipe-Canary"  # a `data` secret
 USERNAME = "grace.hopper.canary"  # the caller's form-data answer
@@ -92,3 +94,46 @@ async def test_no_secret_or_form_answer_in_a_recipe(
     harness.server.store.flush()
     for secret in (PASSWORD, USERNAME):
         assert leaks_in_files(secret, settings.data_dir) == [], secret
+
+
+async def signup(
+    harness: Harness, sites: str, name: str, email: str
+) -> list[run_event_pb2.RunEvent]:
+    data = struct_pb2.Struct()
+    data.update({"name": name, "email": email})
+    request = run_service_pb2.AutomateRequest(
+        params=params_pb2.AutomateParams(
+            task="Sign me up for the Pro plan, from Japan.",
+            url=f"{sites}/browser/signup.html",
+            trusted_hostnames=["127.0.0.1"],
+            data=data,
+        ),
+        options=params_pb2.RunOptions(recipes=params_pb2.RECIPE_MODE_REPLAY),
+    )
+    return await collect(harness.runs.Automate(request))
+
+
+async def test_a_replay_fills_in_its_own_data(make_harness: HarnessFactory, sites: str) -> None:
+    turns = [
+        plan(),
+        act("fill", ref='{{ref: input "Full name"}}', value="Ada Lovelace"),
+        act("fill", ref='{{ref: input "Email"}}', value="ada.l@example.com"),
+        act("select", ref='{{ref: select "Country"}}', values=["Japan"]),
+        act("check", ref='{{ref: radio "Pro"}}'),
+        act("click", ref='{{ref: button "Create account"}}'),
+        act("done", expect=["Your account is ready"], answer="Your account is ready."),
+        verdict(),
+    ]
+    with wire_model(turns) as model:
+        harness = await wire_harness(make_harness, sites, model, recipes=True)
+        await signup(harness, sites, "Ada Lovelace", "ada.l@example.com")
+        asked = len(model.provider.bodies)
+        second = await signup(harness, sites, "Grace Hopper", "grace.h@example.com")
+    assert not model.problems, model.problems
+    assert len(model.provider.bodies) == asked and second[-2].automate.complete.success
+    filled = [e.automate.agent_action.value for e in second if e.automate.HasField("agent_action")]
+    assert filled[:2] == ["Grace Hopper", "grace.h@example.com"], filled
+    with closing(sqlite3.connect(harness.server.settings.recipes_path)) as conn:
+        (body,) = conn.execute("SELECT body FROM recipes").fetchone()
+    assert "{{data:name}}" in body and "{{data:email}}" in body
+    assert "Ada" not in body and "ada.l" not in body
