@@ -8,8 +8,8 @@ import pytest
 
 from outrider.server.core import validation
 from outrider.server.core.errors import InvalidArgument
-from outrider.server.rest_edge import bodies
-from outrider.v1 import params_pb2
+from outrider.server.rest_edge import bodies, sse
+from outrider.v1 import params_pb2, run_event_pb2
 from tests.rest.conftest import RestFactory
 
 
@@ -39,3 +39,19 @@ async def test_an_unknown_mode_text_is_a_400(make_rest: RestFactory) -> None:
     assert refused.status_code == 400
     fields = {v["field"] for v in refused.json()["error"]["fieldViolations"]}
     assert fields == {"options.recipes"}, fields
+
+
+def test_recipe_replayed_is_one_of_our_own_sse_events() -> None:
+    event = run_event_pb2.RunEvent(
+        run="runs/x",
+        sequence=3,
+        recipe_replayed=run_event_pb2.RecipeReplayed(
+            recipe_id="r", steps_total=4, steps_replayed=1, handed_over=True, divergence="d"
+        ),
+    )
+    assert sse.event_block(event, 3000) == (
+        b"id: 3\nevent: recipe_replayed\nretry: 3000\n"
+        b'data: {"recipeId":"r","stepsTotal":4,"stepsReplayed":1,"handedOver":true,'
+        b'"divergence":"d","retired":false}\n\n'
+    )
+    assert "recipe_replayed" not in sse.TABSTACK_ARMS  # sent only to callers who opted in
