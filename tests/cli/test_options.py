@@ -9,6 +9,7 @@ import json
 
 from outrider.cli.argv import hoist_global_options
 from outrider.client import AsyncClient
+from outrider.v1 import params_pb2
 from tests.cli.conftest import CliServer
 
 ARITY = {"--target": True, "--json": False, "-v": False}
@@ -34,7 +35,7 @@ async def test_options_after_the_subcommand_trusted_hosts_and_json_lines(
     done = await asyncio.to_thread(
         cli_server.run,
         "automate", "t", "--data", data, "--trusted-host", "shop.example",
-        "--trusted-host", "*.bank.example", "--json",
+        "--trusted-host", "*.bank.example", "--json", "--recipes", "replay",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
@@ -43,6 +44,7 @@ async def test_options_after_the_subcommand_trusted_hosts_and_json_lines(
         run = await client.get_run(lines[0]["run"])
     assert list(run.automate.trusted_hostnames) == ["shop.example", "*.bank.example"]
     assert run.options.omit_prompts  # the CLI asks for events without prompt bodies
+    assert run.options.recipes == params_pb2.RECIPE_MODE_REPLAY
 
 
 async def test_json_errors_are_json_and_failures_are_not_answers(cli_server: CliServer) -> None:

@@ -22,6 +22,7 @@ from outrider.cli.keys import keys_app
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Watcher, interactive
 from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.aio import Params
+from outrider.client.requests import RECIPE_MODES
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Outrider's command line.")
 runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, delete, events.")
@@ -111,8 +112,17 @@ def automate(
     prompts: Annotated[
         bool, typer.Option("--prompts", help="Keep prompt bodies in ai:generation events.")
     ] = False,
+    recipes: Annotated[
+        str,
+        typer.Option(
+            help="record: keep this run as a recipe when it succeeds; replay: replay the task's "
+            "recipe without the model (else record one). Needs OUTRIDER_RECIPES on the server."
+        ),
+    ] = "",
 ) -> None:
     """Runs a browser agent and shows its progress live, one line per step."""
+    if recipes not in RECIPE_MODES:
+        raise typer.BadParameter("off, record or replay", param_hint="--recipes")
     params = automate_params(
         task,
         url=url,
@@ -122,7 +132,7 @@ def automate(
         max_iterations=max_iterations,
         trusted_hostnames=trusted_host or (),
     )
-    options = Options(model=model, omit_prompts=not prompts)
+    options = Options(model=model, omit_prompts=not prompts, recipes=recipes)
     _execute(ctx, _automate(ctx.obj, params, options, interactive_, screenshots))
 
 

@@ -19,6 +19,14 @@ _MODES = {
 }
 
 
+RECIPE_MODES = {
+    "": params_pb2.RECIPE_MODE_UNSPECIFIED,
+    "off": params_pb2.RECIPE_MODE_OFF,
+    "record": params_pb2.RECIPE_MODE_RECORD,
+    "replay": params_pb2.RECIPE_MODE_REPLAY,
+}
+
+
 @dataclass(frozen=True)
 class Options:
     """Outrider's own options of a run (RunOptions)."""
@@ -29,6 +37,7 @@ class Options:
     allowed_domains: tuple[str, ...] = field(default=())
     blocked_domains: tuple[str, ...] = field(default=())
     omit_prompts: bool = False  # ai:generation events without the prompt bodies
+    recipes: str = ""  # "record" or "replay" (browser runs, servers with OUTRIDER_RECIPES)
 
     def to_proto(self) -> params_pb2.RunOptions:
         return params_pb2.RunOptions(
@@ -38,6 +47,7 @@ class Options:
             allowed_domains=self.allowed_domains,
             blocked_domains=self.blocked_domains,
             omit_prompts=self.omit_prompts,
+            recipes=RECIPE_MODES[self.recipes],
         )
 
 

@@ -1,12 +1,24 @@
 from google.protobuf import struct_pb2 as _struct_pb2
 from outrider.v1 import research_events_pb2 as _research_events_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class RecipeMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RECIPE_MODE_UNSPECIFIED: _ClassVar[RecipeMode]
+    RECIPE_MODE_OFF: _ClassVar[RecipeMode]
+    RECIPE_MODE_RECORD: _ClassVar[RecipeMode]
+    RECIPE_MODE_REPLAY: _ClassVar[RecipeMode]
+RECIPE_MODE_UNSPECIFIED: RecipeMode
+RECIPE_MODE_OFF: RecipeMode
+RECIPE_MODE_RECORD: RecipeMode
+RECIPE_MODE_REPLAY: RecipeMode
 
 class AutomateParams(_message.Message):
     __slots__ = ("task", "url", "data", "guardrails", "interactive", "max_iterations", "max_validation_attempts", "trusted_hostnames", "unsafe_mode", "geo_target")
@@ -53,7 +65,7 @@ class ResearchParams(_message.Message):
     def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[_research_events_pb2.ResearchMode, str]] = ..., fetch_timeout: _Optional[int] = ..., nocache: _Optional[bool] = ..., include_full_text: _Optional[bool] = ...) -> None: ...
 
 class RunOptions(_message.Message):
-    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts")
+    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts", "recipes")
     CANCEL_ON_DISCONNECT_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_SCREENSHOT_IMAGES_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
@@ -61,6 +73,7 @@ class RunOptions(_message.Message):
     BLOCKED_DOMAINS_FIELD_NUMBER: _ClassVar[int]
     REFUSE_HELD_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     OMIT_PROMPTS_FIELD_NUMBER: _ClassVar[int]
+    RECIPES_FIELD_NUMBER: _ClassVar[int]
     cancel_on_disconnect: bool
     include_screenshot_images: bool
     model: str
@@ -68,4 +81,5 @@ class RunOptions(_message.Message):
     blocked_domains: _containers.RepeatedScalarFieldContainer[str]
     refuse_held_actions: bool
     omit_prompts: bool
-    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ...) -> None: ...
+    recipes: RecipeMode
+    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ..., recipes: _Optional[_Union[RecipeMode, str]] = ...) -> None: ...

@@ -28,6 +28,11 @@ class Settings(BaseSettings):
         3000, ge=0, description="The SSE `retry:` reconnection delay sent to clients, in ms."
     )
     data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
+    recipes: bool = Field(
+        False,
+        description="Keep recipes of successful browser runs (in `recipes.sqlite3` under the "
+        "data dir) so runs that ask for it (RunOptions.recipes) replay them without the model.",
+    )
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."
     )
@@ -174,6 +179,10 @@ class Settings(BaseSettings):
     @property
     def database_path(self) -> Path:
         return self.data_dir / "outrider.sqlite3"
+
+    @property
+    def recipes_path(self) -> Path:
+        return self.data_dir / "recipes.sqlite3"
 
     @property
     def artifacts_dir(self) -> Path:

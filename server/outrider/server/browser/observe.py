@@ -47,8 +47,9 @@ class Observer:
         self._small_pages: set[tuple[int, str]] = set()  # read before, not large: read at once
         self.last_view = ""
 
-    async def observe(self, iteration_id: str) -> bool:
-        """Adds the current page to the conversation; True when a screenshot was taken."""
+    async def observe(self, iteration_id: str, screenshot: bool = True) -> bool:
+        """Adds the current page to the conversation; True when a screenshot was taken.
+        `screenshot=False` skips it (a replayed recipe step: no model looks at it)."""
         connection = self._run.connection
         await connection.ensure_alive(iteration_id)
         try:
@@ -59,7 +60,11 @@ class Observer:
             view = await self._snapshot(connection.session.page)
         self._report_compression(view, iteration_id)
         page = connection.session.page
-        shot = await self._shot_for(view, (page.url, self._where), iteration_id)
+        shot = (
+            await self._shot_for(view, (page.url, self._where), iteration_id)
+            if screenshot
+            else None
+        )
         images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
         message = page_message(view.text, page.url, self._title, connection.session.notices.take())
         self._run.conversation.add_page(message, images)

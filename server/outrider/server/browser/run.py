@@ -29,6 +29,8 @@ from outrider.server.browser.prompts import (
     task_message,
     validation_text,
 )
+from outrider.server.browser.recipe_hooks import RunRecipes
+from outrider.server.browser.recipe_store import RecipeStore
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
@@ -58,6 +60,7 @@ class BrowserEnv:
     browser: BrowserSettings
     launcher: BrowserLauncher
     guard: NetworkGuard
+    recipes: RecipeStore | None = None  # None: this server keeps no recipes
 
 
 class BrowserRun:
@@ -96,6 +99,7 @@ class BrowserRun:
         self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
         self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
+        self.recipes = RunRecipes(self, env.recipes)
 
     # the run
 
@@ -140,7 +144,7 @@ class BrowserRun:
         self.reporter.emit("task_trace_context", trace)
 
     async def _drive(self) -> run_pb2.RunOutcome:
-        plan = await self._plan()
+        plan = await self.recipes.plan(self._plan)
         await self.connection.open_start_url(self.params.url, "plan")
         self.reporter.emit(
             "task_started",
@@ -153,8 +157,11 @@ class BrowserRun:
                 action_items=plan.get("action_items", []),
             ),
         )
+        replayed, first = await self.recipes.replay()
+        if replayed is not None:
+            return replayed
         limit = validation.max_iterations(self.params)
-        for step in range(1, limit + 1):
+        for step in range(first, limit + 1):
             with steps.step("automate", "iteration", "browser.step", {"outrider.step": step}):
                 outcome = await self._iteration(step)
             if outcome is not None:
@@ -229,7 +236,9 @@ class BrowserRun:
             self.conversation.add_result(call, refusal)
             self.errors.record(False)
             return None
-        result = await self._act(call, iteration_id)
+        self.recipes.before(call)
+        result = await self.act(call, iteration_id)
+        self.recipes.after(result.ok)
         self.errors.record(result.ok)
         if result.answer is not None:
             return await self._validate(result.answer, iteration_id)
@@ -269,7 +278,7 @@ class BrowserRun:
             )
         return None
 
-    async def _act(self, call: ToolCall, iteration_id: str) -> ActionResult:
+    async def act(self, call: ToolCall, iteration_id: str) -> ActionResult:
         ref, shown = call.arguments.get("ref"), self._shown_value(call)
         action = ae.AgentAction(action=call.name, iteration_id=iteration_id)
         if ref:
@@ -416,6 +425,7 @@ class BrowserRun:
             validated.feedback = feedback
         self.reporter.emit("task_validated", validated)
         if quality in ACCEPTED_QUALITY:
+            self.recipes.succeeded(answer, quality)
             return self.endings.success(answer, iteration_id)
         if self.validations >= validation.max_validation_attempts(self.params):
             return self.endings.failure(

@@ -55,6 +55,8 @@ def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
         *_hostnames(options.allowed_domains, f"{prefix}allowed_domains"),
         *_hostnames(options.blocked_domains, f"{prefix}blocked_domains"),
     ]
+    if options.recipes not in params_pb2.RecipeMode.values():
+        violations.append(FieldViolation(f"{prefix}recipes", "must be off, record or replay"))
     if options.model and (":" not in options.model or len(options.model) > 500):
         violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
     _raise_if(violations)

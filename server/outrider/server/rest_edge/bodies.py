@@ -80,6 +80,7 @@ def run_options(read: Reader) -> params_pb2.RunOptions:
         allowed_domains=read.strings("allowedDomains"),
         blocked_domains=read.strings("blockedDomains"),
         omit_prompts=read.boolean("omitPrompts"),
+        recipes=_enum(read, params_pb2.RecipeMode.DESCRIPTOR, "recipes"),  # type: ignore[arg-type]
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from outrider.server.rest_edge.enums import enum_choices
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 
 _ID = {"type": "string", "pattern": "^[0-9a-z]{8,64}$"}
@@ -43,9 +43,9 @@ _APPROVAL_HEADER = {
     "name": "X-Outrider-Approval-Events",
     "in": "header",
     "required": False,
-    "description": "true: also stream approval_requested, approval_resolved, input_resolved "
-    "and run_queued. An automate run started without it cannot be asked for approvals: actions "
-    "the firewall holds are refused at once and the model is told.",
+    "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
+    "run_queued and recipe_replayed. An automate run started without it cannot be asked for "
+    "approvals: actions the firewall holds are refused at once and the model is told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 
@@ -220,6 +220,11 @@ def _schemas() -> dict[str, Any]:
             "omitPrompts": {
                 "type": "boolean",
                 "description": "Leave prompt bodies out of ai:generation events.",
+            },
+            "recipes": {
+                **_enum(params_pb2.RecipeMode),
+                "description": "Browser runs: record a recipe when the run succeeds (record), "
+                "or replay the task's recipe without the model, else record one (replay).",
             },
         },
     }

@@ -29,7 +29,7 @@ CHUNK_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class StreamSettings:
-    approval_events: bool  # also send our own events (approvals, input resolutions, run_queued)
+    approval_events: bool  # also send our own events (approvals, input, queue, recipes)
     retry_ms: int
 
 

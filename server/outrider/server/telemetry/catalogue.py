@@ -98,6 +98,19 @@ METRICS: tuple[MetricDoc, ...] = (
         "Browser action latency, approvals and form waits included.",
     ),
     MetricDoc(
+        "outrider_recipe_runs_total",
+        "counter",
+        ("outcome",),
+        "Browser runs with recipes on: replayed (the task without the model), handed_over (the "
+        "model took over where the page no longer matched), recorded (a new recipe kept).",
+    ),
+    MetricDoc(
+        "outrider_recipe_steps_replayed_total",
+        "counter",
+        (),
+        "Recipe steps carried out without asking the model.",
+    ),
+    MetricDoc(
         "outrider_fetches_total",
         "counter",
         ("outcome",),

@@ -127,6 +127,13 @@ def browser_action(action: str, ok: bool, seconds: float) -> None:
     _histogram("outrider_browser_action_duration_seconds").labels(action).observe(seconds)
 
 
+def recipe_run(outcome: str, steps_replayed: int) -> None:
+    """A run's use of a recipe: replayed, handed_over or recorded."""
+    _counter("outrider_recipe_runs_total").labels(outcome).inc()
+    if steps_replayed:
+        _counter("outrider_recipe_steps_replayed_total").inc(steps_replayed)
+
+
 def fetched(outcome: str, seconds: float) -> None:
     _counter("outrider_fetches_total").labels(outcome).inc()
     _histogram("outrider_fetch_duration_seconds").labels(outcome).observe(seconds)

@@ -2,7 +2,7 @@
 // @generated from file outrider/v1/params.proto (package outrider.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 import type { ResearchMode } from "./research_events_pb.js";
 
@@ -220,6 +220,15 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * @generated from field: bool omit_prompts = 7;
    */
   omitPrompts: boolean;
+
+  /**
+   * Recipes of browser runs: keep a successful run's actions and replay them, without the
+   * model, when the same task runs again on the same site. Off unless asked for, and only
+   * on servers that keep recipes (OUTRIDER_RECIPES); ignored by research runs.
+   *
+   * @generated from field: outrider.v1.RecipeMode recipes = 8;
+   */
+  recipes: RecipeMode;
 };
 
 /**
@@ -227,4 +236,45 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
  * Use `create(RunOptionsSchema)` to create a new message.
  */
 export declare const RunOptionsSchema: GenMessage<RunOptions>;
+
+/**
+ * What a browser run does with recipes (recorded action sequences of earlier successful runs).
+ *
+ * @generated from enum outrider.v1.RecipeMode
+ */
+export enum RecipeMode {
+  /**
+   * Same as RECIPE_MODE_OFF.
+   *
+   * @generated from enum value: RECIPE_MODE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Neither replay nor record.
+   *
+   * @generated from enum value: RECIPE_MODE_OFF = 1;
+   */
+  OFF = 1,
+
+  /**
+   * Record a recipe when the run succeeds; never replay one.
+   *
+   * @generated from enum value: RECIPE_MODE_RECORD = 2;
+   */
+  RECORD = 2,
+
+  /**
+   * Replay the task's recipe when there is one (handing over to the model where the page no
+   * longer matches it); else record one when the run succeeds.
+   *
+   * @generated from enum value: RECIPE_MODE_REPLAY = 3;
+   */
+  REPLAY = 3,
+}
+
+/**
+ * Describes the enum outrider.v1.RecipeMode.
+ */
+export declare const RecipeModeSchema: GenEnum<RecipeMode>;
 

@@ -93,6 +93,14 @@ export declare type RunEvent = Message<"outrider.v1.RunEvent"> & {
      */
     value: RunQueued;
     case: "runQueued";
+  } | {
+    /**
+     * The run replayed a recipe of an earlier successful run instead of asking the model.
+     *
+     * @generated from field: outrider.v1.RecipeReplayed recipe_replayed = 11;
+     */
+    value: RecipeReplayed;
+    case: "recipeReplayed";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -328,6 +336,62 @@ export declare type RunQueued = Message<"outrider.v1.RunQueued"> & {
  * Use `create(RunQueuedSchema)` to create a new message.
  */
 export declare const RunQueuedSchema: GenMessage<RunQueued>;
+
+/**
+ * A browser run replayed a recipe (RunOptions.recipes): sent once its replay ends, by finishing
+ * the task or by handing over to the model at the first step that no longer matched.
+ *
+ * @generated from message outrider.v1.RecipeReplayed
+ */
+export declare type RecipeReplayed = Message<"outrider.v1.RecipeReplayed"> & {
+  /**
+   * Id of the recipe in the server's recipe store.
+   *
+   * @generated from field: string recipe_id = 1;
+   */
+  recipeId: string;
+
+  /**
+   * Steps the recipe holds, the final answer included.
+   *
+   * @generated from field: int32 steps_total = 2;
+   */
+  stepsTotal: number;
+
+  /**
+   * Steps replayed without the model before the replay finished or handed over.
+   *
+   * @generated from field: int32 steps_replayed = 3;
+   */
+  stepsReplayed: number;
+
+  /**
+   * True when the model took over at a step that no longer matched the page.
+   *
+   * @generated from field: bool handed_over = 4;
+   */
+  handedOver: boolean;
+
+  /**
+   * Why the replay handed over (target missing or ambiguous, page changed, action failed).
+   *
+   * @generated from field: string divergence = 5;
+   */
+  divergence: string;
+
+  /**
+   * True when this failure retired the recipe (it failed twice); it is not replayed again.
+   *
+   * @generated from field: bool retired = 6;
+   */
+  retired: boolean;
+};
+
+/**
+ * Describes the message outrider.v1.RecipeReplayed.
+ * Use `create(RecipeReplayedSchema)` to create a new message.
+ */
+export declare const RecipeReplayedSchema: GenMessage<RecipeReplayed>;
 
 /**
  * A decision on a pending approval.

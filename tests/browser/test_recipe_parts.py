@@ -1,0 +1,77 @@
+"""The parts of a recipe that need no browser: its key, the page fingerprint, target names read
+from the view, and what becomes of a run's values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
+from outrider.server.browser.recipes import (
+    Values,
+    fingerprint,
+    recipe_key,
+    refs_named,
+    role_and_name,
+)
+from outrider.server.browser.secrets import Secrets
+
+VIEW = """ h1 "Sign up"
+  input "Full name" [active] [E3]: "Ada"
+  select "Country" [E4]: Japan (Germany, Japan)
+  button "Say \\"hi\\"" [E5]
+ p: Welcome"""
+
+
+def test_the_key_ignores_case_spacing_query_and_scheme_details() -> None:
+    one = recipe_key("Find  the Price ", "https://Shop.example/item?id=1")
+    assert one == recipe_key("find the price", "https://shop.example/item?id=2")
+    assert one != recipe_key("find the price", "https://shop.example/other")
+    assert one != recipe_key("find the cost", "https://shop.example/item")
+
+
+def test_the_fingerprint_ignores_refs_and_field_values_not_text() -> None:
+    other_refs = VIEW.replace("[E3]", "[E31]").replace('"Ada"', '"Grace"')
+    assert fingerprint(VIEW) == fingerprint(other_refs)
+    assert fingerprint(VIEW) != fingerprint(VIEW.replace("Welcome", "Goodbye"))
+    assert fingerprint(VIEW) != fingerprint(VIEW.replace('"Full name"', '"Name"'))
+
+
+def test_targets_are_named_by_aria_role_and_accessible_name() -> None:
+    assert role_and_name(VIEW, "E3") == ["textbox", "Full name"]
+    assert role_and_name(VIEW, "E4") == ["combobox", "Country"]
+    assert role_and_name(VIEW, "E5") == ["button", 'Say "hi"']
+    assert role_and_name(VIEW, "E9") is None
+    twice = VIEW + '\n  button "Say \\"hi\\"" [E6]'
+    assert refs_named(VIEW, ["textbox", "Full name"]) == ["E3"]
+    assert refs_named(twice, ["button", 'Say "hi"']) == ["E5", "E6"]
+    assert refs_named(VIEW, ["button", "Say"]) == []
+
+
+def test_data_values_become_placeholders_and_secrets_spoil() -> None:
+    secrets = Secrets()
+    data = secrets.model_view({"name": "Ada Lovelace", "password": "pw-1234-canary", "n": 2})
+    values = Values(secrets, data)
+    assert values.keepable({"value": "Ada Lovelace"}) == {"value": "{{data:name}}"}
+    assert values.keepable("{{secret:password}}") == "{{secret:password}}"
+    assert values.keepable(["x", "pw-1234-canary"]) is None
+    assert values.keepable("2") == "2"  # too short to tell apart from any other "2"
+    later = Secrets()
+    again = Values(later, later.model_view({"name": "Grace Hopper", "password": "other"}))
+    assert again.restored("{{data:name}} here") == "Grace Hopper here"
+    assert again.restored("{{secret:password}}") == "{{secret:password}}"
+    lacking = Values(Secrets(), {})
+    with pytest.raises(KeyError):
+        lacking.restored("{{secret:password}}")
+
+
+def test_two_failures_retire_a_recipe_and_free_its_key(tmp_path: Path) -> None:
+    store = RecipeStore(tmp_path / "recipes.sqlite3")
+    step = Step("click", {}, [["button", "Go"]], "http://a/", "f")
+    recipe = Recipe("k", "task", "http://a/", {}, [step], "answer", "complete")
+    assert store.keep(recipe) and not store.keep(Recipe(**{**recipe.__dict__, "id": "other"}))
+    assert store.active("k") == recipe
+    assert store.failed(recipe.id) is False and store.failed(recipe.id) is True
+    assert store.active("k") is None and store.counts(recipe.id) == (0, 2, True)
+    assert store.keep(Recipe(**{**recipe.__dict__, "id": "fresh"}))
