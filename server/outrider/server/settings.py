@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from outrider.server.browser.settings import BrowserSettings
@@ -28,6 +28,11 @@ class Settings(BaseSettings):
         3000, ge=0, description="The SSE `retry:` reconnection delay sent to clients, in ms."
     )
     data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
+    page_token_secret: SecretStr | None = Field(
+        None,
+        description="Key that signs page tokens; give replicas the same one. Unset: a random "
+        "key made once in data_dir/page-token.key (0600).",
+    )
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."
     )

@@ -80,8 +80,12 @@ class RunManager:
         self._store = store
         self._agents = agents
         self.log = EventLog(store, settings.watcher_buffer)
+        secret = settings.page_token_secret
+        self.page_tokens = paging.PageTokens(
+            paging.load_key(secret.get_secret_value() if secret else None, settings.data_dir)
+        )
         self.interactions = InteractionBroker(
-            store, self.log, settings.interaction_ttl, self._refresh_state
+            store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
         self.artifacts = ArtifactStore(settings.artifacts_dir, store)
         self._quotas = Quotas(
@@ -349,7 +353,7 @@ class RunManager:
         """Runs of the principal's tenant (every tenant for an admin), newest first."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        before = paging.decode_token(token)
+        before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
         rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
         runs = [
@@ -359,8 +363,8 @@ class RunManager:
         if len(rows) <= limit:
             return runs, ""
         last = rows[limit - 1]
-        return runs, paging.encode_token(
-            last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
+        return runs, self.page_tokens.encode(
+            "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
         )
 
     def watch_batches(
