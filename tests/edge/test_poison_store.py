@@ -13,7 +13,7 @@ import grpc
 import pytest
 from google.protobuf import json_format, struct_pb2
 
-from outrider.server.core.validation import MAX_DATA_BYTES, MAX_DATA_DEPTH
+from outrider.server.core.validation import MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_TASK_CHARS
 from outrider.v1 import params_pb2, run_pb2, run_service_pb2
 from tests.support.both_edges import Edges, both_edges
 from tests.support.harness import eventually, rich_error
@@ -198,3 +198,19 @@ async def test_start_up_recovery_survives_unreadable_rows(tmp_path: Path) -> Non
         assert events.status_code == 200
         assert "id: 2\n" not in events.text and "id: 1\n" in events.text
         assert "event: error" in events.text or "event: complete" in events.text
+
+
+async def test_large_runs_never_make_a_page_too_big_to_read(tmp_path: Path) -> None:
+    """Runs at the size limits: a default page of them would exceed the 4 MiB a gRPC client
+    accepts, so pages stop growing by bytes; every run is still listed, on both edges."""
+    async with both_edges(tmp_path) as edges:
+        names = []
+        for _ in range(14):
+            params = params_pb2.AutomateParams(
+                task="t" * MAX_TASK_CHARS, data=struct({"blob": "d" * (MAX_DATA_BYTES - 100)})
+            )
+            created = await edges.runs.CreateRun(run_service_pb2.CreateRunRequest(automate=params))
+            names.append((await finished(edges, created.run.name)).name)
+        assert await edges.list_names() == names[::-1]  # default 4 MiB receive limit
+        first = await edges.runs.ListRuns(run_service_pb2.ListRunsRequest())
+        assert 0 < len(first.runs) < len(names) and first.next_page_token

@@ -34,9 +34,15 @@ class Edges:
             token = page.next_page_token
             if not token:
                 break
-        listed = await self.http.get("/v1/runs", params={"pageSize": 1000})
-        assert listed.status_code == 200, listed.text
-        assert [r["name"] for r in listed.json()["runs"]] == names
+        rest_names, token = [], ""
+        while True:
+            listed = await self.http.get("/v1/runs", params={"pageSize": 1000, "pageToken": token})
+            assert listed.status_code == 200, listed.text
+            rest_names += [r["name"] for r in listed.json()["runs"]]
+            token = listed.json()["nextPageToken"]
+            if not token:
+                break
+        assert rest_names == names
         return names
 
 

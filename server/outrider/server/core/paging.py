@@ -17,22 +17,39 @@ import json
 import os
 import secrets
 from pathlib import Path
+from typing import TypeVar
+
+from google.protobuf.message import Message
 
 from outrider.server.core.errors import InvalidArgument
 
 MAX_PAGE_SIZE = 1000
 DEFAULT_PAGE_SIZE = 50
+# A page stops growing at this many encoded bytes (it always holds one item), so that large runs
+# cannot make a page exceed what clients accept (gRPC's default is 4 MiB) for every caller.
+MAX_PAGE_BYTES = 2 * 1024 * 1024
 KEY_FILE_NAME = "page-token.key"
 MAX_TOKEN_CHARS = 512  # what we issue is under 150; longer is not ours
 _SIGNATURE_BYTES = 16
 _MAX_CREATE_US = 2**63 - 1
 _NOT_OURS = "is not a token this server issued"
+_Item = TypeVar("_Item", bound=Message)
 
 
 def page_size(requested: int, field: str = "page_size") -> int:
     if requested < 0 or requested > MAX_PAGE_SIZE:
         raise InvalidArgument.single(field, f"must be between 0 and {MAX_PAGE_SIZE}")
     return requested or DEFAULT_PAGE_SIZE
+
+
+def within_bytes(items: list[_Item], budget: int = MAX_PAGE_BYTES) -> list[_Item]:
+    """The longest prefix of `items` whose encoded size stays within `budget` (at least one)."""
+    total = 0
+    for count, item in enumerate(items):
+        total += item.ByteSize()
+        if total > budget and count:
+            return items[:count]
+    return items
 
 
 class PageTokens:

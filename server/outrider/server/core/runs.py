@@ -356,13 +356,15 @@ class RunManager:
         before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
         rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
-        runs = [
-            self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
-            for r in rows[:limit]
-        ]
-        if len(rows) <= limit:
+        runs = paging.within_bytes(
+            [
+                self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
+                for r in rows[:limit]
+            ]
+        )
+        if len(rows) <= limit and len(runs) == len(rows):
             return runs, ""
-        last = rows[limit - 1]
+        last = runs[-1]
         return runs, self.page_tokens.encode(
             "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
         )
