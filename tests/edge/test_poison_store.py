@@ -214,3 +214,19 @@ async def test_large_runs_never_make_a_page_too_big_to_read(tmp_path: Path) -> N
         assert await edges.list_names() == names[::-1]  # default 4 MiB receive limit
         first = await edges.runs.ListRuns(run_service_pb2.ListRunsRequest())
         assert 0 < len(first.runs) < len(names) and first.next_page_token
+
+
+async def test_unreadable_events_are_skipped_by_every_reader(tmp_path: Path) -> None:
+    async with both_edges(tmp_path) as edges:
+        (name, *_) = await three_finished_runs(edges)
+        run = (await edges.runs.GetRun(run_service_pb2.GetRunRequest(name=name))).run
+        last = run.last_sequence
+        database = edges.case.grpc.settings.database_path
+        garbage = "UPDATE events SET body=? WHERE run_id=? AND sequence IN (2, ?)"
+        corrupt(database, garbage, b"\xff\xff", name[5:], last)
+        stream = edges.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
+        sequences = [item.event.sequence async for item in stream if item.HasField("event")]
+        assert sequences == [s for s in range(1, last + 1) if s not in (2, last)]
+        replay = await edges.http.get(f"/v1/{name}/events")
+        assert replay.status_code == 200 and "id: 1\n" in replay.text
+        assert f"id: {last}\n" not in replay.text
