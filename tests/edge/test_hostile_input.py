@@ -241,3 +241,24 @@ async def test_bad_form_answers_are_refused(edges: Edges) -> None:
         assert bad in violations and len(violations[bad]) < 200
     cancel = await edges.runs.CancelRun(run_service_pb2.CancelRunRequest(name=created.run.name))
     assert cancel.run.state == run_pb2.RUN_STATE_CANCELLED
+
+
+async def test_long_reasons_are_refused_so_no_run_grows_past_its_readers(edges: Edges) -> None:
+    automate = params_pb2.AutomateParams(task="t", interactive=True)
+    json_format.ParseDict({"ask_approval": True, "hold": True}, automate.data)
+    created = await edges.runs.CreateRun(run_service_pb2.CreateRunRequest(automate=automate))
+    name = created.run.name
+    huge = run_service_pb2.CancelRunRequest(name=name, reason="r" * 3_000_000)
+    assert "reason" in await refused(edges.runs.CancelRun(huge))
+    error = await rest_error(edges, "POST", f"/v1/{name}/cancel", 400, json={"reason": "\u0000"})
+    assert error["fieldViolations"][0]["field"] == "reason"
+    request = isv.ListInteractionsRequest(run=name)
+    while not (listed := await edges.interactions.ListInteractions(request)).interactions:
+        pass
+    approval = listed.interactions[0].name.removeprefix("interactions/")
+    body = {"decision": "approve", "reason": "r" * 1_001}
+    error = await rest_error(edges, "POST", f"/v1/automate/{approval}/approval", 400, json=body)
+    assert error["fieldViolations"][0]["field"] == "reason"
+    cancelled = await edges.runs.CancelRun(run_service_pb2.CancelRunRequest(name=name, reason="ok"))
+    assert cancelled.run.state == run_pb2.RUN_STATE_CANCELLED
+    assert await edges.list_names() == [name]

@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from outrider.server.core import clock, paging
+from outrider.server.core import clock, paging, validation
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
@@ -176,6 +176,7 @@ class InteractionBroker:
         self, interaction_id: str, decision: int, scope: int, reason: str, principal: Principal
     ) -> ip.Interaction:
         self._check_answerable_by(interaction_id, principal)
+        validation.check_reason(reason)
         if decision == rp.APPROVAL_DECISION_UNSPECIFIED:
             raise InvalidArgument.single("decision", "must be APPROVE or REJECT")
         scope = scope or rp.APPROVAL_SCOPE_ONCE

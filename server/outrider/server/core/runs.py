@@ -283,6 +283,7 @@ class RunManager:
         """Cancels and waits (briefly) until the terminal events are out. Idempotent. The
         principal's id is recorded as `cancelled_by` and in the terminal events."""
         principal.require(Scope.RUNS_CANCEL)
+        validation.check_reason(reason)
         self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
@@ -293,6 +294,7 @@ class RunManager:
     def cancel_soon(self, run_id: str, reason: str, principal: Principal) -> None:
         """Cancels without waiting; for a cancel that arrives on a stream."""
         principal.require(Scope.RUNS_CANCEL)
+        validation.check_reason(reason, "cancel.reason")
         self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None:

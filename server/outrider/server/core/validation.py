@@ -24,6 +24,9 @@ MAX_HOSTNAMES = 1_000  # entries of each hostname list
 # 20 levels leave room for the envelopes a run travels in (responses, events, the store).
 MAX_DATA_DEPTH = 20
 MAX_DATA_BYTES = 256 * 1024
+# A reason is stored in the run or interaction and sent in events: without a bound, one caller's
+# megabyte reason would make that run too big for every reader.
+MAX_REASON_CHARS = 1_000
 DEFAULT_MAX_ITERATIONS = 50
 DEFAULT_MAX_VALIDATION_ATTEMPTS = 3
 # Matched with fullmatch: `$` would also accept a trailing newline.
@@ -78,6 +81,14 @@ def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
     if options.model and (":" not in options.model or len(options.model) > 500):
         violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
     _raise_if(violations)
+
+
+def check_reason(reason: str, field: str = "reason") -> None:
+    """A caller's cancel or approval reason: short, and no NUL."""
+    if len(reason) > MAX_REASON_CHARS:
+        raise InvalidArgument.single(field, f"must be at most {MAX_REASON_CHARS:,} characters")
+    if "\x00" in reason:
+        raise InvalidArgument.single(field, "must not contain NUL characters")
 
 
 def max_iterations(params: params_pb2.AutomateParams) -> int:
