@@ -211,12 +211,18 @@ async def test_forged_and_tampered_page_tokens_are_refused(edges: Edges) -> None
     assert len(following.runs) == 2
 
 
-@pytest.mark.parametrize("value", ["-1", "1e3", "\u0663", "9" * 30, "1 2", "0x10", "+1"])
+@pytest.mark.parametrize(
+    "value", ["-1", "1e3", "\u0663", "9" * 30, "9" * 5_000, "1 2", "0x10", "+1"]
+)
 async def test_bad_last_event_ids_are_400(edges: Edges, value: str) -> None:
     created = await edges.runs.CreateRun(create(task="t"))
     headers = {"Last-Event-ID": value.encode()}
     error = await rest_error(edges, "GET", f"/v1/{created.run.name}/events", 400, headers=headers)
     assert error["fieldViolations"][0]["field"] == "Last-Event-ID"
+    for query in ("after", "pageSize"):
+        path = f"/v1/{created.run.name}/events" if query == "after" else "/v1/runs"
+        error = await rest_error(edges, "GET", path, 400, params={query: value})
+        assert error["fieldViolations"][0]["field"] == query
 
 
 async def test_bad_form_answers_are_refused(edges: Edges) -> None:
