@@ -177,14 +177,16 @@ async def test_an_unreadable_run_row_is_failed_not_fatal(tmp_path: Path, garbage
         )
 
 
-async def test_start_up_recovery_survives_unreadable_rows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("garbage", ["bytes", "too_deep"])
+async def test_start_up_recovery_survives_unreadable_rows(tmp_path: Path, garbage: str) -> None:
     async with both_edges(tmp_path) as edges:
         first, bad, last = await three_finished_runs(edges)
         database = edges.case.grpc.settings.database_path
     # As after a crash: two runs left active, one of them with a body that no longer decodes,
     # and an event row of the other one damaged.
     running = run_pb2.RUN_STATE_RUNNING
-    corrupt(database, "UPDATE runs SET state=?, body=? WHERE id=?", running, b"\x0a\xff", bad[5:])
+    body = b"\x0a\xff" if garbage == "bytes" else too_deep_run(bad)
+    corrupt(database, "UPDATE runs SET state=?, body=? WHERE id=?", running, body, bad[5:])
     still_running(database, last[5:])
     corrupt(database, "UPDATE events SET body=? WHERE run_id=? AND sequence=2", b"\xff", last[5:])
     async with both_edges(tmp_path) as edges:
