@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from outrider.server.browser.settings import BrowserSettings
@@ -32,6 +32,11 @@ class Settings(BaseSettings):
         False,
         description="Keep recipes of successful browser runs (in `recipes.sqlite3` under the "
         "data dir) so runs that ask for it (RunOptions.recipes) replay them without the model.",
+    )
+    page_token_secret: SecretStr | None = Field(
+        None,
+        description="Key that signs page tokens; give replicas the same one. Unset: a random "
+        "key made once in data_dir/page-token.key (0600).",
     )
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."

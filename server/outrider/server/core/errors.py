@@ -16,6 +16,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# What a caller sees of its own bad input: errors quote a short prefix of it, and list a bounded
+# number of violations, so an error always fits gRPC's trailers (a megabyte name once did not).
+QUOTE_CHARS = 40
+MAX_VIOLATIONS = 20
+
+
+def quoted(value: str) -> str:
+    """`value` as a Python literal, cut to its first QUOTE_CHARS characters."""
+    if len(value) <= QUOTE_CHARS:
+        return repr(value)
+    return f"{value[:QUOTE_CHARS]!r}... ({len(value):,} characters)"
+
 
 @dataclass(frozen=True)
 class FieldViolation:
@@ -40,9 +52,13 @@ class InvalidArgument(OutriderError):
     default_reason = "INVALID_ARGUMENT"
 
     def __init__(self, violations: list[FieldViolation], message: str | None = None) -> None:
-        summary = message or "; ".join(f"{v.field}: {v.description}" for v in violations)
+        kept = violations[:MAX_VIOLATIONS]
+        if len(violations) > MAX_VIOLATIONS:
+            more = len(violations) - MAX_VIOLATIONS
+            kept.append(FieldViolation(kept[-1].field, f"and {more:,} more violations"))
+        summary = message or "; ".join(f"{v.field}: {v.description}" for v in kept)
         super().__init__(summary)
-        self.violations = violations
+        self.violations = kept
 
     @classmethod
     def single(cls, field: str, description: str) -> InvalidArgument:

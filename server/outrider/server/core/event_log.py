@@ -147,8 +147,9 @@ class EventLog:
 
     def _check_delivered(self, run_id: str, cursor: int, final: int | None) -> None:
         """A run deleted (by a caller or retention) while a watcher was replaying it: the rest
-        of its events are gone, which the watcher must hear rather than a quiet end."""
-        if final is None or cursor < final:
+        of its events are gone, which the watcher must hear rather than a quiet end. A run that
+        still exists but whose last events did not decode (skipped, logged) just ends."""
+        if final is None or (cursor < final and self._store.get_run(run_id) is None):
             raise OutOfRange(
                 f"the events of {run_name(run_id)} after sequence {cursor} are no longer kept: "
                 "the run was deleted",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from outrider.server.core.errors import FieldViolation, InvalidArgument
+from outrider.server.core.errors import FieldViolation, InvalidArgument, quoted
 from outrider.v1 import automate_events_pb2 as ae
+
+MAX_VALUE_CHARS = 10_000  # what one form field gets typed into it
 
 
 def validate_form_answer(
@@ -30,7 +32,11 @@ def _check_value(
 ) -> list[FieldViolation]:
     path = f"fields[{index}]"
     if spec is None:
-        return [FieldViolation(f"{path}.ref", f"{ref!r} is not a field of this request")]
+        return [FieldViolation(f"{path}.ref", f"{quoted(ref)} is not a field of this request")]
+    if len(value) > MAX_VALUE_CHARS:
+        return [FieldViolation(f"{path}.value", f"must be at most {MAX_VALUE_CHARS:,} characters")]
+    if "\x00" in value:
+        return [FieldViolation(f"{path}.value", "must not contain NUL characters")]
     if duplicate:
         return [FieldViolation(f"{path}.ref", f"{ref} is given more than once")]
     if spec.required and not value:

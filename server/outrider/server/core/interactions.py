@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from outrider.server.core import clock, paging
+from outrider.server.core import clock, paging, validation
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
@@ -63,8 +63,14 @@ class _Open:
 
 class InteractionBroker:
     def __init__(
-        self, store: Store, log: EventLog, ttl: float, on_change: Callable[[str], None]
+        self,
+        store: Store,
+        log: EventLog,
+        ttl: float,
+        on_change: Callable[[str], None],
+        page_tokens: paging.PageTokens,
     ) -> None:
+        self._page_tokens = page_tokens
         self._store = store
         self._log = log
         self._ttl = ttl
@@ -170,6 +176,7 @@ class InteractionBroker:
         self, interaction_id: str, decision: int, scope: int, reason: str, principal: Principal
     ) -> ip.Interaction:
         self._check_answerable_by(interaction_id, principal)
+        validation.check_reason(reason)
         if decision == rp.APPROVAL_DECISION_UNSPECIFIED:
             raise InvalidArgument.single("decision", "must be APPROVE or REJECT")
         scope = scope or rp.APPROVAL_SCOPE_ONCE
@@ -297,7 +304,7 @@ class InteractionBroker:
         """Interactions of the caller's tenant (every tenant for an admin), oldest first."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        after = paging.decode_token(token)
+        after = self._page_tokens.decode("interactions", token)
         for index, state in enumerate(states):
             if state not in ip.InteractionState.values() or not state:
                 raise InvalidArgument.single(
@@ -309,7 +316,10 @@ class InteractionBroker:
         if len(rows) <= limit:
             return rows, ""
         last = rows[limit - 1]
-        return rows[:limit], paging.encode_token(last.create_time.ToMicroseconds(), _id_of(last))
+        token = self._page_tokens.encode(
+            "interactions", last.create_time.ToMicroseconds(), _id_of(last)
+        )
+        return rows[:limit], token
 
     def _digest(self, answer: object) -> bytes:
         canonical = json.dumps(answer, sort_keys=True, separators=(",", ":")).encode()

@@ -6,12 +6,13 @@ import re
 import secrets
 import time
 
-from outrider.server.core.errors import InvalidArgument
+from outrider.server.core.errors import InvalidArgument, quoted
 
 _ID = r"[0-9a-z]{8,64}"
-_RUN = re.compile(rf"^runs/({_ID})$")
-_INTERACTION = re.compile(rf"^(?:interactions/)?({_ID})$")
-_ARTIFACT = re.compile(rf"^runs/({_ID})/artifacts/({_ID})$")
+# Patterns are matched with fullmatch: `$` would also accept a trailing newline.
+_RUN = re.compile(rf"runs/({_ID})")
+_INTERACTION = re.compile(rf"(?:interactions/)?({_ID})")
+_ARTIFACT = re.compile(rf"runs/({_ID})/artifacts/({_ID})")
 
 
 def new_id() -> str:
@@ -32,26 +33,26 @@ def artifact_name(run_id: str, artifact_id: str) -> str:
 
 
 def parse_run_name(name: str, field: str = "name") -> str:
-    match = _RUN.match(name)
+    match = _RUN.fullmatch(name)
     if not match:
-        raise InvalidArgument.single(field, f"must look like runs/{{run_id}}, got {name!r}")
+        raise InvalidArgument.single(field, f"must look like runs/{{run_id}}, got {quoted(name)}")
     return match.group(1)
 
 
 def parse_interaction_name(name: str, field: str = "name") -> str:
     """Accepts "interactions/{id}" or the bare id that events carry as request_id/approval_id."""
-    match = _INTERACTION.match(name)
+    match = _INTERACTION.fullmatch(name)
     if not match:
         raise InvalidArgument.single(
-            field, f"must look like interactions/{{interaction_id}}, got {name!r}"
+            field, f"must look like interactions/{{interaction_id}}, got {quoted(name)}"
         )
     return match.group(1)
 
 
 def parse_artifact_name(name: str, field: str = "name") -> tuple[str, str]:
-    match = _ARTIFACT.match(name)
+    match = _ARTIFACT.fullmatch(name)
     if not match:
         raise InvalidArgument.single(
-            field, f"must look like runs/{{run_id}}/artifacts/{{artifact_id}}, got {name!r}"
+            field, f"must look like runs/{{run_id}}/artifacts/{{artifact_id}}, got {quoted(name)}"
         )
     return match.group(1), match.group(2)

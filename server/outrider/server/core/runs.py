@@ -80,8 +80,12 @@ class RunManager:
         self._store = store
         self._agents = agents
         self.log = EventLog(store, settings.watcher_buffer)
+        secret = settings.page_token_secret
+        self.page_tokens = paging.PageTokens(
+            paging.load_key(secret.get_secret_value() if secret else None, settings.data_dir)
+        )
         self.interactions = InteractionBroker(
-            store, self.log, settings.interaction_ttl, self._refresh_state
+            store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
         self.artifacts = ArtifactStore(settings.artifacts_dir, store)
         self._quotas = Quotas(
@@ -279,6 +283,7 @@ class RunManager:
         """Cancels and waits (briefly) until the terminal events are out. Idempotent. The
         principal's id is recorded as `cancelled_by` and in the terminal events."""
         principal.require(Scope.RUNS_CANCEL)
+        validation.check_reason(reason)
         self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
@@ -289,6 +294,7 @@ class RunManager:
     def cancel_soon(self, run_id: str, reason: str, principal: Principal) -> None:
         """Cancels without waiting; for a cancel that arrives on a stream."""
         principal.require(Scope.RUNS_CANCEL)
+        validation.check_reason(reason, "cancel.reason")
         self._find(run_id, principal.tenant_filter)
         active = self._active.get(run_id)
         if active is not None:
@@ -349,18 +355,20 @@ class RunManager:
         """Runs of the principal's tenant (every tenant for an admin), newest first."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        before = paging.decode_token(token)
+        before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
         rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
-        runs = [
-            self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
-            for r in rows[:limit]
-        ]
-        if len(rows) <= limit:
+        runs = paging.within_bytes(
+            [
+                self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
+                for r in rows[:limit]
+            ]
+        )
+        if len(rows) <= limit and len(runs) == len(rows):
             return runs, ""
-        last = rows[limit - 1]
-        return runs, paging.encode_token(
-            last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
+        last = runs[-1]
+        return runs, self.page_tokens.encode(
+            "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
         )
 
     def watch_batches(

@@ -1,5 +1,9 @@
 """SQLite persistence of runs, events, interactions and artifact metadata.
 
+A row that does not decode (written by a bug, or damaged on disk) never takes a read down: an
+unreadable run is rewritten as a failed run whose outcome says why, an unreadable event or
+interaction is skipped; each is logged.
+
 Every run belongs to a tenant (a column of `runs`); interactions and artifacts belong to their
 run's tenant. Reads take an optional `tenant`: given, rows of other tenants do not exist.
 
@@ -11,14 +15,21 @@ of events costs one commit, and reads on the same connection see every write imm
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from google.protobuf.message import DecodeError
 
 from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+
+log = logging.getLogger(__name__)
+UNREADABLE_RUN = "RECORD_UNREADABLE"
+_RUN_COLUMNS = "id, kind, state, create_us, body, tenant"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -44,6 +55,8 @@ _ADDED_COLUMNS = (("runs", "tenant", f"TEXT NOT NULL DEFAULT '{DEFAULT_TENANT}'"
 _TENANT_INDEX = (
     "CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, create_us DESC, id DESC)"
 )
+
+_M = TypeVar("_M", run_pb2.Run, run_event_pb2.RunEvent, interaction_pb2.Interaction)
 
 ACTIVE_STATES = (
     run_pb2.RUN_STATE_QUEUED,
@@ -121,10 +134,10 @@ class Store:
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         row = self._conn.execute(
-            "SELECT body, tenant FROM runs WHERE id = ? AND (? IS NULL OR tenant = ?)",
+            f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ? AND (? IS NULL OR tenant = ?)",
             (run_id, tenant, tenant),
         ).fetchone()
-        return _run(*row) if row else None
+        return self._run(row) if row else None
 
     def run_tenant(self, run_id: str) -> str | None:
         row = self._conn.execute("SELECT tenant FROM runs WHERE id = ?", (run_id,)).fetchone()
@@ -145,18 +158,32 @@ class Store:
             params.append(tenant)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = self._conn.execute(
-            f"SELECT body, tenant FROM runs {where} ORDER BY create_us DESC, id DESC LIMIT ?",
+            f"SELECT {_RUN_COLUMNS} FROM runs {where} ORDER BY create_us DESC, id DESC LIMIT ?",
             [*params, limit],
-        )
-        return [_run(body, owner) for body, owner in rows]
+        ).fetchall()
+        return [self._run(row) for row in rows]
 
     def active_runs(self) -> list[run_pb2.Run]:
+        """Runs in an active state; unreadable ones are marked failed here and left out."""
         marks = ",".join("?" * len(ACTIVE_STATES))
         rows = self._conn.execute(
-            f"SELECT body, tenant FROM runs WHERE state IN ({marks}) ORDER BY create_us",
+            f"SELECT {_RUN_COLUMNS} FROM runs WHERE state IN ({marks}) ORDER BY create_us",
             ACTIVE_STATES,
-        )
-        return [_run(body, owner) for body, owner in rows]
+        ).fetchall()
+        runs = [self._run(row) for row in rows]
+        return [run for run in runs if run.state in ACTIVE_STATES]
+
+    def _run(self, row: Sequence[Any]) -> run_pb2.Run:
+        """A stored run; rows from before tenants existed get their column's tenant. A body that
+        does not decode to this run is replaced, for good, by a failed run saying so."""
+        run_id, kind, state, create_us, body, tenant = row
+        run = _decoded(run_pb2.Run, body, f"run {run_id}")
+        if run is None or run.name != f"runs/{run_id}":
+            run = _unreadable_run(run_id, kind, state, create_us)
+            run.tenant = tenant
+            self.save_run(run, run_id)
+        run.tenant = tenant
+        return run
 
     # events
 
@@ -168,17 +195,18 @@ class Store:
 
     def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]:
         rows = self._conn.execute(
-            "SELECT body FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+            "SELECT sequence, body FROM events WHERE run_id = ? AND sequence > ? "
+            "ORDER BY sequence LIMIT ?",
             (run_id, after, limit),
         )
-        return [run_event_pb2.RunEvent.FromString(body) for (body,) in rows]
+        return _events(run_id, rows)
 
     def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]:
         rows = self._conn.execute(
-            "SELECT body FROM events WHERE run_id = ? ORDER BY sequence DESC LIMIT ?",
+            "SELECT sequence, body FROM events WHERE run_id = ? ORDER BY sequence DESC LIMIT ?",
             (run_id, count),
         ).fetchall()
-        return [run_event_pb2.RunEvent.FromString(body) for (body,) in reversed(rows)]
+        return _events(run_id, reversed(rows))
 
     # interactions
 
@@ -206,7 +234,7 @@ class Store:
             "WHERE i.id = ? AND (? IS NULL OR r.tenant = ?)",
             (interaction_id, tenant, tenant),
         ).fetchone()
-        return interaction_pb2.Interaction.FromString(row[0]) if row else None
+        return _decoded(interaction_pb2.Interaction, row[0], interaction_id) if row else None
 
     def list_interactions(
         self,
@@ -229,11 +257,12 @@ class Store:
             clauses.append("r.tenant = ?")
             params.append(tenant)
         rows = self._conn.execute(
-            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
+            "SELECT i.id, i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
             f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT ?",
             [*params, limit],
         )
-        return [interaction_pb2.Interaction.FromString(body) for (body,) in rows]
+        decoded = (_decoded(interaction_pb2.Interaction, body, key) for key, body in rows)
+        return [interaction for interaction in decoded if interaction is not None]
 
     # artifacts
 
@@ -297,10 +326,36 @@ class RunUsage:
     artifact_bytes: int
 
 
-def _run(body: bytes, tenant: str) -> run_pb2.Run:
-    """A stored run; rows from before tenants existed get their column's tenant."""
-    run = run_pb2.Run.FromString(body)
-    run.tenant = tenant
+def _decoded(kind: type[_M], body: bytes, what: str) -> _M | None:
+    """The decoded row, or None (logged) when it does not decode."""
+    try:
+        return kind.FromString(body)
+    except (DecodeError, RecursionError, TypeError) as error:
+        log.error("stored %s does not decode, skipped: %s", what, error)
+        return None
+
+
+def _events(run_id: str, rows: Iterable[tuple[int, bytes]]) -> list[run_event_pb2.RunEvent]:
+    """The events that decode to what their row says they are; others are skipped."""
+    events = []
+    for sequence, body in rows:
+        event = _decoded(run_event_pb2.RunEvent, body, f"event {sequence} of run {run_id}")
+        if event is not None and event.sequence == sequence:
+            events.append(event)
+        elif event is not None:
+            log.error("stored event %d of run %s holds another event, skipped", sequence, run_id)
+    return events
+
+
+def _unreadable_run(run_id: str, kind: int, state: int, create_us: int) -> run_pb2.Run:
+    log.error("stored run %s (state %d) does not decode: marked failed", run_id, state)
+    run = run_pb2.Run(name=f"runs/{run_id}", state=run_pb2.RUN_STATE_FAILED)
+    run.kind = kind  # type: ignore[assignment]
+    run.create_time.FromMicroseconds(create_us)
+    run.update_time.GetCurrentTime()
+    run.end_time.GetCurrentTime()
+    run.outcome.error_code = UNREADABLE_RUN
+    run.outcome.error_message = "the stored record of this run could not be read back"
     return run
 
 

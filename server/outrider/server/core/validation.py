@@ -3,33 +3,54 @@ edge sets to where the params sit in its own request (e.g. "params." or "start.a
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from urllib.parse import urlsplit
 
-from outrider.server.core.errors import FieldViolation, InvalidArgument
+from google.protobuf import struct_pb2
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+from outrider.server.core.errors import FieldViolation, InvalidArgument, quoted
 from outrider.v1 import params_pb2, research_events_pb2
 
 MAX_QUERY_CHARS = 10_000
 MAX_TASK_CHARS = 100_000
+MAX_GUARDRAILS_CHARS = 100_000
+MAX_HOSTNAMES = 1_000  # entries of each hostname list
+# `data` nests Struct -> map entry -> Value -> Struct per JSON level, and protobuf refuses to
+# decode messages nested deeper than 100: a run with 34 levels was stored but never read back.
+# 20 levels leave room for the envelopes a run travels in (responses, events, the store).
+MAX_DATA_DEPTH = 20
+MAX_DATA_BYTES = 256 * 1024
+# A reason is stored in the run or interaction and sent in events: without a bound, one caller's
+# megabyte reason would make that run too big for every reader.
+MAX_REASON_CHARS = 1_000
 DEFAULT_MAX_ITERATIONS = 50
 DEFAULT_MAX_VALIDATION_ATTEMPTS = 3
+# Matched with fullmatch: `$` would also accept a trailing newline.
 _HOSTNAME = re.compile(
-    r"^(?=.{1,253}$)[a-z0-9*]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$", re.I
+    r"(?=.{1,253}\Z)[a-z0-9*]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*", re.I
 )
-_COUNTRY = re.compile(r"^[A-Z]{2}$")
+_COUNTRY = re.compile(r"[A-Z]{2}")
+_URL_FORBIDDEN = re.compile(r"[\x00-\x20\x7f]")  # controls and spaces: never in a sent URL
 
 
 def check_automate(params: params_pb2.AutomateParams, prefix: str) -> None:
     violations = [
+        *_nul_free(params, prefix),
         *_required_text(params.task, f"{prefix}task", MAX_TASK_CHARS),
+        *_at_most(params.guardrails, f"{prefix}guardrails", MAX_GUARDRAILS_CHARS),
         *_http_url(params.url, f"{prefix}url"),
         *_bounded(params, "max_iterations", 1, 100, prefix),
         *_bounded(params, "max_validation_attempts", 1, 10, prefix),
         *_hostnames(params.trusted_hostnames, f"{prefix}trusted_hostnames"),
     ]
     country = params.geo_target.country
-    if country and not _COUNTRY.match(country):
+    if params.HasField("data"):
+        violations.extend(check_data(params.data, f"{prefix}data"))
+    if country and not _COUNTRY.fullmatch(country):
         violations.append(
             FieldViolation(
                 f"{prefix}geo_target.country", "must be an ISO 3166-1 alpha-2 code like US"
@@ -40,6 +61,7 @@ def check_automate(params: params_pb2.AutomateParams, prefix: str) -> None:
 
 def check_research(params: params_pb2.ResearchParams, prefix: str) -> None:
     violations = [
+        *_nul_free(params, prefix),
         *_required_text(params.query, f"{prefix}query", MAX_QUERY_CHARS),
         *_bounded(params, "fetch_timeout", 1, 300, prefix),
     ]
@@ -52,6 +74,7 @@ def check_research(params: params_pb2.ResearchParams, prefix: str) -> None:
 
 def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
     violations = [
+        *_nul_free(options, prefix),
         *_hostnames(options.allowed_domains, f"{prefix}allowed_domains"),
         *_hostnames(options.blocked_domains, f"{prefix}blocked_domains"),
     ]
@@ -60,6 +83,14 @@ def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
     if options.model and (":" not in options.model or len(options.model) > 500):
         violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
     _raise_if(violations)
+
+
+def check_reason(reason: str, field: str = "reason") -> None:
+    """A caller's cancel or approval reason: short, and no NUL."""
+    if len(reason) > MAX_REASON_CHARS:
+        raise InvalidArgument.single(field, f"must be at most {MAX_REASON_CHARS:,} characters")
+    if "\x00" in reason:
+        raise InvalidArgument.single(field, "must not contain NUL characters")
 
 
 def max_iterations(params: params_pb2.AutomateParams) -> int:
@@ -77,9 +108,59 @@ def _raise_if(violations: list[FieldViolation]) -> None:
         raise InvalidArgument(violations)
 
 
+def check_data(data: struct_pb2.Struct, path: str) -> list[FieldViolation]:
+    """`data` must read back everywhere: bounded depth and size, finite numbers only (JSON has
+    no NaN or Infinity, so REST could not send them back)."""
+    size = data.ByteSize()
+    if size > MAX_DATA_BYTES:
+        return [
+            FieldViolation(path, f"must be at most {MAX_DATA_BYTES:,} bytes encoded, got {size:,}")
+        ]
+    for depth, value in _json_values(data):
+        if depth > MAX_DATA_DEPTH:
+            return [FieldViolation(path, f"must nest at most {MAX_DATA_DEPTH} levels deep")]
+        if value.WhichOneof("kind") == "number_value" and not math.isfinite(value.number_value):
+            return [FieldViolation(path, "must hold finite numbers only (no NaN or Infinity)")]
+    return []
+
+
+def _json_values(data: struct_pb2.Struct) -> Iterator[tuple[int, struct_pb2.Value]]:
+    """Every Value inside `data` with its depth (a member of `data` itself is at depth 1),
+    without recursion: the stack is as deep as the data, however deep that is."""
+    stack: list[tuple[int, struct_pb2.Struct | struct_pb2.ListValue]] = [(1, data)]
+    while stack:
+        depth, container = stack.pop()
+        values = (
+            container.fields.values()
+            if isinstance(container, struct_pb2.Struct)
+            else container.values
+        )
+        for value in values:
+            yield depth, value
+            kind = value.WhichOneof("kind")
+            if kind == "struct_value":
+                stack.append((depth + 1, value.struct_value))
+            elif kind == "list_value":
+                stack.append((depth + 1, value.list_value))
+
+
+def _nul_free(message: Message, prefix: str) -> list[FieldViolation]:
+    """No text field of the request may hold a NUL character (C strings end there)."""
+    return [
+        FieldViolation(f"{prefix}{field.name}", "must not contain NUL characters")
+        for field, value in message.ListFields()
+        if field.type == FieldDescriptor.TYPE_STRING
+        and any("\x00" in text for text in (value if field.is_repeated else [value]))
+    ]
+
+
 def _required_text(value: str, path: str, limit: int) -> list[FieldViolation]:
     if not value.strip():
         return [FieldViolation(path, "is required and must not be blank")]
+    return _at_most(value, path, limit)
+
+
+def _at_most(value: str, path: str, limit: int) -> list[FieldViolation]:
     if len(value) > limit:
         return [FieldViolation(path, f"must be at most {limit:,} characters, got {len(value):,}")]
     return []
@@ -88,7 +169,12 @@ def _required_text(value: str, path: str, limit: int) -> list[FieldViolation]:
 def _http_url(value: str, path: str) -> list[FieldViolation]:
     if not value:
         return []
-    parts = urlsplit(value)
+    if _URL_FORBIDDEN.search(value):
+        return [FieldViolation(path, "must not contain spaces or control characters")]
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return [FieldViolation(path, "must be an absolute http or https URL")]
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return [FieldViolation(path, "must be an absolute http or https URL")]
     return []
@@ -104,8 +190,12 @@ def _bounded(message: object, name: str, low: int, high: int, prefix: str) -> li
 
 
 def _hostnames(hosts: Sequence[str], path: str) -> list[FieldViolation]:
+    if len(hosts) > MAX_HOSTNAMES:
+        return [FieldViolation(path, f"must list at most {MAX_HOSTNAMES:,} hostnames")]
     return [
-        FieldViolation(f"{path}[{i}]", f"{host!r} is not a hostname (no scheme, port or path)")
+        FieldViolation(
+            f"{path}[{i}]", f"{quoted(host)} is not a hostname (no scheme, port or path)"
+        )
         for i, host in enumerate(hosts)
-        if not _HOSTNAME.match(host)
+        if not _HOSTNAME.fullmatch(host)
     ]

@@ -102,6 +102,8 @@ def unary(
             return await method(self, request, context)
         except OutriderError as error:
             await abort(context, error)
+        except grpc.aio.AbortError:
+            raise  # the status is already sent (e.g. a request that did not decode)
         except Exception:
             log.exception("unexpected error in %s", method.__name__)
             await abort_internal(context)
@@ -122,6 +124,8 @@ def streaming(
                 yield item
         except OutriderError as error:
             await abort(context, error)
+        except grpc.aio.AbortError:
+            raise  # the status is already sent (e.g. a request that did not decode)
         except Exception:
             log.exception("unexpected error in %s", method.__name__)
             await abort_internal(context)

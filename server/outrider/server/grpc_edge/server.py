@@ -16,6 +16,7 @@ from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import AuthInterceptor
+from outrider.server.grpc_edge.decoding import DecodingInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
 from outrider.server.grpc_edge.reflection import enable_reflection
@@ -55,7 +56,11 @@ class OutriderServer:
         self._agents = agents
         self.health = health.aio.HealthServicer()
         self.keyring = Keyring(settings)
-        interceptors = [ObservingInterceptor(), AuthInterceptor(self.keyring, settings)]
+        interceptors = [
+            ObservingInterceptor(),
+            AuthInterceptor(self.keyring, settings),
+            DecodingInterceptor(),  # innermost: it sees the servicers' own deserializers
+        ]
         self._server = grpc.aio.server(interceptors=interceptors, options=_CHANNEL_OPTIONS)
         self._stopping: asyncio.Task[None] | None = None
         self._probe: grpc.aio.Server | None = None

@@ -24,15 +24,26 @@ MAX_BODY_BYTES = 4 * 1024 * 1024  # gRPC's default receive limit
 
 
 def parse_object(raw: bytes, required: bool = True) -> dict[str, Any]:
+    """Strict JSON (RFC 8259): no NaN or Infinity, no unpaired surrogates, bounded nesting."""
     if not raw.strip() and not required:
         return {}
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_constant=_refuse_constant)
+        # Raises on an unpaired surrogate ("\ud800"), which no UTF-8 store or proto can hold.
+        json.dumps(body, ensure_ascii=False).encode()
+    except RecursionError:
+        raise InvalidArgument.single("body", "is nested too deeply") from None
+    except UnicodeEncodeError:
+        raise InvalidArgument.single("body", "must not contain unpaired surrogates") from None
     except ValueError:
         raise InvalidArgument.single("body", "must be a JSON object") from None
     if not isinstance(body, dict):
         raise InvalidArgument.single("body", "must be a JSON object")
     return body
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def automate_spec(body: dict[str, Any]) -> RunSpec:

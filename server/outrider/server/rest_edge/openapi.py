@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from outrider.server.rest_edge.enums import enum_choices
+from outrider.server.rest_edge.openapi_links import add_links
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 
@@ -266,7 +267,7 @@ def openapi_document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Outrider REST/SSE (Tabstack-compatible)", "version": "1"},
-        "paths": _paths(),
+        "paths": add_links(_paths()),
         "components": {
             "schemas": _schemas(),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

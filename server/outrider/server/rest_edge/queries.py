@@ -62,6 +62,7 @@ def _enum(enum: EnumDescriptor, text: str, name: str) -> int:
 
 def _non_negative(text: str, name: str) -> int:
     value = text.strip()
-    if not value.isascii() or not value.isdigit() or int(value) > _MAX_INT64:
+    # Length first: int() of thousands of digits raises (Python's digit limit) or takes long.
+    if len(value) > 19 or not value.isascii() or not value.isdigit() or int(value) > _MAX_INT64:
         raise InvalidArgument.single(name, "must be a non-negative integer")
     return int(value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from outrider.server.core.errors import InvalidArgument, NotFound
+from outrider.server.core.errors import InvalidArgument, NotFound, quoted
 from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
@@ -126,7 +126,7 @@ def _run_id(request: Request) -> str:
     try:
         return parse_run_name(f"runs/{value}", "runId")
     except InvalidArgument:
-        raise NotFound(f"runs/{value} does not exist") from None
+        raise NotFound(f"runs/{quoted(value)} does not exist") from None
 
 
 def _interaction_id(request: Request, param: str) -> str:
@@ -134,4 +134,4 @@ def _interaction_id(request: Request, param: str) -> str:
     try:
         return parse_interaction_name(value, param)
     except InvalidArgument:
-        raise NotFound(f"interactions/{value} does not exist") from None
+        raise NotFound(f"interactions/{quoted(value)} does not exist") from None

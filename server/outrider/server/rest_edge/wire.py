@@ -4,7 +4,8 @@
 - Scalars without presence are always written (Tabstack requires `success: false`); fields with
   presence (`optional`, messages) only when set. 64-bit integers stay JSON numbers.
 - Enums become their (outrider.v1.wire_value) literal (see `enums`).
-- `Timestamp` becomes float epoch milliseconds; `Struct`/`Value`/`ListValue` plain JSON.
+- `Timestamp` becomes float epoch milliseconds; `Struct`/`Value`/`ListValue` plain JSON (NaN and
+  Infinity, which JSON lacks, become null).
 - Oneofs become Tabstack's unions:
   * a message that is nothing but a oneof of messages is a discriminated object, its arm name
     (kebab-case) under "role" for a oneof named `role` and under "type" otherwise
@@ -19,10 +20,11 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
-from google.protobuf import json_format, timestamp_pb2
+from google.protobuf import struct_pb2, timestamp_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, OneofDescriptor
 from google.protobuf.message import Message
 
@@ -38,7 +40,7 @@ def to_json(message: Message) -> Any:
     """The Tabstack JSON value of `message`."""
     name = message.DESCRIPTOR.full_name
     if name in _PLAIN_JSON:
-        return json_format.MessageToDict(message)
+        return _plain_json(message)
     if name == _TIMESTAMP:
         assert isinstance(message, timestamp_pb2.Timestamp)
         return message.seconds * 1000 + message.nanos / 1e6
@@ -46,6 +48,23 @@ def to_json(message: Message) -> Any:
     if union is not None:
         return _union(message, union)
     return _fields(message)
+
+
+def _plain_json(message: Any) -> Any:
+    """A Struct, ListValue or Value as JSON. NaN and Infinity, which JSON lacks (rows stored
+    before requests were checked, a model's reply), become null instead of failing the response
+    (protobuf's own MessageToDict raises on them)."""
+    if isinstance(message, struct_pb2.Struct):
+        return {key: _plain_json(value) for key, value in message.fields.items()}
+    if isinstance(message, struct_pb2.ListValue):
+        return [_plain_json(value) for value in message.values]
+    kind = message.WhichOneof("kind")
+    if kind == "number_value":
+        number = message.number_value
+        return number if math.isfinite(number) else None
+    if kind in ("struct_value", "list_value"):
+        return _plain_json(getattr(message, kind))
+    return None if kind in (None, "null_value") else getattr(message, kind)
 
 
 def _fields(message: Message) -> dict[str, Any]:
