@@ -22,7 +22,7 @@ from tests.rest.support import KEY
 
 _EXAMPLES = 12
 # Derandomized: the same scenarios on every run (no example database), about 10 s.
-_SCENARIOS = 15
+_SCENARIOS = 30
 
 
 def _fuzz(base_url: str) -> tuple[list[str], int]:
