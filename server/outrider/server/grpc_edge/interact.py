@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 from outrider.server.core.errors import InvalidArgument, OutriderError
+from outrider.server.core.event_log import WatchItem
 from outrider.server.core.names import parse_interaction_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
@@ -25,14 +26,12 @@ async def interact(
     runs: RunManager,
     principal: Principal,
     run_id: str,
-    after: int,
-    cancel_on_disconnect: bool,
+    items: AsyncGenerator[WatchItem, None],
     requests: AsyncIterator[isv.InteractRequest],
 ) -> AsyncIterator[isv.InteractResponse]:
+    """The stream of run `run_id`: `items` (its watch, from `RunManager.follow`) go out."""
     outgoing: asyncio.Queue[_Item] = asyncio.Queue(_OUTGOING_LIMIT)
-    pump = asyncio.create_task(
-        _pump(runs, principal, run_id, after, cancel_on_disconnect, outgoing)
-    )
+    pump = asyncio.create_task(_pump(items, outgoing))
     reader = asyncio.create_task(_read(runs, principal, run_id, requests, outgoing))
     try:
         while (item := await outgoing.get()) is not None:
@@ -45,18 +44,9 @@ async def interact(
         await asyncio.gather(pump, reader, return_exceptions=True)
 
 
-async def _pump(
-    runs: RunManager,
-    principal: Principal,
-    run_id: str,
-    after: int,
-    cancel_on_disconnect: bool,
-    outgoing: asyncio.Queue[_Item],
-) -> None:
+async def _pump(items: AsyncGenerator[WatchItem, None], outgoing: asyncio.Queue[_Item]) -> None:
     try:
-        async with contextlib.aclosing(
-            runs.follow(run_id, after, principal, cancel_on_disconnect)
-        ) as items:
+        async with contextlib.aclosing(items):
             async for item in items:
                 await outgoing.put(as_response(isv.InteractResponse, item))
     except OutriderError as error:

@@ -13,7 +13,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.log_redaction import SecretLogFilter
 from outrider.server.core.retention import RetentionSweeper, retention_policy
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs import RunManager, longest_shutdown
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
@@ -128,7 +128,8 @@ class OutriderServer:
         self.runs.stop_accepting()
         await self.health.enter_graceful_shutdown()
         await asyncio.sleep(0.1)  # let health watchers see NOT_SERVING before streams close
-        refusing = asyncio.create_task(self._server.stop(grace + 10))
+        # New calls are refused now; open streams stay until the runs and their watchers ended.
+        refusing = asyncio.create_task(self._server.stop(longest_shutdown(grace) + 10))
         await self.runs.shutdown(grace)
         for agent in {id(a): a for a in self._agents.values()}.values():
             await agent.aclose()

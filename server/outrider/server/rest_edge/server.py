@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import socket
 from collections.abc import Iterator
 
 import uvicorn
 
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs import RunManager, longest_shutdown
 from outrider.server.ports import bind_listeners
 from outrider.server.rest_edge.app import build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
@@ -39,7 +40,8 @@ class RestServer:
             log_config=None,
             access_log=False,
             server_header=False,
-            timeout_graceful_shutdown=int(settings.shutdown_grace) + 5,
+            # Streams end with their runs' endings (RunManager.shutdown); cut only after that.
+            timeout_graceful_shutdown=math.ceil(longest_shutdown(settings.shutdown_grace)) + 5,
             **uvicorn_tls(settings),
         )
         self._config = config
