@@ -145,15 +145,20 @@ async def test_a_watcher_behind_at_shutdown_still_gets_the_ending(tmp_path: Path
             watcher = runs.StreamRunEvents(
                 run_service_pb2.StreamRunEventsRequest(name=first.event.run)
             )
-            await watcher.initial_metadata()
-            await asyncio.sleep(1.0)  # the run emitted its steps; the watcher reads none
+            outbox = Outbox(isv.InteractRequest(attach=isv.InteractAttach(run=first.event.run)))
+            attached = interaction_service_pb2_grpc.InteractionServiceStub(channel).Interact(outbox)
+            for stream in (watcher, attached):
+                await stream.initial_metadata()
+            await asyncio.sleep(1.0)  # the run emitted its steps; the watchers read none
             process.signal(signal.SIGTERM)
             await asyncio.sleep(4.5)  # cancelled at the end of the 2 s grace; still not read
             seen = await grpc_events(watcher)
+            interacted = await grpc_events(attached)
+            outbox.close()
             starter = [(1, event_name(first.event)), *await grpc_events(call)]
-        assert_delivered_ending(seen, "behind")
-        assert_delivered_ending(starter, "starter")
-        assert len(seen) > 1200
+        for who, events in (("stream", seen), ("interact", interacted), ("starter", starter)):
+            assert_delivered_ending(events, who)
+            assert len(events) > 1200
         code, output = process.wait()
         assert code == 0, output
     finally:
