@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import socket
+from typing import Any
 
 
 class PortInUse(Exception):
@@ -52,7 +53,7 @@ def bind_listeners(what: str, host: str, port: int, setting: str) -> list[socket
     return listeners
 
 
-def _listen(family: int, address: tuple[str, int] | tuple[str, int, int, int]) -> socket.socket:
+def _listen(family: int, address: tuple[Any, ...]) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # not REUSEPORT
