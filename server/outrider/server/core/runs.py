@@ -34,6 +34,7 @@ from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
+from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -127,7 +128,7 @@ class RunManager:
         when each received its run's ending, or when `longest_shutdown(grace)` is up."""
         self.stop_accepting()
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + grace + _ending_bound(grace)
+        deadline = loop.time() + grace + ending_bound(grace)
         tasks = {a.task for a in self._active.values() if a.task}
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=grace)
@@ -137,7 +138,7 @@ class RunManager:
                 await asyncio.wait(late, timeout=max(deadline - loop.time(), 0.0))
         self._store.flush()
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(max(deadline - loop.time(), _LAST_DELIVERY)):
+            async with asyncio.timeout(max(deadline - loop.time(), LAST_DELIVERY)):
                 await self.log.nobody_watching()
         if self.log.watching:
             log.warning("%d watchers are still reading; their streams close now", self.log.watching)
@@ -430,20 +431,6 @@ async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerat
                 continue
             for event in batch:
                 yield event
-
-
-def _ending_bound(grace: float) -> float:
-    """After the grace: how long cancelled runs may take to write their terminal events and
-    watchers to receive them."""
-    return max(grace, 5.0)
-
-
-_LAST_DELIVERY = 1.0  # watchers get at least this long after the last run ended
-
-
-def longest_shutdown(grace: float) -> float:
-    """The longest `RunManager.shutdown(grace)` takes; edges keep streams open that long."""
-    return grace + _ending_bound(grace) + _LAST_DELIVERY
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

@@ -13,7 +13,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.log_redaction import SecretLogFilter
 from outrider.server.core.retention import RetentionSweeper, retention_policy
-from outrider.server.core.runs import RunManager, longest_shutdown
+from outrider.server.core.runs import RunManager
+from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import uvicorn
 
-from outrider.server.core.runs import RunManager, longest_shutdown
+from outrider.server.core.runs import RunManager
+from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.ports import bind_listeners
 from outrider.server.rest_edge.app import build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
