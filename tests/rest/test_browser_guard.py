@@ -118,3 +118,16 @@ def preflight_from(origin: str) -> dict[str, str]:
 
 def json_from(origin: str) -> dict[str, str]:
     return {"origin": origin, "content-type": "application/json"}
+
+
+async def test_a_wildcard_allows_any_origin_without_credentials(make_rest: RestFactory) -> None:
+    case = await make_rest(cors_origins=("*",))
+    async with httpx.AsyncClient(base_url=case.origin, timeout=20) as http:
+        preflight = await http.options("/v1/runs", headers=preflight_from(FOREIGN))
+        read = await http.get("/v1/runs", headers={"origin": FOREIGN})
+        plain = await http.post("/v1/automate", content=START, headers={"origin": FOREIGN})
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "access-control-allow-credentials" not in preflight.headers
+    assert read.headers["access-control-allow-origin"] == "*"
+    assert plain.status_code == 415  # an allowed origin still has to send JSON
