@@ -76,16 +76,26 @@ async def test_a_second_server_on_the_same_grpc_port_refuses_to_start(
         held.cancel()
 
 
-def test_a_taken_rest_port_is_one_clear_line_and_a_failed_exit(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("setting", "what"),
+    [
+        ("OUTRIDER_REST_PORT", "REST/SSE"),
+        ("OUTRIDER_METRICS_PORT", "metrics"),
+        ("OUTRIDER_HEALTH_PORT", "gRPC health"),
+    ],
+)
+def test_a_taken_port_is_one_clear_line_and_a_failed_exit(
+    tmp_path: Path, setting: str, what: str
+) -> None:
     with socket.create_server(("127.0.0.1", 0)) as holder:
         port = holder.getsockname()[1]
-        code, output = run_until_exit(tmp_path, OUTRIDER_REST_PORT=str(port))
+        code, output = run_until_exit(tmp_path, **{setting: str(port)})
     assert code != 0
     lines = [line for line in output.splitlines() if line.strip()]
     assert lines == [
-        f"outrider: cannot listen for REST/SSE on 127.0.0.1:{port}: the port is in use. Another "
-        "process (perhaps another Outrider) holds it; stop that one or choose another port with "
-        "OUTRIDER_REST_PORT."
+        f"outrider: cannot listen for {what} on 127.0.0.1:{port}: the port is in use. Another "
+        f"process (perhaps another Outrider) holds it; stop that one or choose another port with "
+        f"{setting}."
     ]
 
 
