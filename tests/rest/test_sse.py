@@ -114,7 +114,9 @@ async def test_request_errors_are_http_statuses_with_json_bodies(make_rest: Rest
     case = await make_rest(max_concurrent_runs=1, max_queued_runs=0, busy_retry_after=2.5)
     async with httpx.AsyncClient(base_url=case.origin, timeout=10) as http:
         missing = await http.post("/v1/automate", json={"maxIterations": "ten"})
-        not_json = await http.post("/v1/research", content=b"{")
+        not_json = await http.post(
+            "/v1/research", content=b"{", headers={"content-type": "application/json"}
+        )
         async with http.stream("POST", "/v1/automate", json={"task": "t", "data": {"hold": True}}):
             busy = await http.post("/v1/automate", json={"task": "t"})
             cancel_all = await http.get("/v1/runs", params={"state": "running"})

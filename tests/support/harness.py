@@ -127,11 +127,13 @@ async def eventually(
 class ServerProcess:
     """The server with the ScriptAgent in a child process (for signals, kills and restarts)."""
 
-    def __init__(self, data_dir: Path, **env: str) -> None:
+    def __init__(self, data_dir: Path, rest: bool = False, **env: str) -> None:
         self.data_dir = data_dir
         self.env = env
+        self.rest = rest  # also wait for the REST edge and read its port into `rest_port`
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
+        self.rest_port = 0
 
     def start(self, timeout: float = 30.0) -> int:
         env = (
@@ -159,11 +161,17 @@ class ServerProcess:
     def _read_port(self, timeout: float) -> int:
         assert self.process is not None and self.process.stdout is not None
         deadline = time.monotonic() + timeout
+        self.port = self.rest_port = 0
         while time.monotonic() < deadline:
             line = self.process.stdout.readline()
             match = re.search(r"serving on [^:]+:(\d+)", line)
             if match:
-                return int(match.group(1))
+                self.port = int(match.group(1))
+            match = re.search(r"REST/SSE on \S+:(\d+)/v1", line)
+            if match:
+                self.rest_port = int(match.group(1))
+            if self.port and (self.rest_port or not self.rest):
+                return self.port
             if not line and self.process.poll() is not None:
                 break
         raise RuntimeError("the server process did not start")

@@ -9,6 +9,7 @@ import signal
 from outrider.server.agents import production_agents
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.models.registry import HOW_TO_CONFIGURE
+from outrider.server.ports import PortInUse
 from outrider.server.service import Outrider
 from outrider.server.settings import Settings
 from outrider.server.telemetry import tracing
@@ -23,7 +24,10 @@ NO_MODEL = (
 
 async def serve(settings: Settings, agents: AgentRegistry) -> None:
     server = Outrider(settings, agents)
-    await server.start()
+    try:
+        await server.start()
+    except PortInUse as error:
+        raise SystemExit(f"outrider: {error}") from None  # one line, exit status 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

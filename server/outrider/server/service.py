@@ -8,6 +8,7 @@ import logging
 
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
+from outrider.server.ports import check_free
 from outrider.server.rest_edge.server import RestServer
 from outrider.server.settings import Settings
 from outrider.server.telemetry.metrics_server import MetricsServer
@@ -33,11 +34,33 @@ class Outrider:
         )
 
     async def start(self) -> None:
-        await self.grpc.start()
+        """Raises PortInUse, with nothing started and no run touched, when a port is taken."""
+        try:
+            self._take_ports()
+        except BaseException:
+            self._release_ports()
+            self.grpc.close_unstarted()
+            raise
+        try:
+            await self.grpc.start()  # binds its own ports first
+        except BaseException:
+            self._release_ports()
+            raise
         if self.rest is not None:
             await self.rest.start()
         if self.metrics is not None:
             self.metrics.start()
+
+    def _take_ports(self) -> None:
+        if self.rest is not None:
+            self.rest.bind()
+        if self.settings.metrics_port is not None:
+            host = self.settings.metrics_host
+            check_free("metrics", host, self.settings.metrics_port, "OUTRIDER_METRICS_PORT")
+
+    def _release_ports(self) -> None:
+        if self.rest is not None:
+            self.rest.release()
 
     def reload(self) -> bool:
         """SIGHUP: re-reads the key file (both edges share the keyring) and the TLS files. Calls

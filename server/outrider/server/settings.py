@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -26,6 +27,12 @@ class Settings(BaseSettings):
     rest_port: int = Field(8080, ge=0, le=65535, description="REST/SSE port; 0 picks a free one.")
     rest_retry_ms: int = Field(
         3000, ge=0, description="The SSE `retry:` reconnection delay sent to clients, in ms."
+    )
+    cors_origins: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated web origins (scheme://host[:port]) whose pages may call the "
+        "REST edge from a browser, or `*` for any; empty: CORS closed (no CORS headers, "
+        "preflights and cross-origin POST/DELETE refused). Credentials are never allowed.",
     )
     data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
     recipes: bool = Field(
@@ -156,11 +163,19 @@ class Settings(BaseSettings):
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
     )
 
-    @field_validator("api_keys", "network_allow", mode="before")
+    @field_validator("api_keys", "network_allow", "cors_origins", mode="before")
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):
             return tuple(key.strip() for key in value.split(",") if key.strip())
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for origin in value:
+            if origin != "*" and not re.fullmatch(r"https?://[^/\s?#]+", origin.rstrip("/")):
+                raise ValueError(f"{origin!r} is not an origin such as https://app.example.com")
         return value
 
     @field_validator("retention", mode="before")

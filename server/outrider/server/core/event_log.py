@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncGenerator
+import weakref
+from collections.abc import AsyncGenerator, Callable
 
 from google.protobuf.message import Message
 
@@ -36,6 +38,9 @@ class EventLog:
         self._buffer_limit = buffer_limit
         self._live: dict[str, LiveRun] = {}
         self._redactors: dict[str, Redactor] = {}
+        self._watching = 0
+        self._nobody_watching = asyncio.Event()
+        self._nobody_watching.set()
 
     def open(self, run_id: str, last_sequence: int = 0, redactor: Redactor | None = None) -> None:
         """Opens a run's log; every event appended to it passes `redactor` first."""
@@ -89,7 +94,7 @@ class EventLog:
                 reason="SEQUENCE_OUT_OF_RANGE",
             )
 
-    async def follow_batches(
+    def follow_batches(
         self, run_id: str, after: int, heartbeat_interval: float
     ) -> AsyncGenerator[WatchBatch, None]:
         """Every event after `after` exactly once, in order, then live ones until the run ends.
@@ -98,8 +103,36 @@ class EventLog:
         emitted since the watcher last looked), so an edge can write several at once. Heartbeats
         are yielded while the run is quiet. Store reads and subscribing happen without an await in
         between, so no event can fall between history and the live feed.
+
+        The watcher counts from this call, not from its first item, so a shutdown also waits
+        for one that connected but has not read yet (until the generator ends or is dropped).
         """
+        release = self._count_watcher()
+        followed = self._counted(release, run_id, after, heartbeat_interval)
+        weakref.finalize(followed, release)
+        return followed
+
+    def _count_watcher(self) -> Callable[[], None]:
         metrics.watchers(+1)
+        self._watching += 1
+        self._nobody_watching.clear()
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            metrics.watchers(-1)
+            self._watching -= 1
+            if not self._watching:
+                self._nobody_watching.set()
+
+        return release
+
+    async def _counted(
+        self, release: Callable[[], None], run_id: str, after: int, heartbeat_interval: float
+    ) -> AsyncGenerator[WatchBatch, None]:
         try:
             async with contextlib.aclosing(
                 self._follow(run_id, after, heartbeat_interval)
@@ -107,7 +140,16 @@ class EventLog:
                 async for item in items:
                     yield item
         finally:
-            metrics.watchers(-1)
+            release()
+
+    @property
+    def watching(self) -> int:
+        """Watchers of any run, from `follow_batches` until their generator ends."""
+        return self._watching
+
+    async def nobody_watching(self) -> None:
+        """Returns once no watcher is left."""
+        await self._nobody_watching.wait()
 
     async def _follow(
         self, run_id: str, after: int, heartbeat_interval: float

@@ -156,8 +156,10 @@ class InteractionBroker:
         values: list[tuple[str, str]],
         cancelled: bool,
         principal: Principal,
+        run_id: str | None = None,
     ) -> ip.Interaction:
-        self._check_answerable_by(interaction_id, principal)
+        """Answers a form-data request; with `run_id`, only one that run asked."""
+        self._check_answerable_by(interaction_id, principal, run_id)
         digest = self._digest({"values": sorted(values), "cancelled": cancelled})
         entry = self._answerable(interaction_id, ip.INTERACTION_KIND_FORM_DATA, digest)
         if entry is None:
@@ -173,9 +175,16 @@ class InteractionBroker:
         return self._resolve(entry, answer, digest)
 
     def decide_approval(
-        self, interaction_id: str, decision: int, scope: int, reason: str, principal: Principal
+        self,
+        interaction_id: str,
+        decision: int,
+        scope: int,
+        reason: str,
+        principal: Principal,
+        run_id: str | None = None,
     ) -> ip.Interaction:
-        self._check_answerable_by(interaction_id, principal)
+        """Decides an approval; with `run_id`, only one that run asked."""
+        self._check_answerable_by(interaction_id, principal, run_id)
         validation.check_reason(reason)
         if decision == rp.APPROVAL_DECISION_UNSPECIFIED:
             raise InvalidArgument.single("decision", "must be APPROVE or REJECT")
@@ -187,9 +196,22 @@ class InteractionBroker:
         answer = ApprovalAnswer(decision, scope, reason, rp.RESOLUTION_SOURCE_CALLER, principal.id)
         return self._resolve(entry, answer, digest)
 
-    def _check_answerable_by(self, interaction_id: str, principal: Principal) -> None:
+    def _check_answerable_by(
+        self, interaction_id: str, principal: Principal, run_id: str | None
+    ) -> None:
         principal.require(Scope.INTERACTIONS_ANSWER)
         self._check_visible(interaction_id, principal)
+        if run_id is not None:
+            self._check_belongs_to(interaction_id, run_id)
+
+    def _check_belongs_to(self, interaction_id: str, run_id: str) -> None:
+        """A caller who names a run answers only that run's questions, never another's."""
+        stored = self._get(interaction_id)
+        if stored.run != run_name(run_id):
+            raise FailedPrecondition(
+                f"{stored.name} belongs to another run, not {run_name(run_id)}",
+                "INTERACTION_OF_ANOTHER_RUN",
+            )
 
     def _check_visible(self, interaction_id: str, principal: Principal) -> None:
         """Another tenant's interaction is reported exactly like one that does not exist."""

@@ -34,6 +34,7 @@ from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
+from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
 from outrider.server.core.store import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -126,16 +127,25 @@ class RunManager:
         self._accepting = False
 
     async def shutdown(self, grace: float) -> None:
-        """Refuses new runs, lets active ones finish for `grace` seconds, then cancels the rest."""
+        """Refuses new runs, lets active ones finish for `grace` seconds, then cancels the rest.
+        Watchers (both edges) are waited for too: the caller closes streams and the store only
+        when each received its run's ending, or when `longest_shutdown(grace)` is up."""
         self.stop_accepting()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace + ending_bound(grace)
         tasks = {a.task for a in self._active.values() if a.task}
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=grace)
             for active in list(self._active.values()):
                 self._request_cancel(active, "the server is shutting down")
             if late:
-                await asyncio.wait(late, timeout=max(grace, 5.0))
+                await asyncio.wait(late, timeout=max(deadline - loop.time(), 0.0))
         self._store.flush()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(deadline - loop.time(), LAST_DELIVERY)):
+                await self.log.nobody_watching()
+        if self.log.watching:
+            log.warning("%d watchers are still reading; their streams close now", self.log.watching)
 
     # creating and driving runs
 
@@ -388,18 +398,12 @@ class RunManager:
         batches = self.log.follow_batches(run_id, after, self._settings.heartbeat_interval)
         return self._cancel_if_left(run_id, batches, principal, cancel_on_disconnect)
 
-    async def follow(
+    def follow(
         self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
     ) -> AsyncGenerator[WatchItem, None]:
-        """`watch_batches` one event (or heartbeat) at a time; errors raise at the first item."""
-        batches = self.watch_batches(run_id, after, principal, cancel_on_disconnect)
-        async with contextlib.aclosing(batches):
-            async for batch in batches:
-                if isinstance(batch, run_event_pb2.Heartbeat):
-                    yield batch
-                    continue
-                for event in batch:
-                    yield event
+        """`watch_batches` one event (or heartbeat) at a time; errors raise now, and the watcher
+        counts (for shutdown) from now."""
+        return _one_by_one(self.watch_batches(run_id, after, principal, cancel_on_disconnect))
 
     async def _cancel_if_left(
         self,
@@ -425,6 +429,16 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
+
+
+async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerator[WatchItem, None]:
+    async with contextlib.aclosing(batches):
+        async for batch in batches:
+            if isinstance(batch, run_event_pb2.Heartbeat):
+                yield batch
+                continue
+            for event in batch:
+                yield event
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

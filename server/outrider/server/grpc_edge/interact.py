@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 from outrider.server.core.errors import InvalidArgument, OutriderError
+from outrider.server.core.event_log import WatchItem
 from outrider.server.core.names import parse_interaction_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
@@ -25,14 +26,12 @@ async def interact(
     runs: RunManager,
     principal: Principal,
     run_id: str,
-    after: int,
-    cancel_on_disconnect: bool,
+    items: AsyncGenerator[WatchItem, None],
     requests: AsyncIterator[isv.InteractRequest],
 ) -> AsyncIterator[isv.InteractResponse]:
+    """The stream of run `run_id`: `items` (its watch, from `RunManager.follow`) go out."""
     outgoing: asyncio.Queue[_Item] = asyncio.Queue(_OUTGOING_LIMIT)
-    pump = asyncio.create_task(
-        _pump(runs, principal, run_id, after, cancel_on_disconnect, outgoing)
-    )
+    pump = asyncio.create_task(_pump(items, outgoing))
     reader = asyncio.create_task(_read(runs, principal, run_id, requests, outgoing))
     try:
         while (item := await outgoing.get()) is not None:
@@ -45,18 +44,9 @@ async def interact(
         await asyncio.gather(pump, reader, return_exceptions=True)
 
 
-async def _pump(
-    runs: RunManager,
-    principal: Principal,
-    run_id: str,
-    after: int,
-    cancel_on_disconnect: bool,
-    outgoing: asyncio.Queue[_Item],
-) -> None:
+async def _pump(items: AsyncGenerator[WatchItem, None], outgoing: asyncio.Queue[_Item]) -> None:
     try:
-        async with contextlib.aclosing(
-            runs.follow(run_id, after, principal, cancel_on_disconnect)
-        ) as items:
+        async with contextlib.aclosing(items):
             async for item in items:
                 await outgoing.put(as_response(isv.InteractResponse, item))
     except OutriderError as error:
@@ -90,21 +80,22 @@ async def _read(
                 await outgoing.put(error)
                 return
             continue
-        result = answer(runs, principal, request)
+        result = answer(runs, principal, run_id, request)
         await outgoing.put(isv.InteractResponse(answer_result=result))
 
 
 def answer(
-    runs: RunManager, principal: Principal, request: isv.InteractRequest
+    runs: RunManager, principal: Principal, run_id: str, request: isv.InteractRequest
 ) -> isv.AnswerResult:
-    """Applies a form-data answer or approval decision; refusals become a result, not an error."""
+    """Applies a form-data answer or approval decision for the stream's run; refusals (also an
+    interaction of another run) become a result, not an error, and the stream goes on."""
     is_form = request.HasField("form_data")
     interaction_id = request.form_data.request_id if is_form else request.approval.approval_id
     try:
         if is_form:
-            _submit(runs, principal, request.form_data)
+            _submit(runs, principal, run_id, request.form_data)
         else:
-            _decide(runs, principal, request.approval)
+            _decide(runs, principal, run_id, request.approval)
     except OutriderError as error:
         return isv.AnswerResult(
             interaction_id=interaction_id,
@@ -115,14 +106,16 @@ def answer(
     return isv.AnswerResult(interaction_id=interaction_id, accepted=True)
 
 
-def _submit(runs: RunManager, principal: Principal, form: isv.FormDataAnswer) -> None:
+def _submit(runs: RunManager, principal: Principal, run_id: str, form: isv.FormDataAnswer) -> None:
     interaction_id = parse_interaction_name(form.request_id, "form_data.request_id")
     values = [(f.ref, f.value) for f in form.fields]
-    runs.interactions.submit_input(interaction_id, values, form.cancelled, principal)
+    runs.interactions.submit_input(interaction_id, values, form.cancelled, principal, run_id)
 
 
-def _decide(runs: RunManager, principal: Principal, approval: isv.ApprovalAnswer) -> None:
+def _decide(
+    runs: RunManager, principal: Principal, run_id: str, approval: isv.ApprovalAnswer
+) -> None:
     interaction_id = parse_interaction_name(approval.approval_id, "approval.approval_id")
     runs.interactions.decide_approval(
-        interaction_id, approval.decision, approval.scope, approval.reason, principal
+        interaction_id, approval.decision, approval.scope, approval.reason, principal, run_id
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -33,10 +34,12 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
         principal = caller()
         first = await anext(aiter(requests), None)
         run_id, after, cancel_on_disconnect = self._begin(first, principal)
-        await context.send_initial_metadata(((RUN_METADATA_KEY, f"runs/{run_id}"),))
-        stream = interact(self._runs, principal, run_id, after, cancel_on_disconnect, requests)
-        async for response in stream:
-            yield response
+        # Watching before the caller hears of the run: a shutdown then waits for this stream.
+        items = self._runs.follow(run_id, after, principal, cancel_on_disconnect)
+        async with contextlib.aclosing(items):
+            await context.send_initial_metadata(((RUN_METADATA_KEY, f"runs/{run_id}"),))
+            async for response in interact(self._runs, principal, run_id, items, requests):
+                yield response
 
     def _begin(
         self, first: isv.InteractRequest | None, principal: Principal

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -50,11 +51,14 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
     async def _start_and_follow(self, spec: RunSpec, context: Context) -> AsyncIterator[Any]:
         principal = caller()
         run = self._runs.create(spec, principal)
-        await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
         run_id = run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
-        async for item in self._runs.follow(run_id, 0, principal, cancel_on_disconnect):
-            yield item
+        # Watching before the caller hears of the run: a shutdown then waits for this stream.
+        items = self._runs.follow(run_id, 0, principal, cancel_on_disconnect)
+        async with contextlib.aclosing(items):
+            await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
+            async for item in items:
+                yield item
 
     @unary
     async def CreateRun(

@@ -14,6 +14,7 @@ from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.log_redaction import SecretLogFilter
 from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
+from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.store import Store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
@@ -21,6 +22,7 @@ from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.run_servicer import RunServicer
+from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 from outrider.v1 import (
@@ -42,6 +44,7 @@ _CHANNEL_OPTIONS = (
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
     ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.so_reuseport", 0),  # a port held by another server is an error, not shared
 )
 
 
@@ -72,22 +75,17 @@ class OutriderServer:
         self.health_port = 0
 
     async def start(self) -> int:
+        """Binds the port (PortInUse if taken, before touching any run), recovers, serves."""
         self._log_filter.attach()
+        try:
+            self._add_services_and_port()
+        except BaseException:
+            self.close_unstarted()
+            raise
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
         self.retention.start()
-        run_service_pb2_grpc.add_RunServiceServicer_to_server(RunServicer(self.runs), self._server)
-        interaction_service_pb2_grpc.add_InteractionServiceServicer_to_server(
-            InteractionServicer(self.runs), self._server
-        )
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
-        enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)
-        address = f"{self.settings.host}:{self.settings.port}"
-        if self.certificates is None:
-            self.port = self._server.add_insecure_port(address)
-        else:
-            self.port = self._server.add_secure_port(address, self.certificates.credentials())
         await self._server.start()
         await self._start_probe_listener()
         for name in ("", *SERVICE_NAMES):
@@ -95,15 +93,33 @@ class OutriderServer:
         log.info("outrider listening on %s:%d", self.settings.host, self.port)
         return self.port
 
+    def close_unstarted(self) -> None:
+        """Releases what __init__ opened when the server is never started (or failed to)."""
+        self.store.close()
+        self._log_filter.detach()
+
+    def _add_services_and_port(self) -> None:
+        run_service_pb2_grpc.add_RunServiceServicer_to_server(RunServicer(self.runs), self._server)
+        interaction_service_pb2_grpc.add_InteractionServiceServicer_to_server(
+            InteractionServicer(self.runs), self._server
+        )
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
+        enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)
+        credentials = self.certificates.credentials() if self.certificates else None
+        self.port = _bind(self._server, "gRPC", self.settings.host, self.settings.port, credentials)
+        if self.settings.health_port is not None:  # taken: fail now, before any run is touched
+            check_free("gRPC health", self.settings.host, self.settings.health_port, _HEALTH_PORT)
+
     async def _start_probe_listener(self) -> None:
         """OUTRIDER_HEALTH_PORT: grpc.health alone on a plaintext port, for probes that cannot
         speak (mutual) TLS, such as the image's HEALTHCHECK and Kubernetes' gRPC probes."""
         if self.settings.health_port is None:
             return
-        self._probe = grpc.aio.server()
+        self._probe = grpc.aio.server(options=(("grpc.so_reuseport", 0),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._probe)
-        address = f"{self.settings.host}:{self.settings.health_port}"
-        self.health_port = self._probe.add_insecure_port(address)
+        self.health_port = _bind(
+            self._probe, "gRPC health", self.settings.host, self.settings.health_port, None
+        )
         await self._probe.start()
 
     async def stop(self) -> None:
@@ -118,7 +134,8 @@ class OutriderServer:
         self.runs.stop_accepting()
         await self.health.enter_graceful_shutdown()
         await asyncio.sleep(0.1)  # let health watchers see NOT_SERVING before streams close
-        refusing = asyncio.create_task(self._server.stop(grace + 10))
+        # New calls are refused now; open streams stay until the runs and their watchers ended.
+        refusing = asyncio.create_task(self._server.stop(longest_shutdown(grace) + 10))
         await self.runs.shutdown(grace)
         for agent in {id(a): a for a in self._agents.values()}.values():
             await agent.aclose()
@@ -132,6 +149,33 @@ class OutriderServer:
 
     async def wait_for_termination(self) -> None:
         await self._server.wait_for_termination()
+
+
+_HEALTH_PORT = "OUTRIDER_HEALTH_PORT"
+_PORT_SETTINGS = {"gRPC": "OUTRIDER_PORT", "gRPC health": _HEALTH_PORT}
+
+
+def _bind(
+    server: grpc.aio.Server,
+    what: str,
+    host: str,
+    port: int,
+    credentials: grpc.ServerCredentials | None,
+) -> int:
+    """Binds exclusively: PortInUse when the port (on any address of `host`) is taken."""
+    setting = _PORT_SETTINGS[what]
+    check_free(what, host.strip("[]"), port, setting)
+    address = f"{host}:{port}"
+    try:
+        if credentials is None:
+            bound = server.add_insecure_port(address)
+        else:
+            bound = server.add_secure_port(address, credentials)
+    except RuntimeError:  # grpc: "Failed to bind to address"
+        raise PortInUse(what, host, port, setting, "the port is in use") from None
+    if port not in (0, bound):
+        raise PortInUse(what, host, port, setting, f"gRPC bound port {bound} instead")
+    return bound
 
 
 class Certificates:

@@ -17,6 +17,7 @@ from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge.auth import AuthMiddleware, principal_of
+from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
 from outrider.server.rest_edge.errors import error_response, internal_response
 from outrider.server.rest_edge.observe import ObservingMiddleware, metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
@@ -98,6 +99,7 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         routes=routes,
         middleware=[
             Middleware(ObservingMiddleware),
+            Middleware(BrowserGuardMiddleware, allowed_origins=settings.cors_origins),
             Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths),
         ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]

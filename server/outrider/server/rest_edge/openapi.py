@@ -67,6 +67,7 @@ def _operation(
 ) -> dict[str, Any]:
     operation: dict[str, Any] = {"summary": summary, "responses": responses | _ERRORS}
     if body:
+        operation["responses"]["415"] = _json(_ref("Error"), "Content-Type is not application/json")
         operation["requestBody"] = {
             "required": True,
             "content": {"application/json": {"schema": _ref(body)}},

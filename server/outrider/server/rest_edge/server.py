@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+import socket
 from collections.abc import Iterator
 
 import uvicorn
 
 from outrider.server.core.runs import RunManager
+from outrider.server.core.shutdown import longest_shutdown
+from outrider.server.ports import bind_listeners
 from outrider.server.rest_edge.app import build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
 from outrider.server.security.authn import Keyring
@@ -37,16 +41,36 @@ class RestServer:
             log_config=None,
             access_log=False,
             server_header=False,
-            timeout_graceful_shutdown=int(settings.shutdown_grace) + 5,
+            # Streams end with their runs' endings (RunManager.shutdown); cut only after that.
+            timeout_graceful_shutdown=math.ceil(longest_shutdown(settings.shutdown_grace)) + 5,
             **uvicorn_tls(settings),
         )
         self._config = config
+        self._settings = settings
         self._server = _Uvicorn(config)
         self._task: asyncio.Task[None] | None = None
+        self._sockets: list[socket.socket] = []
         self.port = 0
 
+    def bind(self) -> None:
+        """Takes the port now (PortInUse if another process holds it), so that the service
+        can fail before anything else starts. `start()` binds if this was not called."""
+        if not self._sockets:
+            settings = self._settings
+            self._sockets = bind_listeners(
+                "REST/SSE", settings.rest_host, settings.rest_port, "OUTRIDER_REST_PORT"
+            )
+
+    def release(self) -> None:
+        """Closes the sockets of `bind()` when the service gives up before `start()`."""
+        for sock in self._sockets:
+            sock.close()
+        self._sockets = []
+
     async def start(self) -> int:
-        self._task = asyncio.create_task(self._server.serve(), name="outrider-rest")
+        self.bind()
+        serving = self._server.serve(sockets=self._sockets)
+        self._task = asyncio.create_task(serving, name="outrider-rest")
         while not self._server.started:
             if self._task.done():
                 self._task.result()

@@ -150,7 +150,7 @@ export declare const InteractAttachSchema: GenMessage<InteractAttach>;
  */
 export declare type FormDataAnswer = Message<"outrider.v1.FormDataAnswer"> & {
   /**
-   * The request_id of the event.
+   * The request_id of an event of the stream's own run.
    *
    * @generated from field: string request_id = 1;
    */
@@ -184,7 +184,7 @@ export declare const FormDataAnswerSchema: GenMessage<FormDataAnswer>;
  */
 export declare type ApprovalAnswer = Message<"outrider.v1.ApprovalAnswer"> & {
   /**
-   * The approval_id of the event.
+   * The approval_id of an event of the stream's own run.
    *
    * @generated from field: string approval_id = 1;
    */
@@ -284,6 +284,8 @@ export declare const InteractResponseSchema: GenMessage<InteractResponse>;
 
 /**
  * The outcome of an answer sent on the Interact stream; a refused answer does not end the stream.
+ * An answer for an interaction of another run than the stream's is refused with
+ * INTERACTION_OF_ANOTHER_RUN and leaves that interaction untouched.
  *
  * @generated from message outrider.v1.AnswerResult
  */
@@ -303,7 +305,8 @@ export declare type AnswerResult = Message<"outrider.v1.AnswerResult"> & {
   accepted: boolean;
 
   /**
-   * Stable reason when refused, e.g. INTERACTION_EXPIRED, INTERACTION_ALREADY_RESOLVED.
+   * Stable reason when refused, e.g. INTERACTION_EXPIRED, INTERACTION_ALREADY_RESOLVED,
+   * INTERACTION_OF_ANOTHER_RUN.
    *
    * @generated from field: string reason = 3;
    */
