@@ -14,6 +14,8 @@ import httpx
 from outrider.v1 import interaction_service_pb2_grpc, run_service_pb2, run_service_pb2_grpc
 from tests.rest.support import RestCase, start_rest
 
+JSON = {"content-type": "application/json"}
+
 
 @dataclass
 class Edges:
@@ -50,7 +52,8 @@ class Edges:
 async def both_edges(data_dir: Path, **overrides: Any) -> AsyncIterator[Edges]:
     case = await start_rest(data_dir, **overrides)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{case.grpc.port}")
-    http = httpx.AsyncClient(base_url=case.origin, timeout=30)
+    # JSON bodies sent as raw bytes are still declared JSON (POSTs must be application/json).
+    http = httpx.AsyncClient(base_url=case.origin, timeout=30, headers=JSON)
     try:
         yield Edges(
             case,

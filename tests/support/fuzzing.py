@@ -106,7 +106,9 @@ class Client:
     @classmethod
     def of(cls, grpc_port: int, origin: str) -> Client:
         channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
-        http = httpx.Client(base_url=origin, timeout=30)
+        http = httpx.Client(
+            base_url=origin, timeout=30, headers={"content-type": "application/json"}
+        )
         return cls(channel, run_service_pb2_grpc.RunServiceStub(channel), http)
 
     def close(self) -> None:
