@@ -28,6 +28,11 @@ class Settings(BaseSettings):
         3000, ge=0, description="The SSE `retry:` reconnection delay sent to clients, in ms."
     )
     data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
+    database_url: str | None = Field(
+        None,
+        description="postgresql://user:password@host:port/db: keep runs, events and interactions "
+        "in PostgreSQL (shared by replicas) instead of the SQLite file of data_dir.",
+    )
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."
     )
@@ -152,6 +157,13 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return tuple(key.strip() for key in value.split(",") if key.strip())
         return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("OUTRIDER_DATABASE_URL must be a postgresql:// URL")
+        return value or None
 
     @field_validator("retention", mode="before")
     @classmethod

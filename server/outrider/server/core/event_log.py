@@ -11,7 +11,7 @@ from outrider.server.core import clock
 from outrider.server.core.errors import OutOfRange
 from outrider.server.core.names import run_name
 from outrider.server.core.redaction import Redactor
-from outrider.server.core.store import Store
+from outrider.server.core.storage import Store
 from outrider.server.core.subscription import LiveRun, Signal, Subscription
 from outrider.server.telemetry import metrics
 from outrider.v1 import run_event_pb2

@@ -24,7 +24,7 @@ from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
 from outrider.server.core.names import interaction_name, new_id, run_name
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.store import Store
+from outrider.server.core.storage import Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip

@@ -1,4 +1,5 @@
-"""SQLite persistence of runs, events, interactions and artifact metadata.
+"""SQLite persistence of runs, events, interactions and artifact metadata (the embedded default;
+`storage.postgres` is the other backend of the same `storage.base.Store` contract).
 
 Every run belongs to a tenant (a column of `runs`); interactions and artifacts belong to their
 run's tenant. Reads take an optional `tenant`: given, rows of other tenants do not exist.
@@ -13,47 +14,20 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from outrider.server.core import clock
 from outrider.server.core.principals import DEFAULT_TENANT
+from outrider.server.core.storage.base import ACTIVE_STATES, RunUsage
+from outrider.server.core.storage.base import run_from_row as _run
+from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-  id TEXT PRIMARY KEY, kind INTEGER NOT NULL, state INTEGER NOT NULL,
-  create_us INTEGER NOT NULL, body BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS runs_by_time ON runs (create_us DESC, id DESC);
-CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state);
-CREATE TABLE IF NOT EXISTS events (
-  run_id TEXT NOT NULL, sequence INTEGER NOT NULL, body BLOB NOT NULL,
-  PRIMARY KEY (run_id, sequence)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS interactions (
-  id TEXT PRIMARY KEY, run_id TEXT NOT NULL, state INTEGER NOT NULL,
-  create_us INTEGER NOT NULL, body BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS interactions_by_time ON interactions (create_us, id);
-CREATE INDEX IF NOT EXISTS interactions_by_run ON interactions (run_id);
-CREATE TABLE IF NOT EXISTS artifacts (
-  run_id TEXT NOT NULL, id TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL,
-  PRIMARY KEY (run_id, id)) WITHOUT ROWID;
-"""
-# Columns added after the first release, as (table, column, definition): added in place to
-# databases that predate them, so their rows load with the default.
-_ADDED_COLUMNS = (("runs", "tenant", f"TEXT NOT NULL DEFAULT '{DEFAULT_TENANT}'"),)
-_TENANT_INDEX = (
-    "CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, create_us DESC, id DESC)"
-)
-
-ACTIVE_STATES = (
-    run_pb2.RUN_STATE_QUEUED,
-    run_pb2.RUN_STATE_RUNNING,
-    run_pb2.RUN_STATE_INPUT_REQUIRED,
-    run_pb2.RUN_STATE_APPROVAL_REQUIRED,
-)
+__all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class Store:
+class SqliteStore:
     """Runs, their events and interactions in one SQLite file."""
 
     def __init__(self, path: Path) -> None:
@@ -64,16 +38,8 @@ class Store:
         self._conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.executescript(_SCHEMA)
-        self._add_missing_columns()
+        self.applied_migrations = migrations.migrate(self._conn, clock.now_us())
         self._commit_scheduled = False
-
-    def _add_missing_columns(self) -> None:
-        for table, column, definition in _ADDED_COLUMNS:
-            present = {row[1] for row in self._conn.execute(f"PRAGMA table_info({table})")}
-            if column not in present:
-                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
-        self._conn.execute(_TENANT_INDEX)
 
     def close(self) -> None:
         self.flush()
@@ -286,22 +252,6 @@ class Store:
         """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""
         self.flush()
         self._conn.execute("PRAGMA incremental_vacuum").fetchall()  # one step per page
-
-
-@dataclass(frozen=True)
-class RunUsage:
-    """A finished run as retention sees it: its age and what its artifacts weigh."""
-
-    run_id: str
-    create_us: int
-    artifact_bytes: int
-
-
-def _run(body: bytes, tenant: str) -> run_pb2.Run:
-    """A stored run; rows from before tenants existed get their column's tenant."""
-    run = run_pb2.Run.FromString(body)
-    run.tenant = tenant
-    return run
 
 
 def _run_filters(
