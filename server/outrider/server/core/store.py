@@ -19,7 +19,7 @@ from typing import Any
 
 from outrider.server.core import clock
 from outrider.server.core.principals import DEFAULT_TENANT
-from outrider.server.core.storage.base import ACTIVE_STATES, RunUsage
+from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
 from outrider.server.core.storage.base import run_from_row as _run
 from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
@@ -247,6 +247,9 @@ class SqliteStore:
                 self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
         return deleted > 0
+
+    def event_feed(self) -> EventFeed | None:
+        return None  # one process owns the file: its runs' events are all local
 
     def reclaim_space(self) -> None:
         """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""

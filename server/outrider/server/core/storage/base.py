@@ -34,6 +34,20 @@ class RunUsage:
     artifact_bytes: int
 
 
+class RunWatch(Protocol):
+    """Wakes a watcher when another process may have added events to one run."""
+
+    async def wait(self, idle_after: float) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class EventFeed(Protocol):
+    """Events appended by other processes sharing the store, as wake-ups per run."""
+
+    def watch(self, run_id: str) -> RunWatch: ...
+
+
 class Store(Protocol):
     """Runs, their events, interactions and artifact metadata. Reads take an optional `tenant`:
     given, rows of other tenants do not exist. Writes are visible to this process's next read."""
@@ -91,6 +105,9 @@ class Store(Protocol):
     def delete_run(self, run_id: str) -> bool: ...
 
     def reclaim_space(self) -> None: ...
+
+    def event_feed(self) -> EventFeed | None:
+        """Wake-ups for events other processes append; None when no other process can."""
 
     def flush(self) -> None: ...
 

@@ -17,8 +17,9 @@ from psycopg_pool import ConnectionPool
 from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.principals import DEFAULT_TENANT
-from outrider.server.core.storage.base import ACTIVE_STATES, RunUsage, run_from_row
+from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage, run_from_row
 from outrider.server.core.storage.migrations import postgres as migrations
+from outrider.server.core.storage.pg_events import PgEventFeed
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
@@ -51,10 +52,15 @@ class PostgresStore:
         self.applied_migrations = apply_migrations(url)
         self._pool = connect_pool(url, "outrider")
         self._writer = WriteBehind(self._pool, _TIMEOUT)
+        self._feed = PgEventFeed(url)
 
     def close(self) -> None:
+        self._feed.close()
         self._writer.close()
         self._pool.close()
+
+    def event_feed(self) -> EventFeed | None:
+        return self._feed
 
     def flush(self) -> None:
         self._writer.wait()
@@ -89,11 +95,19 @@ class PostgresStore:
         )
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
+        """The run; while another process executes it, its last sequence is that of its newest
+        committed event (the row itself is only rewritten when its state changes)."""
         rows = self._rows(
-            "SELECT body, tenant FROM runs WHERE id = %s AND (%s::text IS NULL OR tenant = %s)",
+            "SELECT body, tenant, (SELECT MAX(sequence) FROM events e WHERE e.run_id = r.id) "
+            "FROM runs r WHERE id = %s AND (%s::text IS NULL OR tenant = %s)",
             (run_id, tenant, tenant),
         )
-        return run_from_row(*rows[0]) if rows else None
+        if not rows:
+            return None
+        body, owner, newest = rows[0]
+        run = run_from_row(body, owner)
+        run.last_sequence = max(run.last_sequence, newest or 0)
+        return run
 
     def run_tenant(self, run_id: str) -> str | None:
         rows = self._rows("SELECT tenant FROM runs WHERE id = %s", (run_id,))

@@ -1,0 +1,96 @@
+"""Two server processes on one PostgreSQL: a run started on A is watched live on B, gapless and
+without duplicates, and a watcher on B resumes from any sequence, exactly as on A."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
+from tests.support.harness import ServerProcess
+from tests.support.requests import automate_request, collect, names, read_rest
+
+STEPS = 25  # each step is two events, a few milliseconds apart: the run is live while B watches
+
+
+@pytest.fixture
+def replicas(postgres_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    started = []
+    try:
+        for name in ("a", "b"):
+            replica = ServerProcess(tmp_path / name, OUTRIDER_DATABASE_URL=postgres_url)
+            replica.start()
+            started.append(replica)
+        yield started
+    finally:
+        for replica in started:
+            replica.close()
+
+
+@pytest.fixture
+async def stubs(
+    replicas: list[ServerProcess],
+) -> AsyncIterator[list[run_service_pb2_grpc.RunServiceStub]]:
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in replicas]
+    yield [run_service_pb2_grpc.RunServiceStub(channel) for channel in channels]
+    for channel in channels:
+        await channel.close()
+
+
+def watch(
+    stub: run_service_pb2_grpc.RunServiceStub, name: str, after: int = 0
+) -> AsyncIterator[run_service_pb2.StreamRunEventsResponse]:
+    return stub.StreamRunEvents(
+        run_service_pb2.StreamRunEventsRequest(name=name, after_sequence=after)
+    )
+
+
+async def test_a_run_started_on_a_is_watched_live_on_b(
+    stubs: list[run_service_pb2_grpc.RunServiceStub],
+) -> None:
+    a, b = stubs
+    started = a.Automate(automate_request(steps=STEPS, interval=0.02))
+    first = await started.read()
+    name = first.event.run
+    on_b = asyncio.create_task(collect(watch(b, name)))
+    on_a = [first.event]
+    while on_a[-1].sequence < 10:  # then resume on B from a cursor A's watcher already passed
+        response = await started.read()
+        if response.HasField("event"):
+            on_a.append(response.event)
+    resumed_on_b = asyncio.create_task(collect(watch(b, name, after=5)))
+    on_a += await read_rest(started)
+    seen_on_b = await on_b
+    assert [e.sequence for e in on_a] == list(range(1, len(on_a) + 1))
+    assert names(on_a)[-1] == "done"
+    assert [e.SerializeToString() for e in seen_on_b] == [e.SerializeToString() for e in on_a]
+    assert [e.sequence for e in await resumed_on_b] == list(range(6, len(on_a) + 1))
+    run = (await b.GetRun(run_service_pb2.GetRunRequest(name=name))).run
+    assert run.state == run_pb2.RUN_STATE_SUCCEEDED and run.last_sequence == len(on_a)
+
+
+async def test_b_sees_a_running_run_and_its_progress(
+    stubs: list[run_service_pb2_grpc.RunServiceStub],
+) -> None:
+    a, b = stubs
+    started = a.Automate(automate_request(steps=1, hold=True))
+    name = (await started.read()).event.run
+    live = watch(b, name)
+    while True:  # B's stream delivers A's events while the run holds
+        response = await live.read()  # type: ignore[attr-defined]
+        if (
+            response.HasField("event")
+            and response.event.HasField("automate")
+            and response.event.automate.HasField("agent_action")
+        ):
+            break
+    run = (await b.GetRun(run_service_pb2.GetRunRequest(name=name))).run
+    assert run.state == run_pb2.RUN_STATE_RUNNING and run.last_sequence >= response.event.sequence
+    await a.CancelRun(run_service_pb2.CancelRunRequest(name=name))
+    rest = await read_rest(live)
+    assert names(rest)[-2:] == ["complete", "done"]
+    started.cancel()
