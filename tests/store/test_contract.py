@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from outrider.server.core.storage import Store, open_store
+from outrider.server.core.storage.postgres import PostgresStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 from tests.support.harness import settings_for_tests
 
@@ -48,7 +49,36 @@ def test_runs_are_saved_updated_and_listed_newest_first_per_tenant(store: Store)
     assert [r.name for r in store.list_runs(1, None, [RUNNING], 0)] == ["runs/b"]
     assert [r.name for r in store.list_runs(10, None, [], 0, "acme")] == ["runs/a"]
     assert store.list_runs(10, None, [], run_pb2.RUN_KIND_RESEARCH) == []
-    assert [r.name for r in store.active_runs()] == ["runs/a", "runs/b"]
+
+
+def test_active_runs_of_a_closed_store_are_left_for_the_next_to_recover(
+    store_backend: str, tmp_path: Path
+) -> None:
+    first = open_store(settings_for_tests(tmp_path))
+    first.save_run(a_run("a", 1, state=RUNNING), "a")
+    first.save_run(a_run("b", 2, state=RUNNING), "b")
+    first.save_run(a_run("c", 3), "c")
+    first.close()  # as when its process ends without finishing its runs
+    second = open_store(settings_for_tests(tmp_path))
+    try:
+        assert [r.name for r in second.active_runs()] == ["runs/a", "runs/b"]
+    finally:
+        second.close()
+
+
+def test_on_postgresql_runs_of_a_live_process_are_not_anybodys_to_recover(
+    postgres_url: str,
+) -> None:
+    owner, other = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        owner.save_run(a_run("a", 1, state=RUNNING), "a")
+        owner.flush()
+        assert other.active_runs() == []
+        assert owner.active_runs() == []
+    finally:
+        owner.close()
+        assert [r.name for r in other.active_runs()] == ["runs/a"]
+        other.close()
 
 
 def test_events_are_read_after_a_cursor_and_from_the_end(store: Store) -> None:

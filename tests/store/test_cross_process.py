@@ -1,34 +1,41 @@
-"""Two server processes on one PostgreSQL: a run started on A is watched live on B, gapless and
-without duplicates, and a watcher on B resumes from any sequence, exactly as on A."""
+"""Server processes on one PostgreSQL: a run started on A is watched live on B, gapless and
+without duplicates, and a watcher on B resumes from any sequence, exactly as on A. A replica
+starting leaves the runs of live replicas alone, and closes those of a killed one."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import grpc
 import pytest
 
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
-from tests.support.harness import ServerProcess
+from tests.support.harness import ServerProcess, eventually
 from tests.support.requests import automate_request, collect, names, read_rest
 
 STEPS = 25  # each step is two events, a few milliseconds apart: the run is live while B watches
 
 
 @pytest.fixture
-def replicas(postgres_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    started = []
-    try:
-        for name in ("a", "b"):
-            replica = ServerProcess(tmp_path / name, OUTRIDER_DATABASE_URL=postgres_url)
-            replica.start()
-            started.append(replica)
-        yield started
-    finally:
-        for replica in started:
-            replica.close()
+def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[[], ServerProcess]]:
+    started: list[ServerProcess] = []
+
+    def start() -> ServerProcess:
+        replica = ServerProcess(tmp_path / str(len(started)), OUTRIDER_DATABASE_URL=postgres_url)
+        started.append(replica)
+        replica.start()
+        return replica
+
+    yield start
+    for replica in started:
+        replica.close()
+
+
+@pytest.fixture
+def replicas(start_replica: Callable[[], ServerProcess]) -> list[ServerProcess]:
+    return [start_replica(), start_replica()]
 
 
 @pytest.fixture
@@ -94,3 +101,47 @@ async def test_b_sees_a_running_run_and_its_progress(
     rest = await read_rest(live)
     assert names(rest)[-2:] == ["complete", "done"]
     started.cancel()
+
+
+async def get_run(target: int, name: str) -> run_pb2.Run:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{target}") as channel:
+        stub = run_service_pb2_grpc.RunServiceStub(channel)
+        return (await stub.GetRun(run_service_pb2.GetRunRequest(name=name))).run
+
+
+async def test_a_starting_replica_leaves_runs_of_live_replicas_alone(
+    replicas: list[ServerProcess],
+    stubs: list[run_service_pb2_grpc.RunServiceStub],
+    start_replica: Callable[[], ServerProcess],
+) -> None:
+    a, _ = stubs
+    started = a.Automate(automate_request(steps=1, ask_input=True))
+    name = (await started.read()).event.run
+
+    async def waits_for_input() -> bool:
+        return (await get_run(replicas[0].port, name)).state == run_pb2.RUN_STATE_INPUT_REQUIRED
+
+    await eventually(waits_for_input)
+    third = start_replica()
+    assert (await get_run(third.port, name)).state == run_pb2.RUN_STATE_INPUT_REQUIRED
+    await a.CancelRun(run_service_pb2.CancelRunRequest(name=name))
+    assert names(await read_rest(started))[-2:] == ["complete", "done"]
+
+
+async def test_the_runs_of_a_killed_replica_are_closed_by_the_next_to_start(
+    replicas: list[ServerProcess],
+    stubs: list[run_service_pb2_grpc.RunServiceStub],
+    start_replica: Callable[[], ServerProcess],
+) -> None:
+    a, b = stubs
+    started = a.Automate(automate_request(steps=2, hold=True))
+    name = (await started.read()).event.run
+    on_b = watch(b, name)
+    seen = [(await on_b.read()).event]  # type: ignore[attr-defined]
+    replicas[0].kill()  # SIGKILL: no terminal events from A
+    start_replica()
+    seen += await read_rest(on_b)
+    assert [e.sequence for e in seen] == list(range(1, len(seen) + 1))
+    assert names(seen)[-2:] == ["complete", "done"]
+    run = await get_run(replicas[1].port, name)
+    assert run.state == run_pb2.RUN_STATE_FAILED and run.last_sequence == len(seen)

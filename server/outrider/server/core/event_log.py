@@ -160,7 +160,7 @@ class EventLog:
         """A run another process executes: subscribe first, then read the rows after the cursor
         on every wake-up, so nothing committed meanwhile is missed and nothing is sent twice.
         Its events are committed before (or with) the row that ends it."""
-        cursor = after
+        cursor, ended = after, None
         watch = feed.watch(run_id)
         try:
             while True:
@@ -169,11 +169,16 @@ class EventLog:
                     yield page
                     cursor = page[-1].sequence
                     continue
-                run = self._store.get_run(run_id)
-                if run is None or run.state not in ACTIVE_STATES:
-                    self._check_delivered(run_id, cursor, run.last_sequence if run else None)
+                if ended is not None:  # read after the end was seen: nothing more will come
+                    self._check_delivered(run_id, cursor, ended)
                     return
-                if not await watch.wait(heartbeat_interval):
+                run = self._store.get_run(run_id)
+                if run is None:
+                    self._check_delivered(run_id, cursor, None)
+                elif run.state not in ACTIVE_STATES:
+                    # The two reads are not one snapshot: read once more, now that the end is.
+                    ended = run.last_sequence
+                elif not await watch.wait(heartbeat_interval):
                     yield run_event_pb2.Heartbeat(
                         time=clock.timestamp(clock.now_us()), last_sequence=cursor
                     )

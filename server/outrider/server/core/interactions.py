@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 
 from outrider.server.core import clock, paging
@@ -262,9 +262,11 @@ class InteractionBroker:
         for entry in [e for e in self._open.values() if e.run_id == run_id]:
             self._close(entry, ip.INTERACTION_STATE_CANCELLED, rp.RESOLUTION_SOURCE_RUN_ENDED)
 
-    def close_abandoned(self) -> int:
-        """At start-up: interactions a previous process left pending are cancelled."""
-        stale = self._store.list_interactions(None, [PENDING], 1_000_000, None)
+    def close_abandoned(self, executed_elsewhere: Container[str] = ()) -> int:
+        """At start-up: interactions a previous process left pending are cancelled, except those
+        of runs another live process executes."""
+        pending = self._store.list_interactions(None, [PENDING], 1_000_000, None)
+        stale = [i for i in pending if i.run.removeprefix("runs/") not in executed_elsewhere]
         for interaction in stale:
             interaction.state = ip.INTERACTION_STATE_CANCELLED
             interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))

@@ -99,9 +99,12 @@ class RunManager:
     # lifecycle
 
     def recover(self) -> int:
-        """Closes, as failed with terminal events, the runs a previous process left active."""
-        self.interactions.close_abandoned()
+        """Closes, as failed with terminal events, the runs a previous process left active.
+        Runs other live processes execute (sharing a PostgreSQL store) are left alone."""
         stale = self._store.active_runs()
+        active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
+        elsewhere = {r.name for r in active} - {r.name for r in stale}
+        self.interactions.close_abandoned({name.removeprefix("runs/") for name in elsewhere})
         for run in stale:
             self._close_abandoned(run)
         self._store.flush()

@@ -67,7 +67,9 @@ class Store(Protocol):
         tenant: str | None = None,
     ) -> list[run_pb2.Run]: ...
 
-    def active_runs(self) -> list[run_pb2.Run]: ...
+    def active_runs(self) -> list[run_pb2.Run]:
+        """Active runs that no running process executes (on SQLite, whose file one process
+        owns: every active run), oldest first: what a starting process must close."""
 
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None: ...
 

@@ -20,6 +20,7 @@ from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage, run_from_row
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_events import PgEventFeed
+from outrider.server.core.storage.pg_presence import UNOWNED, Presence
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
@@ -50,6 +51,7 @@ class PostgresStore:
 
     def __init__(self, url: str) -> None:
         self.applied_migrations = apply_migrations(url)
+        self._presence = Presence(url, _TIMEOUT)
         self._pool = connect_pool(url, "outrider")
         self._writer = WriteBehind(self._pool, _TIMEOUT)
         self._feed = PgEventFeed(url)
@@ -58,6 +60,7 @@ class PostgresStore:
         self._feed.close()
         self._writer.close()
         self._pool.close()
+        self._presence.close()
 
     def event_feed(self) -> EventFeed | None:
         return self._feed
@@ -77,12 +80,14 @@ class PostgresStore:
     # runs
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None:
-        """Inserts or updates a run; its tenant (`run.tenant`) is fixed by the first save."""
+        """Inserts or updates a run; its tenant (`run.tenant`) is fixed by the first save. The
+        saving process becomes its owner (the process executing it saves it)."""
         self._writer.put(
             Write(
-                "INSERT INTO runs (id, kind, state, create_us, body, tenant) "
-                "VALUES (%s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
+                "INSERT INTO runs (id, kind, state, create_us, body, tenant, owner) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
+                "owner = excluded.owner",
                 (
                     run_id,
                     run.kind,
@@ -90,6 +95,7 @@ class PostgresStore:
                     run.create_time.ToMicroseconds(),
                     run.SerializeToString(),
                     run.tenant or DEFAULT_TENANT,
+                    self._presence.key,
                 ),
             )
         )
@@ -145,8 +151,10 @@ class PostgresStore:
         return [run_from_row(body, owner) for body, owner in rows]
 
     def active_runs(self) -> list[run_pb2.Run]:
+        """Active runs no live process owns: those of replicas that died or were stopped."""
         rows = self._rows(
-            "SELECT body, tenant FROM runs WHERE state = ANY(%s) ORDER BY create_us",
+            f"SELECT body, tenant FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
+            "ORDER BY create_us",
             (list(ACTIVE_STATES),),
         )
         return [run_from_row(body, owner) for body, owner in rows]

@@ -48,6 +48,11 @@ MIGRATIONS = (
             "CREATE INDEX runs_by_tenant ON runs (tenant, create_us DESC, id DESC)",
         ),
     ),
+    Migration(
+        3,
+        "runs.owner: the process that last saved a run, by its presence lock key",
+        ("ALTER TABLE runs ADD COLUMN owner BIGINT",),
+    ),
 )
 
 
