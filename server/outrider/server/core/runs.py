@@ -120,6 +120,11 @@ class RunManager:
             self.log.append(run_id, payload)
         self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, _failure(ending))
 
+    async def committed(self) -> None:
+        """Once awaited, what this process wrote so far (a new run) is readable by every
+        process sharing the store: edges await it before telling a caller about a run."""
+        await self._store.committed()
+
     def stop_accepting(self) -> None:
         """From now on `create` refuses with Unavailable."""
         self._accepting = False

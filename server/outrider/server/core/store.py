@@ -51,6 +51,9 @@ class SqliteStore:
         if self._conn.in_transaction:
             self._conn.execute("COMMIT")
 
+    async def committed(self) -> None:
+        self.flush()  # a local commit: no network to wait for
+
     def _write(self, sql: str, params: Sequence[Any]) -> None:
         if not self._conn.in_transaction:
             self._conn.execute("BEGIN")

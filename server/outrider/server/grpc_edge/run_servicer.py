@@ -50,6 +50,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
     async def _start_and_follow(self, spec: RunSpec, context: Context) -> AsyncIterator[Any]:
         principal = caller()
         run = self._runs.create(spec, principal)
+        await self._runs.committed()
         await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
         run_id = run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
@@ -62,6 +63,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
     ) -> run_service_pb2.CreateRunResponse:
         spec, arm = spec_from_oneof(request, request.options)
         run = self._runs.create(spec, caller(), params_at=f"{arm}.")
+        await self._runs.committed()
         return run_service_pb2.CreateRunResponse(run=run)
 
     @unary

@@ -113,6 +113,10 @@ class Store(Protocol):
 
     def flush(self) -> None: ...
 
+    async def committed(self) -> None:
+        """Returns once every write made so far is committed (other processes can read it),
+        without blocking the event loop meanwhile."""
+
     def close(self) -> None: ...
 
 

@@ -8,6 +8,7 @@ connection; one that cannot get an answer in time raises `Unavailable`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -67,6 +68,9 @@ class PostgresStore:
 
     def flush(self) -> None:
         self._writer.wait()
+
+    async def committed(self) -> None:
+        await asyncio.to_thread(self._writer.wait)
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         self._writer.wait()
