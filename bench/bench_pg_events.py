@@ -4,8 +4,9 @@ Starts the test server (ScriptAgent, no model, no browser) as child processes: o
 process on SQLite, then two processes on one private PostgreSQL cluster (as the tests start it).
 Each round starts RUNS runs of STEPS steps on the first process and watches every run on the last
 one (the same process for SQLite). Latency is the watcher's receive time minus the event's own
-time (stamped when the executing process appended it; one machine, one clock); events/s is the
-events every watcher received divided by the wall time of the round.
+time (stamped when the executing process appended it; one machine, one clock), for the events
+appended after the watcher asked; events/s is the events every watcher received divided by the
+wall time of the round.
 
 Run from the repo root: `.venv/bin/python -m bench.bench_pg_events [runs] [steps]`.
 """
@@ -28,11 +29,13 @@ from tests.support.requests import automate_request
 
 
 async def watch(stub: run_service_pb2_grpc.RunServiceStub, name: str) -> list[float]:
-    """Milliseconds from each event's time to its arrival here."""
+    """Milliseconds from each live event's time to its arrival here (events appended before the
+    watcher asked are history, not delivery, and are left out)."""
     delays = []
     request = run_service_pb2.StreamRunEventsRequest(name=name)
+    asked = time.time() * 1000
     async for response in stub.StreamRunEvents(request):
-        if response.HasField("event"):
+        if response.HasField("event") and response.event.time.ToMilliseconds() > asked:
             delays.append(time.time() * 1000 - response.event.time.ToMilliseconds())
     return delays
 

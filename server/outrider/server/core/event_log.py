@@ -9,6 +9,7 @@ from google.protobuf.message import Message
 
 from outrider.server.core import clock
 from outrider.server.core.errors import OutOfRange
+from outrider.server.core.event_names import event_name
 from outrider.server.core.names import run_name
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.storage import ACTIVE_STATES, Store
@@ -168,6 +169,14 @@ class EventLog:
                 if page:
                     yield page
                     cursor = page[-1].sequence
+                    if len(page) == _CATCH_UP_PAGE or ended is not None:
+                        continue
+                    if event_name(page[-1]) == "done":  # the last event: go and see the end
+                        continue
+                    # Caught up with what was committed: wait for the next notification (the
+                    # row that ends the run sends one too) rather than read again at once.
+                    if not await watch.wait(heartbeat_interval):
+                        yield self._heartbeat(cursor)
                     continue
                 if ended is not None:  # read after the end was seen: nothing more will come
                     self._check_delivered(run_id, cursor, ended)
@@ -179,11 +188,14 @@ class EventLog:
                     # The two reads are not one snapshot: read once more, now that the end is.
                     ended = run.last_sequence
                 elif not await watch.wait(heartbeat_interval):
-                    yield run_event_pb2.Heartbeat(
-                        time=clock.timestamp(clock.now_us()), last_sequence=cursor
-                    )
+                    yield self._heartbeat(cursor)
         finally:
             watch.close()
+
+    def _heartbeat(self, last_sequence: int) -> run_event_pb2.Heartbeat:
+        return run_event_pb2.Heartbeat(
+            time=clock.timestamp(clock.now_us()), last_sequence=last_sequence
+        )
 
     def _final_sequence(self, run_id: str) -> int | None:
         """The last sequence of a finished run; None when the run no longer exists."""

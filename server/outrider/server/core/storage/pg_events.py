@@ -1,4 +1,4 @@
-"""Live events across processes: one LISTEN connection per process, on a thread, wakes the
+"""Live events across processes: one LISTEN connection per process, on the event loop, wakes the
 watchers of a run when another process commits events of it (`pg_notify` from `WriteBehind`).
 
 A notification only says "run R has events up to N": the watcher reads the rows after its own
@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
-import time
 
 import psycopg
 
 from outrider.server.core.storage.pg_writer import EVENTS_CHANNEL
 
 log = logging.getLogger(__name__)
-
-_POLL = 0.5  # seconds between checks for close() while no notification arrives
 
 
 class RemoteWatch:
@@ -48,22 +44,18 @@ class RemoteWatch:
 
 
 class PgEventFeed:
-    """LISTENs on its own connection (started with the first watch) and wakes watchers."""
+    """LISTENs on its own connection, as a task of the event loop (started with the first
+    watch, so no thread hop between a notification and its watchers), and wakes watchers."""
 
     def __init__(self, url: str) -> None:
         self._url = url
         self._watches: dict[str, set[RemoteWatch]] = {}
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
+        self._task: asyncio.Task[None] | None = None
 
     def watch(self, run_id: str) -> RemoteWatch:
         """Subscribes before the caller reads, so nothing committed afterwards goes unheard."""
-        if self._thread is None:
-            self._loop = asyncio.get_running_loop()
-            self._thread = threading.Thread(target=self._listen, name="outrider-pg-listen")
-            self._thread.daemon = True
-            self._thread.start()
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._listen())
         watch = RemoteWatch(self, run_id)
         self._watches.setdefault(run_id, set()).add(watch)
         return watch
@@ -75,12 +67,12 @@ class PgEventFeed:
             self._watches.pop(watch.run_id, None)
 
     def close(self) -> None:
-        self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()
+        """Stops listening; the task closes its connection as the loop runs it to its end."""
+        if self._task is not None:
+            self._task.cancel()
 
     def _wake(self, run_id: str | None) -> None:
-        """On the loop: wakes the run's watchers (every watcher for None)."""
+        """Wakes the run's watchers (every watcher for None)."""
         if run_id is None:
             targets = [w for watches in self._watches.values() for w in watches]
         else:
@@ -88,25 +80,19 @@ class PgEventFeed:
         for watch in targets:
             watch.wake()
 
-    def _listen(self) -> None:
+    async def _listen(self) -> None:
         delay = 0.1
-        while not self._stopping.is_set():
+        while True:
             try:
-                with psycopg.connect(self._url, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {EVENTS_CHANNEL}")
-                    self._call(None)
+                async with await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, application_name="outrider-listen"
+                ) as conn:
+                    await conn.execute(f"LISTEN {EVENTS_CHANNEL}")
+                    self._wake(None)
                     delay = 0.1
-                    while not self._stopping.is_set():
-                        for notice in conn.notifies(timeout=_POLL):
-                            self._call(notice.payload.split(" ", 1)[1])
+                    async for notice in conn.notifies():
+                        self._wake(notice.payload.split(" ", 1)[1])
             except psycopg.OperationalError as error:
                 log.warning("PostgreSQL LISTEN connection lost, reconnecting: %s", error)
-                time.sleep(delay)
+                await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
-
-    def _call(self, run_id: str | None) -> None:
-        assert self._loop is not None
-        try:
-            self._loop.call_soon_threadsafe(self._wake, run_id)
-        except RuntimeError:  # the loop is closed: nobody is left to wake
-            self._stopping.set()

@@ -101,6 +101,8 @@ class PostgresStore:
                     run.tenant or DEFAULT_TENANT,
                     self._presence.key,
                 ),
+                # An ended run wakes its watchers in other processes, which then stop.
+                announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
             )
         )
 
