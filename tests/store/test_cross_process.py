@@ -80,7 +80,7 @@ async def test_a_run_started_on_a_is_watched_live_on_b(
     assert run.state == run_pb2.RUN_STATE_SUCCEEDED and run.last_sequence == len(on_a)
 
 
-async def test_b_sees_a_running_run_and_its_progress(
+async def test_b_sees_a_running_run_and_its_progress_and_refuses_to_end_it(
     stubs: list[run_service_pb2_grpc.RunServiceStub],
 ) -> None:
     a, b = stubs
@@ -97,6 +97,17 @@ async def test_b_sees_a_running_run_and_its_progress(
             break
     run = (await b.GetRun(run_service_pb2.GetRunRequest(name=name))).run
     assert run.state == run_pb2.RUN_STATE_RUNNING and run.last_sequence >= response.event.sequence
+    refusals = (
+        (b.CancelRun(run_service_pb2.CancelRunRequest(name=name)), grpc.StatusCode.UNIMPLEMENTED),
+        (
+            b.DeleteRun(run_service_pb2.DeleteRunRequest(name=name)),
+            grpc.StatusCode.FAILED_PRECONDITION,
+        ),
+    )
+    for call, code in refusals:  # B must neither pretend to cancel nor delete a running run
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await call
+        assert refused.value.code() == code
     await a.CancelRun(run_service_pb2.CancelRunRequest(name=name))
     rest = await read_rest(live)
     assert names(rest)[-2:] == ["complete", "done"]

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Container
 from dataclasses import dataclass
 
 from outrider.server.core import clock, paging, validation
@@ -287,7 +287,7 @@ class RunManager:
         """Cancels and waits (briefly) until the terminal events are out. Idempotent. The
         principal's id is recorded as `cancelled_by` and in the terminal events."""
         principal.require(Scope.RUNS_CANCEL)
-        self._find(run_id, principal.tenant_filter)
+        _refuse_if_elsewhere(self._find(run_id, principal.tenant_filter), self._active)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
             self._request_cancel(active, reason or "cancelled by the caller", principal.id)
@@ -297,7 +297,7 @@ class RunManager:
     def cancel_soon(self, run_id: str, reason: str, principal: Principal) -> None:
         """Cancels without waiting; for a cancel that arrives on a stream."""
         principal.require(Scope.RUNS_CANCEL)
-        self._find(run_id, principal.tenant_filter)
+        _refuse_if_elsewhere(self._find(run_id, principal.tenant_filter), self._active)
         active = self._active.get(run_id)
         if active is not None:
             self._request_cancel(active, reason, principal.id)
@@ -323,7 +323,7 @@ class RunManager:
         it was and the artifact bytes freed. Active runs are refused: cancel them first."""
         principal.require(Scope.RUNS_DELETE)
         run = self._find(run_id, principal.tenant_filter)
-        if run_id in self._active:
+        if run_id in self._active or run.state in ACTIVE_STATES:  # here, or on another replica
             state = run_pb2.RunState.Name(run.state)
             raise FailedPrecondition(
                 f"{run.name} is active ({state}); cancel it before deleting it", reason="RUN_ACTIVE"
@@ -425,6 +425,17 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
+
+
+def _refuse_if_elsewhere(run: run_pb2.Run, here: Container[str]) -> None:
+    """An active run another replica executes (shared PostgreSQL store) cannot be cancelled
+    from this one yet: say so rather than answer as if it were done."""
+    if run.state in ACTIVE_STATES and run.name.removeprefix("runs/") not in here:
+        raise Unimplemented(
+            f"{run.name} is executed by another replica; cancel it there (cancelling across "
+            "replicas is not supported yet)",
+            reason="RUN_ON_ANOTHER_REPLICA",
+        )
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
