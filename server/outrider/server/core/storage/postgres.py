@@ -53,7 +53,11 @@ class PostgresStore:
     def __init__(self, url: str) -> None:
         self.applied_migrations = apply_migrations(url)
         self._presence = Presence(url, _TIMEOUT)
-        self._pool = connect_pool(url, "outrider")
+        try:
+            self._pool = connect_pool(url, "outrider")
+        except BaseException:
+            self._presence.close()
+            raise
         self._writer = WriteBehind(self._pool, _TIMEOUT)
         self._feed = PgEventFeed(url)
 
@@ -73,13 +77,23 @@ class PostgresStore:
         await asyncio.to_thread(self._writer.wait)
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one read. A pooled connection PostgreSQL has dropped (a restart, a
+        failover, an idle timeout) fails once and leaves the pool: the read is tried again on
+        another, then gives up with Unavailable."""
         self._writer.wait()
         try:
-            with self._pool.connection() as conn:
-                rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
-                return rows
+            return self._read(sql, params)
+        except psycopg.OperationalError:
+            pass  # that connection has left the pool; once more, on another
+        try:
+            return self._read(sql, params)
         except psycopg.OperationalError as error:
             raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+
+    def _read(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        with self._pool.connection() as conn:
+            rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+            return rows
 
     # runs
 
