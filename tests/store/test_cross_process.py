@@ -11,7 +11,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
+from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import interaction_service_pb2 as isv
+from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.support.harness import ServerProcess, eventually
 from tests.support.requests import automate_request, collect, names, read_rest
 
@@ -135,6 +137,17 @@ async def test_a_starting_replica_leaves_runs_of_live_replicas_alone(
     await eventually(waits_for_input)
     third = start_replica()
     assert (await get_run(third.port, name)).state == run_pb2.RUN_STATE_INPUT_REQUIRED
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{third.port}") as channel:
+        on_third = interaction_service_pb2_grpc.InteractionServiceStub(channel)
+        listed = await on_third.ListInteractions(isv.ListInteractionsRequest(run=name))
+        (pending,) = listed.interactions
+        assert pending.state == ip.INTERACTION_STATE_PENDING  # not cancelled by the start
+        answer = isv.SubmitInputRequest(
+            name=pending.name, fields=[ip.FieldValue(ref="E1", value="me@example.com")]
+        )
+        with pytest.raises(grpc.aio.AioRpcError) as refused:  # said so, not silently lost
+            await on_third.SubmitInput(answer)
+        assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
     await a.CancelRun(run_service_pb2.CancelRunRequest(name=name))
     assert names(await read_rest(started))[-2:] == ["complete", "done"]
 
