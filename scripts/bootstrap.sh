@@ -2,7 +2,8 @@
 # Installs what Outrider needs on Debian 12 (bookworm) with Python 3.11, and nothing else.
 # The README's commands, CI and the Dockerfile all go through this one script.
 #
-#   scripts/bootstrap.sh system [--test]   Debian packages: chromium, libatomic1 (+ nodejs/npm for tests)
+#   scripts/bootstrap.sh system [--test]   Debian packages: chromium, libatomic1 (+ nodejs/npm and
+#                                          postgresql for tests)
 #   scripts/bootstrap.sh python [--test]   virtualenv + Python packages (+ test tools, npm tools)
 #   scripts/bootstrap.sh all    [--test]   both
 #
@@ -40,6 +41,8 @@ install_system() {
     command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
     # `ip`, for the test that probes the renderer in a private network namespace (10.x, metadata).
     command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || missing+=(iproute2)
+    # The store tests start a private PostgreSQL cluster with Debian's initdb and pg_ctl.
+    compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
   fi
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 }

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support.harness import Harness, start_harness, stop_harness
+from tests.support.postgres import PostgresServer
 from tests.support.processes import chromium_processes, command_of
 from tests.support.sites import fixture_sites
 
@@ -37,6 +38,33 @@ def no_chromium_left_behind() -> Iterator[None]:
         time.sleep(0.1)
     left = chromium_processes()
     assert not left, f"Chromium processes outlived the suite: {[command_of(p)[:80] for p in left]}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL per test session (per xdist worker), started on first use."""
+    server = PostgresServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """A fresh, empty database of its own for the test."""
+    url = postgres_server.create_database()
+    yield url
+    postgres_server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs the requesting test once per store backend: every server the test starts (in this
+    process or a child) reads OUTRIDER_DATABASE_URL."""
+    if request.param == "postgresql":
+        monkeypatch.setenv("OUTRIDER_DATABASE_URL", request.getfixturevalue("postgres_url"))
+    else:
+        monkeypatch.delenv("OUTRIDER_DATABASE_URL", raising=False)
+    return str(request.param)
 
 
 @pytest.fixture

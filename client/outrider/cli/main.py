@@ -1,5 +1,5 @@
-"""`outrider`: serve, demo, automate, research, runs list|show|cancel|delete|events, and keys
-create.
+"""`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
+and keys create.
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -88,6 +88,15 @@ def serve() -> None:
     from outrider.server.__main__ import main as serve_main  # heavy and optional: imported on use
 
     serve_main()
+
+
+@app.command()
+def migrate() -> None:
+    """Applies pending store migrations (the SQLite file, or OUTRIDER_DATABASE_URL) and exits:
+    run it before rolling out a new version."""
+    from outrider.server.migrate import main as migrate_main  # needs the `server` extra
+
+    raise typer.Exit(migrate_main())
 
 
 @app.command()

@@ -45,6 +45,11 @@ class Settings(BaseSettings):
         description="Key that signs page tokens; give replicas the same one. Unset: a random "
         "key made once in data_dir/page-token.key (0600).",
     )
+    database_url: str | None = Field(
+        None,
+        description="postgresql://user:password@host:port/db: keep runs, events and interactions "
+        "in PostgreSQL (shared by replicas) instead of the SQLite file of data_dir.",
+    )
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."
     )
@@ -177,6 +182,13 @@ class Settings(BaseSettings):
             if origin != "*" and not re.fullmatch(r"https?://[^/\s?#]+", origin.rstrip("/")):
                 raise ValueError(f"{origin!r} is not an origin such as https://app.example.com")
         return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("OUTRIDER_DATABASE_URL must be a postgresql:// URL")
+        return value or None
 
     @field_validator("retention", mode="before")
     @classmethod

@@ -12,7 +12,7 @@ from pathlib import Path
 from outrider.server.core.errors import InvalidArgument, NotFound, OutOfRange
 from outrider.server.core.names import artifact_name, new_id
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.store import Store
+from outrider.server.core.storage import Store
 
 MAX_CHUNK = 1024 * 1024
 DEFAULT_CHUNK = 256 * 1024

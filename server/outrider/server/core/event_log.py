@@ -11,9 +11,11 @@ from google.protobuf.message import Message
 
 from outrider.server.core import clock
 from outrider.server.core.errors import OutOfRange
+from outrider.server.core.event_names import event_name
 from outrider.server.core.names import run_name
 from outrider.server.core.redaction import Redactor
-from outrider.server.core.store import Store
+from outrider.server.core.storage import ACTIVE_STATES, Store
+from outrider.server.core.storage.base import EventFeed
 from outrider.server.core.subscription import LiveRun, Signal, Subscription
 from outrider.server.telemetry import metrics
 from outrider.v1 import run_event_pb2
@@ -154,6 +156,14 @@ class EventLog:
     async def _follow(
         self, run_id: str, after: int, heartbeat_interval: float
     ) -> AsyncGenerator[WatchBatch, None]:
+        feed = None if run_id in self._live else self._store.event_feed()
+        if feed is not None and self._runs_elsewhere(run_id):
+            async with contextlib.aclosing(
+                self._follow_remote(feed, run_id, after, heartbeat_interval)
+            ) as remote:
+                async for batch in remote:
+                    yield batch
+            return
         cursor = after
         # A finished run's last sequence, known before replaying it: if the run is deleted
         # meanwhile, what was not delivered yet is missing, not "the end".
@@ -181,6 +191,53 @@ class EventLog:
                 live.unsubscribe(subscription)
             if not subscription.lagging:
                 return
+
+    def _runs_elsewhere(self, run_id: str) -> bool:
+        """Active in the shared store although not here: another process executes it."""
+        run = self._store.get_run(run_id)
+        return run is not None and run.state in ACTIVE_STATES
+
+    async def _follow_remote(
+        self, feed: EventFeed, run_id: str, after: int, heartbeat_interval: float
+    ) -> AsyncGenerator[WatchBatch, None]:
+        """A run another process executes: subscribe first, then read the rows after the cursor
+        on every wake-up, so nothing committed meanwhile is missed and nothing is sent twice.
+        Its events are committed before (or with) the row that ends it."""
+        cursor, ended = after, None
+        watch = feed.watch(run_id)
+        try:
+            while True:
+                page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)
+                if page:
+                    yield page
+                    cursor = page[-1].sequence
+                    if len(page) == _CATCH_UP_PAGE or ended is not None:
+                        continue
+                    if event_name(page[-1]) == "done":  # the last event: go and see the end
+                        continue
+                    # Caught up with what was committed: wait for the next notification (the
+                    # row that ends the run sends one too) rather than read again at once.
+                    if not await watch.wait(heartbeat_interval):
+                        yield self._heartbeat(cursor)
+                    continue
+                if ended is not None:  # read after the end was seen: nothing more will come
+                    self._check_delivered(run_id, cursor, ended)
+                    return
+                run = self._store.get_run(run_id)
+                if run is None:
+                    self._check_delivered(run_id, cursor, None)
+                elif run.state not in ACTIVE_STATES:
+                    # The two reads are not one snapshot: read once more, now that the end is.
+                    ended = run.last_sequence
+                elif not await watch.wait(heartbeat_interval):
+                    yield self._heartbeat(cursor)
+        finally:
+            watch.close()
+
+    def _heartbeat(self, last_sequence: int) -> run_event_pb2.Heartbeat:
+        return run_event_pb2.Heartbeat(
+            time=clock.timestamp(clock.now_us()), last_sequence=last_sequence
+        )
 
     def _final_sequence(self, run_id: str) -> int | None:
         """The last sequence of a finished run; None when the run no longer exists."""

@@ -15,16 +15,16 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 
 from outrider.server.core import clock, paging, validation
-from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
+from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound, Unimplemented
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
 from outrider.server.core.names import interaction_name, new_id, run_name
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.store import Store
+from outrider.server.core.storage import Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
@@ -291,9 +291,11 @@ class InteractionBroker:
         for entry in [e for e in self._open.values() if e.run_id == run_id]:
             self._close(entry, ip.INTERACTION_STATE_CANCELLED, rp.RESOLUTION_SOURCE_RUN_ENDED)
 
-    def close_abandoned(self) -> int:
-        """At start-up: interactions a previous process left pending are cancelled."""
-        stale = self._store.list_interactions(None, [PENDING], 1_000_000, None)
+    def close_abandoned(self, executed_elsewhere: Container[str] = ()) -> int:
+        """At start-up: interactions a previous process left pending are cancelled, except those
+        of runs another live process executes."""
+        pending = self._store.list_interactions(None, [PENDING], 1_000_000, None)
+        stale = [i for i in pending if i.run.removeprefix("runs/") not in executed_elsewhere]
         for interaction in stale:
             interaction.state = ip.INTERACTION_STATE_CANCELLED
             interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
@@ -349,6 +351,12 @@ class InteractionBroker:
 
 
 def _refuse_closed(stored: ip.Interaction) -> None:
+    if stored.state == PENDING:  # pending, but not here: another replica executes its run
+        raise Unimplemented(
+            f"{stored.name} belongs to a run another replica executes; answer it there "
+            "(answers across replicas are not supported yet)",
+            "RUN_ON_ANOTHER_REPLICA",
+        )
     if stored.state == ip.INTERACTION_STATE_RESOLVED:
         raise FailedPrecondition(
             f"{stored.name} was already answered differently", "INTERACTION_ALREADY_RESOLVED"

@@ -18,7 +18,7 @@ from outrider.server.core import clock
 from outrider.server.core.errors import FailedPrecondition, NotFound
 from outrider.server.core.principals import SYSTEM
 from outrider.server.core.runs import RunManager
-from outrider.server.core.store import RunUsage, Store
+from outrider.server.core.storage import RunUsage, Store
 from outrider.server.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Container
 from dataclasses import dataclass
 
 from outrider.server.core import clock, paging, validation
@@ -35,7 +35,7 @@ from outrider.server.core.redaction import Redactor
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
-from outrider.server.core.store import ACTIVE_STATES, Store
+from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics, tracing
@@ -104,9 +104,12 @@ class RunManager:
     # lifecycle
 
     def recover(self) -> int:
-        """Closes, as failed with terminal events, the runs a previous process left active."""
-        self.interactions.close_abandoned()
+        """Closes, as failed with terminal events, the runs a previous process left active.
+        Runs other live processes execute (sharing a PostgreSQL store) are left alone."""
         stale = self._store.active_runs()
+        active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
+        elsewhere = {r.name for r in active} - {r.name for r in stale}
+        self.interactions.close_abandoned({name.removeprefix("runs/") for name in elsewhere})
         for run in stale:
             self._close_abandoned(run)
         self._store.flush()
@@ -121,6 +124,11 @@ class RunManager:
         for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
             self.log.append(run_id, payload)
         self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, _failure(ending))
+
+    async def committed(self) -> None:
+        """Once awaited, what this process wrote so far (a new run) is readable by every
+        process sharing the store: edges await it before telling a caller about a run."""
+        await self._store.committed()
 
     def stop_accepting(self) -> None:
         """From now on `create` refuses with Unavailable."""
@@ -294,7 +302,7 @@ class RunManager:
         principal's id is recorded as `cancelled_by` and in the terminal events."""
         principal.require(Scope.RUNS_CANCEL)
         validation.check_reason(reason)
-        self._find(run_id, principal.tenant_filter)
+        _refuse_if_elsewhere(self._find(run_id, principal.tenant_filter), self._active)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
             self._request_cancel(active, reason or "cancelled by the caller", principal.id)
@@ -305,7 +313,7 @@ class RunManager:
         """Cancels without waiting; for a cancel that arrives on a stream."""
         principal.require(Scope.RUNS_CANCEL)
         validation.check_reason(reason, "cancel.reason")
-        self._find(run_id, principal.tenant_filter)
+        _refuse_if_elsewhere(self._find(run_id, principal.tenant_filter), self._active)
         active = self._active.get(run_id)
         if active is not None:
             self._request_cancel(active, reason, principal.id)
@@ -331,7 +339,7 @@ class RunManager:
         it was and the artifact bytes freed. Active runs are refused: cancel them first."""
         principal.require(Scope.RUNS_DELETE)
         run = self._find(run_id, principal.tenant_filter)
-        if run_id in self._active:
+        if run_id in self._active or run.state in ACTIVE_STATES:  # here, or on another replica
             state = run_pb2.RunState.Name(run.state)
             raise FailedPrecondition(
                 f"{run.name} is active ({state}); cancel it before deleting it", reason="RUN_ACTIVE"
@@ -439,6 +447,17 @@ async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerat
                 continue
             for event in batch:
                 yield event
+
+
+def _refuse_if_elsewhere(run: run_pb2.Run, here: Container[str]) -> None:
+    """An active run another replica executes (shared PostgreSQL store) cannot be cancelled
+    from this one yet: say so rather than answer as if it were done."""
+    if run.state in ACTIVE_STATES and run.name.removeprefix("runs/") not in here:
+        raise Unimplemented(
+            f"{run.name} is executed by another replica; cancel it there (cancelling across "
+            "replicas is not supported yet)",
+            reason="RUN_ON_ANOTHER_REPLICA",
+        )
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

@@ -1,11 +1,9 @@
-"""SQLite persistence of runs, events, interactions and artifact metadata.
-
-A row that does not decode (written by a bug, or damaged on disk) never takes a read down: an
-unreadable run is rewritten as a failed run whose outcome says why, an unreadable event or
-interaction is skipped; each is logged.
+"""SQLite persistence of runs, events, interactions and artifact metadata (the embedded default;
+`storage.postgres` is the other backend of the same `storage.base.Store` contract).
 
 Every run belongs to a tenant (a column of `runs`); interactions and artifacts belong to their
-run's tenant. Reads take an optional `tenant`: given, rows of other tenants do not exist.
+run's tenant. Reads take an optional `tenant`: given, rows of other tenants do not exist. Rows
+that do not decode are handled as `storage.rows` says.
 
 One connection, used only from the event loop's thread. Writes are grouped: the first write of a
 loop iteration opens a transaction and a callback scheduled with `call_soon` commits it, so a burst
@@ -15,58 +13,28 @@ of events costs one commit, and reads on the same connection see every write imm
 from __future__ import annotations
 
 import asyncio
-import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from google.protobuf.message import DecodeError
-
+from outrider.server.core import clock
 from outrider.server.core.principals import DEFAULT_TENANT
+from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
+from outrider.server.core.storage.migrations import sqlite as migrations
+from outrider.server.core.storage.rows import (
+    RUN_COLUMNS,
+    decoded,
+    events_from_rows,
+    interactions_from_rows,
+    read_run,
+)
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
-log = logging.getLogger(__name__)
-UNREADABLE_RUN = "RECORD_UNREADABLE"
-_RUN_COLUMNS = "id, kind, state, create_us, body, tenant"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-  id TEXT PRIMARY KEY, kind INTEGER NOT NULL, state INTEGER NOT NULL,
-  create_us INTEGER NOT NULL, body BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS runs_by_time ON runs (create_us DESC, id DESC);
-CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state);
-CREATE TABLE IF NOT EXISTS events (
-  run_id TEXT NOT NULL, sequence INTEGER NOT NULL, body BLOB NOT NULL,
-  PRIMARY KEY (run_id, sequence)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS interactions (
-  id TEXT PRIMARY KEY, run_id TEXT NOT NULL, state INTEGER NOT NULL,
-  create_us INTEGER NOT NULL, body BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS interactions_by_time ON interactions (create_us, id);
-CREATE INDEX IF NOT EXISTS interactions_by_run ON interactions (run_id);
-CREATE TABLE IF NOT EXISTS artifacts (
-  run_id TEXT NOT NULL, id TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL,
-  PRIMARY KEY (run_id, id)) WITHOUT ROWID;
-"""
-# Columns added after the first release, as (table, column, definition): added in place to
-# databases that predate them, so their rows load with the default.
-_ADDED_COLUMNS = (("runs", "tenant", f"TEXT NOT NULL DEFAULT '{DEFAULT_TENANT}'"),)
-_TENANT_INDEX = (
-    "CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, create_us DESC, id DESC)"
-)
-
-_M = TypeVar("_M", run_pb2.Run, run_event_pb2.RunEvent, interaction_pb2.Interaction)
-
-ACTIVE_STATES = (
-    run_pb2.RUN_STATE_QUEUED,
-    run_pb2.RUN_STATE_RUNNING,
-    run_pb2.RUN_STATE_INPUT_REQUIRED,
-    run_pb2.RUN_STATE_APPROVAL_REQUIRED,
-)
+__all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class Store:
+class SqliteStore:
     """Runs, their events and interactions in one SQLite file."""
 
     def __init__(self, path: Path) -> None:
@@ -77,16 +45,8 @@ class Store:
         self._conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.executescript(_SCHEMA)
-        self._add_missing_columns()
+        self.applied_migrations = migrations.migrate(self._conn, clock.now_us())
         self._commit_scheduled = False
-
-    def _add_missing_columns(self) -> None:
-        for table, column, definition in _ADDED_COLUMNS:
-            present = {row[1] for row in self._conn.execute(f"PRAGMA table_info({table})")}
-            if column not in present:
-                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
-        self._conn.execute(_TENANT_INDEX)
 
     def close(self) -> None:
         self.flush()
@@ -97,6 +57,9 @@ class Store:
         self._commit_scheduled = False
         if self._conn.in_transaction:
             self._conn.execute("COMMIT")
+
+    async def committed(self) -> None:
+        self.flush()  # a local commit: no network to wait for
 
     def _write(self, sql: str, params: Sequence[Any]) -> None:
         if not self._conn.in_transaction:
@@ -134,10 +97,10 @@ class Store:
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         row = self._conn.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ? AND (? IS NULL OR tenant = ?)",
+            f"SELECT {RUN_COLUMNS} FROM runs WHERE id = ? AND (? IS NULL OR tenant = ?)",
             (run_id, tenant, tenant),
         ).fetchone()
-        return self._run(row) if row else None
+        return read_run(row, self.save_run) if row else None
 
     def run_tenant(self, run_id: str) -> str | None:
         row = self._conn.execute("SELECT tenant FROM runs WHERE id = ?", (run_id,)).fetchone()
@@ -158,32 +121,20 @@ class Store:
             params.append(tenant)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = self._conn.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs {where} ORDER BY create_us DESC, id DESC LIMIT ?",
+            f"SELECT {RUN_COLUMNS} FROM runs {where} ORDER BY create_us DESC, id DESC LIMIT ?",
             [*params, limit],
         ).fetchall()
-        return [self._run(row) for row in rows]
+        return [read_run(row, self.save_run) for row in rows]
 
     def active_runs(self) -> list[run_pb2.Run]:
         """Runs in an active state; unreadable ones are marked failed here and left out."""
         marks = ",".join("?" * len(ACTIVE_STATES))
         rows = self._conn.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs WHERE state IN ({marks}) ORDER BY create_us",
+            f"SELECT {RUN_COLUMNS} FROM runs WHERE state IN ({marks}) ORDER BY create_us",
             ACTIVE_STATES,
         ).fetchall()
-        runs = [self._run(row) for row in rows]
+        runs = [read_run(row, self.save_run) for row in rows]
         return [run for run in runs if run.state in ACTIVE_STATES]
-
-    def _run(self, row: Sequence[Any]) -> run_pb2.Run:
-        """A stored run; rows from before tenants existed get their column's tenant. A body that
-        does not decode to this run is replaced, for good, by a failed run saying so."""
-        run_id, kind, state, create_us, body, tenant = row
-        run = _decoded(run_pb2.Run, body, f"run {run_id}")
-        if run is None or run.name != f"runs/{run_id}":
-            run = _unreadable_run(run_id, kind, state, create_us)
-            run.tenant = tenant
-            self.save_run(run, run_id)
-        run.tenant = tenant
-        return run
 
     # events
 
@@ -199,14 +150,14 @@ class Store:
             "ORDER BY sequence LIMIT ?",
             (run_id, after, limit),
         )
-        return _events(run_id, rows)
+        return events_from_rows(run_id, rows)
 
     def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]:
         rows = self._conn.execute(
             "SELECT sequence, body FROM events WHERE run_id = ? ORDER BY sequence DESC LIMIT ?",
             (run_id, count),
         ).fetchall()
-        return _events(run_id, reversed(rows))
+        return events_from_rows(run_id, reversed(rows))
 
     # interactions
 
@@ -234,7 +185,7 @@ class Store:
             "WHERE i.id = ? AND (? IS NULL OR r.tenant = ?)",
             (interaction_id, tenant, tenant),
         ).fetchone()
-        return _decoded(interaction_pb2.Interaction, row[0], interaction_id) if row else None
+        return decoded(interaction_pb2.Interaction, row[0], interaction_id) if row else None
 
     def list_interactions(
         self,
@@ -261,8 +212,7 @@ class Store:
             f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT ?",
             [*params, limit],
         )
-        decoded = (_decoded(interaction_pb2.Interaction, body, key) for key, body in rows)
-        return [interaction for interaction in decoded if interaction is not None]
+        return interactions_from_rows(rows)
 
     # artifacts
 
@@ -311,52 +261,13 @@ class Store:
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
         return deleted > 0
 
+    def event_feed(self) -> EventFeed | None:
+        return None  # one process owns the file: its runs' events are all local
+
     def reclaim_space(self) -> None:
         """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""
         self.flush()
         self._conn.execute("PRAGMA incremental_vacuum").fetchall()  # one step per page
-
-
-@dataclass(frozen=True)
-class RunUsage:
-    """A finished run as retention sees it: its age and what its artifacts weigh."""
-
-    run_id: str
-    create_us: int
-    artifact_bytes: int
-
-
-def _decoded(kind: type[_M], body: bytes, what: str) -> _M | None:
-    """The decoded row, or None (logged) when it does not decode."""
-    try:
-        return kind.FromString(body)
-    except (DecodeError, RecursionError, TypeError) as error:
-        log.error("stored %s does not decode, skipped: %s", what, error)
-        return None
-
-
-def _events(run_id: str, rows: Iterable[tuple[int, bytes]]) -> list[run_event_pb2.RunEvent]:
-    """The events that decode to what their row says they are; others are skipped."""
-    events = []
-    for sequence, body in rows:
-        event = _decoded(run_event_pb2.RunEvent, body, f"event {sequence} of run {run_id}")
-        if event is not None and event.sequence == sequence:
-            events.append(event)
-        elif event is not None:
-            log.error("stored event %d of run %s holds another event, skipped", sequence, run_id)
-    return events
-
-
-def _unreadable_run(run_id: str, kind: int, state: int, create_us: int) -> run_pb2.Run:
-    log.error("stored run %s (state %d) does not decode: marked failed", run_id, state)
-    run = run_pb2.Run(name=f"runs/{run_id}", state=run_pb2.RUN_STATE_FAILED)
-    run.kind = kind  # type: ignore[assignment]
-    run.create_time.FromMicroseconds(create_us)
-    run.update_time.GetCurrentTime()
-    run.end_time.GetCurrentTime()
-    run.outcome.error_code = UNREADABLE_RUN
-    run.outcome.error_message = "the stored record of this run could not be read back"
-    return run
 
 
 def _run_filters(

@@ -56,6 +56,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
         items = self._runs.follow(run_id, 0, principal, cancel_on_disconnect)
         async with contextlib.aclosing(items):
+            await self._runs.committed()  # another replica can read the run once it is named
             await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
             async for item in items:
                 yield item
@@ -66,6 +67,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
     ) -> run_service_pb2.CreateRunResponse:
         spec, arm = spec_from_oneof(request, request.options)
         run = self._runs.create(spec, caller(), params_at=f"{arm}.")
+        await self._runs.committed()
         return run_service_pb2.CreateRunResponse(run=run)
 
     @unary

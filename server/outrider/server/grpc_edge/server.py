@@ -15,7 +15,7 @@ from outrider.server.core.log_redaction import SecretLogFilter
 from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
-from outrider.server.core.store import Store
+from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
@@ -53,7 +53,7 @@ class OutriderServer:
 
     def __init__(self, settings: Settings, agents: AgentRegistry) -> None:
         self.settings = settings
-        self.store = Store(settings.database_path)
+        self.store = open_store(settings)
         self.runs = RunManager(settings, self.store, agents)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         self._agents = agents

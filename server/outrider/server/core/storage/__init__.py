@@ -1,0 +1,34 @@
+"""The store behind the core: SQLite in the data directory by default, PostgreSQL when
+OUTRIDER_DATABASE_URL names one. Both keep the `Store` contract of `base`."""
+
+from __future__ import annotations
+
+from outrider.server.core.storage.base import ACTIVE_STATES, RunUsage, Store
+from outrider.server.settings import Settings
+
+__all__ = ["ACTIVE_STATES", "RunUsage", "Store", "migrate", "open_store"]
+
+
+def open_store(settings: Settings) -> Store:
+    """The configured store, its schema migrated to this version."""
+    if settings.database_url:
+        from outrider.server.core.storage.postgres import PostgresStore  # psycopg: only if used
+
+        return PostgresStore(settings.database_url)
+    from outrider.server.core.store import SqliteStore
+
+    return SqliteStore(settings.database_path)
+
+
+def migrate(settings: Settings) -> tuple[str, list[int]]:
+    """Applies pending migrations to the configured store without serving; returns where and
+    which versions."""
+    if settings.database_url:
+        from outrider.server.core.storage.postgres import apply_migrations
+
+        return "PostgreSQL", apply_migrations(settings.database_url)
+    from outrider.server.core.store import SqliteStore
+
+    store = SqliteStore(settings.database_path)
+    store.close()
+    return str(settings.database_path), store.applied_migrations

@@ -1,0 +1,119 @@
+"""The store contract every backend (SQLite, PostgreSQL) keeps, and what they share.
+
+The interface is synchronous on purpose: the core calls it from the event loop without awaiting,
+as it always has. SQLite answers from the local file in microseconds; the PostgreSQL backend
+keeps that shape by writing behind (an ordered queue drained by one writer thread, committed in
+batches) and by reading only after its own queued writes are committed, so a read never sees
+less than this process wrote. An async interface would need every caller up to the edges to
+await, a much larger change in the core for no gain on SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+
+ACTIVE_STATES = (
+    run_pb2.RUN_STATE_QUEUED,
+    run_pb2.RUN_STATE_RUNNING,
+    run_pb2.RUN_STATE_INPUT_REQUIRED,
+    run_pb2.RUN_STATE_APPROVAL_REQUIRED,
+)
+
+
+@dataclass(frozen=True)
+class RunUsage:
+    """A finished run as retention sees it: its age and what its artifacts weigh."""
+
+    run_id: str
+    create_us: int
+    artifact_bytes: int
+
+
+class RunWatch(Protocol):
+    """Wakes a watcher when another process may have added events to one run."""
+
+    async def wait(self, idle_after: float) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class EventFeed(Protocol):
+    """Events appended by other processes sharing the store, as wake-ups per run."""
+
+    def watch(self, run_id: str) -> RunWatch: ...
+
+
+class Store(Protocol):
+    """Runs, their events, interactions and artifact metadata. Reads take an optional `tenant`:
+    given, rows of other tenants do not exist. Writes are visible to this process's next read."""
+
+    def save_run(self, run: run_pb2.Run, run_id: str) -> None: ...
+
+    def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None: ...
+
+    def run_tenant(self, run_id: str) -> str | None: ...
+
+    def list_runs(
+        self,
+        limit: int,
+        before: tuple[int, str] | None,
+        states: Iterable[int],
+        kind: int,
+        tenant: str | None = None,
+    ) -> list[run_pb2.Run]: ...
+
+    def active_runs(self) -> list[run_pb2.Run]:
+        """Active runs that no running process executes (on SQLite, whose file one process
+        owns: every active run), oldest first: what a starting process must close."""
+
+    def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None: ...
+
+    def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]: ...
+
+    def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]: ...
+
+    def save_interaction(
+        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
+    ) -> None: ...
+
+    def get_interaction(
+        self, interaction_id: str, tenant: str | None = None
+    ) -> interaction_pb2.Interaction | None: ...
+
+    def list_interactions(
+        self,
+        run_id: str | None,
+        states: Sequence[int],
+        limit: int,
+        after: tuple[int, str] | None,
+        tenant: str | None = None,
+    ) -> list[interaction_pb2.Interaction]: ...
+
+    def save_artifact(self, ids: tuple[str, str], content_type: str, size: int) -> None: ...
+
+    def get_artifact(
+        self, run_id: str, artifact_id: str, tenant: str | None = None
+    ) -> tuple[str, int] | None: ...
+
+    def finished_runs_oldest_first(self, limit: int) -> list[RunUsage]: ...
+
+    def artifact_bytes(self) -> int: ...
+
+    def delete_run(self, run_id: str) -> bool: ...
+
+    def reclaim_space(self) -> None: ...
+
+    def event_feed(self) -> EventFeed | None:
+        """Wake-ups for events other processes append; None when no other process can."""
+
+    def flush(self) -> None: ...
+
+    async def committed(self) -> None:
+        """Returns once every write made so far is committed (other processes can read it),
+        without blocking the event loop meanwhile."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,75 @@
+"""PostgreSQL's schema, as migrations: the same tables as SQLite's, in PostgreSQL's types. All
+pending migrations apply in one transaction under an advisory lock, so replicas starting together
+apply each exactly once and none sees half a schema."""
+
+from __future__ import annotations
+
+import psycopg
+
+from outrider.server.core.principals import DEFAULT_TENANT
+from outrider.server.core.storage.migrations import Migration, pending
+
+# Any constant shared by every replica; "outrider" in ASCII, to be recognisable in pg_locks.
+_LOCK_KEY = 0x6F75747269646572
+
+_BOOKKEEPING = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_us BIGINT NOT NULL)"
+)
+
+MIGRATIONS = (
+    Migration(
+        1,
+        "runs, events, interactions, artifacts",
+        (
+            "CREATE TABLE runs ("
+            "id TEXT PRIMARY KEY, kind INTEGER NOT NULL, state INTEGER NOT NULL, "
+            "create_us BIGINT NOT NULL, body BYTEA NOT NULL)",
+            "CREATE INDEX runs_by_time ON runs (create_us DESC, id DESC)",
+            "CREATE INDEX runs_by_state ON runs (state)",
+            "CREATE TABLE events ("
+            "run_id TEXT NOT NULL, sequence BIGINT NOT NULL, body BYTEA NOT NULL, "
+            "PRIMARY KEY (run_id, sequence))",
+            "CREATE TABLE interactions ("
+            "id TEXT PRIMARY KEY, run_id TEXT NOT NULL, state INTEGER NOT NULL, "
+            "create_us BIGINT NOT NULL, body BYTEA NOT NULL)",
+            "CREATE INDEX interactions_by_time ON interactions (create_us, id)",
+            "CREATE INDEX interactions_by_run ON interactions (run_id)",
+            "CREATE TABLE artifacts ("
+            "run_id TEXT NOT NULL, id TEXT NOT NULL, content_type TEXT NOT NULL, "
+            "size BIGINT NOT NULL, PRIMARY KEY (run_id, id))",
+        ),
+    ),
+    Migration(
+        2,
+        "runs.tenant",
+        (
+            f"ALTER TABLE runs ADD COLUMN tenant TEXT NOT NULL DEFAULT '{DEFAULT_TENANT}'",
+            "CREATE INDEX runs_by_tenant ON runs (tenant, create_us DESC, id DESC)",
+        ),
+    ),
+    Migration(
+        3,
+        "runs.owner: the process that last saved a run, by its presence lock key",
+        ("ALTER TABLE runs ADD COLUMN owner BIGINT",),
+    ),
+)
+
+
+def migrate(conn: psycopg.Connection[tuple[object, ...]], now_us: int) -> list[int]:
+    """Applies the missing migrations in one transaction; returns their versions."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        conn.execute(_BOOKKEEPING)
+        applied = {
+            int(str(row[0])) for row in conn.execute("SELECT version FROM schema_migrations")
+        }
+        todo = pending(MIGRATIONS, applied)
+        for migration in todo:
+            for statement in migration.statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_us) VALUES (%s, %s, %s)",
+                (migration.version, migration.name, now_us),
+            )
+    return [m.version for m in todo]

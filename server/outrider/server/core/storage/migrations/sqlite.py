@@ -1,0 +1,86 @@
+"""SQLite's schema, as migrations. Files made before migrations existed (no `schema_migrations`
+table) already hold the tables of version 1, and maybe the tenant column of version 2: the
+statements tolerate both (IF NOT EXISTS, and a column added only when missing)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from outrider.server.core.principals import DEFAULT_TENANT
+from outrider.server.core.storage.migrations import Migration, pending
+
+_BOOKKEEPING = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_us INTEGER NOT NULL)"
+)
+# "ADD COLUMN IF NOT EXISTS" in SQLite's words: `_apply` runs it only when the column is missing.
+_ADD_IF_MISSING = "-- add column if missing: "
+
+MIGRATIONS = (
+    Migration(
+        1,
+        "runs, events, interactions, artifacts",
+        (
+            "CREATE TABLE IF NOT EXISTS runs ("
+            "id TEXT PRIMARY KEY, kind INTEGER NOT NULL, state INTEGER NOT NULL, "
+            "create_us INTEGER NOT NULL, body BLOB NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS runs_by_time ON runs (create_us DESC, id DESC)",
+            "CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state)",
+            "CREATE TABLE IF NOT EXISTS events ("
+            "run_id TEXT NOT NULL, sequence INTEGER NOT NULL, body BLOB NOT NULL, "
+            "PRIMARY KEY (run_id, sequence)) WITHOUT ROWID",
+            "CREATE TABLE IF NOT EXISTS interactions ("
+            "id TEXT PRIMARY KEY, run_id TEXT NOT NULL, state INTEGER NOT NULL, "
+            "create_us INTEGER NOT NULL, body BLOB NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS interactions_by_time ON interactions (create_us, id)",
+            "CREATE INDEX IF NOT EXISTS interactions_by_run ON interactions (run_id)",
+            "CREATE TABLE IF NOT EXISTS artifacts ("
+            "run_id TEXT NOT NULL, id TEXT NOT NULL, content_type TEXT NOT NULL, "
+            "size INTEGER NOT NULL, PRIMARY KEY (run_id, id)) WITHOUT ROWID",
+        ),
+    ),
+    Migration(
+        2,
+        "runs.tenant",
+        (
+            f"{_ADD_IF_MISSING}runs tenant TEXT NOT NULL DEFAULT '{DEFAULT_TENANT}'",
+            "CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, create_us DESC, id DESC)",
+        ),
+    ),
+)
+
+
+def migrate(conn: sqlite3.Connection, now_us: int) -> list[int]:
+    """Applies the missing migrations, each in its own transaction; returns their versions.
+    BEGIN IMMEDIATE makes a second process starting on the same file wait, then skip them."""
+    conn.execute(_BOOKKEEPING)
+    done: list[int] = []
+    while True:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+            todo = pending(MIGRATIONS, applied)
+            if not todo:
+                conn.execute("COMMIT")
+                return done
+            _apply(conn, todo[0])
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_us) VALUES (?, ?, ?)",
+                (todo[0].version, todo[0].name, now_us),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        done.append(todo[0].version)
+
+
+def _apply(conn: sqlite3.Connection, migration: Migration) -> None:
+    for statement in migration.statements:
+        if statement.startswith(_ADD_IF_MISSING):
+            table, column, definition = statement.removeprefix(_ADD_IF_MISSING).split(" ", 2)
+            present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+        else:
+            conn.execute(statement)

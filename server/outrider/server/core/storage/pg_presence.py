@@ -1,0 +1,43 @@
+"""A process's liveness as PostgreSQL sees it: a session advisory lock on a key of its own, held
+on a dedicated connection. PostgreSQL releases it the moment that session ends (the process
+exits or is killed; on a lost network, once TCP keepalive gives up), so every process can tell
+which runs are owned by nobody alive. Runs record their owner's key in `runs.owner`."""
+
+from __future__ import annotations
+
+import secrets
+
+import psycopg
+
+# The first half of every presence lock's two-part key ("outr"); the second half is the owner.
+NAMESPACE = 0x6F757472
+
+# Active runs whose owner holds no presence lock in this database (or that have no owner).
+UNOWNED = (
+    "NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted "
+    "AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database "
+    f"WHERE datname = current_database()) AND l.classid::bigint = {NAMESPACE} "
+    "AND l.objid::bigint = r.owner)"
+)
+
+
+class Presence:
+    """Holds this process's presence lock until `close()` (or until the process dies)."""
+
+    def __init__(self, url: str, connect_timeout: float) -> None:
+        self._conn = psycopg.connect(
+            url,
+            autocommit=True,
+            connect_timeout=int(connect_timeout),
+            application_name="outrider-presence",
+        )
+        self.key = 0
+        while not self.key:  # a key no other live process holds
+            candidate = secrets.randbelow(2**31 - 1) + 1
+            row = self._conn.execute(
+                "SELECT pg_try_advisory_lock(%s, %s)", (NAMESPACE, candidate)
+            ).fetchone()
+            self.key = candidate if row and row[0] else 0
+
+    def close(self) -> None:
+        self._conn.close()

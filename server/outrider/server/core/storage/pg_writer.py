@@ -1,0 +1,129 @@
+"""Write-behind for PostgreSQL: the event loop queues statements and returns at once; one thread
+commits them in order, a batch per transaction, so a burst of events costs one round trip and
+one commit, and the loop never waits on the network to write.
+
+Every queued statement is idempotent (inserts ignore an existing key, saves are upserts): when a
+connection drops mid-commit, the whole batch is sent again without knowing whether it landed.
+Events of a batch are announced with `pg_notify` in the same transaction, so a watcher in another
+process hears of them exactly when they become readable.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from outrider.server.core.errors import Unavailable
+
+log = logging.getLogger(__name__)
+
+EVENTS_CHANNEL = "outrider_events"
+_RETRY_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0)
+
+
+@dataclass(frozen=True)
+class Write:
+    sql: str
+    params: Sequence[Any]
+    announces: tuple[str, int] | None = None  # (run id, sequence) of an appended event
+
+
+class WriteBehind:
+    """An ordered queue of writes drained by one thread; `wait()` is the read barrier."""
+
+    def __init__(self, pool: ConnectionPool[Any], barrier_timeout: float) -> None:
+        self._pool = pool
+        self._barrier_timeout = barrier_timeout
+        self._queue: list[Write] = []
+        self._queued = 0  # writes ever queued
+        self._committed = 0  # writes ever committed (or given up on, see _commit_one_by_one)
+        self._closing = False
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._drain, name="outrider-pg-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, write: Write) -> None:
+        with self._changed:
+            if self._closing:
+                raise Unavailable("the store is closed")
+            self._queue.append(write)
+            self._queued += 1
+            self._changed.notify_all()
+
+    def wait(self) -> None:
+        """Returns once every write queued before the call is committed."""
+        with self._changed:
+            target = self._queued
+            if not self._changed.wait_for(lambda: self._committed >= target, self._barrier_timeout):
+                raise Unavailable(
+                    "PostgreSQL did not commit this process's writes in "
+                    f"{self._barrier_timeout:g}s",
+                    reason="STORE_UNAVAILABLE",
+                )
+
+    def close(self) -> None:
+        """Commits what is queued, then stops the thread."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+        self._thread.join()
+
+    def _drain(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: bool(self._queue) or self._closing)
+                batch, self._queue = self._queue, []
+            if not batch:
+                return
+            self._commit(batch)
+            with self._changed:
+                self._committed += len(batch)
+                self._changed.notify_all()
+
+    def _commit(self, batch: list[Write]) -> None:
+        """Retries while PostgreSQL is unreachable (for good once closing, after a few tries)."""
+        attempt = 0
+        while True:
+            try:
+                self._commit_batch(batch)
+                return
+            except psycopg.OperationalError as error:  # the connection, not the data
+                attempt += 1
+                if self._closing and attempt > len(_RETRY_DELAYS):
+                    log.error("dropped %d writes: PostgreSQL unreachable: %s", len(batch), error)
+                    return
+                log.warning("PostgreSQL write failed (attempt %d): %s", attempt, error)
+                time.sleep(_RETRY_DELAYS[min(attempt, len(_RETRY_DELAYS)) - 1])
+            except psycopg.Error:
+                self._commit_one_by_one(batch)
+                return
+
+    def _commit_batch(self, batch: list[Write]) -> None:
+        announce: dict[str, int] = {}
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            # Consecutive writes of one statement go as one pipelined executemany.
+            for sql, group in groupby(batch, key=lambda write: write.sql):
+                writes = list(group)
+                cur.executemany(sql, [write.params for write in writes])
+                for write in writes:
+                    if write.announces is not None:
+                        run_id, sequence = write.announces
+                        announce[run_id] = max(sequence, announce.get(run_id, 0))
+            for run_id, sequence in announce.items():
+                cur.execute("SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, f"{sequence} {run_id}"))
+
+    def _commit_one_by_one(self, batch: list[Write]) -> None:
+        """A batch PostgreSQL refused for its data: keep every write it accepts, log the rest."""
+        for write in batch:
+            try:
+                self._commit_batch([write])
+            except psycopg.Error as error:
+                log.error("PostgreSQL refused a write (%s): %s", write.sql.split(" ", 3)[:3], error)

@@ -1,0 +1,326 @@
+"""PostgreSQL persistence of runs, events, interactions and artifact metadata, for several
+Outrider processes sharing one database. Same tables and meaning as the SQLite store.
+
+Writes go through `WriteBehind` (see `base` for why the interface stays synchronous). Reads run
+on the calling thread after the read barrier, each a single short round trip on a pooled
+connection; one that cannot get an answer in time raises `Unavailable`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from outrider.server.core import clock
+from outrider.server.core.errors import Unavailable
+from outrider.server.core.principals import DEFAULT_TENANT
+from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
+from outrider.server.core.storage.migrations import postgres as migrations
+from outrider.server.core.storage.pg_events import PgEventFeed
+from outrider.server.core.storage.pg_presence import UNOWNED, Presence
+from outrider.server.core.storage.pg_writer import Write, WriteBehind
+from outrider.server.core.storage.rows import (
+    RUN_COLUMNS,
+    decoded,
+    events_from_rows,
+    interactions_from_rows,
+    read_run,
+)
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+
+_TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
+
+
+def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
+    pool: ConnectionPool[Any] = ConnectionPool(
+        url,
+        min_size=1,
+        max_size=4,
+        timeout=_TIMEOUT,
+        kwargs={"autocommit": True, "application_name": name},
+        open=False,
+    )
+    pool.open(wait=True, timeout=_TIMEOUT)
+    return pool
+
+
+def apply_migrations(url: str) -> list[int]:
+    """Brings the database's schema up to date; returns the versions it applied."""
+    with psycopg.connect(url, autocommit=True, connect_timeout=int(_TIMEOUT)) as conn:
+        return migrations.migrate(conn, clock.now_us())
+
+
+class PostgresStore:
+    """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
+
+    def __init__(self, url: str) -> None:
+        self.applied_migrations = apply_migrations(url)
+        self._presence = Presence(url, _TIMEOUT)
+        try:
+            self._pool = connect_pool(url, "outrider")
+        except BaseException:
+            self._presence.close()
+            raise
+        self._writer = WriteBehind(self._pool, _TIMEOUT)
+        self._feed = PgEventFeed(url)
+
+    def close(self) -> None:
+        self._feed.close()
+        self._writer.close()
+        self._pool.close()
+        self._presence.close()
+
+    def event_feed(self) -> EventFeed | None:
+        return self._feed
+
+    def flush(self) -> None:
+        self._writer.wait()
+
+    async def committed(self) -> None:
+        await asyncio.to_thread(self._writer.wait)
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one read. A pooled connection PostgreSQL has dropped (a restart, a
+        failover, an idle timeout) fails once and leaves the pool: the read is tried again on
+        another, then gives up with Unavailable."""
+        self._writer.wait()
+        try:
+            return self._read(sql, params)
+        except psycopg.OperationalError:
+            pass  # that connection has left the pool; once more, on another
+        try:
+            return self._read(sql, params)
+        except psycopg.OperationalError as error:
+            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+
+    def _read(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        with self._pool.connection() as conn:
+            rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+            return rows
+
+    # runs
+
+    def save_run(self, run: run_pb2.Run, run_id: str) -> None:
+        """Inserts or updates a run; its tenant (`run.tenant`) is fixed by the first save. The
+        saving process becomes its owner (the process executing it saves it)."""
+        self._writer.put(
+            Write(
+                "INSERT INTO runs (id, kind, state, create_us, body, tenant, owner) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
+                "owner = excluded.owner",
+                (
+                    run_id,
+                    run.kind,
+                    run.state,
+                    run.create_time.ToMicroseconds(),
+                    run.SerializeToString(),
+                    run.tenant or DEFAULT_TENANT,
+                    self._presence.key,
+                ),
+                # An ended run wakes its watchers in other processes, which then stop.
+                announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
+            )
+        )
+
+    def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
+        """The run; while another process executes it, its last sequence is that of its newest
+        committed event (the row itself is only rewritten when its state changes)."""
+        rows = self._rows(
+            f"SELECT {RUN_COLUMNS}, (SELECT MAX(sequence) FROM events e WHERE e.run_id = r.id) "
+            "FROM runs r WHERE id = %s AND (%s::text IS NULL OR tenant = %s)",
+            (run_id, tenant, tenant),
+        )
+        if not rows:
+            return None
+        *row, newest = rows[0]
+        run = read_run(row, self.save_run)
+        run.last_sequence = max(run.last_sequence, newest or 0)
+        return run
+
+    def run_tenant(self, run_id: str) -> str | None:
+        rows = self._rows("SELECT tenant FROM runs WHERE id = %s", (run_id,))
+        return str(rows[0][0]) if rows else None
+
+    def list_runs(
+        self,
+        limit: int,
+        before: tuple[int, str] | None,
+        states: Iterable[int],
+        kind: int,
+        tenant: str | None = None,
+    ) -> list[run_pb2.Run]:
+        """Runs newest first, strictly older than the (create_us, id) cursor when given."""
+        clauses: list[str] = ["TRUE"]
+        params: list[Any] = []
+        if before is not None:
+            clauses.append("(create_us, id) < (%s, %s)")
+            params.extend(before)
+        wanted = list(states)
+        if wanted:
+            clauses.append("state = ANY(%s)")
+            params.append(wanted)
+        if kind:
+            clauses.append("kind = %s")
+            params.append(kind)
+        if tenant is not None:
+            clauses.append("tenant = %s")
+            params.append(tenant)
+        rows = self._rows(
+            f"SELECT {RUN_COLUMNS} FROM runs WHERE {' AND '.join(clauses)} "
+            "ORDER BY create_us DESC, id DESC LIMIT %s",
+            [*params, limit],
+        )
+        return [read_run(row, self.save_run) for row in rows]
+
+    def active_runs(self) -> list[run_pb2.Run]:
+        """Active runs no live process owns: those of replicas that died or were stopped."""
+        rows = self._rows(
+            f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
+            "ORDER BY create_us",
+            (list(ACTIVE_STATES),),
+        )
+        runs = [read_run(row, self.save_run) for row in rows]
+        return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
+
+    # events
+
+    def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:
+        self._writer.put(
+            Write(
+                "INSERT INTO events (run_id, sequence, body) VALUES (%s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                (run_id, event.sequence, event.SerializeToString()),
+                announces=(run_id, event.sequence),
+            )
+        )
+
+    def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]:
+        rows = self._rows(
+            "SELECT sequence, body FROM events WHERE run_id = %s AND sequence > %s "
+            "ORDER BY sequence LIMIT %s",
+            (run_id, after, limit),
+        )
+        return events_from_rows(run_id, rows)
+
+    def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]:
+        rows = self._rows(
+            "SELECT sequence, body FROM events WHERE run_id = %s ORDER BY sequence DESC LIMIT %s",
+            (run_id, count),
+        )
+        return events_from_rows(run_id, reversed(rows))
+
+    # interactions
+
+    def save_interaction(
+        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
+    ) -> None:
+        interaction_id, run_id = ids
+        self._writer.put(
+            Write(
+                "INSERT INTO interactions (id, run_id, state, create_us, body) "
+                "VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
+                (
+                    interaction_id,
+                    run_id,
+                    interaction.state,
+                    interaction.create_time.ToMicroseconds(),
+                    interaction.SerializeToString(),
+                ),
+            )
+        )
+
+    def get_interaction(
+        self, interaction_id: str, tenant: str | None = None
+    ) -> interaction_pb2.Interaction | None:
+        rows = self._rows(
+            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
+            "WHERE i.id = %s AND (%s::text IS NULL OR r.tenant = %s)",
+            (interaction_id, tenant, tenant),
+        )
+        return decoded(interaction_pb2.Interaction, rows[0][0], interaction_id) if rows else None
+
+    def list_interactions(
+        self,
+        run_id: str | None,
+        states: Sequence[int],
+        limit: int,
+        after: tuple[int, str] | None,
+        tenant: str | None = None,
+    ) -> list[interaction_pb2.Interaction]:
+        """Interactions oldest first, strictly newer than the (create_us, id) cursor when given."""
+        clauses = ["i.state = ANY(%s)"]
+        params: list[Any] = [list(states)]
+        if run_id is not None:
+            clauses.append("i.run_id = %s")
+            params.append(run_id)
+        if after is not None:
+            clauses.append("(i.create_us, i.id) > (%s, %s)")
+            params.extend(after)
+        if tenant is not None:
+            clauses.append("r.tenant = %s")
+            params.append(tenant)
+        rows = self._rows(
+            "SELECT i.id, i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
+            f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT %s",
+            [*params, limit],
+        )
+        return interactions_from_rows(rows)
+
+    # artifacts
+
+    def save_artifact(self, ids: tuple[str, str], content_type: str, size: int) -> None:
+        self._writer.put(
+            Write(
+                "INSERT INTO artifacts (run_id, id, content_type, size) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                (*ids, content_type, size),
+            )
+        )
+
+    def get_artifact(
+        self, run_id: str, artifact_id: str, tenant: str | None = None
+    ) -> tuple[str, int] | None:
+        rows = self._rows(
+            "SELECT a.content_type, a.size FROM artifacts a JOIN runs r ON r.id = a.run_id "
+            "WHERE a.run_id = %s AND a.id = %s AND (%s::text IS NULL OR r.tenant = %s)",
+            (run_id, artifact_id, tenant, tenant),
+        )
+        return (str(rows[0][0]), int(rows[0][1])) if rows else None
+
+    # retention
+
+    def finished_runs_oldest_first(self, limit: int) -> list[RunUsage]:
+        """Finished runs, oldest first, with the bytes of their artifacts."""
+        rows = self._rows(
+            "SELECT r.id, r.create_us, (SELECT COALESCE(SUM(a.size), 0) FROM artifacts a "
+            "WHERE a.run_id = r.id) FROM runs r WHERE r.state <> ALL(%s) "
+            "ORDER BY r.create_us, r.id LIMIT %s",
+            (list(ACTIVE_STATES), limit),
+        )
+        return [RunUsage(run_id, create_us, int(size)) for run_id, create_us, size in rows]
+
+    def artifact_bytes(self) -> int:
+        """Bytes of every artifact of every run."""
+        return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM artifacts", ())[0][0])
+
+    def delete_run(self, run_id: str) -> bool:
+        """Deletes a run's row, events, interactions and artifact rows in one transaction (the
+        artifact files are the caller's). False when there was no such run."""
+        self._writer.wait()
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                for table in ("events", "interactions", "artifacts"):
+                    conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
+                deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
+        except psycopg.OperationalError as error:
+            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        return deleted > 0
+
+    def reclaim_space(self) -> None:
+        """Nothing to do: PostgreSQL's autovacuum reuses the space of deleted rows."""

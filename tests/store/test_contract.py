@@ -1,0 +1,148 @@
+"""The `Store` contract, run against SQLite and PostgreSQL alike: what one backend returns for a
+sequence of calls, the other returns too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from outrider.server.core.storage import Store, open_store
+from outrider.server.core.storage.postgres import PostgresStore
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from tests.support.harness import settings_for_tests
+
+RUNNING, SUCCEEDED = run_pb2.RUN_STATE_RUNNING, run_pb2.RUN_STATE_SUCCEEDED
+PENDING = interaction_pb2.INTERACTION_STATE_PENDING
+
+
+def a_run(
+    name: str, create_us: int, state: run_pb2.RunState = SUCCEEDED, tenant: str = ""
+) -> run_pb2.Run:
+    run = run_pb2.Run(
+        name=f"runs/{name}", kind=run_pb2.RUN_KIND_AUTOMATE, state=state, tenant=tenant
+    )
+    run.create_time.FromMicroseconds(create_us)
+    return run
+
+
+def an_event(run_id: str, sequence: int) -> run_event_pb2.RunEvent:
+    return run_event_pb2.RunEvent(run=f"runs/{run_id}", sequence=sequence)
+
+
+def an_interaction(name: str, create_us: int) -> interaction_pb2.Interaction:
+    interaction = interaction_pb2.Interaction(name=f"interactions/{name}", state=PENDING)
+    interaction.create_time.FromMicroseconds(create_us)
+    return interaction
+
+
+def test_runs_are_saved_updated_and_listed_newest_first_per_tenant(store: Store) -> None:
+    store.save_run(a_run("a", 1, tenant="acme"), "a")
+    store.save_run(a_run("b", 2, state=RUNNING), "b")
+    store.save_run(a_run("c", 3), "c")
+    store.save_run(a_run("a", 1, state=RUNNING, tenant="other"), "a")  # update: tenant is kept
+    got = store.get_run("a")
+    assert got is not None and got.state == RUNNING and got.tenant == "acme"
+    assert store.get_run("a", "acme") is not None and store.get_run("a", "other") is None
+    assert store.run_tenant("a") == "acme" and store.run_tenant("missing") is None
+    names = [run.name for run in store.list_runs(10, None, [], 0)]
+    assert names == ["runs/c", "runs/b", "runs/a"]
+    assert [r.name for r in store.list_runs(10, (3, "c"), [], 0)] == ["runs/b", "runs/a"]
+    assert [r.name for r in store.list_runs(1, None, [RUNNING], 0)] == ["runs/b"]
+    assert [r.name for r in store.list_runs(10, None, [], 0, "acme")] == ["runs/a"]
+    assert store.list_runs(10, None, [], run_pb2.RUN_KIND_RESEARCH) == []
+
+
+def test_active_runs_of_a_closed_store_are_left_for_the_next_to_recover(
+    store_backend: str, tmp_path: Path
+) -> None:
+    first = open_store(settings_for_tests(tmp_path))
+    first.save_run(a_run("a", 1, state=RUNNING), "a")
+    first.save_run(a_run("b", 2, state=RUNNING), "b")
+    first.save_run(a_run("c", 3), "c")
+    first.close()  # as when its process ends without finishing its runs
+    second = open_store(settings_for_tests(tmp_path))
+    try:
+        assert [r.name for r in second.active_runs()] == ["runs/a", "runs/b"]
+    finally:
+        second.close()
+
+
+def test_on_postgresql_runs_of_a_live_process_are_not_anybodys_to_recover(
+    postgres_url: str,
+) -> None:
+    owner, other = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        owner.save_run(a_run("a", 1, state=RUNNING), "a")
+        owner.flush()
+        assert other.active_runs() == []
+        assert owner.active_runs() == []
+    finally:
+        owner.close()
+        assert [r.name for r in other.active_runs()] == ["runs/a"]
+        other.close()
+
+
+def test_events_are_read_after_a_cursor_and_from_the_end(store: Store) -> None:
+    store.save_run(a_run("r", 1), "r")
+    for sequence in range(1, 8):
+        store.append_event("r", an_event("r", sequence))
+    assert [e.sequence for e in store.events_after("r", 2, 3)] == [3, 4, 5]
+    assert [e.sequence for e in store.events_after("r", 7, 3)] == []
+    assert [e.sequence for e in store.last_events("r", 2)] == [6, 7]
+    assert store.events_after("other", 0, 10) == []
+
+
+def test_interactions_page_oldest_first_and_follow_their_runs_tenant(store: Store) -> None:
+    store.save_run(a_run("r", 1, tenant="acme"), "r")
+    for number in range(3):
+        store.save_interaction(an_interaction(f"i{number}", 10 + number), (f"i{number}", "r"))
+    answered = an_interaction("i0", 10)
+    answered.state = interaction_pb2.INTERACTION_STATE_RESOLVED
+    store.save_interaction(answered, ("i0", "r"))
+    pending = store.list_interactions("r", [PENDING], 10, None)
+    assert [i.name for i in pending] == ["interactions/i1", "interactions/i2"]
+    assert [i.name for i in store.list_interactions(None, [PENDING], 10, (11, "i1"))] == [
+        "interactions/i2"
+    ]
+    assert store.list_interactions(None, [PENDING], 10, None, "other") == []
+    got = store.get_interaction("i0", "acme")
+    assert got is not None and got.state == interaction_pb2.INTERACTION_STATE_RESOLVED
+    assert store.get_interaction("i0", "other") is None
+
+
+def test_delete_takes_everything_of_a_run_and_retention_sees_sizes(store: Store) -> None:
+    for name, create_us in (("old", 1), ("new", 2)):
+        store.save_run(a_run(name, create_us), name)
+        store.append_event(name, an_event(name, 1))
+        store.save_interaction(an_interaction(f"{name}-i", create_us), (f"{name}-i", name))
+        store.save_artifact((name, "shot"), "image/png", 100 * create_us)
+    store.save_run(a_run("busy", 3, state=RUNNING), "busy")
+    assert store.get_artifact("old", "shot") == ("image/png", 100)
+    assert store.artifact_bytes() == 300
+    usage = store.finished_runs_oldest_first(10)
+    assert [(u.run_id, u.create_us, u.artifact_bytes) for u in usage] == [
+        ("old", 1, 100),
+        ("new", 2, 200),
+    ]
+    assert store.delete_run("old") is True
+    assert store.delete_run("old") is False
+    assert store.get_run("old") is None and store.events_after("old", 0, 10) == []
+    assert store.get_interaction("old-i") is None and store.get_artifact("old", "shot") is None
+    assert store.artifact_bytes() == 200
+    store.reclaim_space()
+
+
+def test_what_was_written_before_close_is_there_after_reopening(
+    store_backend: str, tmp_path: Path
+) -> None:
+    first = open_store(settings_for_tests(tmp_path))
+    first.save_run(a_run("r", 1), "r")
+    for sequence in range(1, 501):
+        first.append_event("r", an_event("r", sequence))
+    first.close()
+    second = open_store(settings_for_tests(tmp_path))
+    try:
+        assert second.applied_migrations == []  # type: ignore[attr-defined]
+        assert [e.sequence for e in second.last_events("r", 1)] == [500]
+        assert len(second.events_after("r", 0, 1000)) == 500
+    finally:
+        second.close()

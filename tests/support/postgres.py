@@ -1,0 +1,111 @@
+"""A private PostgreSQL for tests: OUTRIDER_TEST_DATABASE_URL when set, otherwise a throwaway
+cluster (Debian's initdb and pg_ctl) in a temporary directory on a free loopback port. PostgreSQL
+refuses to run as root, so under root the cluster belongs to the `postgres` system user (or
+`nobody`). Each test gets a database of its own, dropped afterwards."""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+ENV_URL = "OUTRIDER_TEST_DATABASE_URL"
+_USER = "outrider"
+
+
+def _bin_dir() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major_of)
+    if not found:
+        raise RuntimeError(
+            "PostgreSQL is not installed: run `scripts/bootstrap.sh --test` (installs Debian's "
+            f"postgresql) or point {ENV_URL} at a server"
+        )
+    return Path(found[-1]).parent
+
+
+def _major_of(path: str) -> int:
+    return int(Path(path).parents[1].name)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _owner() -> pwd.struct_passwd | None:
+    """The unprivileged account to run PostgreSQL as; None when we are not root."""
+    if os.geteuid() != 0:
+        return None
+    for name in ("postgres", "nobody"):
+        try:
+            return pwd.getpwnam(name)
+        except KeyError:
+            continue
+    raise RuntimeError("running as root, but neither a `postgres` nor a `nobody` user exists")
+
+
+class PostgresServer:
+    """Hands out fresh databases on one server; `close()` stops a cluster it started."""
+
+    def __init__(self) -> None:
+        self._root: Path | None = None
+        self._owner = _owner()
+        self._bin = Path()
+        url = os.environ.get(ENV_URL)
+        self.base_url = url.rstrip("/").rsplit("/", 1)[0] if url else self._start_cluster()
+
+    def _run(self, *command: str | Path) -> None:
+        extra: dict[str, Any] = {}
+        if self._owner is not None:
+            extra = {"user": self._owner.pw_uid, "group": self._owner.pw_gid, "extra_groups": []}
+        subprocess.run(
+            [str(part) for part in command], check=True, capture_output=True, timeout=60, **extra
+        )
+
+    def _start_cluster(self) -> str:
+        self._bin = _bin_dir()
+        self._root = Path(tempfile.mkdtemp(prefix="outrider-pg-"))
+        if self._owner is not None:
+            os.chown(self._root, self._owner.pw_uid, self._owner.pw_gid)
+        data = self._root / "data"
+        self._run(self._bin / "initdb", "-D", data, "-U", _USER, "--auth=trust", "--no-sync")
+        port = _free_port()
+        options = (
+            f"-p {port} -k {self._root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c full_page_writes=off -c max_connections=200"
+        )
+        self._run(
+            self._bin / "pg_ctl", "-D", data, "-l", self._root / "log", "-o", options, "-w", "start"
+        )
+        return f"postgresql://{_USER}@127.0.0.1:{port}"
+
+    def create_database(self) -> str:
+        name = f"outrider_test_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(f"{self.base_url}/postgres", autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return f"{self.base_url}/{name}"
+
+    def drop_database(self, url: str) -> None:
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(f"{self.base_url}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def close(self) -> None:
+        if self._root is None:
+            return
+        try:
+            self._run(
+                self._bin / "pg_ctl", "-D", self._root / "data", "-m", "immediate", "-w", "stop"
+            )
+        finally:
+            shutil.rmtree(self._root, ignore_errors=True)
