@@ -77,7 +77,9 @@ def test_on_postgresql_runs_of_a_live_process_are_not_anybodys_to_recover(
         assert owner.active_runs() == []
     finally:
         owner.close()
+    try:
         assert [r.name for r in other.active_runs()] == ["runs/a"]
+    finally:
         other.close()
 
 

@@ -40,4 +40,11 @@ class Presence:
             self.key = candidate if row and row[0] else 0
 
     def close(self) -> None:
-        self._conn.close()
+        """Releases the lock before hanging up: a closed session's locks go only once its server
+        process notices, which other processes could otherwise race."""
+        try:
+            self._conn.execute("SELECT pg_advisory_unlock(%s, %s)", (NAMESPACE, self.key))
+        except psycopg.Error:
+            pass  # the session is gone already, and its lock with it
+        finally:
+            self._conn.close()
