@@ -178,7 +178,7 @@ async def test_a_modal_dialog_is_closed_before_the_page_behind_it_is_used(
     assert [o.success for o in outcomes(events)] == [True, True]
     # the page behind the dialog is one line, not a list of what cannot be used yet
     first = reader.seen[0].page
-    assert seen_line(first, "[modal dialog open").endswith('(h1 "Newsroom" and 4 more elements)]')
+    assert seen_line(first, "[modal dialog open").endswith('(h1 "Newsroom", 4 more elements)]')
     assert "Read the story" not in first and "Accept cookies" not in first
     assert "[modal dialog" not in reader.seen[1].page  # closed: the page is whole again
     assert seen_line(reader.seen[1].page, "Read the story")
@@ -199,7 +199,9 @@ async def test_an_overlay_covering_the_page_is_dismissed_before_the_page_under_i
     assert complete(events).success, complete(events)
     assert [o.success for o in outcomes(events)] == [True, True]  # Dismiss, then Pay now
     first, second = reader.seen[0].page, reader.seen[1].page
-    assert seen_line(first, "[an overlay covers").endswith('(h1 "Checkout" and 5 more elements)]')
+    assert seen_line(first, "[an overlay covers").startswith(
+        '[an overlay covers the page (h1 "Checkout", 5 more elements): dismiss it'
+    )
     assert "Pay now" not in first and "Voucher" not in first  # covered: summarised
     assert "overlay" not in second and seen_line(second, 'button "Pay now"')  # back, addressable
 

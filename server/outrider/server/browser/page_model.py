@@ -73,9 +73,7 @@ SLOW_PAGE_NOTE = (
     "are shown; scroll or use find to see more]"
 )
 _MODAL_NOTE = "[modal dialog open: close it before using the page behind it{behind}]"
-_OVERLAY_NOTE = (
-    "[an overlay covers the page: dismiss it or wait for it to go before using the page{behind}]"
-)
+_OVERLAY_NOTE = "[an overlay covers the page{behind}: dismiss it or wait for it to go]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
 
@@ -150,7 +148,7 @@ def _summary(lines: list[str]) -> str:
     more = len(lines) - (heading is not None)
     if heading is None:
         return f" ({more} elements)" if more else ""
-    rest = f" and {more} more elements" if more else ""
+    rest = f", {more} more elements" if more else ""
     return f" ({view_tree.strip_refs(heading)}{rest})"
 
 
