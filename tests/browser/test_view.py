@@ -206,6 +206,16 @@ async def test_an_overlay_covering_the_page_is_dismissed_before_the_page_under_i
     assert "overlay" not in second and seen_line(second, 'button "Pay now"')  # back, addressable
 
 
+async def test_an_app_drawn_in_one_window_sized_box_is_not_an_overlay(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    reader = PageReader(lambda seen: ("done", {"answer": seen.page}))
+    events = await run(make_harness, fake, sites, reader, "app_shell.html", "Read.")
+    page = complete(events).final_answer
+    assert "[an overlay" not in page
+    assert "[E" in seen_line(page, 'button "New note"') and "[E" in seen_line(page, '"Undo"')
+
+
 # 4: a failed action says why, at once, in terms the model can act on -------------------------
 
 

@@ -6,7 +6,7 @@
 // Also notes on comboboxes and date fields, the values of password fields (to redact), the title and the
 // scroll position, saving calls of their own. Without a modal dialog, an overlay covering the page
 // (on top at all of nine viewport points, fixed or absolute, over 90% of the viewport each way, with
-// visible content beside it in the page it covers) is told by its texts and number of controls, so
+// page content beneath it at one of them at least) is told by its texts and number of controls, so
 // the view can show it first; a sticky header or a cookie banner covers a strip, not nine points.
 ([limit]) => {
   const coveringOverlay = () => {
@@ -27,20 +27,18 @@
       return null;
     };
     if (!document.body || w < 100 || h < 100) return null;
-    const first = layerAt(0.2 * w, 0.2 * h);
-    if (!first) return null;
-    for (const fx of [0.2, 0.5, 0.8]) {
-      for (const fy of [0.2, 0.5, 0.8]) if (layerAt(fx * w, fy * h) !== first) return null;
-    }
+    const points = [0.2, 0.5, 0.8].flatMap((fx) => [0.2, 0.5, 0.8].map((fy) => [fx * w, fy * h]));
+    const first = layerAt(...points[0]);
+    if (!first || points.some(([x, y]) => layerAt(x, y) !== first)) return null;
+    // Over page content, not the page itself (an app drawn in one full-window box): at some
+    // point an element that is neither in it nor around it lies beneath it.
+    const over = points.some(([x, y]) => document.elementsFromPoint(x, y)
+      .some((e) => !e.contains(first) && !first.contains(e)));
+    if (!over) return null;
     const shown = (e) => {
       const box = e.getBoundingClientRect();
-      return box.width > 1 && box.height > 1 && box.bottom > 0 && box.top < h && e.checkVisibility();
+      return box.width > 1 && box.height > 1 && e.checkVisibility();
     };
-    let beside = false;  // visible content of the page that the overlay is not part of
-    for (let e = first; e.parentElement && !beside; e = e.parentElement) {
-      beside = Array.from(e.parentElement.children).some((s) => s !== e && shown(s));
-    }
-    if (!beside) return null;
     const texts = [];
     const walker = document.createTreeWalker(first, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node && texts.length < 6; node = walker.nextNode()) {
