@@ -37,7 +37,7 @@ from bench.browser_report import CHROMIUM, table
 from bench.browser_tokens import token_counter
 from outrider.server.browser.js import load_js
 from outrider.server.browser.observe import read_page
-from outrider.server.browser.page_model import PageFacts, build_view
+from outrider.server.browser.page_model import PageFacts, build_view, page_facts
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
@@ -71,9 +71,7 @@ def module_at(commit: str) -> ModuleType:
 
 
 async def facts_of(page: Page) -> PageFacts:
-    found = await page.evaluate(load_js("page_facts.js"), [5000])
-    notes = {name: note for name, note in found["comboboxes"].items() if note}
-    return PageFacts(found["modal"], notes, found["typed"], frozenset(found["hidden"]))
+    return page_facts(await page.evaluate(load_js("page_facts.js"), [5000]))
 
 
 async def measure(before: ModuleType) -> list[list[str]]:

@@ -1,7 +1,8 @@
 """The page as a model needs to see it, driven at the wire by a model that reads only the request
 JSON (page_reader.py), on fixture pages made for each point: a paginated table of invoices, a
 booking form with a native select, a date input and an autocomplete combobox, a modal dialog
-over a cookie banner, and a checkout whose button is covered by an overlay."""
+over a cookie banner, a checkout under an overlay covering the page, and one whose button is
+covered by a strip along the bottom."""
 
 from __future__ import annotations
 
@@ -160,8 +161,7 @@ async def test_a_combobox_is_typed_into_and_a_select_is_selected(
 
 def read_story(seen: Seen) -> Call:
     if seen.page.count("[modal dialog open"):
-        dialog = seen.page.split("[behind the dialog")[0]
-        return "click", {"ref": Seen(dialog, "").ref("button")}
+        return "click", {"ref": seen.ref("button")}  # only the dialog has refs
     story = re.search(r"Story: [^\n\"]+", seen.page)
     if story:
         return "done", {"answer": story.group(0)}
@@ -176,9 +176,44 @@ async def test_a_modal_dialog_is_closed_before_the_page_behind_it_is_used(
     assert complete(events).success, complete(events)
     assert complete(events).final_answer == "Story: the river rose two metres."
     assert [o.success for o in outcomes(events)] == [True, True]
-    behind = reader.seen[0].page.split("[behind the dialog, inert:]")[1]
-    assert 'button "Read the story"' in behind and "[E" not in behind
+    # the page behind the dialog is one line, not a list of what cannot be used yet
+    first = reader.seen[0].page
+    assert seen_line(first, "[modal dialog open").endswith('(h1 "Newsroom", 4 more elements)]')
+    assert "Read the story" not in first and "Accept cookies" not in first
     assert "[modal dialog" not in reader.seen[1].page  # closed: the page is whole again
+    assert seen_line(reader.seen[1].page, "Read the story")
+
+
+async def test_an_overlay_covering_the_page_is_dismissed_before_the_page_under_it_is_used(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    def policy(seen: Seen) -> Call:
+        if seen.line("[an overlay covers the page"):
+            return "click", {"ref": seen.ref('button "Dismiss"')}
+        if "Payment sent" in seen.page:
+            return "done", {"answer": "Payment sent"}
+        return "click", {"ref": seen.ref('button "Pay now"')}
+
+    reader = PageReader(policy)
+    events = await run(make_harness, fake, sites, reader, "blocked.html", "Pay.")
+    assert complete(events).success, complete(events)
+    assert [o.success for o in outcomes(events)] == [True, True]  # Dismiss, then Pay now
+    first, second = reader.seen[0].page, reader.seen[1].page
+    assert seen_line(first, "[an overlay covers").startswith(
+        '[an overlay covers the page (h1 "Checkout", 5 more elements): dismiss it'
+    )
+    assert "Pay now" not in first and "Voucher" not in first  # covered: summarised
+    assert "overlay" not in second and seen_line(second, 'button "Pay now"')  # back, addressable
+
+
+async def test_an_app_drawn_in_one_window_sized_box_is_not_an_overlay(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    reader = PageReader(lambda seen: ("done", {"answer": seen.page}))
+    events = await run(make_harness, fake, sites, reader, "app_shell.html", "Read.")
+    page = complete(events).final_answer
+    assert "[an overlay" not in page
+    assert "[E" in seen_line(page, 'button "New note"') and "[E" in seen_line(page, '"Undo"')
 
 
 # 4: a failed action says why, at once, in terms the model can act on -------------------------
@@ -208,7 +243,7 @@ async def test_failed_actions_say_why_at_once(
     reader = PageReader(pay)
     # an action timeout far above the test's patience: a failure must not wait for it
     events = await run(
-        make_harness, fake, sites, reader, "blocked.html", "Pay.", action_timeout=60.0
+        make_harness, fake, sites, reader, "covered.html", "Pay.", action_timeout=60.0
     )
     assert complete(events).success, complete(events)
     errors = [o.error for o in outcomes(events) if not o.success]
@@ -223,6 +258,8 @@ async def test_failed_actions_say_why_at_once(
         'prices Dismiss", which would get the click: close or dismiss that first',
     ]
     assert [o.success for o in outcomes(events)][3:] == [True, True]  # Dismiss, then Pay now
+    # a strip along the bottom (and a sticky header) is not an overlay covering the page
+    assert "[an overlay" not in first.page and seen_line(first.page, 'link "Help"')
 
 
 async def test_a_timeout_names_the_cause_playwright_saw(

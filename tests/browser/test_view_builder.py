@@ -6,6 +6,7 @@ from __future__ import annotations
 from outrider.server.browser.page_model import PageFacts, build_view
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.view_tree import Overlay
 
 GRID = """- generic [ref=e1]:
   - table "Orders" [ref=e2]:
@@ -51,7 +52,39 @@ def test_link_targets_and_unseen_text_are_left_out() -> None:
 def test_comboboxes_get_their_notes_and_an_unnamed_modal_still_comes_first() -> None:
     text = view(PageFacts(modal="", combobox_notes={"Size": "[editable]"}))
     lines = text.splitlines()
-    assert lines[0].startswith("[modal dialog open")
-    assert lines[1:3] == [" dialog:", '  button "Close" [E16]']
-    assert lines[3] == "[behind the dialog, inert:]"
-    assert ' combobox "Size" [editable]' in text and "[E14]" not in text  # inert: no refs
+    assert lines[0] == "[modal dialog open: close it before using the page behind it (7 elements)]"
+    assert lines[1:] == [" dialog:", '  button "Close" [E16]']  # the page behind is not listed
+    assert "Size" not in text
+
+
+CHECKOUT = """- generic [ref=e1]:
+  - heading "Checkout" [level=1] [ref=e2]
+  - paragraph [ref=e3]:
+    - button "Pay now" [ref=e4]
+  - generic [ref=e5]:
+    - text: Loading "prices"
+    - button "Dismiss" [ref=e6]"""
+
+
+def checkout(overlay: Overlay) -> list[str]:
+    return build_view(
+        CHECKOUT, 1, RefMap(), Secrets(), 10_000, PageFacts(overlay=overlay)
+    ).text.splitlines()
+
+
+def test_an_overlay_covering_the_page_comes_first_and_the_page_under_it_is_summarised() -> None:
+    assert checkout(Overlay(('Loading "prices"', "Dismiss"), 1)) == [
+        '[an overlay covers the page (h1 "Checkout", 1 more elements): dismiss it or wait for it'
+        " to go]",
+        '  text: Loading "prices"',
+        '  button "Dismiss" [E6]',
+    ]
+
+
+def test_an_overlay_not_found_alone_in_the_snapshot_leaves_the_page_whole_but_noted() -> None:
+    note = "[an overlay covers the page: dismiss it or wait for it to go]"
+    # texts the snapshot does not have, or a node holding more controls than the overlay has
+    for overlay in (Overlay(("Please wait",), 0), Overlay(("Checkout", "Dismiss"), 1)):
+        lines = checkout(overlay)
+        assert lines[0] == note
+        assert '  button "Pay now" [E4]' in lines and '  button "Dismiss" [E6]' in lines

@@ -17,10 +17,10 @@ from outrider.server.browser.page_model import (
     LARGE_PAGE_NOTE,
     PASSWORD_VALUES_JS,
     SLOW_PAGE_NOTE,
-    PageFacts,
     PageView,
     build_large_view,
     build_view,
+    page_facts,
 )
 from outrider.server.browser.prompts import page_message
 from outrider.server.browser.refs import RefMap
@@ -148,10 +148,10 @@ async def read_page(
     known_small: bool = False,
 ) -> PageRead:
     """The model's view of a page, in as few calls to the browser as the page allows: the page
-    facts (size, modal dialog, comboboxes, unseen text, the main frame's password values,
-    title, scroll position), the snapshot, and each child frame's password scan. All at once
-    when the page is `known_small` (read before and not large); else the facts first, as a
-    large page gets the viewport-first view instead of a costly snapshot."""
+    facts (size, modal dialog or covering overlay, comboboxes, unseen text, the main frame's
+    password values, title, scroll position), the snapshot, and each child frame's password
+    scan. All at once when the page is `known_small` (read before and not large); else the facts
+    first, as a large page gets the viewport-first view instead of a costly snapshot."""
     cap, limit = settings.max_snapshot_chars, settings.large_page_elements
     snapshot: tuple[str, list[str]] | None = None
     if known_small:
@@ -175,10 +175,7 @@ async def read_page(
     raw, frame_values = snapshot
     for value in frame_values:
         secrets.add(value)
-    notes = {name: note for name, note in facts["comboboxes"].items() if note}
-    hidden = frozenset(facts["hidden"])
-    page_facts = PageFacts(facts["modal"], notes, facts["typed"], hidden)
-    view = build_view(raw, key, refs, secrets, cap, page_facts)
+    view = build_view(raw, key, refs, secrets, cap, page_facts(facts))
     return PageRead(view, facts["title"], facts["where"])
 
 

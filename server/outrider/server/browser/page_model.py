@@ -7,8 +7,9 @@ non-interactive lines and label texts that the next control repeats, and halves 
 
 Structure the model needs is kept compactly (view_tree): a table is one line per row with its
 column names once; a native select is one line ("select") with its options, apart from a
-combobox (typed into, marked "editable" when it is); an open modal dialog comes first and the
-page behind it is shown without refs, as it cannot be used until the dialog is closed.
+combobox (typed into, marked "editable" when it is); an open modal dialog, or an overlay that
+covers the page, comes first and the page behind it is summarised in one line (its first heading
+and how much more there is), as it cannot be used until the dialog or overlay is gone.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from outrider.server.browser import view_tree
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
-from outrider.server.browser.view_tree import Node
+from outrider.server.browser.view_tree import Node, Overlay
 
 INTERACTIVE_ROLES = frozenset(
     {
@@ -71,8 +72,8 @@ SLOW_PAGE_NOTE = (
     "[the page could not be read in full in time: only headings and controls near the viewport "
     "are shown; scroll or use find to see more]"
 )
-_MODAL_NOTE = "[modal dialog open: close it before using the page behind it]"
-_BEHIND_NOTE = "[behind the dialog, inert:]"
+_MODAL_NOTE = "[modal dialog open: close it before using the page behind it{behind}]"
+_OVERLAY_NOTE = "[an overlay covers the page{behind}: dismiss it or wait for it to go]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
 
@@ -85,6 +86,16 @@ class PageFacts:
     combobox_notes: dict[str, str] = field(default_factory=dict)  # accessible name -> note
     field_notes: dict[str, str] = field(default_factory=dict)  # date fields: name -> format
     hidden_texts: frozenset[str] = frozenset()  # texts on the page nobody can see
+    overlay: Overlay | None = None  # an overlay covering the page (none with a modal dialog)
+
+
+def page_facts(found: dict[str, Any]) -> PageFacts:
+    """PageFacts from what page_facts.js found."""
+    notes = {name: note for name, note in found["comboboxes"].items() if note}
+    covering = found["overlay"]
+    overlay = Overlay(tuple(covering["texts"]), covering["controls"]) if covering else None
+    hidden = frozenset(found["hidden"])
+    return PageFacts(found["modal"], notes, found["typed"], hidden, overlay)
 
 
 @dataclass(frozen=True)
@@ -109,19 +120,36 @@ def build_view(
         _annotate(raw, "combobox", facts.combobox_notes), "textbox", facts.field_notes
     )
     roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
-    scoped = view_tree.modal_first(roots, facts.modal) if facts.modal is not None else None
-    render = _Renderer(facts.hidden_texts).render
-    if scoped is None:
-        lines = render(roots)
-        if facts.modal is not None:
-            lines.insert(0, _MODAL_NOTE)
-    else:
-        dialog, behind = scoped
-        inert = [view_tree.strip_refs(line) for line in render(behind)]
-        lines = [_MODAL_NOTE, *render(dialog), _BEHIND_NOTE, *inert]
-    kept = _drop_repeated_labels(lines)
+    kept = _drop_repeated_labels(_lines(roots, facts))
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
+
+
+def _lines(roots: list[Node], facts: PageFacts) -> list[str]:
+    """The view's lines: a modal dialog or covering overlay first, with a one-line summary of the
+    page behind it (none of it can be used before it is gone, so listing it costs tokens for
+    nothing); the whole page, noted, when the dialog or overlay is not found in the snapshot."""
+    render = _Renderer(facts.hidden_texts).render
+    if facts.modal is not None:
+        note, scoped = _MODAL_NOTE, view_tree.modal_first(roots, facts.modal)
+    elif facts.overlay is not None:
+        note, scoped = _OVERLAY_NOTE, view_tree.overlay_first(roots, facts.overlay, _is_interactive)
+    else:
+        return render(roots)
+    if scoped is None:
+        return [note.format(behind=""), *render(roots)]
+    on_top, behind = scoped
+    return [note.format(behind=_summary(render(behind))), *render(on_top)]
+
+
+def _summary(lines: list[str]) -> str:
+    """What the page behind holds, in a few words: its first heading, how much else."""
+    heading = next((ln.strip() for ln in lines if re.match(r" *h\d ", ln)), None)
+    more = len(lines) - (heading is not None)
+    if heading is None:
+        return f" ({more} elements)" if more else ""
+    rest = f", {more} more elements" if more else ""
+    return f" ({view_tree.strip_refs(heading)}{rest})"
 
 
 def _annotate(raw: str, role: str, notes: dict[str, str]) -> str:

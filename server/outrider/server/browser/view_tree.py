@@ -1,6 +1,7 @@
 """The snapshot as a tree, for the parts of the view that need more than one line at a time:
 tables (one line per row), native selects (one line with their options), editable comboboxes
-(marked as such) and an open modal dialog (shown first; the page behind it without refs).
+(marked as such), and an open modal dialog or an overlay covering the page (shown first; the page
+behind it summarised in one line, as it cannot be used until the dialog or overlay is gone).
 
 Lines stay in Playwright's format ("  - role "name" [E3]: text"); page_model compresses them.
 """
@@ -129,6 +130,38 @@ def modal_first(roots: list[Node], modal_name: str) -> tuple[list[Node], list[No
     named = [d for d in dialogs if d.name == modal_name]
     dialog = (named or dialogs)[-1]
     return [dialog], _without(roots, dialog)
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """An overlay covering the page, as the page facts tell it: its first texts and how many
+    elements in it could be controls (an upper bound)."""
+
+    texts: tuple[str, ...]
+    controls: int
+
+
+def overlay_first(
+    roots: list[Node], overlay: Overlay, interactive: Callable[[str], bool]
+) -> tuple[list[Node], list[Node]] | None:
+    """(the overlay, everything else): the overlay is the deepest node holding all its texts,
+    the last such in the page; None when no node holds them or the one found holds more
+    controls than the overlay has (then it is not the overlay alone)."""
+    wanted = [_plain(text) for text in overlay.texts]
+    found: Node | None = None
+    for node in (n for root in roots for n in root.walk()):
+        inside = _plain("\n".join(n.line for n in node.walk()))
+        if all(text in inside for text in wanted) and (found is None or node.depth >= found.depth):
+            found = node
+    if found is None or found in roots:
+        return None
+    if sum(interactive(n.line) for n in found.walk()) > overlay.controls:
+        return None
+    return [found], _without(roots, found)
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace('\\"', '"'))
 
 
 def _without(nodes: list[Node], gone: Node) -> list[Node]:

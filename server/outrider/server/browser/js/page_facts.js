@@ -4,8 +4,51 @@
 // cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
 // zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
 // Also notes on comboboxes and date fields, the values of password fields (to redact), the title and the
-// scroll position, saving calls of their own.
+// scroll position, saving calls of their own. Without a modal dialog, an overlay covering the page
+// (on top at all of nine viewport points, fixed or absolute, over 90% of the viewport each way, with
+// page content beneath it at one of them at least) is told by its texts and number of controls, so
+// the view can show it first; a sticky header or a cookie banner covers a strip, not nine points.
 ([limit]) => {
+  const coveringOverlay = () => {
+    const [w, h] = [innerWidth, innerHeight];
+    const covers = (e) => {
+      const position = getComputedStyle(e).position;
+      if (position !== 'fixed' && position !== 'absolute') return false;
+      const box = e.getBoundingClientRect();
+      const across = Math.min(box.right, w) - Math.max(box.left, 0);
+      const down = Math.min(box.bottom, h) - Math.max(box.top, 0);
+      return across >= 0.9 * w && down >= 0.9 * h;
+    };
+    const layerAt = (x, y) => {  // the innermost covering element around the topmost one
+      for (let e = document.elementFromPoint(x, y); e && e !== document.body; e = e.parentElement) {
+        if (e === document.documentElement) return null;
+        if (covers(e)) return e;
+      }
+      return null;
+    };
+    if (!document.body || w < 100 || h < 100) return null;
+    const points = [0.2, 0.5, 0.8].flatMap((fx) => [0.2, 0.5, 0.8].map((fy) => [fx * w, fy * h]));
+    const first = layerAt(...points[0]);
+    if (!first || points.some(([x, y]) => layerAt(x, y) !== first)) return null;
+    // Over page content, not the page itself (an app drawn in one full-window box): at some
+    // point an element that is neither in it nor around it lies beneath it.
+    const over = points.some(([x, y]) => document.elementsFromPoint(x, y)
+      .some((e) => !e.contains(first) && !first.contains(e)));
+    if (!over) return null;
+    const shown = (e) => {
+      const box = e.getBoundingClientRect();
+      return box.width > 1 && box.height > 1 && e.checkVisibility();
+    };
+    const texts = [];
+    const walker = document.createTreeWalker(first, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node && texts.length < 6; node = walker.nextNode()) {
+      const text = node.textContent.replace(/\s+/g, ' ').trim().slice(0, 60);
+      if (text && node.parentElement?.checkVisibility()) texts.push(text);
+    }
+    const controls = Array.from(first.querySelectorAll(
+      'a[href], button, input, select, textarea, [role], [tabindex], [onclick]')).filter(shown).length;
+    return texts.length || controls ? { texts, controls } : null;
+  };
   const count = document.getElementsByTagName('*').length;
   const nameOf = (e) => {  // the accessible name, as far as these elements need it
     const labelled = (e.getAttribute('aria-labelledby') || '').split(/\s+/)
@@ -62,10 +105,11 @@
       hidden.add((parent.innerText || text).replace(/\s+/g, ' ').trim().slice(0, 500));
     }
   }
+  const overlay = modal === null ? coveringOverlay() : null;
   const passwords = Array.from(document.querySelectorAll('input[type=password]'))
     .map((e) => e.value).filter((v) => v);
   const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
   return {
-    count, modal, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where,
+    count, modal, overlay, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where,
   };
 }
