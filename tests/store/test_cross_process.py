@@ -21,11 +21,16 @@ STEPS = 25  # each step is two events, a few milliseconds apart: the run is live
 
 
 @pytest.fixture
-def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[[], ServerProcess]]:
+def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     started: list[ServerProcess] = []
 
-    def start() -> ServerProcess:
-        replica = ServerProcess(tmp_path / str(len(started)), OUTRIDER_DATABASE_URL=postgres_url)
+    def start(**env: str) -> ServerProcess:
+        # failover sweeps off unless a test asks: the tests of start-up recovery need the runs of
+        # a killed replica left for the next replica to start
+        env = {"OUTRIDER_FAILOVER_INTERVAL": "0", **env}
+        replica = ServerProcess(
+            tmp_path / str(len(started)), OUTRIDER_DATABASE_URL=postgres_url, **env
+        )
         started.append(replica)
         replica.start()
         return replica
@@ -36,7 +41,7 @@ def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[[], Se
 
 
 @pytest.fixture
-def replicas(start_replica: Callable[[], ServerProcess]) -> list[ServerProcess]:
+def replicas(start_replica: Callable[..., ServerProcess]) -> list[ServerProcess]:
     return [start_replica(), start_replica()]
 
 
@@ -125,7 +130,7 @@ async def get_run(target: int, name: str) -> run_pb2.Run:
 async def test_a_starting_replica_leaves_runs_of_live_replicas_alone(
     replicas: list[ServerProcess],
     stubs: list[run_service_pb2_grpc.RunServiceStub],
-    start_replica: Callable[[], ServerProcess],
+    start_replica: Callable[..., ServerProcess],
 ) -> None:
     a, _ = stubs
     started = a.Automate(automate_request(steps=1, ask_input=True))
@@ -155,7 +160,7 @@ async def test_a_starting_replica_leaves_runs_of_live_replicas_alone(
 async def test_the_runs_of_a_killed_replica_are_closed_by_the_next_to_start(
     replicas: list[ServerProcess],
     stubs: list[run_service_pb2_grpc.RunServiceStub],
-    start_replica: Callable[[], ServerProcess],
+    start_replica: Callable[..., ServerProcess],
 ) -> None:
     a, b = stubs
     started = a.Automate(automate_request(steps=2, hold=True))
@@ -169,3 +174,29 @@ async def test_the_runs_of_a_killed_replica_are_closed_by_the_next_to_start(
     assert names(seen)[-2:] == ["complete", "done"]
     run = await get_run(replicas[1].port, name)
     assert run.state == run_pb2.RUN_STATE_FAILED and run.last_sequence == len(seen)
+
+
+async def test_live_replicas_close_the_runs_of_a_killed_one_once(
+    start_replica: Callable[..., ServerProcess],
+) -> None:
+    """No replica restarts: the two survivors both sweep every 0.5 s, one of them claims the
+    run, and the watcher on B gets the ending exactly once, gapless."""
+    a, *survivors = [start_replica(OUTRIDER_FAILOVER_INTERVAL="0.5") for _ in range(3)]
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in (a, *survivors)]
+    try:
+        on_a, on_b, _ = (run_service_pb2_grpc.RunServiceStub(c) for c in channels)
+        started = on_a.Automate(automate_request(steps=2, hold=True))
+        name = (await started.read()).event.run
+        watcher = watch(on_b, name)
+        seen = [(await watcher.read()).event]  # type: ignore[attr-defined]
+        a.kill()  # SIGKILL: A writes nothing more
+        seen += await asyncio.wait_for(read_rest(watcher), timeout=60)
+        assert [e.sequence for e in seen] == list(range(1, len(seen) + 1))
+        assert names(seen)[-2:] == ["complete", "done"]
+        assert names(seen).count("done") == 1
+        run = await get_run(survivors[1].port, name)
+        assert run.state == run_pb2.RUN_STATE_FAILED and run.last_sequence == len(seen)
+        assert run.outcome.error_code == "SERVER_RESTARTED"
+    finally:
+        for channel in channels:
+            await channel.close()

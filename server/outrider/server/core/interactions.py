@@ -296,6 +296,13 @@ class InteractionBroker:
         of runs another live process executes."""
         pending = self._store.list_interactions(None, [PENDING], 1_000_000, None)
         stale = [i for i in pending if i.run.removeprefix("runs/") not in executed_elsewhere]
+        return self._cancel_stored(stale)
+
+    def close_pending_of(self, run_id: str) -> int:
+        """The pending interactions of a run a lost replica executed are cancelled."""
+        return self._cancel_stored(self._store.list_interactions(run_id, [PENDING], 10_000, None))
+
+    def _cancel_stored(self, stale: list[ip.Interaction]) -> int:
         for interaction in stale:
             interaction.state = ip.INTERACTION_STATE_CANCELLED
             interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))

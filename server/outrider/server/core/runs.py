@@ -110,10 +110,23 @@ class RunManager:
         active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
         elsewhere = {r.name for r in active} - {r.name for r in stale}
         self.interactions.close_abandoned({name.removeprefix("runs/") for name in elsewhere})
+        return self._close_claimed(stale)
+
+    def sweep_orphans(self) -> int:
+        """While replicas share a store: closes the active runs of a replica that died (its
+        presence lock is gone), with their pending interactions. One replica claims each run,
+        so its terminal events are written once."""
+        stale = [r for r in self._store.active_runs() if _id(r) not in self._active]
         for run in stale:
+            self.interactions.close_pending_of(_id(run))
+        return self._close_claimed(stale)
+
+    def _close_claimed(self, stale: list[run_pb2.Run]) -> int:
+        claimed = [run for run in stale if self._store.claim_orphan(_id(run))]
+        for run in claimed:
             self._close_abandoned(run)
         self._store.flush()
-        return len(stale)
+        return len(claimed)
 
     def _close_abandoned(self, run: run_pb2.Run) -> None:
         run_id = run.name.removeprefix("runs/")
@@ -447,6 +460,10 @@ async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerat
                 continue
             for event in batch:
                 yield event
+
+
+def _id(run: run_pb2.Run) -> str:
+    return run.name.removeprefix("runs/")
 
 
 def _refuse_if_elsewhere(run: run_pb2.Run, here: Container[str]) -> None:

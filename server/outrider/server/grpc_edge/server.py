@@ -11,6 +11,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.failover import FailoverSweeper
 from outrider.server.core.log_redaction import SecretLogFilter
 from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
@@ -56,6 +57,9 @@ class OutriderServer:
         self.store = open_store(settings)
         self.runs = RunManager(settings, self.store, agents)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
+        # Only replicas sharing a store can outlive each other's runs.
+        shared = self.store.event_feed() is not None and settings.failover_interval > 0
+        self.failover = FailoverSweeper(self.runs, settings.failover_interval) if shared else None
         self._agents = agents
         self.health = health.aio.HealthServicer()
         self.keyring = Keyring(settings)
@@ -86,6 +90,8 @@ class OutriderServer:
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
         self.retention.start()
+        if self.failover is not None:
+            self.failover.start()
         await self._server.start()
         await self._start_probe_listener()
         for name in ("", *SERVICE_NAMES):
@@ -131,6 +137,8 @@ class OutriderServer:
     async def _stop(self) -> None:
         grace = self.settings.shutdown_grace
         await self.retention.stop()
+        if self.failover is not None:
+            await self.failover.stop()
         self.runs.stop_accepting()
         await self.health.enter_graceful_shutdown()
         await asyncio.sleep(0.1)  # let health watchers see NOT_SERVING before streams close

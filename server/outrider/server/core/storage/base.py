@@ -70,6 +70,11 @@ class Store(Protocol):
         """Active runs that no running process executes (on SQLite, whose file one process
         owns: every active run), oldest first: what a starting process must close."""
 
+    def claim_orphan(self, run_id: str) -> bool:
+        """Makes this process the owner of an active run that no running process executes.
+        False when it is nobody's no longer (another process claimed it first): only the
+        claimant closes it, so its terminal events are written once."""
+
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None: ...
 
     def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]: ...

@@ -187,6 +187,16 @@ class PostgresStore:
         runs = [read_run(row, self.save_run) for row in rows]
         return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
 
+    def claim_orphan(self, run_id: str) -> bool:
+        """One UPDATE: PostgreSQL's row lock makes a second claimant re-check the condition
+        after the first commits, when the run is owned by a live process again."""
+        claimed = self._rows(
+            f"UPDATE runs r SET owner = %s WHERE id = %s AND state = ANY(%s) AND {UNOWNED} "
+            "RETURNING id",
+            (self._presence.key, run_id, list(ACTIVE_STATES)),
+        )
+        return bool(claimed)
+
     # events
 
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:
