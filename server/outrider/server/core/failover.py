@@ -5,31 +5,21 @@ stays running with nobody executing it while the other replicas live on."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
+from outrider.server.core.background import BackgroundTask
 from outrider.server.core.runs import RunManager
 
 log = logging.getLogger(__name__)
 
 
-class FailoverSweeper:
+class FailoverSweeper(BackgroundTask):
     """`start()` sweeps every `interval` seconds; `stop()` (idempotent) ends it."""
 
     def __init__(self, runs: RunManager, interval: float) -> None:
+        super().__init__("outrider-failover", self._every_interval)
         self._runs = runs
         self._interval = interval
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._every_interval(), name="outrider-failover")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def _every_interval(self) -> None:
         while True:

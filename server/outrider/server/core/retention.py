@@ -10,11 +10,11 @@ only once they end.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 
 from outrider.server.core import clock
+from outrider.server.core.background import BackgroundTask
 from outrider.server.core.errors import FailedPrecondition, NotFound
 from outrider.server.core.principals import SYSTEM
 from outrider.server.core.runs import RunManager
@@ -45,24 +45,14 @@ class SweepResult:
     freed_bytes: int = 0
 
 
-class RetentionSweeper:
+class RetentionSweeper(BackgroundTask):
     """`start()` sweeps at once and then every interval; `stop()` (idempotent) ends it."""
 
     def __init__(self, runs: RunManager, store: Store, policy: RetentionPolicy) -> None:
+        super().__init__("outrider-retention", self._every_interval)
         self._runs = runs
         self._store = store
         self._policy = policy
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._every_interval(), name="outrider-retention")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def _every_interval(self) -> None:
         await self._remove_orphan_folders()

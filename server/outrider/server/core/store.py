@@ -19,15 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from outrider.server.core import clock
-from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,
     events_from_rows,
+    interaction_values,
     interactions_from_rows,
     read_run,
+    run_values,
 )
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
@@ -85,14 +86,7 @@ class SqliteStore:
         self._write(
             "INSERT INTO runs (id, kind, state, create_us, body, tenant) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
-            (
-                run_id,
-                run.kind,
-                run.state,
-                run.create_time.ToMicroseconds(),
-                run.SerializeToString(),
-                run.tenant or DEFAULT_TENANT,
-            ),
+            run_values(run, run_id),
         )
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
@@ -167,17 +161,10 @@ class SqliteStore:
     def save_interaction(
         self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
     ) -> None:
-        interaction_id, run_id = ids
         self._write(
             "INSERT INTO interactions (id, run_id, state, create_us, body) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
-            (
-                interaction_id,
-                run_id,
-                interaction.state,
-                interaction.create_time.ToMicroseconds(),
-                interaction.SerializeToString(),
-            ),
+            interaction_values(interaction, ids),
         )
 
     def get_interaction(

@@ -17,7 +17,6 @@ from psycopg_pool import ConnectionPool
 
 from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_events import PgEventFeed
@@ -27,8 +26,10 @@ from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,
     events_from_rows,
+    interaction_values,
     interactions_from_rows,
     read_run,
+    run_values,
 )
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
@@ -113,15 +114,7 @@ class PostgresStore:
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
                 "owner = excluded.owner",
-                (
-                    run_id,
-                    run.kind,
-                    run.state,
-                    run.create_time.ToMicroseconds(),
-                    run.SerializeToString(),
-                    run.tenant or DEFAULT_TENANT,
-                    self._presence.key,
-                ),
+                (*run_values(run, run_id), self._presence.key),
                 # An ended run wakes its watchers in other processes, which then stop.
                 announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
             )
@@ -229,19 +222,12 @@ class PostgresStore:
     def save_interaction(
         self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
     ) -> None:
-        interaction_id, run_id = ids
         self._writer.put(
             Write(
                 "INSERT INTO interactions (id, run_id, state, create_us, body) "
                 "VALUES (%s, %s, %s, %s, %s) "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
-                (
-                    interaction_id,
-                    run_id,
-                    interaction.state,
-                    interaction.create_time.ToMicroseconds(),
-                    interaction.SerializeToString(),
-                ),
+                interaction_values(interaction, ids),
             )
         )
 

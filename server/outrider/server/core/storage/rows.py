@@ -25,6 +25,24 @@ RUN_COLUMNS = "id, kind, state, create_us, body, tenant"
 _M = TypeVar("_M", run_pb2.Run, run_event_pb2.RunEvent, interaction_pb2.Interaction)
 
 
+def run_values(run: run_pb2.Run, run_id: str) -> tuple[Any, ...]:
+    """A run as the values of RUN_COLUMNS, for an insert."""
+    body = run.SerializeToString()
+    return (run_id, run.kind, run.state, run.create_time.ToMicroseconds(), body, _tenant(run))
+
+
+def interaction_values(
+    interaction: interaction_pb2.Interaction, ids: tuple[str, str]
+) -> tuple[Any, ...]:
+    """An interaction as (id, run_id, state, create_us, body), for an insert."""
+    create_us = interaction.create_time.ToMicroseconds()
+    return (*ids, interaction.state, create_us, interaction.SerializeToString())
+
+
+def _tenant(run: run_pb2.Run) -> str:
+    return run.tenant or DEFAULT_TENANT
+
+
 def decoded(kind: type[_M], body: bytes, what: str) -> _M | None:
     """The decoded row, or None (logged) when it does not decode."""
     try:
