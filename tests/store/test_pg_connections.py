@@ -11,6 +11,7 @@ import psycopg
 
 from outrider.server.core.storage.postgres import PostgresStore
 from outrider.v1 import run_event_pb2
+from tests.store.test_contract import RUNNING, a_run
 
 
 def drop_connections(url: str) -> int:
@@ -64,3 +65,18 @@ async def test_a_watcher_hears_events_after_its_listen_connection_was_dropped(
         watching.close()
         executing.close()
         await asyncio.sleep(0.1)  # lets the LISTEN task close its connection
+
+
+def test_a_process_takes_its_presence_back_after_its_session_was_dropped(postgres_url: str) -> None:
+    owner, other = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        owner.save_run(a_run("a", 1, state=RUNNING), "a")
+        owner.flush()
+        assert other.active_runs() == []
+        drop_connections(postgres_url)  # as a database restart: every presence lock goes
+        assert [r.name for r in other.active_runs()] == ["runs/a"]  # nobody's, for now
+        assert owner.active_runs() == []  # the owner takes its lock back first thing
+        assert other.active_runs() == []
+    finally:
+        owner.close()
+        other.close()

@@ -51,10 +51,11 @@ class Settings(BaseSettings):
         "in PostgreSQL (shared by replicas) instead of the SQLite file of data_dir.",
     )
     failover_interval: float = Field(
-        5.0,
+        4.0,
         ge=0,
         description="With a PostgreSQL store: seconds between checks for runs a dead replica "
-        "left active (closed as failed with terminal events); 0 turns the check off.",
+        "left active; one found at two checks in a row is closed as failed with terminal "
+        "events. 0 turns the checks off.",
     )
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."

@@ -1,6 +1,8 @@
 """Replicas sharing a PostgreSQL store watch for each other's loss: every interval, each closes
 the runs a dead replica left active (failed, `SERVER_RESTARTED`, with terminal events), so no run
-stays running with nobody executing it while the other replicas live on."""
+stays running with nobody executing it while the other replicas live on. A run is closed only
+when it was nobody's at two sweeps in a row, so a replica that lost its session to a database
+restart has one interval to take its presence lock back."""
 
 from __future__ import annotations
 
@@ -22,12 +24,14 @@ class FailoverSweeper(BackgroundTask):
         self._interval = interval
 
     async def _every_interval(self) -> None:
+        seen: set[str] = set()  # runs that were nobody's at the previous sweep
         while True:
             await asyncio.sleep(self._interval)
             try:
-                closed = self._runs.sweep_orphans()
+                closed, seen = self._runs.sweep_orphans(seen)
             except Exception:  # a store hiccup must not end the sweeping; the next pass retries
                 log.exception("failover sweep failed")
+                seen = set()
                 continue
             if closed:
                 log.warning("closed %d runs left active by a replica that is gone", closed)

@@ -112,14 +112,17 @@ class RunManager:
         self.interactions.close_abandoned({name.removeprefix("runs/") for name in elsewhere})
         return self._close_claimed(stale)
 
-    def sweep_orphans(self) -> int:
+    def sweep_orphans(self, seen_before: Container[str]) -> tuple[int, set[str]]:
         """While replicas share a store: closes the active runs of a replica that died (its
-        presence lock is gone), with their pending interactions. One replica claims each run,
-        so its terminal events are written once."""
-        stale = [r for r in self._store.active_runs() if _id(r) not in self._active]
+        presence lock is gone), with their pending interactions, once they were nobody's at the
+        previous sweep too (`seen_before`): a replica whose session PostgreSQL dropped (a
+        restart) takes its lock again meanwhile. One replica claims each run, so its terminal
+        events are written once. Returns how many it closed and the orphans seen now."""
+        orphans = [r for r in self._store.active_runs() if _id(r) not in self._active]
+        stale = [r for r in orphans if _id(r) in seen_before]
         for run in stale:
             self.interactions.close_pending_of(_id(run))
-        return self._close_claimed(stale)
+        return self._close_claimed(stale), {_id(r) for r in orphans}
 
     def _close_claimed(self, stale: list[run_pb2.Run]) -> int:
         claimed = [run for run in stale if self._store.claim_orphan(_id(run))]

@@ -21,29 +21,48 @@ UNOWNED = (
 )
 
 
-KEEPALIVES = "-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3"
+KEEPALIVES = "-c tcp_keepalives_idle=3 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3"
 
 
 class Presence:
     """Holds this process's presence lock until `close()` (or until the process dies)."""
 
     def __init__(self, url: str, connect_timeout: float) -> None:
-        self._conn = psycopg.connect(
-            url,
-            autocommit=True,
-            connect_timeout=int(connect_timeout),
-            application_name="outrider-presence",
-            # The server drops this session, and the lock with it, about 11 s after the network
-            # to this process is lost (idle 5 s, then 3 probes 2 s apart), not hours later.
-            options=KEEPALIVES,
-        )
+        self._url = url
+        self._timeout = int(connect_timeout)
+        self._conn = self._connect()
         self.key = 0
         while not self.key:  # a key no other live process holds
             candidate = secrets.randbelow(2**31 - 1) + 1
-            row = self._conn.execute(
-                "SELECT pg_try_advisory_lock(%s, %s)", (NAMESPACE, candidate)
-            ).fetchone()
-            self.key = candidate if row and row[0] else 0
+            self.key = candidate if self._lock(candidate) else 0
+
+    def ensure(self) -> None:
+        """Takes the same lock again on a new session when the old one is gone (PostgreSQL
+        restarted or dropped it): meanwhile other processes saw this one's runs as nobody's,
+        which is why they wait a second sweep before closing any (`FailoverSweeper`)."""
+        try:
+            self._conn.execute("SELECT 1")
+            return
+        except psycopg.Error:
+            self._conn.close()
+        self._conn = self._connect()
+        if not self._lock(self.key):
+            raise psycopg.OperationalError(f"presence key {self.key} is held by another session")
+
+    def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
+        return psycopg.connect(
+            self._url,
+            autocommit=True,
+            connect_timeout=self._timeout,
+            application_name="outrider-presence",
+            # The server drops this session, and the lock with it, about 6 s after the network to
+            # this process is lost (idle 3 s, then 3 probes 1 s apart), not hours later.
+            options=KEEPALIVES,
+        )
+
+    def _lock(self, key: int) -> bool:
+        row = self._conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (NAMESPACE, key)).fetchone()
+        return bool(row and row[0])
 
     def close(self) -> None:
         """Releases the lock before hanging up: a closed session's locks go only once its server

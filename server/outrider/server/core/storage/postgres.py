@@ -171,7 +171,9 @@ class PostgresStore:
         return [read_run(row, self.save_run) for row in rows]
 
     def active_runs(self) -> list[run_pb2.Run]:
-        """Active runs no live process owns: those of replicas that died or were stopped."""
+        """Active runs no live process owns: those of replicas that died or were stopped. This
+        process first makes sure it still holds its own presence lock."""
+        self._presence.ensure()
         rows = self._rows(
             f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
             "ORDER BY create_us",
