@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
+# Before anything imports grpc: tests fork (pexpect spawns the CLI in a pty) from a process that
+# runs gRPC servers and channels. With gRPC's fork handlers on, the forked child restarts gRPC's
+# poller thread, which meets the epoll descriptor closed before exec and kills the child before
+# the CLI ever starts ("Epoll1Poller encountered epoll_wait error: Bad file descriptor"). No test
+# uses gRPC across a fork, so the handlers are off.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
