@@ -45,7 +45,7 @@ INTERACTIVE_ROLES = frozenset(
         "iframe",
     }
 )
-_SHORT_ROLES = {
+SHORT_ROLES = {  # ARIA role -> the shorter name the view writes
     "generic": "div",
     "paragraph": "p",
     "listitem": "li",
@@ -237,7 +237,7 @@ def _compress_line(line: str) -> str | None:
         rest = _REF.sub("", rest).replace(" [active]", "")
         if rest in (":", "") and role not in view_tree.DIALOGS:
             return None  # an anonymous wrapper: its children stay
-    short = _SHORT_ROLES.get(role, role)
+    short = SHORT_ROLES.get(role, role)
     level = _LEVEL.search(rest)
     if role == "heading" and level:
         short, rest = f"h{level.group(1)}", _LEVEL.sub("", rest)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from outrider.server.browser.page_model import SLOW_PAGE_NOTE
+from outrider.server.browser.page_model import SHORT_ROLES, SLOW_PAGE_NOTE
 from outrider.server.browser.recipe_store import Recipe, Step
 from outrider.server.browser.secrets import Secrets
 from outrider.server.models.base import ToolCall
@@ -54,16 +54,8 @@ _FIELD_LINE = re.compile(
     re.MULTILINE,
 )
 _VIEW_LINE = re.compile(r'^\s*(?:- )?(?P<role>[a-z][a-z0-9]*)(?: "(?P<name>(?:[^"\\]|\\.)*)")?')
-# The view's short role names (page_model, view_tree) back to ARIA roles.
-_LONG_ROLES = {
-    "input": "textbox",
-    "select": "combobox",
-    "div": "generic",
-    "p": "paragraph",
-    "li": "listitem",
-    "nav": "navigation",
-    "footer": "contentinfo",
-}
+# The view's short role names back to ARIA roles (a native select is written "select").
+_LONG_ROLES = {short: role for role, short in SHORT_ROLES.items()} | {"select": "combobox"}
 _DATA_PLACEHOLDER = re.compile(r"\{\{data:([^}]+)\}\}")
 _SECRET_PLACEHOLDER = re.compile(r"\{\{secret:[^}]+\}\}")
 _MIN_DATA_CHARS = 3  # shorter data values ("1", "no") are too common to be told apart in text
