@@ -27,12 +27,12 @@ class Routes:
         self._retry_ms = settings.rest_retry_ms
 
     async def automate(self, request: Request) -> Response:
-        return self._start(request, bodies.automate_spec(await _body(request)))
+        return await self._start(request, bodies.automate_spec(await _body(request)))
 
     async def research(self, request: Request) -> Response:
-        return self._start(request, bodies.research_spec(await _body(request)))
+        return await self._start(request, bodies.research_spec(await _body(request)))
 
-    def _start(self, request: Request, spec: RunSpec) -> Response:
+    async def _start(self, request: Request, spec: RunSpec) -> Response:
         stream = self._stream_settings(request)
         if not stream.approval_events:
             # This caller can neither see nor answer an approval: held actions are refused.
@@ -42,6 +42,7 @@ class Routes:
         run_id = run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         items = self._runs.watch_batches(run_id, 0, principal, cancel_on_disconnect)
+        await self._runs.committed()  # another replica can read the run once it is named
         return sse_response(run, items, stream)
 
     async def events(self, request: Request) -> Response:
