@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from outrider.server.core.storage import Store, open_store
-from tests.support.harness import settings_for_tests
+from tests.support.harness import ServerProcess, settings_for_tests
 
 
 @pytest.fixture
@@ -17,3 +17,23 @@ def store(store_backend: str, tmp_path: Path) -> Iterator[Store]:
     opened = open_store(settings_for_tests(tmp_path))
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    started: list[ServerProcess] = []
+
+    def start(**env: str) -> ServerProcess:
+        # failover sweeps off unless a test asks: the tests of start-up recovery need the runs of
+        # a killed replica left for the next replica to start
+        env = {"OUTRIDER_FAILOVER_INTERVAL": "0", **env}
+        replica = ServerProcess(
+            tmp_path / str(len(started)), OUTRIDER_DATABASE_URL=postgres_url, **env
+        )
+        started.append(replica)
+        replica.start()
+        return replica
+
+    yield start
+    for replica in started:
+        replica.close()

@@ -5,8 +5,7 @@ starting leaves the runs of live replicas alone, and closes those of a killed on
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable
 
 import grpc
 import pytest
@@ -18,26 +17,6 @@ from tests.support.harness import ServerProcess, eventually
 from tests.support.requests import automate_request, collect, names, read_rest
 
 STEPS = 25  # each step is two events, a few milliseconds apart: the run is live while B watches
-
-
-@pytest.fixture
-def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    started: list[ServerProcess] = []
-
-    def start(**env: str) -> ServerProcess:
-        # failover sweeps off unless a test asks: the tests of start-up recovery need the runs of
-        # a killed replica left for the next replica to start
-        env = {"OUTRIDER_FAILOVER_INTERVAL": "0", **env}
-        replica = ServerProcess(
-            tmp_path / str(len(started)), OUTRIDER_DATABASE_URL=postgres_url, **env
-        )
-        started.append(replica)
-        replica.start()
-        return replica
-
-    yield start
-    for replica in started:
-        replica.close()
 
 
 @pytest.fixture

@@ -4,11 +4,14 @@ helpers to read rich gRPC errors."""
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -134,6 +137,7 @@ class ServerProcess:
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
         self.rest_port = 0
+        self.tail: collections.deque[str] = collections.deque()
 
     def start(self, timeout: float = 30.0) -> int:
         env = (
@@ -175,6 +179,19 @@ class ServerProcess:
             if not line and self.process.poll() is not None:
                 break
         raise RuntimeError("the server process did not start")
+
+    def drain(self) -> None:
+        """Reads the process's output from now on in a thread, keeping the last lines in
+        `tail`, so a chatty server never blocks on a full pipe (its output is not `wait()`ed)."""
+        assert self.process is not None and self.process.stdout is not None
+        stdout, self.tail = self.process.stdout, collections.deque(maxlen=200)
+
+        def read() -> None:
+            with contextlib.suppress(ValueError, OSError):  # the pipe was closed
+                for line in stdout:
+                    self.tail.append(line)
+
+        threading.Thread(target=read, daemon=True).start()
 
     def signal(self, signum: signal.Signals) -> None:
         assert self.process is not None

@@ -57,6 +57,24 @@ class Settings(BaseSettings):
         "left active; one found at two checks in a row is closed as failed with terminal "
         "events. 0 turns the checks off.",
     )
+    cluster_secret: SecretStr | None = Field(
+        None,
+        description="With a PostgreSQL store: a secret every replica shares (32+ characters). "
+        "A replica relays cancels and answers for runs another replica executes to it over "
+        "gRPC, signed with this key; unset, such calls are refused (UNIMPLEMENTED).",
+        min_length=32,
+    )
+    advertise_address: str | None = Field(
+        None,
+        description="host:port at which the other replicas reach this one's gRPC port for "
+        "relayed calls. Unset: host:port of the gRPC listener (the machine's hostname when "
+        "it binds every address).",
+    )
+    relay_ca: Path | None = Field(
+        None,
+        description="PEM CA that signs the other replicas' certificates, for relayed calls "
+        "when the gRPC edge speaks TLS; unset: the system's trusted roots.",
+    )
     api_keys: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Comma-separated API keys; empty disables authentication."
     )

@@ -19,11 +19,12 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 
 from outrider.server.core import clock, paging, validation
-from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound, Unimplemented
+from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
 from outrider.server.core.names import interaction_name, new_id, run_name
 from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.relay import ExecutedElsewhere
 from outrider.server.core.storage import Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import automate_events_pb2 as ae
@@ -359,11 +360,7 @@ class InteractionBroker:
 
 def _refuse_closed(stored: ip.Interaction) -> None:
     if stored.state == PENDING:  # pending, but not here: another replica executes its run
-        raise Unimplemented(
-            f"{stored.name} belongs to a run another replica executes; answer it there "
-            "(answers across replicas are not supported yet)",
-            "RUN_ON_ANOTHER_REPLICA",
-        )
+        raise ExecutedElsewhere(stored.run.removeprefix("runs/"), stored.name)
     if stored.state == ip.INTERACTION_STATE_RESOLVED:
         raise FailedPrecondition(
             f"{stored.name} was already answered differently", "INTERACTION_ALREADY_RESOLVED"

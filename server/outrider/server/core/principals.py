@@ -43,6 +43,9 @@ class Principal:
     tenant: str
     scopes: frozenset[Scope]
     limits: Limits = field(default_factory=Limits)
+    # Authenticated by another replica, which relayed the call here (see security/relay.py):
+    # such a call is served here or refused, never relayed again.
+    relayed: bool = False
 
     @property
     def is_admin(self) -> bool:

@@ -10,12 +10,14 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator, Container
+from collections.abc import AsyncGenerator, Container, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from outrider.server.core import clock, paging, validation
 from outrider.server.core.admission import Admission
 from outrider.server.core.agent import Agent, AgentRegistry, RunContext
+from outrider.server.core.answers import Answers
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.errors import (
     FailedPrecondition,
@@ -32,6 +34,7 @@ from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.redaction import Redactor
+from outrider.server.core.relay import ExecutedElsewhere, Relay, executor_address
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
@@ -76,10 +79,18 @@ class _Active:
 
 
 class RunManager:
-    def __init__(self, settings: Settings, store: Store, agents: AgentRegistry) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        agents: AgentRegistry,
+        relay: Relay | None = None,
+    ) -> None:
         self._settings = settings
         self._store = store
         self._agents = agents
+        self._relay = relay
+        self._relayed_cancels: set[asyncio.Task[run_pb2.Run]] = set()
         self.log = EventLog(store, settings.watcher_buffer)
         secret = settings.page_token_secret
         self.page_tokens = paging.PageTokens(
@@ -88,6 +99,7 @@ class RunManager:
         self.interactions = InteractionBroker(
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
+        self.answers = Answers(self.interactions, store, relay)
         self.artifacts = ArtifactStore(settings.artifacts_dir, store)
         self._quotas = Quotas(
             QuotaDefaults(
@@ -318,7 +330,10 @@ class RunManager:
         principal's id is recorded as `cancelled_by` and in the terminal events."""
         principal.require(Scope.RUNS_CANCEL)
         validation.check_reason(reason)
-        _refuse_if_elsewhere(self._find(run_id, principal.tenant_filter), self._active)
+        elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
+        if elsewhere is not None:
+            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            return await relay.cancel(address, run_id, reason, principal)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
             self._request_cancel(active, reason or "cancelled by the caller", principal.id)
@@ -326,13 +341,30 @@ class RunManager:
         return self._find(run_id, None)
 
     def cancel_soon(self, run_id: str, reason: str, principal: Principal) -> None:
-        """Cancels without waiting; for a cancel that arrives on a stream."""
+        """Cancels without waiting; for a cancel that arrives on a stream (relayed in the
+        background when another replica executes the run)."""
         principal.require(Scope.RUNS_CANCEL)
         validation.check_reason(reason, "cancel.reason")
-        _refuse_if_elsewhere(self._find(run_id, principal.tenant_filter), self._active)
+        elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
+        if elsewhere is not None:
+            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            self._relay_in_background(relay.cancel(address, run_id, reason, principal))
+            return
         active = self._active.get(run_id)
         if active is not None:
             self._request_cancel(active, reason, principal.id)
+
+    def _executed_elsewhere(self, run: run_pb2.Run) -> ExecutedElsewhere | None:
+        run_id = _id(run)
+        if run.state in ACTIVE_STATES and run_id not in self._active:
+            return ExecutedElsewhere(run_id, run.name)
+        return None
+
+    def _relay_in_background(self, call: Coroutine[Any, Any, run_pb2.Run]) -> None:
+        task = asyncio.create_task(call)
+        self._relayed_cancels.add(task)
+        task.add_done_callback(_log_relay_failure)
+        task.add_done_callback(self._relayed_cancels.discard)
 
     def cancel_on_disconnect(self, run_id: str, principal: Principal) -> None:
         """The caller that started the run with cancel-on-disconnect went away; this was asked
@@ -469,15 +501,9 @@ def _id(run: run_pb2.Run) -> str:
     return run.name.removeprefix("runs/")
 
 
-def _refuse_if_elsewhere(run: run_pb2.Run, here: Container[str]) -> None:
-    """An active run another replica executes (shared PostgreSQL store) cannot be cancelled
-    from this one yet: say so rather than answer as if it were done."""
-    if run.state in ACTIVE_STATES and run.name.removeprefix("runs/") not in here:
-        raise Unimplemented(
-            f"{run.name} is executed by another replica; cancel it there (cancelling across "
-            "replicas is not supported yet)",
-            reason="RUN_ON_ANOTHER_REPLICA",
-        )
+def _log_relay_failure(task: asyncio.Task[run_pb2.Run]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a cancel relayed to the executing replica failed: %s", task.exception())
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

@@ -133,6 +133,12 @@ class SqliteStore:
     def claim_orphan(self, run_id: str) -> bool:
         return True  # one process owns the file: every run it finds active is its own to close
 
+    def announce(self, address: str) -> None:
+        pass  # one process owns the file: nobody relays calls to it
+
+    def executor_address(self, run_id: str) -> str | None:
+        return None
+
     # events
 
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:

@@ -14,11 +14,13 @@ from typing import Any, TypeAlias
 
 import grpc
 
-from outrider.server.core.errors import OutriderError, PermissionDenied
+from outrider.server.core.errors import OutriderError, PermissionDenied, Unauthenticated
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.grpc_edge.errors import abort
+from outrider.server.grpc_edge.relay_client import RELAYED_METHODS
 from outrider.server.security.access import OPEN, Requirement, grpc_requirement
 from outrider.server.security.authn import Keyring, authenticate
+from outrider.server.security.relay import RELAY_HEADER, RelayKey
 from outrider.server.settings import Settings
 from outrider.server.telemetry.logs import bind_principal
 
@@ -43,6 +45,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, keyring: Keyring, settings: Settings) -> None:
         self._keyring = keyring
         self._settings = settings
+        secret = settings.cluster_secret
+        self._relay_key = RelayKey(secret.get_secret_value()) if secret else None
 
     async def intercept_service(
         self,
@@ -71,16 +75,31 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
     def _principal(self, context: Context, need: Requirement | None, method: str) -> Principal:
         metadata = dict(context.invocation_metadata() or ())
         authorization = metadata.get("authorization")
-        principal = authenticate(
-            self._keyring,
-            authorization if isinstance(authorization, str) else None,
-            peer_common_name(context),
-        )
+        relayed = metadata.get(RELAY_HEADER)
+        if isinstance(relayed, str):
+            principal = self._relayed(relayed, method)
+        else:
+            principal = authenticate(
+                self._keyring,
+                authorization if isinstance(authorization, str) else None,
+                peer_common_name(context),
+            )
         if need is None:
             raise PermissionDenied(f"{method} has no access rule", reason="NO_ACCESS_RULE")
         if isinstance(need, Scope):
             principal.require(need)
         return principal
+
+    def _relayed(self, token: str, method: str) -> Principal:
+        """The caller another replica authenticated and relayed here (core/relay.py)."""
+        if self._relay_key is None:
+            raise Unauthenticated(
+                "a relayed call, but this replica has no OUTRIDER_CLUSTER_SECRET",
+                reason="RELAY_NOT_CONFIGURED",
+            )
+        if method not in RELAYED_METHODS:
+            raise PermissionDenied(f"{method} is never relayed", reason="NOT_RELAYABLE")
+        return self._relay_key.verify(token, method)
 
 
 Admit = Callable[[Context], Awaitable[bool]]

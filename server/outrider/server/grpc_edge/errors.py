@@ -13,6 +13,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from outrider.server.core.errors import (
     FailedPrecondition,
+    FieldViolation,
     InvalidArgument,
     NotFound,
     OutOfRange,
@@ -43,7 +44,10 @@ _CODES: dict[type[OutriderError], grpc.StatusCode] = {
 
 
 def status_code(error: OutriderError) -> grpc.StatusCode:
-    return _CODES.get(type(error), grpc.StatusCode.INTERNAL)
+    for kind in type(error).__mro__:  # a subclass maps as the core class it refines
+        if kind in _CODES:
+            return _CODES[kind]
+    return grpc.StatusCode.INTERNAL
 
 
 def rich_status(error: OutriderError) -> status_pb2.Status:
@@ -131,3 +135,32 @@ def streaming(
             await abort_internal(context)
 
     return wrapper
+
+
+def core_error(error: grpc.aio.AioRpcError) -> OutriderError:
+    """The inverse of `rich_status`: the core error another replica answered a relayed call
+    with, so this replica's edge reports it to its caller as if it were its own."""
+    status = _status_of(error)
+    message = status.message if status is not None else str(error.details() or "")
+    reason, violations = "", []
+    for detail in status.details if status is not None else ():
+        info, bad = error_details_pb2.ErrorInfo(), error_details_pb2.BadRequest()
+        if detail.Unpack(info):
+            reason = info.reason
+        elif detail.Unpack(bad):
+            violations = [FieldViolation(v.field, v.description) for v in bad.field_violations]
+    kind = {code: cls for cls, code in _CODES.items()}.get(error.code())
+    if kind is InvalidArgument:
+        return InvalidArgument(violations or [FieldViolation("", message)], message)
+    if kind is ResourceExhausted:
+        return ResourceExhausted(message, 1.0, reason or None)
+    if kind is None or (kind is Unavailable and not reason):
+        return Unavailable(f"the executing replica failed: {message}", reason="RELAY_FAILED")
+    return kind(message, reason or None)
+
+
+def _status_of(error: grpc.aio.AioRpcError) -> status_pb2.Status | None:
+    for key, value in error.trailing_metadata() or ():
+        if key == _STATUS_DETAILS_KEY and isinstance(value, bytes):
+            return status_pb2.Status.FromString(value)
+    return None

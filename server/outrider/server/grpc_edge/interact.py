@@ -80,11 +80,11 @@ async def _read(
                 await outgoing.put(error)
                 return
             continue
-        result = answer(runs, principal, run_id, request)
+        result = await answer(runs, principal, run_id, request)
         await outgoing.put(isv.InteractResponse(answer_result=result))
 
 
-def answer(
+async def answer(
     runs: RunManager, principal: Principal, run_id: str, request: isv.InteractRequest
 ) -> isv.AnswerResult:
     """Applies a form-data answer or approval decision for the stream's run; refusals (also an
@@ -93,9 +93,9 @@ def answer(
     interaction_id = request.form_data.request_id if is_form else request.approval.approval_id
     try:
         if is_form:
-            _submit(runs, principal, run_id, request.form_data)
+            await _submit(runs, principal, run_id, request.form_data)
         else:
-            _decide(runs, principal, run_id, request.approval)
+            await _decide(runs, principal, run_id, request.approval)
     except OutriderError as error:
         return isv.AnswerResult(
             interaction_id=interaction_id,
@@ -106,16 +106,17 @@ def answer(
     return isv.AnswerResult(interaction_id=interaction_id, accepted=True)
 
 
-def _submit(runs: RunManager, principal: Principal, run_id: str, form: isv.FormDataAnswer) -> None:
+async def _submit(
+    runs: RunManager, principal: Principal, run_id: str, form: isv.FormDataAnswer
+) -> None:
     interaction_id = parse_interaction_name(form.request_id, "form_data.request_id")
     values = [(f.ref, f.value) for f in form.fields]
-    runs.interactions.submit_input(interaction_id, values, form.cancelled, principal, run_id)
+    await runs.answers.submit_input(interaction_id, values, form.cancelled, principal, run_id)
 
 
-def _decide(
+async def _decide(
     runs: RunManager, principal: Principal, run_id: str, approval: isv.ApprovalAnswer
 ) -> None:
     interaction_id = parse_interaction_name(approval.approval_id, "approval.approval_id")
-    runs.interactions.decide_approval(
-        interaction_id, approval.decision, approval.scope, approval.reason, principal, run_id
-    )
+    answer = (approval.decision, approval.scope, approval.reason)
+    await runs.answers.decide_approval(interaction_id, answer, principal, run_id)

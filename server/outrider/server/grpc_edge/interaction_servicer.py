@@ -62,7 +62,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
     async def SubmitInput(
         self, request: isv.SubmitInputRequest, context: Context
     ) -> isv.SubmitInputResponse:
-        interaction = self._runs.interactions.submit_input(
+        interaction = await self._runs.answers.submit_input(
             parse_interaction_name(request.name),
             [(f.ref, f.value) for f in request.fields],
             request.cancelled,
@@ -74,11 +74,9 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
     async def DecideApproval(
         self, request: isv.DecideApprovalRequest, context: Context
     ) -> isv.DecideApprovalResponse:
-        interaction = self._runs.interactions.decide_approval(
+        interaction = await self._runs.answers.decide_approval(
             parse_interaction_name(request.name),
-            request.decision,
-            request.scope,
-            request.reason,
+            (request.decision, request.scope, request.reason),
             caller(),
         )
         return isv.DecideApprovalResponse(interaction=interaction)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import ssl
 
 import grpc
@@ -22,6 +23,7 @@ from outrider.server.grpc_edge.decoding import DecodingInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
 from outrider.server.grpc_edge.reflection import enable_reflection
+from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
 from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
@@ -55,11 +57,14 @@ class OutriderServer:
     def __init__(self, settings: Settings, agents: AgentRegistry) -> None:
         self.settings = settings
         self.store = open_store(settings)
-        self.runs = RunManager(settings, self.store, agents)
+        # Replicas sharing a store relay cancels and answers to the one executing the run.
+        shared = self.store.event_feed() is not None
+        self.relay = GrpcRelay(settings) if shared and settings.cluster_secret else None
+        self.runs = RunManager(settings, self.store, agents, self.relay)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         # Only replicas sharing a store can outlive each other's runs.
-        shared = self.store.event_feed() is not None and settings.failover_interval > 0
-        self.failover = FailoverSweeper(self.runs, settings.failover_interval) if shared else None
+        sweeps = shared and settings.failover_interval > 0
+        self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
         self._agents = agents
         self.health = health.aio.HealthServicer()
         self.keyring = Keyring(settings)
@@ -86,6 +91,7 @@ class OutriderServer:
         except BaseException:
             self.close_unstarted()
             raise
+        self.store.announce(advertised_address(self.settings, self.port))
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
@@ -151,6 +157,8 @@ class OutriderServer:
         await refusing
         if self._probe is not None:
             await self._probe.stop(1.0)
+        if self.relay is not None:
+            await self.relay.close()
         self.store.close()
         log.info("outrider stopped")
         self._log_filter.detach()
@@ -161,6 +169,17 @@ class OutriderServer:
 
 _HEALTH_PORT = "OUTRIDER_HEALTH_PORT"
 _PORT_SETTINGS = {"gRPC": "OUTRIDER_PORT", "gRPC health": _HEALTH_PORT}
+
+
+def advertised_address(settings: Settings, port: int) -> str:
+    """host:port at which other replicas reach this gRPC edge (OUTRIDER_ADVERTISE_ADDRESS, or
+    the bound host, with the machine's name for a wildcard)."""
+    if settings.advertise_address:
+        return settings.advertise_address
+    host = settings.host
+    if host in ("0.0.0.0", "::", "[::]", ""):
+        host = socket.gethostname()
+    return f"{host}:{port}"
 
 
 def _bind(

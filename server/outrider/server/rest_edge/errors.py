@@ -49,7 +49,10 @@ GONE_REASONS = frozenset(
 def http_status(error: OutriderError) -> int:
     if isinstance(error, FailedPrecondition) and error.reason in GONE_REASONS:
         return 410
-    return _STATUSES.get(type(error), 500)
+    for kind in type(error).__mro__:  # a subclass maps as the core class it refines
+        if kind in _STATUSES:
+            return _STATUSES[kind]
+    return 500
 
 
 def error_body(error: OutriderError) -> dict[str, Any]:

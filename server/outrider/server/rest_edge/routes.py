@@ -60,7 +60,7 @@ class Routes:
     async def automate_input(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "requestId")
         values, cancelled = bodies.input_answer(await _body(request))
-        self._runs.interactions.submit_input(
+        await self._runs.answers.submit_input(
             interaction_id, values, cancelled, principal_of(request)
         )
         return JSONResponse(ACCEPTED, 202)
@@ -68,8 +68,8 @@ class Routes:
     async def automate_approval(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "approvalId")
         decision, scope, reason = bodies.approval_decision(await _body(request))
-        self._runs.interactions.decide_approval(
-            interaction_id, decision, scope, reason, principal_of(request)
+        await self._runs.answers.decide_approval(
+            interaction_id, (decision, scope, reason), principal_of(request)
         )
         return JSONResponse(ACCEPTED, 202)
 

@@ -75,6 +75,13 @@ class Store(Protocol):
         False when it is nobody's no longer (another process claimed it first): only the
         claimant closes it, so its terminal events are written once."""
 
+    def announce(self, address: str) -> None:
+        """Publishes where other processes reach this one (`host:port` of its gRPC edge) for
+        calls they relay to the runs it executes; a no-op where no other process can be."""
+
+    def executor_address(self, run_id: str) -> str | None:
+        """The announced address of the live process executing an active run, or None."""
+
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None: ...
 
     def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]: ...

@@ -12,13 +12,20 @@ import psycopg
 # The first half of every presence lock's two-part key ("outr"); the second half is the owner.
 NAMESPACE = 0x6F757472
 
-# Active runs whose owner holds no presence lock in this database (or that have no owner).
-UNOWNED = (
-    "NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted "
-    "AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database "
-    f"WHERE datname = current_database()) AND l.classid::bigint = {NAMESPACE} "
-    "AND l.objid::bigint = r.owner)"
-)
+
+def unowned(owner: str) -> str:
+    """SQL condition: the presence key in column `owner` is held by no live session in this
+    database (or is NULL)."""
+    return (
+        "NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted "
+        "AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database "
+        f"WHERE datname = current_database()) AND l.classid::bigint = {NAMESPACE} "
+        f"AND l.objid::bigint = {owner})"
+    )
+
+
+# Runs (aliased `r`) whose owner holds no presence lock: nobody executes them.
+UNOWNED = unowned("r.owner")
 
 
 KEEPALIVES = "-c tcp_keepalives_idle=3 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3"

@@ -20,7 +20,7 @@ from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_events import PgEventFeed
-from outrider.server.core.storage.pg_presence import UNOWNED, Presence
+from outrider.server.core.storage.pg_presence import UNOWNED, Presence, unowned
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -72,8 +72,36 @@ class PostgresStore:
     def close(self) -> None:
         self._feed.close()
         self._writer.close()
+        self._forget_address()
         self._pool.close()
         self._presence.close()
+
+    def announce(self, address: str) -> None:
+        """Upserts this process's address (rows of processes gone are dropped on the way)."""
+        self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
+        self._writer.put(
+            Write(
+                "INSERT INTO replicas (owner, address, announced_us) VALUES (%s, %s, %s) "
+                "ON CONFLICT (owner) DO UPDATE SET address = excluded.address, "
+                "announced_us = excluded.announced_us",
+                (self._presence.key, address, clock.now_us()),
+            )
+        )
+
+    def executor_address(self, run_id: str) -> str | None:
+        rows = self._rows(
+            "SELECT p.address FROM runs r JOIN replicas p ON p.owner = r.owner "
+            f"WHERE r.id = %s AND r.state = ANY(%s) AND NOT {UNOWNED}",
+            (run_id, list(ACTIVE_STATES)),
+        )
+        return str(rows[0][0]) if rows else None
+
+    def _forget_address(self) -> None:
+        try:
+            with self._pool.connection(timeout=2.0) as conn:
+                conn.execute("DELETE FROM replicas WHERE owner = %s", (self._presence.key,))
+        except (psycopg.Error, OSError):
+            pass  # the row goes with the next replica's announce
 
     def event_feed(self) -> EventFeed | None:
         return self._feed

@@ -53,6 +53,14 @@ MIGRATIONS = (
         "runs.owner: the process that last saved a run, by its presence lock key",
         ("ALTER TABLE runs ADD COLUMN owner BIGINT",),
     ),
+    Migration(
+        4,
+        "replicas: where each process (by presence key) takes relayed calls",
+        (
+            "CREATE TABLE replicas (owner BIGINT PRIMARY KEY, address TEXT NOT NULL, "
+            "announced_us BIGINT NOT NULL)",
+        ),
+    ),
 )
 
 

@@ -1,0 +1,119 @@
+"""The gRPC side of relaying (see core/relay.py): the public RPC, made on the executing replica
+with the caller's principal in a signed relay token instead of the caller's own credentials."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import grpc
+from google.protobuf.message import Message
+
+from outrider.server.core.names import interaction_name, run_name
+from outrider.server.core.principals import Principal
+from outrider.server.grpc_edge.errors import core_error
+from outrider.server.security.relay import RELAY_HEADER, RelayKey
+from outrider.server.settings import Settings
+from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import interaction_service_pb2 as isv
+from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2, run_service_pb2_grpc
+
+_TIMEOUT = 10.0  # a cancel waits up to 10 s for the run's terminal events on the executor
+_SUBMIT = "/outrider.v1.InteractionService/SubmitInput"
+_DECIDE = "/outrider.v1.InteractionService/DecideApproval"
+_CANCEL = "/outrider.v1.RunService/CancelRun"
+RELAYED_METHODS = frozenset({_SUBMIT, _DECIDE, _CANCEL})
+
+log = logging.getLogger(__name__)
+
+
+class GrpcRelay:
+    """One channel per replica address, kept for the life of the process."""
+
+    def __init__(self, settings: Settings) -> None:
+        assert settings.cluster_secret is not None
+        self._key = RelayKey(settings.cluster_secret.get_secret_value())
+        self._credentials = _credentials(settings)
+        self._channels: dict[str, grpc.aio.Channel] = {}
+
+    async def submit_input(
+        self,
+        address: str,
+        interaction_id: str,
+        values: list[tuple[str, str]],
+        cancelled: bool,
+        principal: Principal,
+    ) -> ip.Interaction:
+        request = isv.SubmitInputRequest(
+            name=interaction_name(interaction_id),
+            fields=[ip.FieldValue(ref=ref, value=value) for ref, value in values],
+            cancelled=cancelled,
+        )
+        stub = interaction_service_pb2_grpc.InteractionServiceStub(self._channel(address))
+        response: isv.SubmitInputResponse = await self._call(
+            stub.SubmitInput, request, _SUBMIT, principal, address
+        )
+        return response.interaction
+
+    async def decide_approval(
+        self,
+        address: str,
+        interaction_id: str,
+        answer: tuple[int, int, str],
+        principal: Principal,
+    ) -> ip.Interaction:
+        decision, scope, reason = answer
+        request = isv.DecideApprovalRequest(
+            name=interaction_name(interaction_id),
+            decision=decision,  # type: ignore[arg-type]
+            scope=scope,  # type: ignore[arg-type]
+            reason=reason,
+        )
+        stub = interaction_service_pb2_grpc.InteractionServiceStub(self._channel(address))
+        response: isv.DecideApprovalResponse = await self._call(
+            stub.DecideApproval, request, _DECIDE, principal, address
+        )
+        return response.interaction
+
+    async def cancel(
+        self, address: str, run_id: str, reason: str, principal: Principal
+    ) -> run_pb2.Run:
+        request = run_service_pb2.CancelRunRequest(name=run_name(run_id), reason=reason)
+        stub = run_service_pb2_grpc.RunServiceStub(self._channel(address))
+        response: run_service_pb2.CancelRunResponse = await self._call(
+            stub.CancelRun, request, _CANCEL, principal, address
+        )
+        return response.run
+
+    async def _call(
+        self, method: Any, request: Message, path: str, principal: Principal, address: str
+    ) -> Any:
+        token = self._key.sign(principal, path)
+        try:
+            return await method(request, metadata=((RELAY_HEADER, token),), timeout=_TIMEOUT)
+        except grpc.aio.AioRpcError as error:
+            log.info("relayed %s to %s: %s", path, address, error.code().name)
+            raise core_error(error) from None
+
+    def _channel(self, address: str) -> grpc.aio.Channel:
+        channel = self._channels.get(address)
+        if channel is None:
+            if self._credentials is None:
+                channel = grpc.aio.insecure_channel(address)
+            else:
+                channel = grpc.aio.secure_channel(address, self._credentials)
+            self._channels[address] = channel
+        return channel
+
+    async def close(self) -> None:
+        for channel in self._channels.values():
+            await channel.close()
+        self._channels.clear()
+
+
+def _credentials(settings: Settings) -> grpc.ChannelCredentials | None:
+    """TLS when this replica's own edge speaks TLS (the others do too)."""
+    if settings.tls_cert is None:
+        return None
+    roots = settings.relay_ca.read_bytes() if settings.relay_ca else None
+    return grpc.ssl_channel_credentials(root_certificates=roots)
