@@ -1,0 +1,163 @@
+"""Three replicas on one PostgreSQL, thirty runs: each is started on one replica, watched on a
+second and answered through the third; the replica executing a third of them is SIGKILLed while
+half of its runs still wait for input. Every run ends, every watcher (resuming on another replica
+when its own dies, as a client would) gets every event once and in order, and every answer the
+cluster accepted reached its run."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import grpc
+import pytest
+
+from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import interaction_service_pb2 as isv
+from outrider.v1 import (
+    interaction_service_pb2_grpc,
+    run_event_pb2,
+    run_pb2,
+    run_service_pb2,
+    run_service_pb2_grpc,
+)
+from tests.support.harness import ServerProcess, eventually, rich_error
+from tests.support.requests import automate_request, names
+
+RUNS = 30
+SUBMITTED = "input submitted (RESOLUTION_SOURCE_CALLER)"
+CLUSTER = {
+    "OUTRIDER_CLUSTER_SECRET": "drill-secret-" + "z" * 24,
+    "OUTRIDER_FAILOVER_INTERVAL": "0.5",
+    "OUTRIDER_MAX_CONCURRENT_RUNS": "10",  # every run of a replica waits for input at once
+}
+
+
+class Node:
+    def __init__(self, process: ServerProcess) -> None:
+        self.process = process
+        self.channel = grpc.aio.insecure_channel(f"127.0.0.1:{process.port}")
+        self.runs = run_service_pb2_grpc.RunServiceStub(self.channel)
+        self.interactions = interaction_service_pb2_grpc.InteractionServiceStub(self.channel)
+        self.alive = True
+
+
+async def watch_resuming(nodes: list[Node], first: int, run: str) -> list[run_event_pb2.RunEvent]:
+    """Follows the run on `nodes[first]`; when that replica dies, resumes on the next live one
+    from the last sequence received."""
+    events: list[run_event_pb2.RunEvent] = []
+    index = first
+    while True:
+        node = nodes[index % len(nodes)]
+        after = events[-1].sequence if events else 0
+        stream = node.runs.StreamRunEvents(
+            run_service_pb2.StreamRunEventsRequest(name=run, after_sequence=after)
+        )
+        try:
+            async for response in stream:
+                if response.HasField("event"):
+                    events.append(response.event)
+            return events
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+            index += 1  # that replica is gone: resume elsewhere
+
+
+async def pending_of(node: Node, run: str) -> ip.Interaction:
+    found: list[ip.Interaction] = []
+
+    async def listed() -> bool:
+        response = await node.interactions.ListInteractions(isv.ListInteractionsRequest(run=run))
+        found[:] = response.interactions
+        return bool(found)
+
+    try:
+        await eventually(listed, within=60)
+    except AssertionError:
+        stored = (await node.runs.GetRun(run_service_pb2.GetRunRequest(name=run))).run
+        raise AssertionError(f"{run} asked nothing: {stored}") from None
+    return found[0]
+
+
+async def answer(nodes: list[Node], first: int, interaction: ip.Interaction) -> bool:
+    """Answers through `nodes[first]` (the next live one if it died): True when accepted; a
+    refusal must say why (the executor is gone, or its run was closed meanwhile)."""
+    request = isv.SubmitInputRequest(
+        name=interaction.name, fields=[ip.FieldValue(ref="E1", value="me@example.com")]
+    )
+    for offset in range(len(nodes)):
+        node = nodes[(first + offset) % len(nodes)]
+        if not node.alive:
+            continue
+        try:
+            await node.interactions.SubmitInput(request)
+            return True
+        except grpc.aio.AioRpcError as error:
+            reason = rich_error(error).reason
+            if reason in ("EXECUTOR_LOST", "RELAY_FAILED", "INTERACTION_CANCELLED"):
+                return False
+            if error.code() == grpc.StatusCode.UNAVAILABLE and not reason:
+                continue  # this replica itself went away mid-call
+            raise
+    raise AssertionError("no replica left to answer through")
+
+
+@pytest.mark.timeout(240)
+async def test_thirty_runs_across_three_replicas_survive_a_killed_executor(
+    start_replica: Callable[..., ServerProcess],
+) -> None:
+    nodes = [Node(start_replica(**CLUSTER)) for _ in range(3)]
+    for node in nodes:
+        node.process.drain()
+    try:
+        runs = []
+        for index in range(RUNS):  # run i: executed by i % 3, watched on i+1, answered via i+2
+            request = automate_request(steps=2, interval=0.05, ask_input=True)
+            created = await nodes[index % 3].runs.CreateRun(
+                run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
+            )
+            runs.append(created.run.name)
+        watchers = [
+            asyncio.create_task(watch_resuming(nodes, index + 1, run))
+            for index, run in enumerate(runs)
+        ]
+        questions = [await pending_of(nodes[(i + 2) % 3], run) for i, run in enumerate(runs)]
+        half = RUNS // 2
+        accepted = [await answer(nodes, (i + 2) % 3, questions[i]) for i in range(half)]
+        assert all(accepted)  # every replica was up: every answer went through
+        nodes[0].process.kill()  # SIGKILL mid-run: its runs 15, 18, ... still wait for input
+        nodes[0].alive = False
+        accepted += [await answer(nodes, (i + 2) % 3, questions[i]) for i in range(half, RUNS)]
+        histories = await asyncio.wait_for(asyncio.gather(*watchers), 120)
+
+        for index, (run, events) in enumerate(zip(runs, histories, strict=True)):
+            assert [e.sequence for e in events] == list(range(1, len(events) + 1)), run
+            assert names(events)[-2:] == ["complete", "done"], run
+            assert names(events).count("done") == 1, run
+            statuses = [
+                e.automate.agent_status.message
+                for e in events
+                if e.automate.HasField("agent_status")
+            ]
+            executor_survived = index % 3 != 0
+            if executor_survived:  # its answer was accepted, reached the agent, the run ended
+                assert accepted[index] and SUBMITTED in statuses, run
+            elif index >= half:  # waiting for input when its replica died: refused, not lost
+                assert not accepted[index] and SUBMITTED not in statuses, run
+        survivor = nodes[1]
+        for index, run in enumerate(runs):
+            stored = (await survivor.runs.GetRun(run_service_pb2.GetRunRequest(name=run))).run
+            assert stored.state not in (
+                run_pb2.RUN_STATE_QUEUED,
+                run_pb2.RUN_STATE_RUNNING,
+                run_pb2.RUN_STATE_INPUT_REQUIRED,
+            ), run
+            assert stored.last_sequence == histories[index][-1].sequence, run
+            if index % 3 == 0 and index >= half:
+                assert stored.outcome.error_code == "SERVER_RESTARTED", run
+            elif index % 3 != 0:
+                assert stored.state == run_pb2.RUN_STATE_SUCCEEDED, run
+    finally:
+        for node in nodes:
+            await node.channel.close()
