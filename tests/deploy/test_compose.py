@@ -39,7 +39,7 @@ def test_every_outrider_variable_is_a_setting() -> None:
 
 def test_replicas_share_the_store_and_the_page_token_key() -> None:
     found = services()
-    shared = ("OUTRIDER_DATABASE_URL", "OUTRIDER_PAGE_TOKEN_SECRET")
+    shared = ("OUTRIDER_DATABASE_URL", "OUTRIDER_PAGE_TOKEN_SECRET", "OUTRIDER_CLUSTER_SECRET")
     first, second = (found[name]["environment"] for name in REPLICAS)
     for variable in shared:
         assert first[variable] and first[variable] == second[variable], variable
@@ -70,3 +70,17 @@ def test_replicas_listen_on_distinct_host_ports_and_stop_gently() -> None:
     for name in REPLICAS:
         grace = float(found[name]["environment"]["OUTRIDER_SHUTDOWN_GRACE"])
         assert seconds(found[name]["stop_grace_period"]) > longest_shutdown(grace)
+
+
+def test_replicas_relay_to_each_other_by_service_name() -> None:
+    found = services()
+    for name in REPLICAS:
+        environment = found[name]["environment"]
+        settings = Settings(
+            cluster_secret=environment["OUTRIDER_CLUSTER_SECRET"].split(":-", 1)[1].rstrip("}"),
+        )  # the default secret passes the setting's own check (32+ characters)
+        assert settings.cluster_secret is not None
+        host, port = environment["OUTRIDER_ADVERTISE_ADDRESS"].split(":")
+        assert host == name  # the compose service's DNS name
+        published = {mapping.split(":")[1] for mapping in found[name]["ports"]}
+        assert port in published  # the gRPC port inside the container
