@@ -160,7 +160,8 @@ async def test_live_replicas_close_the_runs_of_a_killed_one_once(
 ) -> None:
     """No replica restarts: the two survivors both sweep every 0.5 s, one of them claims the
     run, and the watcher on B gets the ending exactly once, gapless."""
-    a, *survivors = [start_replica(OUTRIDER_FAILOVER_INTERVAL="0.5") for _ in range(3)]
+    sweeping_ending = {"OUTRIDER_FAILOVER_INTERVAL": "0.5", "OUTRIDER_FAILOVER_RESUMES": "0"}
+    a, *survivors = [start_replica(**sweeping_ending) for _ in range(3)]
     channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in (a, *survivors)]
     try:
         on_a, on_b, _ = (run_service_pb2_grpc.RunServiceStub(c) for c in channels)

@@ -25,6 +25,9 @@ def drop_connections(url: str) -> int:
 
 
 def append(store: PostgresStore, run_id: str, sequences: range) -> None:
+    """Events of a run this store executes (it saves the run first: only its owner appends)."""
+    if sequences.start == 1:
+        store.save_run(a_run(run_id, 1, state=RUNNING), run_id)
     for sequence in sequences:
         store.append_event(run_id, run_event_pb2.RunEvent(sequence=sequence))
 

@@ -43,7 +43,7 @@ RESOLUTION_SOURCE_EXPIRED: ResolutionSource
 RESOLUTION_SOURCE_RUN_ENDED: ResolutionSource
 
 class RunEvent(_message.Message):
-    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "run_queued", "recipe_replayed", "artifact")
+    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "run_queued", "recipe_replayed", "run_resumed", "artifact")
     RUN_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -54,6 +54,7 @@ class RunEvent(_message.Message):
     INPUT_RESOLVED_FIELD_NUMBER: _ClassVar[int]
     RUN_QUEUED_FIELD_NUMBER: _ClassVar[int]
     RECIPE_REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    RUN_RESUMED_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_FIELD_NUMBER: _ClassVar[int]
     run: str
     sequence: int
@@ -65,8 +66,9 @@ class RunEvent(_message.Message):
     input_resolved: InputResolved
     run_queued: RunQueued
     recipe_replayed: RecipeReplayed
+    run_resumed: RunResumed
     artifact: str
-    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., run_queued: _Optional[_Union[RunQueued, _Mapping]] = ..., recipe_replayed: _Optional[_Union[RecipeReplayed, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
+    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., run_queued: _Optional[_Union[RunQueued, _Mapping]] = ..., recipe_replayed: _Optional[_Union[RecipeReplayed, _Mapping]] = ..., run_resumed: _Optional[_Union[RunResumed, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
     __slots__ = ("time", "last_sequence")
@@ -131,6 +133,14 @@ class RunQueued(_message.Message):
     POSITION_FIELD_NUMBER: _ClassVar[int]
     position: int
     def __init__(self, position: _Optional[int] = ...) -> None: ...
+
+class RunResumed(_message.Message):
+    __slots__ = ("attempt", "reason")
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    attempt: int
+    reason: str
+    def __init__(self, attempt: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class RecipeReplayed(_message.Message):
     __slots__ = ("recipe_id", "steps_total", "steps_replayed", "handed_over", "divergence", "retired")

@@ -57,6 +57,14 @@ class Settings(BaseSettings):
         "left active; one found at two checks in a row is closed as failed with terminal "
         "events. 0 turns the checks off.",
     )
+    failover_resumes: int = Field(
+        1,
+        ge=0,
+        description="With a PostgreSQL store: how many times a run whose replica was lost is "
+        "resumed on another replica (a browser run from its start URL, research from its first "
+        "phase) before it is ended instead. Runs with secret data are always ended (the "
+        "secrets lived only in the lost replica's memory). 0 ends every lost run.",
+    )
     cluster_secret: SecretStr | None = Field(
         None,
         description="With a PostgreSQL store: a secret every replica shares (32+ characters). "

@@ -1,8 +1,9 @@
-"""Replicas sharing a PostgreSQL store watch for each other's loss: every interval, each closes
-the runs a dead replica left active (failed, `SERVER_RESTARTED`, with terminal events), so no run
-stays running with nobody executing it while the other replicas live on. A run is closed only
-when it was nobody's at two sweeps in a row, so a replica that lost its session to a database
-restart has one interval to take its presence lock back."""
+"""Replicas sharing a PostgreSQL store watch for each other's loss: every interval, each takes
+over the runs a dead replica left active, and resumes them (OUTRIDER_FAILOVER_RESUMES) or ends
+them (failed, `SERVER_RESTARTED`, with terminal events), so no run stays running with nobody
+executing it while the other replicas live on. A run is taken over only when it was nobody's at
+two sweeps in a row, so a replica that lost its session to a database restart has one interval
+to take its presence lock back."""
 
 from __future__ import annotations
 
@@ -34,4 +35,4 @@ class FailoverSweeper(BackgroundTask):
                 seen = set()
                 continue
             if closed:
-                log.warning("closed %d runs left active by a replica that is gone", closed)
+                log.warning("took over %d runs left active by a replica that is gone", closed)

@@ -47,10 +47,11 @@ class Relay(Protocol):
 class ExecutedElsewhere(Unimplemented):
     """The local path's verdict: the run is active, and another replica executes it."""
 
-    def __init__(self, run_id: str, what: str) -> None:
+    def __init__(self, run_id: str, interaction: str = "") -> None:
+        what = f"{interaction} belongs to {run_name(run_id)}, which" if interaction else ""
         super().__init__(
-            f"{what} belongs to {run_name(run_id)}, which another replica executes; set the "
-            "same OUTRIDER_CLUSTER_SECRET on every replica so that any of them relays it there",
+            f"{what or run_name(run_id) + ' is a run'} another replica executes; set the same "
+            "OUTRIDER_CLUSTER_SECRET on every replica so that any of them relays the call there",
             reason="RUN_ON_ANOTHER_REPLICA",
         )
         self.run_id = run_id

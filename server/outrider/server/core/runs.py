@@ -33,7 +33,7 @@ from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
-from outrider.server.core.redaction import Redactor
+from outrider.server.core.redaction import Redactor, holds_placeholders
 from outrider.server.core.relay import ExecutedElsewhere, Relay, executor_address
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
@@ -125,23 +125,73 @@ class RunManager:
         return self._close_claimed(stale)
 
     def sweep_orphans(self, seen_before: Container[str]) -> tuple[int, set[str]]:
-        """While replicas share a store: closes the active runs of a replica that died (its
-        presence lock is gone), with their pending interactions, once they were nobody's at the
-        previous sweep too (`seen_before`): a replica whose session PostgreSQL dropped (a
-        restart) takes its lock again meanwhile. One replica claims each run, so its terminal
-        events are written once. Returns how many it closed and the orphans seen now."""
+        """While replicas share a store: takes over the active runs of a replica that died (its
+        presence lock is gone), once they were nobody's at the previous sweep too
+        (`seen_before`): a replica whose session PostgreSQL dropped (a restart) takes its lock
+        again meanwhile. One replica claims each run, so its events are written once; it resumes
+        the run (up to OUTRIDER_FAILOVER_RESUMES times) or ends it. Runs executed here that
+        another replica took over (this one was cut off) stop here. Returns how many runs it
+        took over and the orphans seen now."""
+        self._stop_taken_over()
         orphans = [r for r in self._store.active_runs() if _id(r) not in self._active]
         stale = [r for r in orphans if _id(r) in seen_before]
         for run in stale:
             self.interactions.close_pending_of(_id(run))
-        return self._close_claimed(stale), {_id(r) for r in orphans}
+        return self._take_over(stale, resume=True), {_id(r) for r in orphans}
 
     def _close_claimed(self, stale: list[run_pb2.Run]) -> int:
-        claimed = [run for run in stale if self._store.claim_orphan(_id(run))]
-        for run in claimed:
-            self._close_abandoned(run)
+        return self._take_over(stale, resume=False)
+
+    def _take_over(self, stale: list[run_pb2.Run], resume: bool) -> int:
+        taken = 0
+        for run in stale:
+            takeovers = self._store.claim_orphan(_id(run))
+            if takeovers is None:
+                continue  # another replica claimed it first
+            taken += 1
+            if resume and self._resumable(run, takeovers):
+                self._resume(run, takeovers)
+            else:
+                self._close_abandoned(run)
         self._store.flush()
-        return len(claimed)
+        return taken
+
+    def _resumable(self, run: run_pb2.Run, takeovers: int) -> bool:
+        secret = run.HasField("automate") and holds_placeholders(run.automate.data)
+        within_budget = takeovers <= self._settings.failover_resumes
+        if not within_budget or secret or run.kind not in self._agents or not self._accepting:
+            return False
+        ending = {event_name(e) for e in self._store.last_events(_id(run), 2)}
+        return not ending & {"complete", "done"}  # it had finished: only its ending is missing
+
+    def _resume(self, run: run_pb2.Run, takeovers: int) -> None:
+        """Executes a lost run here, from the start of its task, after the events it has."""
+        run_id = _id(run)
+        last = self._store.last_events(run_id, 1)
+        redactor = Redactor()
+        self.log.open(run_id, last[-1].sequence if last else 0, redactor=redactor)
+        run.state = run_pb2.RUN_STATE_QUEUED
+        live = run_pb2.Run()
+        live.CopyFrom(run)
+        ctx = RunContext(
+            live, clock.now_us(), self.log, self.interactions, self.artifacts, redactor
+        )
+        active = _Active(run, ctx)
+        self._active[run_id] = active
+        metrics.run_active(kind_label(run.kind), +1)
+        reason = "the replica executing the run was lost; another replica took it over"
+        ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
+        log.warning("resuming %s (takeover %d)", run.name, takeovers)
+        agent = self._agents[run.kind]
+        active.task = asyncio.create_task(self._drive(active, agent), name=run.name)
+
+    def _stop_taken_over(self) -> None:
+        """Runs this replica executes but another took over (this one was cut off from the
+        store longer than the failover bound): the agent stops; its writes are fenced off."""
+        for run_id in self._store.taken_over(list(self._active)):
+            active = self._active[run_id]
+            log.warning("%s was taken over by another replica; stopping it here", active.run.name)
+            self._request_cancel(active, "taken over by another replica")
 
     def _close_abandoned(self, run: run_pb2.Run) -> None:
         run_id = run.name.removeprefix("runs/")
@@ -357,7 +407,7 @@ class RunManager:
     def _executed_elsewhere(self, run: run_pb2.Run) -> ExecutedElsewhere | None:
         run_id = _id(run)
         if run.state in ACTIVE_STATES and run_id not in self._active:
-            return ExecutedElsewhere(run_id, run.name)
+            return ExecutedElsewhere(run_id)
         return None
 
     def _relay_in_background(self, call: Coroutine[Any, Any, run_pb2.Run]) -> None:

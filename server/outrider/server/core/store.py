@@ -130,8 +130,11 @@ class SqliteStore:
         runs = [read_run(row, self.save_run) for row in rows]
         return [run for run in runs if run.state in ACTIVE_STATES]
 
-    def claim_orphan(self, run_id: str) -> bool:
-        return True  # one process owns the file: every run it finds active is its own to close
+    def claim_orphan(self, run_id: str) -> int | None:
+        return 1  # one process owns the file: every run it finds active is its own to close
+
+    def taken_over(self, run_ids: Iterable[str]) -> list[str]:
+        return []
 
     def announce(self, address: str) -> None:
         pass  # one process owns the file: nobody relays calls to it

@@ -70,10 +70,15 @@ class Store(Protocol):
         """Active runs that no running process executes (on SQLite, whose file one process
         owns: every active run), oldest first: what a starting process must close."""
 
-    def claim_orphan(self, run_id: str) -> bool:
-        """Makes this process the owner of an active run that no running process executes.
-        False when it is nobody's no longer (another process claimed it first): only the
-        claimant closes it, so its terminal events are written once."""
+    def claim_orphan(self, run_id: str) -> int | None:
+        """Makes this process the owner of an active run that no running process executes;
+        returns how many times the run was taken over, this time included. None when it is
+        nobody's no longer (another process claimed it first): only the claimant closes or
+        resumes it, so its events are written once. From then on the previous owner's writes
+        to the run are refused (fencing)."""
+
+    def taken_over(self, run_ids: Iterable[str]) -> list[str]:
+        """Of these runs (executed here), those another process took over meanwhile."""
 
     def announce(self, address: str) -> None:
         """Publishes where other processes reach this one (`host:port` of its gRPC edge) for

@@ -135,13 +135,14 @@ class PostgresStore:
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None:
         """Inserts or updates a run; its tenant (`run.tenant`) is fixed by the first save. The
-        saving process becomes its owner (the process executing it saves it)."""
+        saving process becomes its owner (the process executing it saves it). Fenced: a run
+        another live process took over (`claim_orphan`) is no longer updated by this one."""
         self._writer.put(
             Write(
-                "INSERT INTO runs (id, kind, state, create_us, body, tenant, owner) "
+                "INSERT INTO runs AS r (id, kind, state, create_us, body, tenant, owner) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
-                "owner = excluded.owner",
+                f"owner = excluded.owner WHERE r.owner = excluded.owner OR {UNOWNED}",
                 (*run_values(run, run_id), self._presence.key),
                 # An ended run wakes its watchers in other processes, which then stop.
                 announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
@@ -210,24 +211,37 @@ class PostgresStore:
         runs = [read_run(row, self.save_run) for row in rows]
         return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
 
-    def claim_orphan(self, run_id: str) -> bool:
+    def claim_orphan(self, run_id: str) -> int | None:
         """One UPDATE: PostgreSQL's row lock makes a second claimant re-check the condition
         after the first commits, when the run is owned by a live process again."""
         claimed = self._rows(
-            f"UPDATE runs r SET owner = %s WHERE id = %s AND state = ANY(%s) AND {UNOWNED} "
-            "RETURNING id",
+            "UPDATE runs r SET owner = %s, takeovers = takeovers + 1 "
+            f"WHERE id = %s AND state = ANY(%s) AND {UNOWNED} RETURNING takeovers",
             (self._presence.key, run_id, list(ACTIVE_STATES)),
         )
-        return bool(claimed)
+        return int(claimed[0][0]) if claimed else None
+
+    def taken_over(self, run_ids: Iterable[str]) -> list[str]:
+        wanted = list(run_ids)
+        if not wanted:
+            return []
+        rows = self._rows(
+            "SELECT id FROM runs WHERE id = ANY(%s) AND owner IS DISTINCT FROM %s",
+            (wanted, self._presence.key),
+        )
+        return [str(row[0]) for row in rows]
 
     # events
 
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:
         self._writer.put(
             Write(
-                "INSERT INTO events (run_id, sequence, body) VALUES (%s, %s, %s) "
+                # Fenced: once another live process took the run over, this one's late
+                # events (a partition that healed) are not written.
+                "INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s "
+                "WHERE EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s) "
                 "ON CONFLICT DO NOTHING",
-                (run_id, event.sequence, event.SerializeToString()),
+                (run_id, event.sequence, event.SerializeToString(), run_id, self._presence.key),
                 announces=(run_id, event.sequence),
             )
         )

@@ -101,6 +101,15 @@ export declare type RunEvent = Message<"outrider.v1.RunEvent"> & {
      */
     value: RecipeReplayed;
     case: "recipeReplayed";
+  } | {
+    /**
+     * The replica executing the run was lost and another one took the run over: the agent
+     * starts again (a browser run from its start URL, a research run from its first phase).
+     *
+     * @generated from field: outrider.v1.RunResumed run_resumed = 12;
+     */
+    value: RunResumed;
+    case: "runResumed";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -336,6 +345,34 @@ export declare type RunQueued = Message<"outrider.v1.RunQueued"> & {
  * Use `create(RunQueuedSchema)` to create a new message.
  */
 export declare const RunQueuedSchema: GenMessage<RunQueued>;
+
+/**
+ * Another replica took the run over after the one executing it was lost (failover); the events
+ * before this one are kept, the agent's next events start the task again.
+ *
+ * @generated from message outrider.v1.RunResumed
+ */
+export declare type RunResumed = Message<"outrider.v1.RunResumed"> & {
+  /**
+   * How many times the run was taken over, this one included (1 for the first).
+   *
+   * @generated from field: int32 attempt = 1;
+   */
+  attempt: number;
+
+  /**
+   * Why, in words (e.g. the executing replica stopped answering).
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message outrider.v1.RunResumed.
+ * Use `create(RunResumedSchema)` to create a new message.
+ */
+export declare const RunResumedSchema: GenMessage<RunResumed>;
 
 /**
  * A browser run replayed a recipe (RunOptions.recipes): sent once its replay ends, by finishing

@@ -61,6 +61,11 @@ MIGRATIONS = (
             "announced_us BIGINT NOT NULL)",
         ),
     ),
+    Migration(
+        5,
+        "runs.takeovers: how many times live replicas took a lost run over",
+        ("ALTER TABLE runs ADD COLUMN takeovers INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 
 

@@ -1,0 +1,176 @@
+"""Failover by takeover: a run whose replica was lost is resumed by a live one (within the retry
+budget) and goes on in the same event stream; a run with secret data, or over budget, is ended
+instead. A replica cut off from the store cannot write to a run another one took over."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import grpc
+import psycopg
+import pytest
+
+from outrider.server.core.storage import Store, open_store
+from outrider.v1 import run_event_pb2, run_pb2, run_service_pb2, run_service_pb2_grpc
+from tests.support.harness import ServerProcess, settings_for_tests
+from tests.support.requests import automate_request, names
+
+SWEEPING = {
+    "OUTRIDER_FAILOVER_INTERVAL": "0.5",
+    "OUTRIDER_CLUSTER_SECRET": "takeover-secret-" + "t" * 24,  # cancel on any replica
+}
+
+
+class Cluster:
+    def __init__(self, processes: list[ServerProcess]) -> None:
+        self.processes = processes
+        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{p.port}") for p in processes]
+        self.stubs = [run_service_pb2_grpc.RunServiceStub(c) for c in self.channels]
+
+
+@pytest.fixture
+async def cluster(
+    start_replica: Callable[..., ServerProcess], request: pytest.FixtureRequest
+) -> AsyncIterator[Cluster]:
+    env = {**SWEEPING, **getattr(request, "param", {})}
+    found = Cluster([start_replica(**env) for _ in range(3)])
+    yield found
+    for channel in found.channels:
+        await channel.close()
+
+
+async def start_and_watch(
+    cluster: Cluster, **plan: object
+) -> tuple[str, AsyncIterator[run_service_pb2.StreamRunEventsResponse]]:
+    """A run on replica 0, watched on replica 1 from its first event."""
+    request = automate_request(**plan)
+    created = await cluster.stubs[0].CreateRun(
+        run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
+    )
+    name = created.run.name
+    return name, cluster.stubs[1].StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
+
+
+async def read_until(
+    stream: AsyncIterator[run_service_pb2.StreamRunEventsResponse], wanted: str
+) -> list[run_event_pb2.RunEvent]:
+    events = []
+    async for response in stream:
+        if response.HasField("event"):
+            events.append(response.event)
+            if names(events)[-1] == wanted:
+                return events
+    raise AssertionError(f"the stream ended before {wanted}: {names(events)}")
+
+
+async def test_a_lost_run_is_resumed_by_a_live_replica_in_the_same_stream(
+    cluster: Cluster,
+) -> None:
+    name, watcher = await start_and_watch(cluster, steps=2, hold=True)
+    seen = await read_until(watcher, "agent:action")
+    cluster.processes[0].kill()  # SIGKILL while the agent holds
+    seen += await asyncio.wait_for(read_until(watcher, "run_resumed"), 60)
+    resumed = seen[-1].run_resumed
+    assert resumed.attempt == 1 and "lost" in resumed.reason
+    seen += await read_until(watcher, "task:setup")  # the task starts again after the history
+    await cluster.stubs[2].CancelRun(run_service_pb2.CancelRunRequest(name=name))
+    seen += await read_until(watcher, "done")
+    assert [e.sequence for e in seen] == list(range(1, len(seen) + 1))
+    assert names(seen).count("done") == 1 and names(seen).count("task:setup") == 2
+    run = (await cluster.stubs[2].GetRun(run_service_pb2.GetRunRequest(name=name))).run
+    assert run.state == run_pb2.RUN_STATE_CANCELLED and run.last_sequence == seen[-1].sequence
+
+
+@pytest.mark.parametrize("cluster", [{"OUTRIDER_FAILOVER_RESUMES": "1"}], indirect=True)
+async def test_a_run_lost_twice_is_ended_when_the_budget_is_spent(
+    cluster: Cluster, postgres_url: str
+) -> None:
+    name, watcher = await start_and_watch(cluster, steps=1, hold=True)
+    seen = await read_until(watcher, "agent:action")
+    cluster.processes[0].kill()
+    seen += await asyncio.wait_for(read_until(watcher, "agent:action"), 60)  # resumed
+    port = executor_port(postgres_url, name)  # the survivor that took it over
+    executor = next(i for i, p in enumerate(cluster.processes) if p.port == port)
+    cluster.processes[executor].kill()
+    if executor == 1:  # the watcher's replica died with it: resume watching on the last one
+        watcher = cluster.stubs[2].StreamRunEvents(
+            run_service_pb2.StreamRunEventsRequest(name=name, after_sequence=seen[-1].sequence)
+        )
+    seen += await asyncio.wait_for(read_until(watcher, "done"), 60)
+    assert [e.sequence for e in seen] == list(range(1, len(seen) + 1))
+    assert names(seen).count("run_resumed") == 1
+    run = (await cluster.stubs[2].GetRun(run_service_pb2.GetRunRequest(name=name))).run
+    assert run.state == run_pb2.RUN_STATE_FAILED
+    assert run.outcome.error_code == "SERVER_RESTARTED"
+
+
+def executor_port(url: str, name: str) -> int:
+    """The gRPC port of the replica executing the run, from the store's own records."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT p.address FROM runs r JOIN replicas p ON p.owner = r.owner WHERE r.id = %s",
+            (name.removeprefix("runs/"),),
+        ).fetchone()
+    assert row is not None
+    return int(str(row[0]).rsplit(":", 1)[1])
+
+
+async def test_a_lost_run_with_secret_data_is_ended_not_resumed(cluster: Cluster) -> None:
+    name, watcher = await start_and_watch(cluster, steps=1, hold=True, password="hunter22")
+    seen = await read_until(watcher, "agent:action")
+    cluster.processes[0].kill()
+    seen += await asyncio.wait_for(read_until(watcher, "done"), 60)
+    assert "run_resumed" not in names(seen)
+    run = (await cluster.stubs[1].GetRun(run_service_pb2.GetRunRequest(name=name))).run
+    assert run.outcome.error_code == "SERVER_RESTARTED"
+    assert "cannot resume" in run.outcome.error_message
+
+
+@pytest.fixture
+def two_stores(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Store, Store]]:
+    settings = settings_for_tests(tmp_path, database_url=postgres_url)
+    first, second = open_store(settings), open_store(settings)
+    yield first, second
+    first.close()
+    second.close()
+
+
+def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
+    two_stores: tuple[Store, Store], postgres_url: str
+) -> None:
+    cut_off, survivor = two_stores
+    run = run_pb2.Run(name="runs/fenced", kind=run_pb2.RUN_KIND_AUTOMATE)
+    run.state = run_pb2.RUN_STATE_RUNNING
+    cut_off.save_run(run, "fenced")
+    cut_off.append_event("fenced", run_event_pb2.RunEvent(run="runs/fenced", sequence=1))
+    cut_off.flush()
+    _drop_presence_of_all_but_newest(postgres_url)  # as a partition does, past its keepalives
+    assert survivor.claim_orphan("fenced") == 1
+    assert survivor.claim_orphan("fenced") is None  # claimed once
+    late = run_event_pb2.RunEvent(run="runs/fenced", sequence=2)
+    cut_off.append_event("fenced", late)  # the cut-off replica's writes arrive after the claim
+    run.state = run_pb2.RUN_STATE_SUCCEEDED
+    cut_off.save_run(run, "fenced")
+    cut_off.flush()
+    assert [e.sequence for e in survivor.events_after("fenced", 0, 10)] == [1]
+    stored = survivor.get_run("fenced")
+    assert stored is not None and stored.state == run_pb2.RUN_STATE_RUNNING
+    assert cut_off.taken_over(["fenced"]) == ["fenced"]
+    assert survivor.taken_over(["fenced"]) == []
+    survivor.append_event("fenced", late)  # the new owner writes
+    survivor.flush()
+    assert [e.sequence for e in survivor.events_after("fenced", 0, 10)] == [1, 2]
+
+
+def _drop_presence_of_all_but_newest(url: str) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = [
+            row[0]
+            for row in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = 'outrider-presence' "
+                "AND datname = current_database() ORDER BY backend_start"
+            )
+        ]
+        conn.execute("SELECT pg_terminate_backend(%s)", (pids[0],))
