@@ -45,8 +45,9 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued and recipe_replayed. An automate run started without it cannot be asked for "
-    "approvals: actions the firewall holds are refused at once and the model is told.",
+    "run_queued, recipe_replayed and run_resumed. An automate run started without it cannot "
+    "be asked for approvals: actions the firewall holds are refused at once and the model is "
+    "told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 
