@@ -81,23 +81,27 @@ def main() -> None:
 class ServerProcess:
     """The benchmark server as a child process with its own data dir and TMPDIR."""
 
-    def __init__(self, allow: str, max_runs: int = 512) -> None:
+    def __init__(self, allow: str, max_runs: int = 512, **env: str) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="bench-browser-server-"))
         self.tmp = self.dir / "tmp"
         self.tmp.mkdir()
         self._log_path = self.dir / "server.log"
-        self._env = os.environ | {
-            "OUTRIDER_DATA_DIR": str(self.dir / "data"),
-            "OUTRIDER_HOST": "127.0.0.1",
-            "OUTRIDER_PORT": "0",
-            "OUTRIDER_MAX_CONCURRENT_RUNS": str(max_runs),
-            "OUTRIDER_NETWORK_ALLOW": allow,
-            "OUTRIDER_LOG_LEVEL": "WARNING",
-            "OUTRIDER_REST_ENABLED": "false",  # gRPC only: no fixed REST port to collide on
-            "OUTRIDER_SHUTDOWN_GRACE": "10",
-            "PYTHONUNBUFFERED": "1",
-            "TMPDIR": str(self.tmp),
-        }
+        self._env = (
+            os.environ
+            | {
+                "OUTRIDER_DATA_DIR": str(self.dir / "data"),
+                "OUTRIDER_HOST": "127.0.0.1",
+                "OUTRIDER_PORT": "0",
+                "OUTRIDER_MAX_CONCURRENT_RUNS": str(max_runs),
+                "OUTRIDER_NETWORK_ALLOW": allow,
+                "OUTRIDER_LOG_LEVEL": "WARNING",
+                "OUTRIDER_REST_ENABLED": "false",  # gRPC only: no fixed REST port to collide on
+                "OUTRIDER_SHUTDOWN_GRACE": "10",
+                "PYTHONUNBUFFERED": "1",
+                "TMPDIR": str(self.tmp),
+            }
+            | env
+        )
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
