@@ -94,14 +94,15 @@ async def test_a_run_lost_twice_is_ended_when_the_budget_is_spent(
     port = executor_port(postgres_url, name)  # the survivor that took it over
     executor = next(i for i, p in enumerate(cluster.processes) if p.port == port)
     cluster.processes[executor].kill()
+    last = cluster.stubs[3 - executor]  # the one replica left
     if executor == 1:  # the watcher's replica died with it: resume watching on the last one
-        watcher = cluster.stubs[2].StreamRunEvents(
+        watcher = last.StreamRunEvents(
             run_service_pb2.StreamRunEventsRequest(name=name, after_sequence=seen[-1].sequence)
         )
     seen += await asyncio.wait_for(read_until(watcher, "done"), 60)
     assert [e.sequence for e in seen] == list(range(1, len(seen) + 1))
     assert names(seen).count("run_resumed") == 1
-    run = (await cluster.stubs[2].GetRun(run_service_pb2.GetRunRequest(name=name))).run
+    run = (await last.GetRun(run_service_pb2.GetRunRequest(name=name))).run
     assert run.state == run_pb2.RUN_STATE_FAILED
     assert run.outcome.error_code == "SERVER_RESTARTED"
 

@@ -57,6 +57,13 @@ class Settings(BaseSettings):
         "left active; one found at two checks in a row is closed as failed with terminal "
         "events. 0 turns the checks off.",
     )
+    role: Literal["all", "api", "worker"] = Field(
+        "all",
+        description="all: serve calls and execute runs. api: serve calls but execute no run "
+        "(no browser on this replica): each start goes to the live worker replica with the "
+        "fewest active runs (needs a PostgreSQL store and the cluster secret). worker: execute "
+        "runs (and serve calls, for the api replicas' relays).",
+    )
     failover_resumes: int = Field(
         1,
         ge=0,
@@ -232,6 +239,15 @@ class Settings(BaseSettings):
     @classmethod
     def _size(cls, value: object) -> object:
         return parse_size(value)
+
+    @model_validator(mode="after")
+    def _api_role_needs_a_cluster(self) -> Settings:
+        if self.role == "api" and not (self.database_url and self.cluster_secret):
+            raise ValueError(
+                "OUTRIDER_ROLE=api hands runs to worker replicas: set OUTRIDER_DATABASE_URL "
+                "(the store they share) and OUTRIDER_CLUSTER_SECRET"
+            )
+        return self
 
     @model_validator(mode="after")
     def _tls_pair(self) -> Settings:

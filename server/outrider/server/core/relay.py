@@ -15,7 +15,7 @@ from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.storage import Store
 from outrider.v1 import interaction_pb2 as ip
-from outrider.v1 import run_pb2
+from outrider.v1 import params_pb2, run_pb2
 
 
 class Relay(Protocol):
@@ -41,6 +41,14 @@ class Relay(Protocol):
 
     async def cancel(
         self, address: str, run_id: str, reason: str, principal: Principal
+    ) -> run_pb2.Run: ...
+
+    async def start(
+        self,
+        address: str,
+        params: params_pb2.AutomateParams | params_pb2.ResearchParams,
+        options: params_pb2.RunOptions,
+        principal: Principal,
     ) -> run_pb2.Run: ...
 
 
@@ -77,3 +85,14 @@ def executor_address(
             reason="EXECUTOR_LOST",
         )
     return relay, address
+
+
+def worker_address(store: Store) -> str:
+    """Where an API-only replica sends a new run: the least busy live worker."""
+    address = store.pick_worker()
+    if address is None:
+        raise Unavailable(
+            "no worker replica is up to execute the run (OUTRIDER_ROLE=worker or all)",
+            reason="NO_WORKER",
+        )
+    return address

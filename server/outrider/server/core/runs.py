@@ -23,6 +23,7 @@ from outrider.server.core.errors import (
     FailedPrecondition,
     InvalidArgument,
     NotFound,
+    OutriderError,
     ResourceExhausted,
     Unavailable,
     Unimplemented,
@@ -34,7 +35,12 @@ from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.redaction import Redactor, holds_placeholders
-from outrider.server.core.relay import ExecutedElsewhere, Relay, executor_address
+from outrider.server.core.relay import (
+    ExecutedElsewhere,
+    Relay,
+    executor_address,
+    worker_address,
+)
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
@@ -159,7 +165,8 @@ class RunManager:
     def _resumable(self, run: run_pb2.Run, takeovers: int) -> bool:
         secret = run.HasField("automate") and holds_placeholders(run.automate.data)
         within_budget = takeovers <= self._settings.failover_resumes
-        if not within_budget or secret or run.kind not in self._agents or not self._accepting:
+        executes = self._settings.role != "api" and run.kind in self._agents and self._accepting
+        if not within_budget or secret or not executes:
             return False
         ending = {event_name(e) for e in self._store.last_events(_id(run), 2)}
         return not ending & {"complete", "done"}  # it had finished: only its ending is missing
@@ -257,6 +264,25 @@ class RunManager:
         RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
         active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
         return self._find(active.ctx.run_id, None)
+
+    async def start(
+        self,
+        spec: RunSpec,
+        principal: Principal,
+        params_at: str = "params.",
+        options_at: str = "options.",
+    ) -> run_pb2.Run:
+        """`create` here, or, on an API-only replica (OUTRIDER_ROLE=api), on the least busy
+        worker replica, after the same checks (relayed with the caller's identity)."""
+        if self._settings.role != "api" or self._relay is None:
+            return self.create(spec, principal, params_at, options_at)
+        principal.require(Scope.RUNS_START)
+        _check_spec(spec, params_at, options_at)
+        if not self._accepting:
+            raise Unavailable("the server is shutting down and accepts no new runs")
+        return await self._relay.start(
+            worker_address(self._store), spec.params, spec.options, principal
+        )
 
     def _admit(self, principal: Principal) -> None:
         """The principal's own quotas first, then the server-wide room (executing slots plus the
@@ -419,9 +445,19 @@ class RunManager:
     def cancel_on_disconnect(self, run_id: str, principal: Principal) -> None:
         """The caller that started the run with cancel-on-disconnect went away; this was asked
         for at the start, so it needs no cancel scope."""
+        reason = "the caller disconnected"
         active = self._active.get(run_id)
-        if active is not None and principal.sees(active.run.tenant):
-            self._request_cancel(active, "the caller disconnected", principal.id)
+        if active is not None:
+            if principal.sees(active.run.tenant):
+                self._request_cancel(active, reason, principal.id)
+            return
+        try:  # executed by another replica (a worker, when this one only serves calls)
+            elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
+            if elsewhere is not None:
+                relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+                self._relay_in_background(relay.cancel(address, run_id, reason, principal))
+        except OutriderError as error:
+            log.warning("could not cancel %s after its caller left: %s", run_id, error.message)
 
     def _request_cancel(self, active: _Active, reason: str, by: str = "") -> None:
         if active.task is None or active.task.done() or active.cancel_reason:

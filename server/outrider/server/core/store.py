@@ -136,8 +136,11 @@ class SqliteStore:
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:
         return []
 
-    def announce(self, address: str) -> None:
+    def announce(self, address: str, role: str) -> None:
         pass  # one process owns the file: nobody relays calls to it
+
+    def pick_worker(self) -> str | None:
+        return None
 
     def executor_address(self, run_id: str) -> str | None:
         return None

@@ -33,7 +33,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
     ) -> AsyncIterator[isv.InteractResponse]:
         principal = caller()
         first = await anext(aiter(requests), None)
-        run_id, after, cancel_on_disconnect = self._begin(first, principal)
+        run_id, after, cancel_on_disconnect = await self._begin(first, principal)
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
         items = self._runs.follow(run_id, after, principal, cancel_on_disconnect)
         async with contextlib.aclosing(items):
@@ -41,7 +41,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
             async for response in interact(self._runs, principal, run_id, items, requests):
                 yield response
 
-    def _begin(
+    async def _begin(
         self, first: isv.InteractRequest | None, principal: Principal
     ) -> tuple[str, int, bool]:
         """Starts or finds the stream's run: (run_id, after_sequence, cancel_on_disconnect)."""
@@ -53,7 +53,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
             self._runs.get(run_id, principal)
             return run_id, first.attach.after_sequence, False
         spec, arm = spec_from_oneof(first.start, first.start.options)
-        run = self._runs.create(
+        run = await self._runs.start(
             spec, principal, params_at=f"start.{arm}.", options_at="start.options."
         )
         return run.name.removeprefix("runs/"), 0, spec.options.cancel_on_disconnect

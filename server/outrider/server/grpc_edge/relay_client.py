@@ -16,13 +16,20 @@ from outrider.server.security.relay import RELAY_HEADER, RelayKey
 from outrider.server.settings import Settings
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2, run_service_pb2_grpc
+from outrider.v1 import (
+    interaction_service_pb2_grpc,
+    params_pb2,
+    run_pb2,
+    run_service_pb2,
+    run_service_pb2_grpc,
+)
 
 _TIMEOUT = 10.0  # a cancel waits up to 10 s for the run's terminal events on the executor
 _SUBMIT = "/outrider.v1.InteractionService/SubmitInput"
 _DECIDE = "/outrider.v1.InteractionService/DecideApproval"
 _CANCEL = "/outrider.v1.RunService/CancelRun"
-RELAYED_METHODS = frozenset({_SUBMIT, _DECIDE, _CANCEL})
+_CREATE = "/outrider.v1.RunService/CreateRun"
+RELAYED_METHODS = frozenset({_SUBMIT, _DECIDE, _CANCEL, _CREATE})
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +101,24 @@ class GrpcRelay:
         except grpc.aio.AioRpcError as error:
             log.info("relayed %s to %s: %s", path, address, error.code().name)
             raise core_error(error) from None
+
+    async def start(
+        self,
+        address: str,
+        params: params_pb2.AutomateParams | params_pb2.ResearchParams,
+        options: params_pb2.RunOptions,
+        principal: Principal,
+    ) -> run_pb2.Run:
+        request = run_service_pb2.CreateRunRequest(options=options)
+        if isinstance(params, params_pb2.AutomateParams):
+            request.automate.CopyFrom(params)
+        else:
+            request.research.CopyFrom(params)
+        stub = run_service_pb2_grpc.RunServiceStub(self._channel(address))
+        response: run_service_pb2.CreateRunResponse = await self._call(
+            stub.CreateRun, request, _CREATE, principal, address
+        )
+        return response.run
 
     def _channel(self, address: str) -> grpc.aio.Channel:
         channel = self._channels.get(address)

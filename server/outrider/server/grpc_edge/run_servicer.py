@@ -50,7 +50,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
 
     async def _start_and_follow(self, spec: RunSpec, context: Context) -> AsyncIterator[Any]:
         principal = caller()
-        run = self._runs.create(spec, principal)
+        run = await self._runs.start(spec, principal)
         run_id = run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
@@ -66,7 +66,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.CreateRunRequest, context: Context
     ) -> run_service_pb2.CreateRunResponse:
         spec, arm = spec_from_oneof(request, request.options)
-        run = self._runs.create(spec, caller(), params_at=f"{arm}.")
+        run = await self._runs.start(spec, caller(), params_at=f"{arm}.")
         await self._runs.committed()
         return run_service_pb2.CreateRunResponse(run=run)
 

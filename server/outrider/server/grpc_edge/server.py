@@ -63,7 +63,8 @@ class OutriderServer:
         self.runs = RunManager(settings, self.store, agents, self.relay)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         # Only replicas sharing a store can outlive each other's runs.
-        sweeps = shared and settings.failover_interval > 0
+        # Workers take lost runs over; an API-only replica could only end them.
+        sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
         self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
         self._agents = agents
         self.health = health.aio.HealthServicer()
@@ -91,7 +92,7 @@ class OutriderServer:
         except BaseException:
             self.close_unstarted()
             raise
-        self.store.announce(advertised_address(self.settings, self.port))
+        self.store.announce(advertised_address(self.settings, self.port), self.settings.role)
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)

@@ -38,7 +38,7 @@ class Routes:
             # This caller can neither see nor answer an approval: held actions are refused.
             spec.options.refuse_held_actions = True
         principal = principal_of(request)
-        run = self._runs.create(spec, principal, params_at="", options_at="options.")
+        run = await self._runs.start(spec, principal, params_at="", options_at="options.")
         run_id = run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         items = self._runs.watch_batches(run_id, 0, principal, cancel_on_disconnect)

@@ -80,9 +80,14 @@ class Store(Protocol):
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:
         """Of these runs (executed here), those another process took over meanwhile."""
 
-    def announce(self, address: str) -> None:
+    def announce(self, address: str, role: str) -> None:
         """Publishes where other processes reach this one (`host:port` of its gRPC edge) for
-        calls they relay to the runs it executes; a no-op where no other process can be."""
+        calls they relay to it, and its role (all, api, worker); a no-op where no other
+        process can be."""
+
+    def pick_worker(self) -> str | None:
+        """The address of the live process that executes runs (role all or worker) with the
+        fewest active runs, or None when there is none."""
 
     def executor_address(self, run_id: str) -> str | None:
         """The announced address of the live process executing an active run, or None."""

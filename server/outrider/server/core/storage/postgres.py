@@ -76,17 +76,28 @@ class PostgresStore:
         self._pool.close()
         self._presence.close()
 
-    def announce(self, address: str) -> None:
+    def announce(self, address: str, role: str) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
         self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
         self._writer.put(
             Write(
-                "INSERT INTO replicas (owner, address, announced_us) VALUES (%s, %s, %s) "
-                "ON CONFLICT (owner) DO UPDATE SET address = excluded.address, "
+                "INSERT INTO replicas (owner, address, role, announced_us) "
+                "VALUES (%s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
+                "address = excluded.address, role = excluded.role, "
                 "announced_us = excluded.announced_us",
-                (self._presence.key, address, clock.now_us()),
+                (self._presence.key, address, role, clock.now_us()),
             )
         )
+
+    def pick_worker(self) -> str | None:
+        rows = self._rows(
+            "SELECT p.address FROM replicas p LEFT JOIN runs r "
+            "ON r.owner = p.owner AND r.state = ANY(%s) "
+            f"WHERE p.role <> 'api' AND NOT {unowned('p.owner')} "
+            "GROUP BY p.owner, p.address ORDER BY count(r.id), random() LIMIT 1",
+            (list(ACTIVE_STATES),),
+        )
+        return str(rows[0][0]) if rows else None
 
     def executor_address(self, run_id: str) -> str | None:
         rows = self._rows(

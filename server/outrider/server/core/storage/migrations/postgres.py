@@ -58,7 +58,8 @@ MIGRATIONS = (
         "replicas: where each process (by presence key) takes relayed calls",
         (
             "CREATE TABLE replicas (owner BIGINT PRIMARY KEY, address TEXT NOT NULL, "
-            "announced_us BIGINT NOT NULL)",
+            "role TEXT NOT NULL DEFAULT 'all', announced_us BIGINT NOT NULL)",
+            "CREATE INDEX runs_by_owner ON runs (owner, state)",
         ),
     ),
     Migration(

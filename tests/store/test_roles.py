@@ -1,0 +1,120 @@
+"""OUTRIDER_ROLE: an API-only replica executes no run; every start it takes goes to the least busy
+live worker, and the caller follows, cancels and answers the run through the API replica."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import grpc
+import psycopg
+import pytest
+
+from outrider.server.settings import Settings
+from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
+from tests.support.harness import ServerProcess, eventually, rich_error
+from tests.support.requests import automate_request, collect, names
+
+CLUSTER = {"OUTRIDER_CLUSTER_SECRET": "roles-secret-" + "r" * 24}
+
+
+class Tier:
+    def __init__(self, api: ServerProcess, workers: list[ServerProcess]) -> None:
+        self.api, self.workers = api, workers
+        self.channel = grpc.aio.insecure_channel(f"127.0.0.1:{api.port}")
+        self.runs = run_service_pb2_grpc.RunServiceStub(self.channel)
+
+
+@pytest.fixture
+async def tier(start_replica: Callable[..., ServerProcess]) -> AsyncIterator[Tier]:
+    workers = [start_replica(OUTRIDER_ROLE="worker", **CLUSTER) for _ in range(2)]
+    found = Tier(start_replica(OUTRIDER_ROLE="api", **CLUSTER), workers)
+    yield found
+    await found.channel.close()
+
+
+def executor_ports(url: str) -> dict[str, int]:
+    """Run id -> gRPC port of the replica executing (or last executing) it."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT r.id, p.address FROM runs r JOIN replicas p ON p.owner = r.owner"
+        ).fetchall()
+    return {str(run_id): int(str(address).rsplit(":", 1)[1]) for run_id, address in rows}
+
+
+async def test_runs_started_on_the_api_replica_execute_on_the_workers(
+    tier: Tier, postgres_url: str
+) -> None:
+    events = await collect(tier.runs.Automate(automate_request(steps=2)))
+    assert names(events)[-2:] == ["complete", "done"]
+    assert [e.sequence for e in events] == list(range(1, len(events) + 1))
+    held = []
+    for _ in range(4):
+        request = automate_request(steps=1, hold=True)
+        created = await tier.runs.CreateRun(
+            run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
+        )
+        held.append(created.run.name)
+    ports = executor_ports(postgres_url)
+    worker_ports = sorted(w.port for w in tier.workers)
+    assert tier.api.port not in ports.values()  # the API replica executed nothing
+    spread = sorted(ports[name.removeprefix("runs/")] for name in held)
+    assert spread == sorted(worker_ports * 2)  # least busy first: two runs on each worker
+    for name in held:  # cancelled through the API replica, relayed to each run's worker
+        cancelled = await tier.runs.CancelRun(run_service_pb2.CancelRunRequest(name=name))
+        assert cancelled.run.state == run_pb2.RUN_STATE_CANCELLED
+
+
+async def test_a_caller_leaving_cancels_its_run_on_the_worker(tier: Tier) -> None:
+    stream = tier.runs.Automate(automate_request(cancel_on_disconnect=True, steps=1, hold=True))
+    name = ""
+    async for response in stream:
+        if response.HasField("event"):
+            name = response.event.run
+            if names([response.event]) == ["agent:action"]:
+                break
+    stream.cancel()  # the caller goes away
+
+    async def cancelled() -> bool:
+        run = (await tier.runs.GetRun(run_service_pb2.GetRunRequest(name=name))).run
+        return run.state == run_pb2.RUN_STATE_CANCELLED
+
+    await eventually(cancelled, within=30)
+
+
+async def test_an_api_replica_without_workers_refuses_starts(
+    start_replica: Callable[..., ServerProcess],
+) -> None:
+    api = start_replica(OUTRIDER_ROLE="api", **CLUSTER)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{api.port}") as channel:
+        runs = run_service_pb2_grpc.RunServiceStub(channel)
+        request = automate_request(steps=1)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await runs.CreateRun(
+                run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
+            )
+    assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert rich_error(refused.value).reason == "NO_WORKER"
+
+
+def test_the_api_role_needs_a_shared_store_and_the_cluster_secret(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="OUTRIDER_ROLE=api"):
+        Settings(data_dir=tmp_path, role="api")
+    with pytest.raises(ValueError, match="OUTRIDER_CLUSTER_SECRET"):
+        Settings(data_dir=tmp_path, role="api", database_url="postgresql://x@localhost/db")
+
+
+async def test_watching_through_the_api_replica_is_live(tier: Tier) -> None:
+    request = automate_request(steps=20, interval=0.02)
+    created = await tier.runs.CreateRun(
+        run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
+    )
+    watched = await asyncio.wait_for(
+        collect(
+            tier.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=created.run.name))
+        ),
+        60,
+    )
+    assert [e.sequence for e in watched] == list(range(1, len(watched) + 1))
+    assert names(watched)[-1] == "done"
