@@ -246,7 +246,7 @@ async def test_relay_tokens_are_checked_by_the_receiving_replica(
         cases = (
             (keyed, SUBMIT, forged, grpc.StatusCode.UNAUTHENTICATED, "RELAY_TOKEN_INVALID"),
             (keyed, SUBMIT, stale, grpc.StatusCode.UNAUTHENTICATED, "RELAY_TOKEN_EXPIRED"),
-            (keyed, "cancel", good, grpc.StatusCode.PERMISSION_DENIED, "MISSING_SCOPE"),
+            (keyed, "cancel", good, grpc.StatusCode.PERMISSION_DENIED, "RELAY_TOKEN_MISDIRECTED"),
             (unkeyed, SUBMIT, good, grpc.StatusCode.UNAUTHENTICATED, "RELAY_NOT_CONFIGURED"),
         )
         for replica, call, token, code, reason in cases:

@@ -174,4 +174,5 @@ def _drop_presence_of_all_but_newest(url: str) -> None:
                 "AND datname = current_database() ORDER BY backend_start"
             )
         ]
-        conn.execute("SELECT pg_terminate_backend(%s)", (pids[0],))
+        # waits (up to 5 s) until the session is gone, and its lock with it
+        conn.execute("SELECT pg_terminate_backend(%s, 5000)", (pids[0],))

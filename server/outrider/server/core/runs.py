@@ -76,6 +76,7 @@ class _Active:
     task: asyncio.Task[None] | None = None
     cancel_reason: str = ""
     ending: bool = False
+    moved: bool = False  # another replica took the run over: this one writes no ending
 
     @property
     def cancel_message(self) -> str:
@@ -141,8 +142,6 @@ class RunManager:
         self._stop_taken_over()
         orphans = [r for r in self._store.active_runs() if _id(r) not in self._active]
         stale = [r for r in orphans if _id(r) in seen_before]
-        for run in stale:
-            self.interactions.close_pending_of(_id(run))
         return self._take_over(stale, resume=True), {_id(r) for r in orphans}
 
     def _close_claimed(self, stale: list[run_pb2.Run]) -> int:
@@ -155,10 +154,14 @@ class RunManager:
             if takeovers is None:
                 continue  # another replica claimed it first
             taken += 1
-            if resume and self._resumable(run, takeovers):
-                self._resume(run, takeovers)
-            else:
-                self._close_abandoned(run)
+            try:  # only the claimant cancels what the lost agent asked
+                self.interactions.close_pending_of(_id(run))
+                if resume and self._resumable(run, takeovers):
+                    self._resume(run, takeovers)
+                else:
+                    self._close_abandoned(run)
+            except Exception:  # one run's failure must not leave the others unhandled
+                log.exception("taking over %s failed", run.name)
         self._store.flush()
         return taken
 
@@ -198,6 +201,7 @@ class RunManager:
         for run_id in self._store.taken_over(list(self._active)):
             active = self._active[run_id]
             log.warning("%s was taken over by another replica; stopping it here", active.run.name)
+            active.moved = True
             self._request_cancel(active, "taken over by another replica")
 
     def _close_abandoned(self, run: run_pb2.Run) -> None:
@@ -350,6 +354,11 @@ class RunManager:
         active.ending = True
         run_id = active.ctx.run_id
         self.interactions.end_run(run_id)
+        if active.moved:  # its events go on elsewhere; local watchers' streams end here
+            self.log.close(run_id)
+            del self._active[run_id]
+            self._admission.leave(run_id)
+            return
         ending = outcome if isinstance(outcome, Ending) else _ending_of(outcome)
         stats = RunStats(
             active.ctx.started_us, active.ctx.seen["agent:step"], active.ctx.seen["agent:action"]

@@ -9,6 +9,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 
+from outrider.server.core.errors import Unavailable
 from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal
 from outrider.server.grpc_edge.errors import core_error
@@ -24,12 +25,16 @@ from outrider.v1 import (
     run_service_pb2_grpc,
 )
 
-_TIMEOUT = 10.0  # a cancel waits up to 10 s for the run's terminal events on the executor
+_TIMEOUT = 15.0  # longer than the 10 s a cancel waits on the executor for the run's ending
 _SUBMIT = "/outrider.v1.InteractionService/SubmitInput"
 _DECIDE = "/outrider.v1.InteractionService/DecideApproval"
 _CANCEL = "/outrider.v1.RunService/CancelRun"
 _CREATE = "/outrider.v1.RunService/CreateRun"
 RELAYED_METHODS = frozenset({_SUBMIT, _DECIDE, _CANCEL, _CREATE})
+
+# The caller was authenticated and its scopes checked here; the executor refusing the relay's
+# credentials is a fault between replicas (secret, clock, version), not the caller's.
+_HOP_FAILURES = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +105,13 @@ class GrpcRelay:
             return await method(request, metadata=((RELAY_HEADER, token),), timeout=_TIMEOUT)
         except grpc.aio.AioRpcError as error:
             log.info("relayed %s to %s: %s", path, address, error.code().name)
+            if error.code() in _HOP_FAILURES:  # the relay itself was refused, not the caller
+                raise Unavailable(
+                    f"the replica executing this run ({address}) refused the relayed call: "
+                    f"{error.details()}; check that every replica has the same "
+                    "OUTRIDER_CLUSTER_SECRET and version",
+                    reason="RELAY_FAILED",
+                ) from None
             raise core_error(error) from None
 
     async def start(

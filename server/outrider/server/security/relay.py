@@ -49,7 +49,10 @@ class RelayKey:
         if not -LIFETIME < age < LIFETIME:
             raise Unauthenticated("relay token: expired", reason="RELAY_TOKEN_EXPIRED")
         if claims["mth"] != method:
-            raise PermissionDenied(f"relay token made for {claims['mth']}, not {method}")
+            raise PermissionDenied(
+                f"relay token made for {claims['mth']}, not {method}",
+                reason="RELAY_TOKEN_MISDIRECTED",
+            )
         scopes = parse_scopes(list(claims["scp"]), "relay token")
         return Principal(str(claims["sub"]), str(claims["ten"]), scopes, relayed=True)
 

@@ -68,6 +68,7 @@ class PostgresStore:
             raise
         self._writer = WriteBehind(self._pool, _TIMEOUT)
         self._feed = PgEventFeed(url)
+        self._announced: tuple[str, str] | None = None
 
     def close(self) -> None:
         self._feed.close()
@@ -79,6 +80,15 @@ class PostgresStore:
     def announce(self, address: str, role: str) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
         self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
+        self._announced = (address, role)
+        self._announce_again()
+
+    def _announce_again(self) -> None:
+        """Upserts the announced row (again: another process may have dropped it while this
+        one's presence lock was briefly gone, e.g. during a database restart)."""
+        if self._announced is None:
+            return
+        address, role = self._announced
         self._writer.put(
             Write(
                 "INSERT INTO replicas (owner, address, role, announced_us) "
@@ -214,6 +224,7 @@ class PostgresStore:
         """Active runs no live process owns: those of replicas that died or were stopped. This
         process first makes sure it still holds its own presence lock."""
         self._presence.ensure()
+        self._announce_again()
         rows = self._rows(
             f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
             "ORDER BY create_us",
@@ -250,7 +261,9 @@ class PostgresStore:
                 # Fenced: once another live process took the run over, this one's late
                 # events (a partition that healed) are not written.
                 "INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s "
-                "WHERE EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s) "
+                # FOR SHARE: a claim (an UPDATE of the run) waits for this transaction, so
+                # an event written before the claim is seen by the claimant.
+                "WHERE EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE) "
                 "ON CONFLICT DO NOTHING",
                 (run_id, event.sequence, event.SerializeToString(), run_id, self._presence.key),
                 announces=(run_id, event.sequence),
