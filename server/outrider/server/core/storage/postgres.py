@@ -33,6 +33,7 @@ from outrider.server.core.storage.rows import (
 )
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
+_POOL_SIZE = 4
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 
 
@@ -40,7 +41,7 @@ def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
     pool: ConnectionPool[Any] = ConnectionPool(
         url,
         min_size=1,
-        max_size=4,
+        max_size=_POOL_SIZE,
         timeout=_TIMEOUT,
         kwargs={"autocommit": True, "application_name": name},
         open=False,
@@ -136,12 +137,14 @@ class PostgresStore:
     def _rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """The rows of one read. A pooled connection PostgreSQL has dropped (a restart, a
         failover, an idle timeout) fails once and leaves the pool: the read is tried again on
-        another, then gives up with Unavailable."""
+        another, until every pooled connection may have been a dropped one (after a restart
+        all are), then it gives up with Unavailable."""
         self._writer.wait()
-        try:
-            return self._read(sql, params)
-        except psycopg.OperationalError:
-            pass  # that connection has left the pool; once more, on another
+        for _ in range(_POOL_SIZE):
+            try:
+                return self._read(sql, params)
+            except psycopg.OperationalError:
+                pass  # that connection has left the pool; again, on another
         try:
             return self._read(sql, params)
         except psycopg.OperationalError as error:
