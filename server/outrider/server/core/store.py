@@ -7,7 +7,10 @@ that do not decode are handled as `storage.rows` says.
 
 One connection, used only from the event loop's thread. Writes are grouped: the first write of a
 loop iteration opens a transaction and a callback scheduled with `call_soon` commits it, so a burst
-of events costs one commit, and reads on the same connection see every write immediately.
+of events costs one commit, and reads on the same connection see every write immediately. Event
+rows, the bulk of the writes, wait in a list and go in with one `executemany` when the transaction
+commits or before anything reads events, whichever comes first: one statement per burst rather
+than one per event.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class SqliteStore:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self.applied_migrations = migrations.migrate(self._conn, clock.now_us())
         self._commit_scheduled = False
+        self._pending_events: list[tuple[str, int, bytes]] = []
 
     def close(self) -> None:
         self.flush()
@@ -56,6 +60,7 @@ class SqliteStore:
     def flush(self) -> None:
         """Commits the open transaction, if any."""
         self._commit_scheduled = False
+        self._insert_pending_events()
         if self._conn.in_transaction:
             self._conn.execute("COMMIT")
 
@@ -67,6 +72,15 @@ class SqliteStore:
             self._conn.execute("BEGIN")
         self._conn.execute(sql, params)
         self._schedule_commit()
+
+    def _insert_pending_events(self) -> None:
+        """Writes the queued event rows into the open transaction (one statement for all)."""
+        if not self._pending_events:
+            return
+        rows, self._pending_events = self._pending_events, []
+        self._conn.executemany(
+            "INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)", rows
+        )
 
     def _schedule_commit(self) -> None:
         if self._commit_scheduled:
@@ -136,12 +150,14 @@ class SqliteStore:
     # events
 
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:
-        self._write(
-            "INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)",
-            (run_id, event.sequence, event.SerializeToString()),
-        )
+        """Queues the event's row in this loop iteration's transaction (see the module doc)."""
+        if not self._conn.in_transaction:
+            self._conn.execute("BEGIN")
+        self._pending_events.append((run_id, event.sequence, event.SerializeToString()))
+        self._schedule_commit()
 
     def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]:
+        self._insert_pending_events()
         rows = self._conn.execute(
             "SELECT sequence, body FROM events WHERE run_id = ? AND sequence > ? "
             "ORDER BY sequence LIMIT ?",
@@ -150,6 +166,7 @@ class SqliteStore:
         return events_from_rows(run_id, rows)
 
     def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]:
+        self._insert_pending_events()
         rows = self._conn.execute(
             "SELECT sequence, body FROM events WHERE run_id = ? ORDER BY sequence DESC LIMIT ?",
             (run_id, count),
