@@ -33,6 +33,7 @@ from outrider.server.core.storage.rows import (
     read_run,
     run_values,
 )
+from outrider.server.core.storage.sqlite_checkpoints import Checkpointer
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
@@ -50,12 +51,16 @@ class SqliteStore:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self.applied_migrations = migrations.migrate(self._conn, clock.now_us())
+        # Checkpoints happen in a thread rather than in whichever COMMIT fills the log.
+        self._conn.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpoints = Checkpointer(path)
         self._commit_scheduled = False
         self._pending_events: list[tuple[str, int, bytes]] = []
 
     def close(self) -> None:
         self.flush()
-        self._conn.close()
+        self._checkpoints.close()
+        self._conn.close()  # the last connection: checkpoints the rest of the log
 
     def flush(self) -> None:
         """Commits the open transaction, if any."""
@@ -63,6 +68,7 @@ class SqliteStore:
         self._insert_pending_events()
         if self._conn.in_transaction:
             self._conn.execute("COMMIT")
+            self._checkpoints.committed()
 
     async def committed(self) -> None:
         self.flush()  # a local commit: no network to wait for
@@ -78,9 +84,7 @@ class SqliteStore:
         if not self._pending_events:
             return
         rows, self._pending_events = self._pending_events, []
-        self._conn.executemany(
-            "INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)", rows
-        )
+        self._conn.executemany("INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)", rows)
 
     def _schedule_commit(self) -> None:
         if self._commit_scheduled:
@@ -266,6 +270,7 @@ class SqliteStore:
             for table in ("events", "interactions", "artifacts"):
                 self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
+        self._checkpoints.committed()
         return deleted > 0
 
     def event_feed(self) -> EventFeed | None:
@@ -275,6 +280,7 @@ class SqliteStore:
         """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""
         self.flush()
         self._conn.execute("PRAGMA incremental_vacuum").fetchall()  # one step per page
+        self._checkpoints.committed()  # the file shrinks once the freed pages are checkpointed
 
 
 def _run_filters(

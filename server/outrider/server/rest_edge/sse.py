@@ -44,7 +44,7 @@ def named_payload(event: run_event_pb2.RunEvent) -> tuple[str, Message]:
     inner_arm = outer.WhichOneof("event")
     if inner_arm is None:
         return "", outer
-    return arm_event_name(outer.DESCRIPTOR, inner_arm), getattr(outer, inner_arm)
+    return arm_event_name(outer, inner_arm), getattr(outer, inner_arm)
 
 
 def event_block(event: run_event_pb2.RunEvent, retry_ms: int | None = None) -> bytes:
