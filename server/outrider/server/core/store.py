@@ -10,14 +10,16 @@ loop iteration opens a transaction and a callback scheduled with `call_soon` com
 of events costs one commit, and reads on the same connection see every write immediately. Event
 rows, the bulk of the writes, wait in a list and go in with one `executemany` when the transaction
 commits or before anything reads events, whichever comes first: one statement per burst rather
-than one per event.
+than one per event. Reads of events commit first, so they only ever return committed events, and
+`when_committed` callbacks (the event log's fan-out to live watchers) run right after a commit:
+no watcher is sent an event a crash could still take back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,7 @@ class SqliteStore:
         self._checkpoints = Checkpointer(path)
         self._commit_scheduled = False
         self._pending_events: list[tuple[str, int, bytes]] = []
+        self._after_commit: list[Callable[[], None]] = []
 
     def close(self) -> None:
         self.flush()
@@ -69,6 +72,15 @@ class SqliteStore:
         if self._conn.in_transaction:
             self._conn.execute("COMMIT")
             self._checkpoints.committed()
+        callbacks, self._after_commit = self._after_commit, []
+        for callback in callbacks:
+            callback()
+
+    def when_committed(self, callback: Callable[[], None]) -> None:
+        if self._conn.in_transaction:
+            self._after_commit.append(callback)
+        else:
+            callback()
 
     async def committed(self) -> None:
         self.flush()  # a local commit: no network to wait for
@@ -161,7 +173,7 @@ class SqliteStore:
         self._schedule_commit()
 
     def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]:
-        self._insert_pending_events()
+        self.flush()  # only committed events are read
         rows = self._conn.execute(
             "SELECT sequence, body FROM events WHERE run_id = ? AND sequence > ? "
             "ORDER BY sequence LIMIT ?",
@@ -170,7 +182,7 @@ class SqliteStore:
         return events_from_rows(run_id, rows)
 
     def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]:
-        self._insert_pending_events()
+        self.flush()  # only committed events are read
         rows = self._conn.execute(
             "SELECT sequence, body FROM events WHERE run_id = ? ORDER BY sequence DESC LIMIT ?",
             (run_id, count),

@@ -75,7 +75,8 @@ class LiveRun:
         return len(self._subscriptions)
 
     def publish(self, event: run_event_pb2.RunEvent) -> None:
-        self.last_sequence = event.sequence
+        """Hands an event to every watcher (`last_sequence`, the newest appended, is the
+        event log's to advance: an event is published after its commit)."""
         for subscription in self._subscriptions:
             subscription.push(event)
 
