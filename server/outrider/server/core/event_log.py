@@ -85,11 +85,9 @@ class EventLog:
         live = self._live[run_id]
         self.redact(run_id, payload)
         event = run_event_pb2.RunEvent(
-            run=run_name(run_id),
-            sequence=live.last_sequence + 1,
-            time=clock.timestamp(clock.now_us()),
-            artifact=artifact,
+            run=run_name(run_id), sequence=live.last_sequence + 1, artifact=artifact
         )
+        clock.set_timestamp(event.time, clock.now_us())
         getattr(event, _PAYLOAD_ARMS[payload.DESCRIPTOR.full_name]).CopyFrom(payload)
         live.last_sequence = event.sequence
         self._store.append_event(run_id, event)
