@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import weakref
 from collections.abc import AsyncGenerator, Callable
 
@@ -97,10 +98,11 @@ class EventLog:
         return event
 
     def _publish(self) -> None:
-        """Hands the committed events to their runs' watchers, in the order they were appended."""
+        """Hands the committed events to their runs' watchers, in the order they were appended,
+        each run's consecutive events in one list (one wake-up per watcher)."""
         unpublished, self._unpublished = self._unpublished, []
-        for live, event in unpublished:
-            live.publish(event)
+        for live, group in itertools.groupby(unpublished, key=lambda pair: pair[0]):
+            live.publish([event for _, event in group])
 
     def check_cursor(self, run_id: str, after: int, last_sequence: int) -> None:
         if after > last_sequence:
