@@ -1,9 +1,15 @@
-"""Per-run event logs: gapless sequences, persisted first, then fanned out to live watchers."""
+"""Per-run event logs: gapless sequences, persisted first, then fanned out to live watchers.
+
+Live watchers get an event once the store says it is committed (`Store.when_committed`): on
+SQLite, after the commit that ends the loop iteration it was appended in, so an event a client
+was sent survives a crash of this process. Appends of one iteration are fanned out together.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import weakref
 from collections.abc import AsyncGenerator, Callable
 
@@ -43,6 +49,7 @@ class EventLog:
         self._watching = 0
         self._nobody_watching = asyncio.Event()
         self._nobody_watching.set()
+        self._unpublished: list[tuple[LiveRun, run_event_pb2.RunEvent]] = []
 
     def open(self, run_id: str, last_sequence: int = 0, redactor: Redactor | None = None) -> None:
         """Opens a run's log; every event appended to it passes `redactor` first."""
@@ -57,10 +64,11 @@ class EventLog:
             redactor.message(message)
 
     def close(self, run_id: str) -> None:
+        """No more appends; its watchers end once they got every event (after the commit)."""
         self._redactors.pop(run_id, None)
         live = self._live.pop(run_id, None)
         if live is not None:
-            live.close()
+            self._store.when_committed(live.close)  # after the fan-out of its last events
 
     def is_open(self, run_id: str) -> bool:
         return run_id in self._live
@@ -78,15 +86,23 @@ class EventLog:
         live = self._live[run_id]
         self.redact(run_id, payload)
         event = run_event_pb2.RunEvent(
-            run=run_name(run_id),
-            sequence=live.last_sequence + 1,
-            time=clock.timestamp(clock.now_us()),
-            artifact=artifact,
+            run=run_name(run_id), sequence=live.last_sequence + 1, artifact=artifact
         )
+        clock.set_timestamp(event.time, clock.now_us())
         getattr(event, _PAYLOAD_ARMS[payload.DESCRIPTOR.full_name]).CopyFrom(payload)
+        live.last_sequence = event.sequence
         self._store.append_event(run_id, event)
-        live.publish(event)
+        self._unpublished.append((live, event))
+        if len(self._unpublished) == 1:  # the first since the last fan-out
+            self._store.when_committed(self._publish)
         return event
+
+    def _publish(self) -> None:
+        """Hands the committed events to their runs' watchers, in the order they were appended,
+        each run's consecutive events in one list (one wake-up per watcher)."""
+        unpublished, self._unpublished = self._unpublished, []
+        for live, group in itertools.groupby(unpublished, key=lambda pair: pair[0]):
+            live.publish([event for _, event in group])
 
     def check_cursor(self, run_id: str, after: int, last_sequence: int) -> None:
         if after > last_sequence:

@@ -30,8 +30,14 @@ def event_name(event: run_event_pb2.RunEvent) -> str:
 def payload_event_name(payload: Message) -> str:
     if isinstance(payload, automate_events_pb2.AutomateEvent | research_events_pb2.ResearchEvent):
         arm = payload.WhichOneof("event")
-        return _names(payload.DESCRIPTOR)[arm] if arm else ""
+        return arm_event_name(payload, arm) if arm else ""
     return ""
+
+
+def arm_event_name(payload: Message, arm: str) -> str:
+    """The event name of `arm` of the `event` oneof of `payload` (an AutomateEvent or a
+    ResearchEvent)."""
+    return _names(payload.DESCRIPTOR)[arm]
 
 
 @cache

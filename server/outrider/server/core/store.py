@@ -7,14 +7,19 @@ that do not decode are handled as `storage.rows` says.
 
 One connection, used only from the event loop's thread. Writes are grouped: the first write of a
 loop iteration opens a transaction and a callback scheduled with `call_soon` commits it, so a burst
-of events costs one commit, and reads on the same connection see every write immediately.
+of events costs one commit, and reads on the same connection see every write immediately. Event
+rows, the bulk of the writes, wait in a list and go in with one `executemany` when the transaction
+commits or before anything reads events, whichever comes first: one statement per burst rather
+than one per event. Reads of events commit first, so they only ever return committed events, and
+`when_committed` callbacks (the event log's fan-out to live watchers) run right after a commit:
+no watcher is sent an event a crash could still take back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +35,7 @@ from outrider.server.core.storage.rows import (
     read_run,
     run_values,
 )
+from outrider.server.core.storage.sqlite_checkpoints import Checkpointer
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
@@ -47,17 +53,34 @@ class SqliteStore:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self.applied_migrations = migrations.migrate(self._conn, clock.now_us())
+        # Checkpoints happen in a thread rather than in whichever COMMIT fills the log.
+        self._conn.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpoints = Checkpointer(path)
         self._commit_scheduled = False
+        self._pending_events: list[tuple[str, int, bytes]] = []
+        self._after_commit: list[Callable[[], None]] = []
 
     def close(self) -> None:
         self.flush()
-        self._conn.close()
+        self._checkpoints.close()
+        self._conn.close()  # the last connection: checkpoints the rest of the log
 
     def flush(self) -> None:
         """Commits the open transaction, if any."""
         self._commit_scheduled = False
+        self._insert_pending_events()
         if self._conn.in_transaction:
             self._conn.execute("COMMIT")
+            self._checkpoints.committed()
+        callbacks, self._after_commit = self._after_commit, []
+        for callback in callbacks:
+            callback()
+
+    def when_committed(self, callback: Callable[[], None]) -> None:
+        if self._conn.in_transaction:
+            self._after_commit.append(callback)
+        else:
+            callback()
 
     async def committed(self) -> None:
         self.flush()  # a local commit: no network to wait for
@@ -67,6 +90,13 @@ class SqliteStore:
             self._conn.execute("BEGIN")
         self._conn.execute(sql, params)
         self._schedule_commit()
+
+    def _insert_pending_events(self) -> None:
+        """Writes the queued event rows into the open transaction (one statement for all)."""
+        if not self._pending_events:
+            return
+        rows, self._pending_events = self._pending_events, []
+        self._conn.executemany("INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)", rows)
 
     def _schedule_commit(self) -> None:
         if self._commit_scheduled:
@@ -148,12 +178,14 @@ class SqliteStore:
     # events
 
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:
-        self._write(
-            "INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)",
-            (run_id, event.sequence, event.SerializeToString()),
-        )
+        """Queues the event's row in this loop iteration's transaction (see the module doc)."""
+        if not self._conn.in_transaction:
+            self._conn.execute("BEGIN")
+        self._pending_events.append((run_id, event.sequence, event.SerializeToString()))
+        self._schedule_commit()
 
     def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]:
+        self.flush()  # only committed events are read
         rows = self._conn.execute(
             "SELECT sequence, body FROM events WHERE run_id = ? AND sequence > ? "
             "ORDER BY sequence LIMIT ?",
@@ -162,6 +194,7 @@ class SqliteStore:
         return events_from_rows(run_id, rows)
 
     def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]:
+        self.flush()  # only committed events are read
         rows = self._conn.execute(
             "SELECT sequence, body FROM events WHERE run_id = ? ORDER BY sequence DESC LIMIT ?",
             (run_id, count),
@@ -261,6 +294,7 @@ class SqliteStore:
             for table in ("events", "interactions", "artifacts"):
                 self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
+        self._checkpoints.committed()
         return deleted > 0
 
     def event_feed(self) -> EventFeed | None:
@@ -270,6 +304,7 @@ class SqliteStore:
         """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""
         self.flush()
         self._conn.execute("PRAGMA incremental_vacuum").fetchall()  # one step per page
+        self._checkpoints.committed()  # the file shrinks once the freed pages are checkpointed
 
 
 def _run_filters(

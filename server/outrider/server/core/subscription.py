@@ -30,14 +30,16 @@ class Subscription:
         self.lagging = False
         self.closed = False
 
-    def push(self, event: run_event_pb2.RunEvent) -> None:
+    def push(self, events: list[run_event_pb2.RunEvent]) -> None:
+        """Buffers events, waking the watcher once; more than the buffer holds marks the
+        subscription lagging instead."""
         if self.lagging:
             return
-        if len(self._buffer) >= self._limit:
+        if len(self._buffer) + len(events) > self._limit:
             self.lagging = True
             self._buffer.clear()
         else:
-            self._buffer.append(event)
+            self._buffer.extend(events)
         self._wake.set()
 
     def close(self) -> None:
@@ -74,10 +76,11 @@ class LiveRun:
     def watcher_count(self) -> int:
         return len(self._subscriptions)
 
-    def publish(self, event: run_event_pb2.RunEvent) -> None:
-        self.last_sequence = event.sequence
+    def publish(self, events: list[run_event_pb2.RunEvent]) -> None:
+        """Hands events, in order, to every watcher (`last_sequence`, the newest appended, is
+        the event log's to advance: events are published after their commit)."""
         for subscription in self._subscriptions:
-            subscription.push(event)
+            subscription.push(events)
 
     def subscribe(self, limit: int) -> Subscription:
         subscription = Subscription(limit)

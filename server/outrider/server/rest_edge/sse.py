@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from google.protobuf.message import Message
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.event_names import arm_event_name, event_name
 from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import run_event_pb2
 
@@ -34,8 +34,22 @@ def payload_of(event: run_event_pb2.RunEvent) -> Message:
     return outer
 
 
+def named_payload(event: run_event_pb2.RunEvent) -> tuple[str, Message]:
+    """`event_name(event)` and `payload_of(event)` in one pass over the event (sending an event
+    is mostly this and the conversion to JSON)."""
+    arm = event.WhichOneof("payload")
+    if arm not in TABSTACK_ARMS:
+        return event_name(event), payload_of(event)
+    outer: Message = getattr(event, arm)
+    inner_arm = outer.WhichOneof("event")
+    if inner_arm is None:
+        return "", outer
+    return arm_event_name(outer, inner_arm), getattr(outer, inner_arm)
+
+
 def event_block(event: run_event_pb2.RunEvent, retry_ms: int | None = None) -> bytes:
-    return block(event.sequence, event_name(event), to_json(payload_of(event)), retry_ms)
+    name, payload = named_payload(event)
+    return block(event.sequence, name, to_json(payload), retry_ms)
 
 
 def block(sequence: int, name: str, data: Any, retry_ms: int | None = None) -> bytes:

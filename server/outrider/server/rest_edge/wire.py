@@ -21,7 +21,8 @@
 from __future__ import annotations
 
 import math
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from typing import Any
 
 from google.protobuf import struct_pb2, timestamp_pb2
@@ -38,16 +39,30 @@ _TIMESTAMP = "google.protobuf.Timestamp"
 
 def to_json(message: Message) -> Any:
     """The Tabstack JSON value of `message`."""
-    name = message.DESCRIPTOR.full_name
+    return _encoder(message.DESCRIPTOR)(message)
+
+
+Encode = Callable[[Any], Any]
+
+
+@cache
+def _encoder(descriptor: Descriptor) -> Encode:
+    """The function turning a message of this type into JSON, built once per type: an event
+    stream converts thousands of messages of a few types, and walking the descriptor for each
+    was a good part of what an event cost to send."""
+    name = descriptor.full_name
     if name in _PLAIN_JSON:
-        return _plain_json(message)
+        return _plain_json
     if name == _TIMESTAMP:
-        assert isinstance(message, timestamp_pb2.Timestamp)
-        return message.seconds * 1000 + message.nanos / 1e6
-    union = _sole_oneof(message.DESCRIPTOR)
+        return _timestamp_ms
+    union = _sole_oneof(descriptor)
     if union is not None:
-        return _union(message, union)
-    return _fields(message)
+        return partial(_union, oneof=union)
+    return _fields_encoder(descriptor)
+
+
+def _timestamp_ms(message: timestamp_pb2.Timestamp) -> float:
+    return message.seconds * 1000 + message.nanos / 1e6
 
 
 def _plain_json(message: Any) -> Any:
@@ -67,20 +82,40 @@ def _plain_json(message: Any) -> Any:
     return None if kind in (None, "null_value") else getattr(message, kind)
 
 
-def _fields(message: Message) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    descriptor = message.DESCRIPTOR
-    for oneof in _real_oneofs(descriptor):
-        arm = message.WhichOneof(oneof.name)
-        if arm is not None:
-            out[oneof.name] = _field_value(message, _field(descriptor, arm))
-    for field, has_presence in _plain_fields(descriptor):
-        if has_presence and not message.HasField(field.name):
-            continue
-        value = _field_value(message, field)
-        if value is not None:
-            out[field.json_name] = value
-    return out
+def _fields_encoder(descriptor: Descriptor) -> Encode:
+    """A message of fields: each real oneof under its own name, then the plain fields under
+    their JSON names; a field whose value converts to None is left out."""
+    oneofs = tuple(
+        (oneof.name, {f.name: _value_encoder(f) or _same for f in oneof.fields})
+        for oneof in _real_oneofs(descriptor)
+    )
+    plain = tuple(
+        (field.name, field.json_name, has_presence, _value_encoder(field))
+        for field, has_presence in _plain_fields(descriptor)
+    )
+
+    def encode(message: Message) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for oneof_name, arms in oneofs:
+            arm = message.WhichOneof(oneof_name)
+            if arm is not None:
+                out[oneof_name] = arms[arm](getattr(message, arm))
+        for name, key, has_presence, convert in plain:
+            if has_presence and not message.HasField(name):
+                continue
+            value = getattr(message, name)
+            if convert is not None:  # None: a scalar that is its own JSON
+                value = convert(value)
+                if value is None:
+                    continue
+            out[key] = value
+        return out
+
+    return encode
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _union(message: Message, oneof: OneofDescriptor) -> Any:
@@ -97,23 +132,37 @@ def _union(message: Message, oneof: OneofDescriptor) -> Any:
 
 def _field_value(message: Message, field: FieldDescriptor) -> Any:
     value = getattr(message, field.name)
+    convert = _value_encoder(field)
+    return value if convert is None else convert(value)
+
+
+@cache
+def _value_encoder(field: FieldDescriptor) -> Encode | None:
+    """What turns the field's value (a map, a list or one value) into JSON; None when the
+    value already is its JSON (a string, a number, a bool)."""
+    single = _single_encoder(field)
     if _is_map(field):
-        entry = _field(field.message_type, "value")
-        return {key: _single(entry, v) for key, v in value.items()}
+        entry = _single_encoder(_field(field.message_type, "value")) or _same
+        return lambda value: {key: entry(item) for key, item in value.items()}
     if field.is_repeated:
-        return [_single(field, item) for item in value]
-    return _single(field, value)
+        each = single or _same
+        return lambda value: [each(item) for item in value]
+    return single
 
 
-def _single(field: FieldDescriptor, value: Any) -> Any:
+def _single_encoder(field: FieldDescriptor) -> Encode | None:
     if field.type == FieldDescriptor.TYPE_MESSAGE:
         wrapped = _wrapped_field(field.message_type)
-        return _field_value(value, wrapped) if wrapped else to_json(value)
+        if wrapped is None:
+            return to_json
+        # Looked up when called, not now: a message type may contain itself.
+        return lambda value: _field_value(value, wrapped)
     if field.type == FieldDescriptor.TYPE_ENUM:
-        return enum_text(field.enum_type, value) if field.enum_type else None
+        enum = field.enum_type
+        return (lambda _: None) if enum is None else partial(enum_text, enum)
     if field.type == FieldDescriptor.TYPE_BYTES:
-        return value.hex()
-    return value
+        return bytes.hex
+    return None
 
 
 def _field(descriptor: Any, name: str) -> FieldDescriptor:

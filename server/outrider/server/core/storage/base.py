@@ -10,7 +10,7 @@ await, a much larger change in the core for no gain on SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -133,6 +133,12 @@ class Store(Protocol):
         """Wake-ups for events other processes append; None when no other process can."""
 
     def flush(self) -> None: ...
+
+    def when_committed(self, callback: Callable[[], None]) -> None:
+        """Calls `callback` (on the event loop) once what this process wrote so far is as
+        committed as the backend makes it before anyone reads it: SQLite, at its next commit
+        (at once when nothing is pending); PostgreSQL, whose writes go behind, at once (a read
+        waits for them instead)."""
 
     async def committed(self) -> None:
         """Returns once every write made so far is committed (other processes can read it),

@@ -9,7 +9,7 @@ connection; one that cannot get an answer in time raises `Unavailable`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import psycopg
@@ -130,6 +130,9 @@ class PostgresStore:
 
     def flush(self) -> None:
         self._writer.wait()
+
+    def when_committed(self, callback: Callable[[], None]) -> None:
+        callback()  # write-behind: readers wait for the queue (`_rows`), watchers here do not
 
     async def committed(self) -> None:
         await asyncio.to_thread(self._writer.wait)
