@@ -72,3 +72,21 @@ async def test_places_count_down_and_a_cancelled_waiting_run_leaves_the_line(
     assert places == [3, 2, 1], places  # after the cancel, then after the held run ended
     assert names(third_events)[-2:] == ["complete", "done"]
     assert await _state(harness, second) == run_pb2.RUN_STATE_SUCCEEDED
+
+
+@pytest.mark.parametrize(
+    ("setting", "reason"),
+    [("cluster_max_active_runs", "CLUSTER_BUSY"), ("tenant_max_active_runs", "TENANT_BUSY")],
+)
+async def test_store_wide_limits_refuse_runs_beyond_them(
+    make_harness: HarnessFactory, setting: str, reason: str
+) -> None:
+    harness = await make_harness(**{setting: 2, "max_concurrent_runs": 4})
+    held = [await _create(harness, hold=True) for _ in range(2)]
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await _create(harness, steps=1)
+    error = rich_error(caught.value)
+    assert (error.code, error.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, reason)
+    await harness.runs.CancelRun(run_service_pb2.CancelRunRequest(name=held[0].name))
+    admitted = await _create(harness, steps=1)  # room again once a run ended
+    assert (await _events(harness, admitted))[-1] == "done"

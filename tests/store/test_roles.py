@@ -118,3 +118,24 @@ async def test_watching_through_the_api_replica_is_live(tier: Tier) -> None:
     )
     assert [e.sequence for e in watched] == list(range(1, len(watched) + 1))
     assert names(watched)[-1] == "done"
+
+
+async def test_the_cluster_limit_counts_runs_on_every_replica(
+    start_replica: Callable[..., ServerProcess],
+) -> None:
+    env = {**CLUSTER, "OUTRIDER_CLUSTER_MAX_ACTIVE_RUNS": "2"}
+    replicas = [start_replica(**env) for _ in range(2)]
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in replicas]
+    try:
+        stubs = [run_service_pb2_grpc.RunServiceStub(c) for c in channels]
+        request = automate_request(steps=1, hold=True)
+        create = run_service_pb2.CreateRunRequest(automate=request.params)
+        for stub in stubs:  # one run on each replica: the cluster is full
+            await stub.CreateRun(create)
+        for stub in stubs:
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await stub.CreateRun(create)
+            assert rich_error(refused.value).reason == "CLUSTER_BUSY"
+    finally:
+        for channel in channels:
+            await channel.close()

@@ -126,6 +126,20 @@ class Settings(BaseSettings):
     principal_start_burst: int = Field(
         5, ge=1, description="Starts a principal may make at once before the rate applies."
     )
+    cluster_max_active_runs: int = Field(
+        0,
+        ge=0,
+        description="Active runs (executing or waiting for a slot) allowed at once across every "
+        "replica sharing the store; beyond, new runs are refused with RESOURCE_EXHAUSTED "
+        "(reason CLUSTER_BUSY). 0 = no limit beyond each replica's own.",
+    )
+    tenant_max_active_runs: int = Field(
+        0,
+        ge=0,
+        description="Active runs one tenant may have at once across every replica sharing the "
+        "store; beyond, its new runs are refused with RESOURCE_EXHAUSTED (reason TENANT_BUSY). "
+        "0 = no limit.",
+    )
     max_concurrent_runs: int = Field(
         4, ge=1, description="Runs executing at once; more wait in line (max_queued_runs)."
     )

@@ -300,7 +300,30 @@ class RunManager:
                 "wait for a slot, the configured maximum",
                 retry_after=self._settings.busy_retry_after,
             )
+        self._check_store_wide_limits(principal)
         self._quotas.take_start(principal)
+
+    def _check_store_wide_limits(self, principal: Principal) -> None:
+        """The limits over every replica sharing the store: counted there, so they hold
+        however starts are balanced (two replicas admitting at the same instant may both pass:
+        the count is not locked)."""
+        cluster, tenant = (
+            self._settings.cluster_max_active_runs,
+            self._settings.tenant_max_active_runs,
+        )
+        retry = self._settings.busy_retry_after
+        if cluster and self._store.count_active() >= cluster:
+            raise ResourceExhausted(
+                f"{cluster} runs are active across the cluster, the configured maximum",
+                retry_after=retry,
+                reason="CLUSTER_BUSY",
+            )
+        if tenant and self._store.count_active(principal.tenant) >= tenant:
+            raise ResourceExhausted(
+                f"tenant {principal.tenant!r} has {tenant} active runs, the configured maximum",
+                retry_after=retry,
+                reason="TENANT_BUSY",
+            )
 
     def _register(self, spec: RunSpec, principal: Principal) -> _Active:
         run_id, now = new_id(), clock.now_us()

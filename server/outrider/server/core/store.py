@@ -160,6 +160,15 @@ class SqliteStore:
         runs = [read_run(row, self.save_run) for row in rows]
         return [run for run in runs if run.state in ACTIVE_STATES]
 
+    def count_active(self, tenant: str | None = None) -> int:
+        self.flush()
+        marks = ",".join("?" * len(ACTIVE_STATES))
+        sql = f"SELECT count(*) FROM runs WHERE state IN ({marks})"
+        if tenant is None:
+            return int(self._conn.execute(sql, ACTIVE_STATES).fetchone()[0])
+        row = self._conn.execute(sql + " AND tenant = ?", (*ACTIVE_STATES, tenant)).fetchone()
+        return int(row[0])
+
     def claim_orphan(self, run_id: str) -> int | None:
         return 1  # one process owns the file: every run it finds active is its own to close
 

@@ -70,6 +70,9 @@ class Store(Protocol):
         """Active runs that no running process executes (on SQLite, whose file one process
         owns: every active run), oldest first: what a starting process must close."""
 
+    def count_active(self, tenant: str | None = None) -> int:
+        """Active runs in the store (of every process sharing it), of `tenant` when given."""
+
     def claim_orphan(self, run_id: str) -> int | None:
         """Makes this process the owner of an active run that no running process executes;
         returns how many times the run was taken over, this time included. None when it is

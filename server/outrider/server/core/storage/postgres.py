@@ -239,6 +239,13 @@ class PostgresStore:
         runs = [read_run(row, self.save_run) for row in rows]
         return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
 
+    def count_active(self, tenant: str | None = None) -> int:
+        rows = self._rows(
+            "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)",
+            (list(ACTIVE_STATES), tenant, tenant),
+        )
+        return int(rows[0][0])
+
     def claim_orphan(self, run_id: str) -> int | None:
         """One UPDATE: PostgreSQL's row lock makes a second claimant re-check the condition
         after the first commits, when the run is owned by a live process again."""
