@@ -4,8 +4,8 @@ that, a page's STUN/TURN servers get UDP straight from Chromium, past the guarde
 
 Headless Chromium (156 here) gives every window, so every run's browser context, a location bar
 with two prewarmed WebUI omnibox popups in a renderer process of their own: a second renderer
-per run that nobody sees, about 0.4 s of CPU in its first minute and some CPU all along. They are turned off
-(Chromium merges this --disable-features list with the one Playwright passes)."""
+per run that nobody sees, about 0.4 s of CPU in its first minute and some CPU all along. They
+are turned off (Chromium merges this --disable-features list with the one Playwright passes)."""
 
 from __future__ import annotations
 
