@@ -1,8 +1,9 @@
 """Per-run event logs: gapless sequences, persisted first, then fanned out to live watchers.
 
 Live watchers get an event once the store says it is committed (`Store.when_committed`): on
-SQLite, after the commit that ends the loop iteration it was appended in, so an event a client
-was sent survives a crash of this process. Appends of one iteration are fanned out together.
+SQLite, after the commit that ends the loop iteration it was appended in; on PostgreSQL, once the
+write-behind thread committed it. So an event a client was sent survives a crash of this process.
+Appends committed together are fanned out together.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ class EventLog:
         self._watching = 0
         self._nobody_watching = asyncio.Event()
         self._nobody_watching.set()
-        self._unpublished: list[tuple[LiveRun, run_event_pb2.RunEvent]] = []
+        # appended, not yet handed to watchers: (run, event, the store's write mark after it)
+        self._unpublished: list[tuple[LiveRun, run_event_pb2.RunEvent, int]] = []
 
     def open(self, run_id: str, last_sequence: int = 0, redactor: Redactor | None = None) -> None:
         """Opens a run's log; every event appended to it passes `redactor` first."""
@@ -68,7 +70,14 @@ class EventLog:
         self._redactors.pop(run_id, None)
         live = self._live.pop(run_id, None)
         if live is not None:
-            self._store.when_committed(live.close)  # after the fan-out of its last events
+            self._store.when_committed(lambda: self._close_when_published(live))
+
+    def _close_when_published(self, live: LiveRun) -> None:
+        """Ends the run's watchers once its last events were handed to them."""
+        if any(entry[0] is live for entry in self._unpublished):
+            self._store.when_committed(lambda: self._close_when_published(live))
+        else:
+            live.close()
 
     def is_open(self, run_id: str) -> bool:
         return run_id in self._live
@@ -92,7 +101,7 @@ class EventLog:
         getattr(event, _PAYLOAD_ARMS[payload.DESCRIPTOR.full_name]).CopyFrom(payload)
         live.last_sequence = event.sequence
         self._store.append_event(run_id, event)
-        self._unpublished.append((live, event))
+        self._unpublished.append((live, event, self._store.commit_marks()[0]))
         if len(self._unpublished) == 1:  # the first since the last fan-out
             self._store.when_committed(self._publish)
         return event
@@ -100,9 +109,16 @@ class EventLog:
     def _publish(self) -> None:
         """Hands the committed events to their runs' watchers, in the order they were appended,
         each run's consecutive events in one list (one wake-up per watcher)."""
-        unpublished, self._unpublished = self._unpublished, []
-        for live, group in itertools.groupby(unpublished, key=lambda pair: pair[0]):
-            live.publish([event for _, event in group])
+        committed = self._store.commit_marks()[1]
+        ready = self._unpublished
+        if ready and ready[-1][2] > committed:  # appended after this fan-out was asked for
+            done = sum(1 for entry in ready if entry[2] <= committed)
+            ready, self._unpublished = ready[:done], ready[done:]
+            self._store.when_committed(self._publish)
+        else:
+            self._unpublished = []
+        for live, group in itertools.groupby(ready, key=lambda entry: entry[0]):
+            live.publish([event for _, event, _ in group])
 
     def check_cursor(self, run_id: str, after: int, last_sequence: int) -> None:
         if after > last_sequence:
@@ -201,6 +217,10 @@ class EventLog:
                 async with contextlib.aclosing(drain) as batches:
                     async for batch in batches:
                         if isinstance(batch, list):
+                            if batch[0].sequence <= cursor:  # already in the history read
+                                batch = [e for e in batch if e.sequence > cursor]
+                                if not batch:
+                                    continue
                             cursor = batch[-1].sequence
                         yield batch
             finally:

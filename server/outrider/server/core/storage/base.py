@@ -138,10 +138,13 @@ class Store(Protocol):
     def flush(self) -> None: ...
 
     def when_committed(self, callback: Callable[[], None]) -> None:
-        """Calls `callback` (on the event loop) once what this process wrote so far is as
-        committed as the backend makes it before anyone reads it: SQLite, at its next commit
-        (at once when nothing is pending); PostgreSQL, whose writes go behind, at once (a read
-        waits for them instead)."""
+        """Calls `callback` (on the event loop) once what this process wrote so far is
+        committed, after the callbacks registered before it: SQLite, at its next commit (at
+        once when nothing is pending); PostgreSQL, once the write-behind thread committed it."""
+
+    def commit_marks(self) -> tuple[int, int]:
+        """(mark of what was written so far, mark of what is committed): a write made when the
+        first figure was m is committed once the second reaches m."""
 
     async def committed(self) -> None:
         """Returns once every write made so far is committed (other processes can read it),

@@ -10,10 +10,12 @@ process hears of them exactly when they become readable.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -36,6 +38,13 @@ class Write:
     announces: tuple[str, int] | None = None  # (run id, sequence) of an appended event
 
 
+@dataclass(frozen=True)
+class _Callback:
+    target: int  # the writes queued when it was registered
+    loop: asyncio.AbstractEventLoop
+    callback: Callable[[], None]
+
+
 class WriteBehind:
     """An ordered queue of writes drained by one thread; `wait()` is the read barrier."""
 
@@ -47,6 +56,9 @@ class WriteBehind:
         self._committed = 0  # writes ever committed (or given up on, see _commit_one_by_one)
         self._closing = False
         self._changed = threading.Condition()
+        # after_commit callbacks waiting for their writes, in registration order
+        self._callbacks: collections.deque[_Callback] = collections.deque()
+        self._unrun = 0  # callbacks handed to their loop that have not run yet
         self._thread = threading.Thread(target=self._drain, name="outrider-pg-writer", daemon=True)
         self._thread.start()
 
@@ -57,6 +69,47 @@ class WriteBehind:
             self._queue.append(write)
             self._queued += 1
             self._changed.notify_all()
+
+    @property
+    def marks(self) -> tuple[int, int]:
+        """(writes queued, writes committed) so far: a write queued at mark m is committed once
+        the second figure reaches m."""
+        with self._changed:
+            return self._queued, self._committed
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Runs `callback` on the running event loop once every write queued so far is
+        committed, after the callbacks registered before it (outside a loop: waits, then runs
+        it)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.wait()
+            callback()
+            return
+        with self._changed:
+            target = self._queued
+            at_once = not self._callbacks and not self._unrun and self._committed >= target
+            if not at_once:
+                self._callbacks.append(_Callback(target, loop, callback))
+                self._post_due()
+        if at_once:
+            callback()
+
+    def _post_due(self) -> None:
+        """Hands the callbacks whose writes are committed to their loops (lock held)."""
+        while self._callbacks and self._callbacks[0].target <= self._committed:
+            due = self._callbacks.popleft()
+            self._unrun += 1
+            try:
+                due.loop.call_soon_threadsafe(self._run_posted, due.callback)
+            except RuntimeError:  # that loop is closed: nobody is left to tell
+                self._unrun -= 1
+
+    def _run_posted(self, callback: Callable[[], None]) -> None:
+        with self._changed:
+            self._unrun -= 1
+        callback()
 
     def wait(self) -> None:
         """Returns once every write queued before the call is committed."""
@@ -86,6 +139,7 @@ class WriteBehind:
             self._commit(batch)
             with self._changed:
                 self._committed += len(batch)
+                self._post_due()
                 self._changed.notify_all()
 
     def _commit(self, batch: list[Write]) -> None:

@@ -132,7 +132,10 @@ class PostgresStore:
         self._writer.wait()
 
     def when_committed(self, callback: Callable[[], None]) -> None:
-        callback()  # write-behind: readers wait for the queue (`_rows`), watchers here do not
+        self._writer.after_commit(callback)
+
+    def commit_marks(self) -> tuple[int, int]:
+        return self._writer.marks
 
     async def committed(self) -> None:
         await asyncio.to_thread(self._writer.wait)
