@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from outrider.server.core.principals import ALL_SCOPES, Principal
-from outrider.server.security.relay import RELAY_HEADER, RelayKey
+from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import (
@@ -239,29 +239,37 @@ async def test_relay_tokens_are_checked_by_the_receiving_replica(
     try:
         run = await create(keyed, steps=1, ask_input=True, hold=True)
         pending = await keyed.pending(run)
+        answer = email(pending, "me@example.com")
         anyone = Principal("mallory", "default", ALL_SCOPES)
-        forged = RelayKey("another-secret-" + "y" * 24).sign(anyone, SUBMIT)
-        good = RelayKey(SECRET).sign(anyone, SUBMIT)
-        stale = RelayKey(SECRET).sign(anyone, SUBMIT, now=1.0)
+
+        def token(key: str = SECRET, to: Replica = keyed, now: float | None = None) -> str:
+            call = RelayedCall(SUBMIT, request_bytes(answer), f"127.0.0.1:{to.process.port}")
+            return RelayKey(key).sign(anyone, call, now=now)
+
+        other = email(pending, "other@example.com")
         cases = (
-            (keyed, SUBMIT, forged, grpc.StatusCode.UNAUTHENTICATED, "RELAY_TOKEN_INVALID"),
-            (keyed, SUBMIT, stale, grpc.StatusCode.UNAUTHENTICATED, "RELAY_TOKEN_EXPIRED"),
-            (keyed, "cancel", good, grpc.StatusCode.PERMISSION_DENIED, "RELAY_TOKEN_MISDIRECTED"),
-            (unkeyed, SUBMIT, good, grpc.StatusCode.UNAUTHENTICATED, "RELAY_NOT_CONFIGURED"),
+            (keyed, answer, token("another-secret-" + "y" * 24), "RELAY_TOKEN_INVALID"),
+            (keyed, answer, token(now=1.0), "RELAY_TOKEN_EXPIRED"),
+            (keyed, other, token(), "RELAY_TOKEN_MISDIRECTED"),  # made for another request
+            (keyed, answer, token(to=unkeyed), "RELAY_TOKEN_MISDIRECTED"),  # another replica
+            (unkeyed, answer, token(to=unkeyed), "RELAY_NOT_CONFIGURED"),
         )
-        for replica, call, token, code, reason in cases:
+        for replica, request, made, reason in cases:
             with pytest.raises(grpc.aio.AioRpcError) as refused:
-                if call == SUBMIT:
-                    await replica.interactions.SubmitInput(
-                        email(pending, "me@example.com"), metadata=((RELAY_HEADER, token),)
-                    )
-                else:  # a token made for SubmitInput does not cancel
-                    await replica.runs.CancelRun(
-                        run_service_pb2.CancelRunRequest(name=run),
-                        metadata=((RELAY_HEADER, token),),
-                    )
-            assert (refused.value.code(), rich_error(refused.value).reason) == (code, reason)
+                await replica.interactions.SubmitInput(request, metadata=((RELAY_HEADER, made),))
+            assert rich_error(refused.value).reason == reason
         assert (await keyed.get(run)).state == run_pb2.RUN_STATE_INPUT_REQUIRED
+        with pytest.raises(grpc.aio.AioRpcError) as refused:  # a token made for SubmitInput
+            await keyed.runs.CancelRun(
+                run_service_pb2.CancelRunRequest(name=run), metadata=((RELAY_HEADER, token()),)
+            )
+        assert rich_error(refused.value).reason == "RELAY_TOKEN_MISDIRECTED"
+        good = token()
+        accepted = await keyed.interactions.SubmitInput(answer, metadata=((RELAY_HEADER, good),))
+        assert accepted.interaction.resolved_by == "mallory"  # served as the relayed caller
+        with pytest.raises(grpc.aio.AioRpcError) as refused:  # the same token, once more
+            await keyed.interactions.SubmitInput(answer, metadata=((RELAY_HEADER, good),))
+        assert rich_error(refused.value).reason == "RELAY_TOKEN_REPLAYED"
     finally:
         for replica in (keyed, unkeyed):
             await replica.channel.close()

@@ -20,7 +20,7 @@ from outrider.server.grpc_edge.errors import abort
 from outrider.server.grpc_edge.relay_client import RELAYED_METHODS
 from outrider.server.security.access import OPEN, Requirement, grpc_requirement
 from outrider.server.security.authn import Keyring, authenticate
-from outrider.server.security.relay import RELAY_HEADER, RelayKey
+from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.server.settings import Settings
 from outrider.server.telemetry.logs import bind_principal
 
@@ -47,6 +47,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         self._settings = settings
         secret = settings.cluster_secret
         self._relay_key = RelayKey(secret.get_secret_value()) if secret else None
+        self.relay_audience = ""  # this replica's advertised address, once it is bound
 
     async def intercept_service(
         self,
@@ -60,9 +61,9 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         if need == OPEN:
             return handler
 
-        async def admit(context: Context) -> bool:
+        async def admit(context: Context, request: Any) -> bool:
             try:
-                principal = self._principal(context, need, details.method)
+                principal = self._principal(context, need, details.method, request)
                 _CALLER.set(principal)
                 bind_principal(principal.id)  # log lines of this call name the caller
             except OutriderError as error:
@@ -72,12 +73,14 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
         return _guarded(handler, admit)
 
-    def _principal(self, context: Context, need: Requirement | None, method: str) -> Principal:
+    def _principal(
+        self, context: Context, need: Requirement | None, method: str, request: Any
+    ) -> Principal:
         metadata = dict(context.invocation_metadata() or ())
         authorization = metadata.get("authorization")
         relayed = metadata.get(RELAY_HEADER)
         if isinstance(relayed, str):
-            principal = self._relayed(relayed, method)
+            principal = self._relayed(relayed, method, request)
         else:
             principal = authenticate(
                 self._keyring,
@@ -90,19 +93,21 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
             principal.require(need)
         return principal
 
-    def _relayed(self, token: str, method: str) -> Principal:
+    def _relayed(self, token: str, method: str, request: Any) -> Principal:
         """The caller another replica authenticated and relayed here (core/relay.py)."""
         if self._relay_key is None:
             raise Unauthenticated(
                 "a relayed call, but this replica has no OUTRIDER_CLUSTER_SECRET",
                 reason="RELAY_NOT_CONFIGURED",
             )
-        if method not in RELAYED_METHODS:
+        if method not in RELAYED_METHODS or request is None:
             raise PermissionDenied(f"{method} is never relayed", reason="NOT_RELAYABLE")
-        return self._relay_key.verify(token, method)
+        call = RelayedCall(method, request_bytes(request), self.relay_audience)
+        return self._relay_key.verify(token, call)
 
 
-Admit = Callable[[Context], Awaitable[bool]]
+# Admits a call: its context, and its request when it has one (not for streamed requests).
+Admit = Callable[[Context, Any], Awaitable[bool]]
 
 
 def _guarded(handler: Handler, admit: Admit) -> Handler:
@@ -126,7 +131,8 @@ def _guarded(handler: Handler, admit: Admit) -> Handler:
 
 def _wrap_unary(inner: Any, admit: Admit) -> Any:
     async def behavior(request: Any, context: Context) -> Any:
-        if await admit(context):
+        streamed = inspect.isasyncgen(request) or hasattr(request, "__aiter__")
+        if await admit(context, None if streamed else request):
             return await inner(request, context)
         return None
 
@@ -140,7 +146,8 @@ def _wrap_streaming(inner: Any, admit: Admit) -> Any:
         return _wrap_unary(inner, admit)
 
     async def behavior(request: Any, context: Context) -> AsyncIterator[Any]:
-        if await admit(context):
+        streamed = hasattr(request, "__aiter__")
+        if await admit(context, None if streamed else request):
             async for response in inner(request, context):
                 yield response
 

@@ -13,7 +13,7 @@ from outrider.server.core.errors import Unavailable
 from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal
 from outrider.server.grpc_edge.errors import core_error
-from outrider.server.security.relay import RELAY_HEADER, RelayKey
+from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.server.settings import Settings
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
@@ -100,7 +100,7 @@ class GrpcRelay:
     async def _call(
         self, method: Any, request: Message, path: str, principal: Principal, address: str
     ) -> Any:
-        token = self._key.sign(principal, path)
+        token = self._key.sign(principal, RelayedCall(path, request_bytes(request), address))
         try:
             return await method(request, metadata=((RELAY_HEADER, token),), timeout=_TIMEOUT)
         except grpc.aio.AioRpcError as error:

@@ -69,9 +69,10 @@ class OutriderServer:
         self._agents = agents
         self.health = health.aio.HealthServicer()
         self.keyring = Keyring(settings)
+        self._auth = AuthInterceptor(self.keyring, settings)
         interceptors = [
             ObservingInterceptor(),
-            AuthInterceptor(self.keyring, settings),
+            self._auth,
             DecodingInterceptor(),  # innermost: it sees the servicers' own deserializers
         ]
         self._server = grpc.aio.server(interceptors=interceptors, options=_CHANNEL_OPTIONS)
@@ -92,7 +93,9 @@ class OutriderServer:
         except BaseException:
             self.close_unstarted()
             raise
-        self.store.announce(advertised_address(self.settings, self.port), self.settings.role)
+        address = advertised_address(self.settings, self.port)
+        self._auth.relay_audience = address  # relay tokens must be made for this address
+        self.store.announce(address, self.settings.role)
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
