@@ -12,6 +12,7 @@ from outrider.server.telemetry.metrics import REGISTRY
 from outrider.v1 import run_service_pb2, run_service_pb2_grpc
 from tests.rest.conftest import RestFactory
 from tests.rest.support import KEY
+from tests.support.harness import eventually
 from tests.telemetry.capture import json_log
 
 TRACE = "5b8efff798038103d269b633813fc60c"
@@ -40,6 +41,9 @@ async def test_grpc_calls_are_counted_and_logged_with_their_status_code(
                 await runs.GetRun(request, metadata=(*AUTH.items(), ("traceparent", TRACEPARENT)))
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await runs.GetRun(request)
+            # the access line is written as the call ends, which may be after the client
+            # has the status (under load, noticeably so)
+            await eventually(lambda: len(lines) == 2)
     codes = [missing.value.code().name, refused.value.code().name]
     assert codes == ["NOT_FOUND", "UNAUTHENTICATED"]
     assert [(line["method"], line["code"]) for line in lines] == [(method, c) for c in codes]
