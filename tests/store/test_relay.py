@@ -24,8 +24,9 @@ from outrider.v1 import (
     run_service_pb2,
     run_service_pb2_grpc,
 )
-from tests.security.tenants import two_tenants
+from tests.security.tenants import Keys, certificate_entry, two_tenants
 from tests.support.harness import ServerProcess, eventually, rich_error
+from tests.support.pki import Authority
 from tests.support.requests import automate_request, collect, names
 
 SECRET = "relay-test-secret-" + "x" * 24
@@ -286,3 +287,50 @@ async def test_an_answer_for_a_run_whose_replica_died_is_refused_as_unavailable(
         await b.interactions.SubmitInput(email(pending, "me@example.com"))
     assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
     assert rich_error(refused.value).reason in ("EXECUTOR_LOST", "RELAY_FAILED")
+
+
+async def test_relays_under_mutual_tls(
+    start_replica: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    """Every replica requires client certificates: B relays to A with its own certificate."""
+    ca = Authority(tmp_path / "pki", "cluster")
+    replica, caller = ca.replica(), ca.client("alice")
+    keys = Keys(tmp_path / "keys.toml")
+    certificate_entry(keys.file, "alice", "default", "alice")
+    env = {
+        **CLUSTER,
+        "OUTRIDER_TLS_CERT": str(replica.cert),
+        "OUTRIDER_TLS_KEY": str(replica.key),
+        "OUTRIDER_TLS_CLIENT_CA": str(ca.cert_file),
+        "OUTRIDER_RELAY_CA": str(ca.cert_file),
+        "OUTRIDER_KEYS_FILE": str(keys.file),
+    }
+    a, b = start_replica(**env), start_replica(**env)
+    credentials = grpc.ssl_channel_credentials(
+        root_certificates=ca.cert_file.read_bytes(),
+        private_key=caller.key.read_bytes(),
+        certificate_chain=caller.cert.read_bytes(),
+    )
+    channels = [grpc.aio.secure_channel(f"localhost:{r.port}", credentials) for r in (a, b)]
+    try:
+        on_a = run_service_pb2_grpc.RunServiceStub(channels[0])
+        on_b = interaction_service_pb2_grpc.InteractionServiceStub(channels[1])
+        request = automate_request(steps=1, ask_input=True)
+        created = await on_a.CreateRun(
+            run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
+        )
+        run = created.run.name
+        found: list[ip.Interaction] = []
+
+        async def pending() -> bool:
+            listed = await on_b.ListInteractions(isv.ListInteractionsRequest(run=run))
+            found[:] = listed.interactions
+            return bool(found)
+
+        await eventually(pending)
+        answered = await on_b.SubmitInput(email(found[0], "me@example.com"))
+        assert answered.interaction.state == ip.INTERACTION_STATE_RESOLVED
+        assert answered.interaction.resolved_by == "alice"
+    finally:
+        for channel in channels:
+            await channel.close()

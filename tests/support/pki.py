@@ -46,19 +46,29 @@ class Authority:
 
     def server(self) -> Issued:
         names = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-        return self._issue("localhost", ExtendedKeyUsageOID.SERVER_AUTH, names)
+        return self._issue("localhost", [ExtendedKeyUsageOID.SERVER_AUTH], names)
+
+    def replica(self) -> Issued:
+        """A server certificate for localhost that may also act as a client (relayed calls
+        between replicas under mutual TLS)."""
+        names = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+        usages = [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]
+        return self._issue("replica", usages, names)
 
     def client(self, common_name: str) -> Issued:
-        return self._issue(common_name, ExtendedKeyUsageOID.CLIENT_AUTH, [])
+        return self._issue(common_name, [ExtendedKeyUsageOID.CLIENT_AUTH], [])
 
     def _issue(
-        self, common_name: str, usage: x509.ObjectIdentifier, names: list[x509.GeneralName]
+        self,
+        common_name: str,
+        usages: list[x509.ObjectIdentifier],
+        names: list[x509.GeneralName],
     ) -> Issued:
         key = ec.generate_private_key(ec.SECP256R1())
         builder = (
             _builder(_name(common_name), self._cert.subject, key.public_key())
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
+            .add_extension(x509.ExtendedKeyUsage(usages), critical=False)
         )
         if names:
             builder = builder.add_extension(x509.SubjectAlternativeName(names), critical=False)

@@ -149,8 +149,16 @@ class GrpcRelay:
 
 
 def _credentials(settings: Settings) -> grpc.ChannelCredentials | None:
-    """TLS when this replica's own edge speaks TLS (the others do too)."""
-    if settings.tls_cert is None:
+    """TLS when this replica's own edge speaks TLS (the others do too). Under mutual TLS
+    (OUTRIDER_TLS_CLIENT_CA) the replica presents its own certificate as the client's, so it
+    must also allow client authentication and be signed by that CA."""
+    if settings.tls_cert is None or settings.tls_key is None:
         return None
     roots = settings.relay_ca.read_bytes() if settings.relay_ca else None
-    return grpc.ssl_channel_credentials(root_certificates=roots)
+    if settings.tls_client_ca is None:
+        return grpc.ssl_channel_credentials(root_certificates=roots)
+    return grpc.ssl_channel_credentials(
+        root_certificates=roots,
+        private_key=settings.tls_key.read_bytes(),
+        certificate_chain=settings.tls_cert.read_bytes(),
+    )
