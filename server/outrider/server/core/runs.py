@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator, Container, Coroutine
+from collections.abc import AsyncGenerator, Collection, Container, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
-from outrider.server.core.redaction import Redactor, holds_placeholders
+from outrider.server.core.redaction import Redactor
 from outrider.server.core.relay import (
     ExecutedElsewhere,
     Relay,
@@ -45,6 +45,7 @@ from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_e
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
 from outrider.server.core.storage import ACTIVE_STATES, Store
+from outrider.server.core.takeover import Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics, tracing
@@ -118,64 +119,29 @@ class RunManager:
         self._active: dict[str, _Active] = {}
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
+        self.takeover = Takeover(store, self.interactions, self, settings.failover_resumes)
         metrics.server_info(settings.max_concurrent_runs)
 
     # lifecycle
 
     def recover(self) -> int:
-        """Closes, as failed with terminal events, the runs a previous process left active.
-        Runs other live processes execute (sharing a PostgreSQL store) are left alone."""
-        stale = self._store.active_runs()
-        active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
-        elsewhere = {r.name for r in active} - {r.name for r in stale}
-        self.interactions.close_abandoned({name.removeprefix("runs/") for name in elsewhere})
-        return self._close_claimed(stale)
+        """Closes, as failed with terminal events, the runs a previous process left active
+        (see `Takeover.recover`)."""
+        return self.takeover.recover()
 
     def sweep_orphans(self, seen_before: Container[str]) -> tuple[int, set[str]]:
-        """While replicas share a store: takes over the active runs of a replica that died (its
-        presence lock is gone), once they were nobody's at the previous sweep too
-        (`seen_before`): a replica whose session PostgreSQL dropped (a restart) takes its lock
-        again meanwhile. One replica claims each run, so its events are written once; it resumes
-        the run (up to OUTRIDER_FAILOVER_RESUMES times) or ends it. Runs executed here that
-        another replica took over (this one was cut off) stop here. Returns how many runs it
-        took over and the orphans seen now."""
-        self._stop_taken_over()
-        orphans = [r for r in self._store.active_runs() if _id(r) not in self._active]
-        stale = [r for r in orphans if _id(r) in seen_before]
-        return self._take_over(stale, resume=True), {_id(r) for r in orphans}
+        """Takes over the runs of a replica that died (see `Takeover.sweep`)."""
+        return self.takeover.sweep(seen_before)
 
-    def _close_claimed(self, stale: list[run_pb2.Run]) -> int:
-        return self._take_over(stale, resume=False)
+    # what the takeover asks of this manager (takeover.RunHost)
 
-    def _take_over(self, stale: list[run_pb2.Run], resume: bool) -> int:
-        taken = 0
-        for run in stale:
-            takeovers = self._store.claim_orphan(_id(run))
-            if takeovers is None:
-                continue  # another replica claimed it first
-            taken += 1
-            try:  # only the claimant cancels what the lost agent asked
-                self.interactions.close_pending_of(_id(run))
-                if resume and self._resumable(run, takeovers):
-                    self._resume(run, takeovers)
-                else:
-                    self._close_abandoned(run)
-            except Exception:  # one run's failure must not leave the others unhandled
-                log.exception("taking over %s failed", run.name)
-        self._store.flush()
-        return taken
+    def executing(self) -> Collection[str]:
+        return self._active.keys()
 
-    def _resumable(self, run: run_pb2.Run, takeovers: int) -> bool:
-        secret = run.HasField("automate") and holds_placeholders(run.automate.data)
-        within_budget = takeovers <= self._settings.failover_resumes
-        executes = self._settings.role != "api" and run.kind in self._agents and self._accepting
-        if not within_budget or secret or not executes:
-            return False
-        ending = {event_name(e) for e in self._store.last_events(_id(run), 2)}
-        return not ending & {"complete", "done"}  # it had finished: only its ending is missing
+    def can_execute(self, kind: int) -> bool:
+        return self._settings.role != "api" and kind in self._agents and self._accepting
 
-    def _resume(self, run: run_pb2.Run, takeovers: int) -> None:
-        """Executes a lost run here, from the start of its task, after the events it has."""
+    def adopt(self, run: run_pb2.Run, takeovers: int) -> None:
         run_id = _id(run)
         last = self._store.last_events(run_id, 1)
         redactor = Redactor()
@@ -191,21 +157,11 @@ class RunManager:
         metrics.run_active(kind_label(run.kind), +1)
         reason = "the replica executing the run was lost; another replica took it over"
         ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
-        log.warning("resuming %s (takeover %d)", run.name, takeovers)
         agent = self._agents[run.kind]
         active.task = asyncio.create_task(self._drive(active, agent), name=run.name)
 
-    def _stop_taken_over(self) -> None:
-        """Runs this replica executes but another took over (this one was cut off from the
-        store longer than the failover bound): the agent stops; its writes are fenced off."""
-        for run_id in self._store.taken_over(list(self._active)):
-            active = self._active[run_id]
-            log.warning("%s was taken over by another replica; stopping it here", active.run.name)
-            active.moved = True
-            self._request_cancel(active, "taken over by another replica")
-
-    def _close_abandoned(self, run: run_pb2.Run) -> None:
-        run_id = run.name.removeprefix("runs/")
+    def close_lost(self, run: run_pb2.Run) -> None:
+        run_id = _id(run)
         last = self._store.last_events(run_id, 2)
         self.log.open(run_id, last[-1].sequence if last else 0)
         ending = Ending("SERVER_RESTARTED", restart_reason(run))
@@ -213,6 +169,12 @@ class RunManager:
         for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
             self.log.append(run_id, payload)
         self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, _failure(ending))
+
+    def stop_moved(self, run_id: str) -> None:
+        active = self._active.get(run_id)
+        if active is not None:
+            active.moved = True
+            self._request_cancel(active, "taken over by another replica")
 
     async def committed(self) -> None:
         """Once awaited, what this process wrote so far (a new run) is readable by every

@@ -1,0 +1,105 @@
+"""Runs left active by a process that is gone: which ones, who claims each, and whether the
+claimant resumes it or ends it. The run manager executes the verdict (`RunHost`).
+
+At start-up a process closes the runs a previous process left active (on SQLite, every active
+run; on PostgreSQL, those whose owner holds no presence lock). While replicas share a store,
+each sweeps periodically (`FailoverSweeper`) and takes over what a dead replica left.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Container
+from typing import Protocol
+
+from outrider.server.core.event_names import event_name
+from outrider.server.core.interactions import InteractionBroker
+from outrider.server.core.redaction import holds_placeholders
+from outrider.server.core.storage import ACTIVE_STATES, Store
+from outrider.v1 import run_pb2
+
+log = logging.getLogger(__name__)
+
+
+class RunHost(Protocol):
+    """What the takeover needs of the run manager."""
+
+    def executing(self) -> Collection[str]:
+        """Ids of the runs this process executes."""
+
+    def can_execute(self, kind: int) -> bool:
+        """Whether this process may start executing a run of `kind` now."""
+
+    def adopt(self, run: run_pb2.Run, takeovers: int) -> None:
+        """Executes a lost run here, from the start of its task, after the events it has."""
+
+    def close_lost(self, run: run_pb2.Run) -> None:
+        """Ends a lost run as failed (SERVER_RESTARTED) with terminal events."""
+
+    def stop_moved(self, run_id: str) -> None:
+        """Stops, without writing an ending, a run another process took over."""
+
+
+class Takeover:
+    def __init__(
+        self, store: Store, interactions: InteractionBroker, host: RunHost, resumes: int
+    ) -> None:
+        self._store = store
+        self._interactions = interactions
+        self._host = host
+        self._resumes = resumes
+
+    def recover(self) -> int:
+        """Closes, as failed with terminal events, the runs a previous process left active.
+        Runs other live processes execute (sharing a PostgreSQL store) are left alone."""
+        stale = self._store.active_runs()
+        active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
+        elsewhere = {_id(r) for r in active} - {_id(r) for r in stale}
+        self._interactions.close_abandoned(elsewhere)
+        return self._take_over(stale, resume=False)
+
+    def sweep(self, seen_before: Container[str]) -> tuple[int, set[str]]:
+        """While replicas share a store: takes over the active runs of a replica that died (its
+        presence lock is gone), once they were nobody's at the previous sweep too
+        (`seen_before`): a replica whose session PostgreSQL dropped (a restart) takes its lock
+        again meanwhile. One replica claims each run, so its events are written once; it resumes
+        the run (up to OUTRIDER_FAILOVER_RESUMES times) or ends it. Runs executed here that
+        another replica took over (this one was cut off) stop here. Returns how many runs it
+        took over and the orphans seen now."""
+        for run_id in self._store.taken_over(list(self._host.executing())):
+            log.warning("runs/%s was taken over by another replica; stopping it here", run_id)
+            self._host.stop_moved(run_id)
+        executing = self._host.executing()
+        orphans = [r for r in self._store.active_runs() if _id(r) not in executing]
+        stale = [r for r in orphans if _id(r) in seen_before]
+        return self._take_over(stale, resume=True), {_id(r) for r in orphans}
+
+    def _take_over(self, stale: list[run_pb2.Run], resume: bool) -> int:
+        taken = 0
+        for run in stale:
+            takeovers = self._store.claim_orphan(_id(run))
+            if takeovers is None:
+                continue  # another replica claimed it first
+            taken += 1
+            try:  # only the claimant cancels what the lost agent asked
+                self._interactions.close_pending_of(_id(run))
+                if resume and self._resumable(run, takeovers):
+                    log.warning("resuming %s (takeover %d)", run.name, takeovers)
+                    self._host.adopt(run, takeovers)
+                else:
+                    self._host.close_lost(run)
+            except Exception:  # one run's failure must not leave the others unhandled
+                log.exception("taking over %s failed", run.name)
+        self._store.flush()
+        return taken
+
+    def _resumable(self, run: run_pb2.Run, takeovers: int) -> bool:
+        secret = run.HasField("automate") and holds_placeholders(run.automate.data)
+        if takeovers > self._resumes or secret or not self._host.can_execute(run.kind):
+            return False
+        ending = {event_name(e) for e in self._store.last_events(_id(run), 2)}
+        return not ending & {"complete", "done"}  # it had finished: only its ending is missing
+
+
+def _id(run: run_pb2.Run) -> str:
+    return run.name.removeprefix("runs/")
