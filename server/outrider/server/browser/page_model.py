@@ -73,7 +73,7 @@ SLOW_PAGE_NOTE = (
     "are shown; scroll or use find to see more]"
 )
 _MODAL_NOTE = "[modal dialog open: close it before using the page behind it{behind}]"
-_OVERLAY_NOTE = "[an overlay covers the page{behind}: dismiss it or wait for it to go]"
+_OVERLAY_NOTE = "[an overlay covers the page{behind}: dismiss it or wait]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
 
