@@ -81,7 +81,7 @@ def executor_address(
     if address is None:
         raise Unavailable(
             f"the replica executing {run_name(elsewhere.run_id)} is gone; another replica "
-            "ends the run shortly (failover)",
+            "takes the run over shortly (failover)",
             reason="EXECUTOR_LOST",
         )
     return relay, address

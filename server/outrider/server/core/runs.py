@@ -141,9 +141,8 @@ class RunManager:
     def can_execute(self, kind: int) -> bool:
         return self._settings.role != "api" and kind in self._agents and self._accepting
 
-    def adopt(self, run: run_pb2.Run, takeovers: int) -> None:
+    def adopt(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
         run_id = _id(run)
-        last = self._store.last_events(run_id, 1)
         redactor = Redactor()
         self.log.open(run_id, last[-1].sequence if last else 0, redactor=redactor)
         run.state = run_pb2.RUN_STATE_QUEUED
@@ -160,9 +159,8 @@ class RunManager:
         agent = self._agents[run.kind]
         active.task = asyncio.create_task(self._drive(active, agent), name=run.name)
 
-    def close_lost(self, run: run_pb2.Run) -> None:
+    def close_lost(self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent]) -> None:
         run_id = _id(run)
-        last = self._store.last_events(run_id, 2)
         self.log.open(run_id, last[-1].sequence if last else 0)
         ending = Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
@@ -217,10 +215,7 @@ class RunManager:
     ) -> run_pb2.Run:
         """Validates and starts a run of the principal's tenant. `params_at`/`options_at` are
         where those sit in the caller's request, so field violations name the caller's fields."""
-        principal.require(Scope.RUNS_START)
-        _check_spec(spec, params_at, options_at)
-        if not self._accepting:
-            raise Unavailable("the server is shutting down and accepts no new runs")
+        self._check_start(spec, principal, params_at, options_at)
         agent = self._agents.get(spec.kind)
         if agent is None:
             raise Unimplemented(f"{KIND_NAMES[spec.kind]} runs are not implemented yet")
@@ -242,13 +237,19 @@ class RunManager:
         worker replica, after the same checks (relayed with the caller's identity)."""
         if self._settings.role != "api" or self._relay is None:
             return self.create(spec, principal, params_at, options_at)
+        self._check_start(spec, principal, params_at, options_at)
+        return await self._relay.start(
+            worker_address(self._store), spec.params, spec.options, principal
+        )
+
+    def _check_start(
+        self, spec: RunSpec, principal: Principal, params_at: str, options_at: str
+    ) -> None:
+        """What every start checks, wherever the run is then executed."""
         principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
         if not self._accepting:
             raise Unavailable("the server is shutting down and accepts no new runs")
-        return await self._relay.start(
-            worker_address(self._store), spec.params, spec.options, principal
-        )
 
     def _admit(self, principal: Principal) -> None:
         """The principal's own quotas first, then the server-wide room (executing slots plus the

@@ -89,9 +89,13 @@ class SqliteStore:
         self.flush()  # a local commit: no network to wait for
 
     def _write(self, sql: str, params: Sequence[Any]) -> None:
+        self._begin_write()
+        self._conn.execute(sql, params)
+
+    def _begin_write(self) -> None:
+        """Opens this loop iteration's transaction (if not open yet) and schedules its commit."""
         if not self._conn.in_transaction:
             self._conn.execute("BEGIN")
-        self._conn.execute(sql, params)
         self._schedule_commit()
 
     def _insert_pending_events(self) -> None:
@@ -164,7 +168,6 @@ class SqliteStore:
         return [run for run in runs if run.state in ACTIVE_STATES]
 
     def count_active(self, tenant: str | None = None) -> int:
-        self.flush()
         marks = ",".join("?" * len(ACTIVE_STATES))
         sql = f"SELECT count(*) FROM runs WHERE state IN ({marks})"
         if tenant is None:
@@ -191,10 +194,8 @@ class SqliteStore:
 
     def append_event(self, run_id: str, event: run_event_pb2.RunEvent) -> None:
         """Queues the event's row in this loop iteration's transaction (see the module doc)."""
-        if not self._conn.in_transaction:
-            self._conn.execute("BEGIN")
+        self._begin_write()
         self._pending_events.append((run_id, event.sequence, event.SerializeToString()))
-        self._schedule_commit()
 
     def events_after(self, run_id: str, after: int, limit: int) -> list[run_event_pb2.RunEvent]:
         self.flush()  # only committed events are read

@@ -16,7 +16,7 @@ from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.redaction import holds_placeholders
 from outrider.server.core.storage import ACTIVE_STATES, Store
-from outrider.v1 import run_pb2
+from outrider.v1 import run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +30,12 @@ class RunHost(Protocol):
     def can_execute(self, kind: int) -> bool:
         """Whether this process may start executing a run of `kind` now."""
 
-    def adopt(self, run: run_pb2.Run, takeovers: int) -> None:
-        """Executes a lost run here, from the start of its task, after the events it has."""
+    def adopt(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
+        """Executes a lost run here, from the start of its task, after the events it has
+        (`last`: its newest ones)."""
 
-    def close_lost(self, run: run_pb2.Run) -> None:
-        """Ends a lost run as failed (SERVER_RESTARTED) with terminal events."""
+    def close_lost(self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent]) -> None:
+        """Ends a lost run as failed (SERVER_RESTARTED) with terminal events after `last`."""
 
     def stop_moved(self, run_id: str) -> None:
         """Stops, without writing an ending, a run another process took over."""
@@ -83,21 +84,24 @@ class Takeover:
             taken += 1
             try:  # only the claimant cancels what the lost agent asked
                 self._interactions.close_pending_of(_id(run))
-                if resume and self._resumable(run, takeovers):
+                last = self._store.last_events(_id(run), 2)  # read after the claim: complete
+                if resume and self._resumable(run, takeovers, last):
                     log.warning("resuming %s (takeover %d)", run.name, takeovers)
-                    self._host.adopt(run, takeovers)
+                    self._host.adopt(run, takeovers, last)
                 else:
-                    self._host.close_lost(run)
+                    self._host.close_lost(run, last)
             except Exception:  # one run's failure must not leave the others unhandled
                 log.exception("taking over %s failed", run.name)
         self._store.flush()
         return taken
 
-    def _resumable(self, run: run_pb2.Run, takeovers: int) -> bool:
+    def _resumable(
+        self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]
+    ) -> bool:
         secret = run.HasField("automate") and holds_placeholders(run.automate.data)
         if takeovers > self._resumes or secret or not self._host.can_execute(run.kind):
             return False
-        ending = {event_name(e) for e in self._store.last_events(_id(run), 2)}
+        ending = {event_name(e) for e in last}
         return not ending & {"complete", "done"}  # it had finished: only its ending is missing
 
 

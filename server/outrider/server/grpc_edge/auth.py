@@ -131,8 +131,7 @@ def _guarded(handler: Handler, admit: Admit) -> Handler:
 
 def _wrap_unary(inner: Any, admit: Admit) -> Any:
     async def behavior(request: Any, context: Context) -> Any:
-        streamed = inspect.isasyncgen(request) or hasattr(request, "__aiter__")
-        if await admit(context, None if streamed else request):
+        if await admit(context, _single(request)):
             return await inner(request, context)
         return None
 
@@ -146,9 +145,13 @@ def _wrap_streaming(inner: Any, admit: Admit) -> Any:
         return _wrap_unary(inner, admit)
 
     async def behavior(request: Any, context: Context) -> AsyncIterator[Any]:
-        streamed = hasattr(request, "__aiter__")
-        if await admit(context, None if streamed else request):
+        if await admit(context, _single(request)):
             async for response in inner(request, context):
                 yield response
 
     return behavior
+
+
+def _single(request: Any) -> Any:
+    """The call's request message, or None when the client streams its requests."""
+    return None if hasattr(request, "__aiter__") else request

@@ -43,6 +43,9 @@ _CODES: dict[type[OutriderError], grpc.StatusCode] = {
 }
 
 
+_KINDS = {code: kind for kind, code in _CODES.items()}  # status code -> core error class
+
+
 def status_code(error: OutriderError) -> grpc.StatusCode:
     for kind in type(error).__mro__:  # a subclass maps as the core class it refines
         if kind in _CODES:
@@ -149,7 +152,7 @@ def core_error(error: grpc.aio.AioRpcError) -> OutriderError:
             reason = info.reason
         elif detail.Unpack(bad):
             violations = [FieldViolation(v.field, v.description) for v in bad.field_violations]
-    kind = {code: cls for cls, code in _CODES.items()}.get(error.code())
+    kind = _KINDS.get(error.code())
     if kind is InvalidArgument:
         return InvalidArgument(violations or [FieldViolation("", message)], message)
     if kind is ResourceExhausted:

@@ -146,15 +146,13 @@ class PostgresStore:
         another, until every pooled connection may have been a dropped one (after a restart
         all are), then it gives up with Unavailable."""
         self._writer.wait()
-        for _ in range(_POOL_SIZE):
+        for attempt in range(_POOL_SIZE + 1):
             try:
                 return self._read(sql, params)
-            except psycopg.OperationalError:
-                pass  # that connection has left the pool; again, on another
-        try:
-            return self._read(sql, params)
-        except psycopg.OperationalError as error:
-            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+            except psycopg.OperationalError as error:  # that connection has left the pool
+                if attempt == _POOL_SIZE:
+                    raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _read(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         with self._pool.connection() as conn:
