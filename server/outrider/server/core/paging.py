@@ -59,8 +59,8 @@ class PageTokens:
         self._key = key
 
     def encode(self, listing: str, create_us: int, item_id: str) -> str:
-        payload = _b64(json.dumps([create_us, item_id], separators=(",", ":")).encode())
-        return f"{payload}.{_b64(self._sign(listing, payload))}"
+        payload = b64url(json.dumps([create_us, item_id], separators=(",", ":")).encode())
+        return f"{payload}.{b64url(self._sign(listing, payload))}"
 
     def decode(self, listing: str, token: str, field: str = "page_token") -> tuple[int, str] | None:
         """None for an empty token; InvalidArgument for anything this key did not sign."""
@@ -70,8 +70,8 @@ class PageTokens:
         if len(token) > MAX_TOKEN_CHARS or not dot or not token.isascii():
             raise InvalidArgument.single(field, _NOT_OURS)
         try:
-            signed = hmac.compare_digest(_unb64(signature), self._sign(listing, payload))
-            value = json.loads(_unb64(payload)) if signed else None
+            signed = hmac.compare_digest(unb64url(signature), self._sign(listing, payload))
+            value = json.loads(unb64url(payload)) if signed else None
         except (binascii.Error, ValueError):
             raise InvalidArgument.single(field, _NOT_OURS) from None
         if not (isinstance(value, list) and _is_cursor(value)):
@@ -130,9 +130,11 @@ def _is_cursor(value: list[object]) -> bool:
     )
 
 
-def _b64(raw: bytes) -> str:
+def b64url(raw: bytes) -> str:
+    """URL-safe base64 without padding (page tokens, relay tokens)."""
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def _unb64(text: str) -> bytes:
+def unb64url(text: str) -> bytes:
+    """The inverse of `b64url`."""
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -9,7 +9,6 @@ serves the call as that principal, and never relays it again.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import json
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from outrider.server.core.errors import PermissionDenied, Unauthenticated
+from outrider.server.core.paging import b64url, unb64url
 from outrider.server.core.principals import Principal, parse_scopes
 
 RELAY_HEADER = "x-outrider-relay"
@@ -52,16 +52,16 @@ class RelayKey:
             "jti": secrets.token_urlsafe(12),
             "iat": time.time() if now is None else now,
         }
-        body = _b64(json.dumps(claims, separators=(",", ":")).encode())
-        return f"{body}.{_b64(self._mac(body))}"
+        body = b64url(json.dumps(claims, separators=(",", ":")).encode())
+        return f"{body}.{b64url(self._mac(body))}"
 
     def verify(self, token: str, call: RelayedCall, now: float | None = None) -> Principal:
         """The relayed principal, or Unauthenticated (forged, stale, or used before) or
         PermissionDenied (made for another method, request or replica)."""
         body, _, mac = token.partition(".")
-        if not hmac.compare_digest(_b64(self._mac(body)).encode(), mac.encode()):
+        if not hmac.compare_digest(b64url(self._mac(body)).encode(), mac.encode()):
             raise Unauthenticated("relay token: bad signature", reason="RELAY_TOKEN_INVALID")
-        claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        claims = json.loads(unb64url(body))
         moment = time.time() if now is None else now
         if not -LIFETIME < moment - float(claims["iat"]) < LIFETIME:
             raise Unauthenticated("relay token: expired", reason="RELAY_TOKEN_EXPIRED")
@@ -102,7 +102,3 @@ def request_bytes(request: Message) -> bytes:
 
 def _digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
