@@ -139,3 +139,21 @@ async def test_the_cluster_limit_counts_runs_on_every_replica(
     finally:
         for channel in channels:
             await channel.close()
+
+
+async def test_a_refusal_relayed_from_a_worker_keeps_its_retry_delay(
+    start_replica: Callable[..., ServerProcess],
+) -> None:
+    limits = {"OUTRIDER_CLUSTER_MAX_ACTIVE_RUNS": "1", "OUTRIDER_BUSY_RETRY_AFTER": "7"}
+    start_replica(OUTRIDER_ROLE="worker", **CLUSTER, **limits)
+    api = start_replica(OUTRIDER_ROLE="api", **CLUSTER, **limits)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{api.port}") as channel:
+        stub = run_service_pb2_grpc.RunServiceStub(channel)
+        request = automate_request(steps=1, hold=True)
+        create = run_service_pb2.CreateRunRequest(automate=request.params)
+        await stub.CreateRun(create)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await stub.CreateRun(create)
+    error = rich_error(refused.value)
+    assert (error.code, error.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CLUSTER_BUSY")
+    assert error.retry_delay == 7.0  # the worker's hint, not one the relay made up

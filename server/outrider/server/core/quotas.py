@@ -63,6 +63,12 @@ class Quotas:
             )
         bucket.tokens -= 1.0
 
+    def give_back_start(self, principal: Principal) -> None:
+        """Returns the token of a start refused after `take_start` (by a limit checked later)."""
+        bucket = self._buckets.get(principal.id)
+        if bucket is not None:
+            bucket.tokens = min(float(self._rate(principal)[1]), bucket.tokens + 1.0)
+
     def _rate(self, principal: Principal) -> tuple[float, int]:
         limits = principal.limits
         rate = limits.starts_per_minute

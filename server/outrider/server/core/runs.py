@@ -44,7 +44,7 @@ from outrider.server.core.relay import (
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
-from outrider.server.core.storage import ACTIVE_STATES, Store
+from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
 from outrider.server.core.takeover import Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -263,30 +263,27 @@ class RunManager:
                 "wait for a slot, the configured maximum",
                 retry_after=self._settings.busy_retry_after,
             )
-        self._check_store_wide_limits(principal)
         self._quotas.take_start(principal)
 
-    def _check_store_wide_limits(self, principal: Principal) -> None:
-        """The limits over every replica sharing the store: counted there, so they hold
-        however starts are balanced (two replicas admitting at the same instant may both pass:
-        the count is not locked)."""
-        cluster, tenant = (
-            self._settings.cluster_max_active_runs,
-            self._settings.tenant_max_active_runs,
+    def _insert_within_store_limits(
+        self, run: run_pb2.Run, run_id: str, principal: Principal
+    ) -> None:
+        """Saves the new run unless the limits over every replica sharing the store are reached
+        (counted and saved in one step there); a refused start gets its start token back."""
+        limits = ActiveLimits(
+            self._settings.cluster_max_active_runs, self._settings.tenant_max_active_runs
         )
-        retry = self._settings.busy_retry_after
-        if cluster and self._store.count_active() >= cluster:
-            raise ResourceExhausted(
-                f"{cluster} runs are active across the cluster, the configured maximum",
-                retry_after=retry,
-                reason="CLUSTER_BUSY",
-            )
-        if tenant and self._store.count_active(principal.tenant) >= tenant:
-            raise ResourceExhausted(
-                f"tenant {principal.tenant!r} has {tenant} active runs, the configured maximum",
-                retry_after=retry,
-                reason="TENANT_BUSY",
-            )
+        refusal = self._store.insert_run_within(run, run_id, limits)
+        if refusal is None:
+            return
+        self._quotas.give_back_start(principal)
+        whose = "across the cluster" if refusal == "CLUSTER_BUSY" else f"in tenant {run.tenant!r}"
+        raise ResourceExhausted(
+            f"{limits.cluster if refusal == 'CLUSTER_BUSY' else limits.tenant} runs are active "
+            f"{whose}, the configured maximum",
+            retry_after=self._settings.busy_retry_after,
+            reason=refusal,
+        )
 
     def _register(self, spec: RunSpec, principal: Principal) -> _Active:
         run_id, now = new_id(), clock.now_us()
@@ -303,7 +300,7 @@ class RunManager:
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
         live, redactor = keep_secrets_in_memory(run)
-        self._store.save_run(run, run_id)
+        self._insert_within_store_limits(run, run_id, principal)
         self.log.open(run_id, redactor=redactor)
         ctx = RunContext(live, now, self.log, self.interactions, self.artifacts, redactor)
         active = _Active(run, ctx)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from outrider.server.core import clock
-from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
+from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -125,6 +125,13 @@ class SqliteStore:
             "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
             run_values(run, run_id),
         )
+
+    def insert_run_within(self, run: run_pb2.Run, run_id: str, limits: ActiveLimits) -> str | None:
+        # One process owns the file and this runs without an await: nothing can start between.
+        refusal = limits.refusal(run.tenant, self.count_active)
+        if refusal is None:
+            self.save_run(run, run_id)
+        return refusal
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         row = self._conn.execute(

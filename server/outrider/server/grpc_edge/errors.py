@@ -145,18 +145,21 @@ def core_error(error: grpc.aio.AioRpcError) -> OutriderError:
     with, so this replica's edge reports it to its caller as if it were its own."""
     status = _status_of(error)
     message = status.message if status is not None else str(error.details() or "")
-    reason, violations = "", []
+    reason, violations, retry_after = "", [], 1.0
     for detail in status.details if status is not None else ():
         info, bad = error_details_pb2.ErrorInfo(), error_details_pb2.BadRequest()
+        retry = error_details_pb2.RetryInfo()
         if detail.Unpack(info):
             reason = info.reason
         elif detail.Unpack(bad):
             violations = [FieldViolation(v.field, v.description) for v in bad.field_violations]
+        elif detail.Unpack(retry):
+            retry_after = retry.retry_delay.ToMilliseconds() / 1000
     kind = _KINDS.get(error.code())
     if kind is InvalidArgument:
         return InvalidArgument(violations or [FieldViolation("", message)], message)
     if kind is ResourceExhausted:
-        return ResourceExhausted(message, 1.0, reason or None)
+        return ResourceExhausted(message, retry_after, reason or None)
     if kind is None or (kind is Unavailable and not reason):
         return Unavailable(f"the executing replica failed: {message}", reason="RELAY_FAILED")
     return kind(message, reason or None)

@@ -33,6 +33,23 @@ class RunUsage:
     artifact_bytes: int
 
 
+@dataclass(frozen=True)
+class ActiveLimits:
+    """Most active runs a store may hold when a run starts (0: no limit): in all, and of the
+    starting run's tenant."""
+
+    cluster: int = 0
+    tenant: int = 0
+
+    def refusal(self, tenant: str, count_active: Callable[[str | None], int]) -> str | None:
+        """The reason a start is refused ("CLUSTER_BUSY", "TENANT_BUSY"), or None."""
+        if self.cluster and count_active(None) >= self.cluster:
+            return "CLUSTER_BUSY"
+        if self.tenant and count_active(tenant) >= self.tenant:
+            return "TENANT_BUSY"
+        return None
+
+
 class RunWatch(Protocol):
     """Wakes a watcher when another process may have added events to one run."""
 
@@ -52,6 +69,11 @@ class Store(Protocol):
     given, rows of other tenants do not exist. Writes are visible to this process's next read."""
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None: ...
+
+    def insert_run_within(self, run: run_pb2.Run, run_id: str, limits: ActiveLimits) -> str | None:
+        """Saves a new run unless the store's active runs already reach `limits` (then returns
+        the refusal's reason and saves nothing). Counting and saving are one step for every
+        process sharing the store: two starts at the same instant cannot both pass a limit."""
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None: ...
 

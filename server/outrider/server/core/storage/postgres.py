@@ -17,7 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
+from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_events import PgEventFeed
 from outrider.server.core.storage.pg_presence import UNOWNED, Presence, unowned
@@ -34,6 +34,12 @@ from outrider.server.core.storage.rows import (
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
+# The transaction-level advisory lock starts hold while they count active runs (a one-part key:
+# a separate space from the two-part presence locks).
+_ADMISSION_LOCK = 0x6F757472_61646D74
+_COUNT_ACTIVE = (
+    "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
+)
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 
 
@@ -177,6 +183,26 @@ class PostgresStore:
             )
         )
 
+    def insert_run_within(self, run: run_pb2.Run, run_id: str, limits: ActiveLimits) -> str | None:
+        """Counts and inserts in one transaction that holds a cluster-wide advisory lock, so
+        starts on every replica take their turn; committed before it returns (not written
+        behind), so the next start anywhere counts this run."""
+        self._writer.wait()  # this process's ended runs are counted as ended
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_ADMISSION_LOCK,))
+
+            def count(tenant: str | None) -> int:
+                row = conn.execute(_COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant)).fetchone()
+                return int(row[0]) if row else 0
+
+            refusal = limits.refusal(run.tenant, count)
+            if refusal is None:
+                conn.execute(
+                    f"INSERT INTO runs ({RUN_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (*run_values(run, run_id), self._presence.key),
+                )
+        return refusal
+
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         """The run; while another process executes it, its last sequence is that of its newest
         committed event (the row itself is only rewritten when its state changes)."""
@@ -241,10 +267,7 @@ class PostgresStore:
         return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
 
     def count_active(self, tenant: str | None = None) -> int:
-        rows = self._rows(
-            "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)",
-            (list(ACTIVE_STATES), tenant, tenant),
-        )
+        rows = self._rows(_COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant))
         return int(rows[0][0])
 
     def claim_orphan(self, run_id: str) -> int | None:
