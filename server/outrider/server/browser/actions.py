@@ -51,9 +51,12 @@ _CAUSES = (
     (re.compile(r"outside of the viewport"), "it lies outside the viewport"),
 )
 
-# Two animation frames, or 150 ms where frames do not run (background tabs).
+# The next animation frame, then two task hops: the first hop was queued before the frame's
+# rendering queued its observer callbacks (IntersectionObserver, ResizeObserver), the second
+# after them, so they have run. Waiting for a second frame instead costs ~16 ms more per action
+# (docs/benchmarks.md). 150 ms where frames do not run (background tabs).
 _SETTLE_JS = """() => Promise.race([
-  new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))),
+  new Promise(r => requestAnimationFrame(() => setTimeout(() => setTimeout(r, 0), 0))),
   new Promise(r => setTimeout(r, 150)),
 ])"""
 

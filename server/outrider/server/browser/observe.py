@@ -24,6 +24,7 @@ from outrider.server.browser.page_model import (
 )
 from outrider.server.browser.prompts import page_message
 from outrider.server.browser.refs import RefMap
+from outrider.server.browser.screenshots import Screenshotter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.models.base import ImagePart
@@ -44,6 +45,7 @@ class Observer:
         self._seen_at = ("", "")  # (URL, scroll position) of the last screenshot
         self._where = ""  # scroll position of the newest read
         self._last_shot: bytes | None = None
+        self._screenshotter = Screenshotter()
         self._small_pages: set[tuple[int, str]] = set()  # read before, not large: read at once
         self.last_view = ""
 
@@ -108,7 +110,7 @@ class Observer:
 
     async def _screenshot(self, iteration_id: str) -> bytes | None:
         try:
-            shot = await self._run.connection.session.page.screenshot(type="jpeg", quality=70)
+            shot = await self._screenshotter.jpeg(self._run.connection.session.page)
         except PlaywrightError:
             return None
         name = self._run.ctx.save_artifact(shot, "image/jpeg")
