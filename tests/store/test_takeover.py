@@ -13,7 +13,13 @@ import psycopg
 import pytest
 
 from outrider.server.core.storage import Store, open_store
-from outrider.v1 import run_event_pb2, run_pb2, run_service_pb2, run_service_pb2_grpc
+from outrider.v1 import (
+    interaction_pb2,
+    run_event_pb2,
+    run_pb2,
+    run_service_pb2,
+    run_service_pb2_grpc,
+)
 from tests.support.harness import ServerProcess, settings_for_tests
 from tests.support.requests import automate_request, names
 
@@ -154,8 +160,11 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
     cut_off.append_event("fenced", late)  # the cut-off replica's writes arrive after the claim
     run.state = run_pb2.RUN_STATE_SUCCEEDED
     cut_off.save_run(run, "fenced")
+    question = interaction_pb2.Interaction(name="runs/fenced/interactions/late")
+    cut_off.save_interaction(question, ("late", "fenced"))
     cut_off.flush()
     assert [e.sequence for e in survivor.events_after("fenced", 0, 10)] == [1]
+    assert survivor.get_interaction("late") is None
     stored = survivor.get_run("fenced")
     assert stored is not None and stored.state == run_pb2.RUN_STATE_RUNNING
     assert cut_off.taken_over(["fenced"]) == ["fenced"]
@@ -163,6 +172,9 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
     survivor.append_event("fenced", late)  # the new owner writes
     survivor.flush()
     assert [e.sequence for e in survivor.events_after("fenced", 0, 10)] == [1, 2]
+    survivor.save_interaction(question, ("late", "fenced"))
+    survivor.flush()
+    assert survivor.get_interaction("late") is not None
 
 
 def _drop_presence_of_all_but_newest(url: str) -> None:

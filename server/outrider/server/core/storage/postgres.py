@@ -37,6 +37,9 @@ _POOL_SIZE = 4
 # The transaction-level advisory lock starts hold while they count active runs (a one-part key:
 # a separate space from the two-part presence locks).
 _ADMISSION_LOCK = 0x6F757472_61646D74
+# The run (id, owner key) is this process's; FOR SHARE: a claim (an UPDATE of the run) waits
+# for the writing transaction, so what was written before the claim is seen by the claimant.
+_OWNED_BY_ME = "SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE"
 _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
@@ -298,10 +301,7 @@ class PostgresStore:
                 # Fenced: once another live process took the run over, this one's late
                 # events (a partition that healed) are not written.
                 "INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s "
-                # FOR SHARE: a claim (an UPDATE of the run) waits for this transaction, so
-                # an event written before the claim is seen by the claimant.
-                "WHERE EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE) "
-                "ON CONFLICT DO NOTHING",
+                f"WHERE EXISTS ({_OWNED_BY_ME}) ON CONFLICT DO NOTHING",
                 (run_id, event.sequence, event.SerializeToString(), run_id, self._presence.key),
                 announces=(run_id, event.sequence),
             )
@@ -329,10 +329,13 @@ class PostgresStore:
     ) -> None:
         self._writer.put(
             Write(
+                # Fenced like events: a replica that lost the run cannot resolve or reopen
+                # the new owner's questions.
                 "INSERT INTO interactions (id, run_id, state, create_us, body) "
-                "VALUES (%s, %s, %s, %s, %s) "
+                "SELECT %s, %s, %s, %s, %s "
+                f"WHERE EXISTS ({_OWNED_BY_ME}) "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
-                interaction_values(interaction, ids),
+                (*interaction_values(interaction, ids), ids[1], self._presence.key),
             )
         )
 
