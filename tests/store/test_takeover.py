@@ -12,6 +12,7 @@ import grpc
 import psycopg
 import pytest
 
+from outrider.server.core.event_log import EventLog
 from outrider.server.core.storage import Store, open_store
 from outrider.v1 import (
     interaction_pb2,
@@ -20,7 +21,8 @@ from outrider.v1 import (
     run_service_pb2,
     run_service_pb2_grpc,
 )
-from tests.support.harness import ServerProcess, settings_for_tests
+from tests.store.test_watchers_see_committed_events import reasoned
+from tests.support.harness import ServerProcess, eventually, settings_for_tests
 from tests.support.requests import automate_request, names
 
 SWEEPING = {
@@ -188,3 +190,40 @@ def _drop_presence_of_all_but_newest(url: str) -> None:
         ]
         # waits (up to 5 s) until the session is gone, and its lock with it
         conn.execute("SELECT pg_terminate_backend(%s, 5000)", (pids[0],))
+
+
+async def test_watchers_of_a_replica_that_lost_its_run_go_on_with_the_new_owners_events(
+    two_stores: tuple[Store, Store], postgres_url: str
+) -> None:
+    """A partition that healed: the old owner's agent still appends until its next sweep stops
+    it. Its refused events must reach none of its watchers, who go on with the new owner's."""
+    cut_off, survivor = two_stores
+    log = EventLog(cut_off, buffer_limit=100)
+    run = run_pb2.Run(name="runs/healed", kind=run_pb2.RUN_KIND_AUTOMATE)
+    run.state = run_pb2.RUN_STATE_RUNNING
+    cut_off.save_run(run, "healed")
+    cut_off.flush()
+    log.open("healed")
+    seen: list[str] = []
+
+    async def watch() -> None:
+        async for batch in log.follow_batches("healed", 0, heartbeat_interval=0.2):
+            if isinstance(batch, list):
+                seen.extend(e.automate.agent_reasoned.reasoning for e in batch)
+
+    watcher = asyncio.create_task(watch())
+    log.append("healed", reasoned("old owner 1"))
+    await eventually(lambda: seen == ["old owner 1"])
+    _drop_presence_of_all_but_newest(postgres_url)
+    assert survivor.claim_orphan("healed") == 1
+    log.append("healed", reasoned("refused 2"))  # the old owner does not know yet
+    for sequence, text in ((2, "new owner 2"), (3, "new owner 3")):
+        event = run_event_pb2.RunEvent(run="runs/healed", sequence=sequence)
+        event.automate.CopyFrom(reasoned(text))
+        survivor.append_event("healed", event)
+    run.state = run_pb2.RUN_STATE_SUCCEEDED
+    survivor.save_run(run, "healed")
+    survivor.flush()
+    await asyncio.wait_for(watcher, 20)  # ends with the run, though this replica never closed it
+    assert seen == ["old owner 1", "new owner 2", "new owner 3"]
+    assert cut_off.fenced_out("healed") and not survivor.fenced_out("healed")

@@ -55,7 +55,7 @@ class EventLog:
 
     def open(self, run_id: str, last_sequence: int = 0, redactor: Redactor | None = None) -> None:
         """Opens a run's log; every event appended to it passes `redactor` first."""
-        self._live[run_id] = LiveRun(last_sequence)
+        self._live[run_id] = LiveRun(run_id, last_sequence)
         if redactor is not None:
             self._redactors[run_id] = redactor
 
@@ -118,7 +118,13 @@ class EventLog:
         else:
             self._unpublished = []
         for live, group in itertools.groupby(ready, key=lambda entry: entry[0]):
-            live.publish([event for _, event, _ in group])
+            events = [event for _, event, _ in group]
+            if self._store.fenced_out(live.run_id):
+                # Another replica took the run over and refused these: its watchers here go
+                # on from the store, where the new owner's events are (see _follow).
+                live.close()
+                continue
+            live.publish(events)
 
     def check_cursor(self, run_id: str, after: int, last_sequence: int) -> None:
         if after > last_sequence:
@@ -188,15 +194,13 @@ class EventLog:
     async def _follow(
         self, run_id: str, after: int, heartbeat_interval: float
     ) -> AsyncGenerator[WatchBatch, None]:
-        feed = None if run_id in self._live else self._store.event_feed()
-        if feed is not None and self._runs_elsewhere(run_id):
-            async with contextlib.aclosing(
-                self._follow_remote(feed, run_id, after, heartbeat_interval)
-            ) as remote:
+        cursor = after
+        remote = self._executed_elsewhere(run_id, cursor, heartbeat_interval)
+        if remote is not None:
+            async with contextlib.aclosing(remote):
                 async for batch in remote:
                     yield batch
             return
-        cursor = after
         # A finished run's last sequence, known before replaying it: if the run is deleted
         # meanwhile, what was not delivered yet is missing, not "the end".
         final = None if run_id in self._live else self._final_sequence(run_id)
@@ -207,6 +211,14 @@ class EventLog:
                 cursor = page[-1].sequence
                 continue
             live = self._live.get(run_id)
+            if live is not None and self._store.fenced_out(run_id):
+                live = None  # another replica took the run over: go on from the store
+                remote = self._executed_elsewhere(run_id, cursor, heartbeat_interval)
+                if remote is not None:
+                    async with contextlib.aclosing(remote):
+                        async for batch in remote:
+                            yield batch
+                    return
             if live is None:
                 final = self._final_sequence(run_id) if final is None else final
                 self._check_delivered(run_id, cursor, final)
@@ -225,8 +237,22 @@ class EventLog:
                         yield batch
             finally:
                 live.unsubscribe(subscription)
-            if not subscription.lagging:
+            if not subscription.lagging and not self._store.fenced_out(run_id):
                 return
+
+    def _executed_elsewhere(
+        self, run_id: str, cursor: int, heartbeat_interval: float
+    ) -> AsyncGenerator[WatchBatch, None] | None:
+        """The events after `cursor` of a run another process executes, or None when this
+        process executes it (or nobody does: it ended)."""
+        feed = self._store.event_feed()
+        if feed is None or self._executing(run_id) or not self._runs_elsewhere(run_id):
+            return None
+        return self._follow_remote(feed, run_id, cursor, heartbeat_interval)
+
+    def _executing(self, run_id: str) -> bool:
+        """This process writes the run's events (it has not lost it to another replica)."""
+        return run_id in self._live and not self._store.fenced_out(run_id)
 
     def _runs_elsewhere(self, run_id: str) -> bool:
         """Active in the shared store although not here: another process executes it."""

@@ -188,6 +188,9 @@ class SqliteStore:
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:
         return []
 
+    def fenced_out(self, run_id: str) -> bool:
+        return False
+
     def announce(self, address: str, role: str) -> None:
         pass  # one process owns the file: nobody relays calls to it
 

@@ -68,7 +68,8 @@ class Subscription:
 class LiveRun:
     """The live end of one active run's log: its newest sequence and its watchers."""
 
-    def __init__(self, last_sequence: int) -> None:
+    def __init__(self, run_id: str, last_sequence: int) -> None:
+        self.run_id = run_id
         self.last_sequence = last_sequence
         self._subscriptions: set[Subscription] = set()
 

@@ -105,6 +105,10 @@ class Store(Protocol):
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:
         """Of these runs (executed here), those another process took over meanwhile."""
 
+    def fenced_out(self, run_id: str) -> bool:
+        """A write of this process to the run was refused since another process took it over
+        (known without a query, as soon as the refused write was committed)."""
+
     def announce(self, address: str, role: str) -> None:
         """Publishes where other processes reach this one (`host:port` of its gRPC edge) for
         calls they relay to it, and its role (all, api, worker); a no-op where no other

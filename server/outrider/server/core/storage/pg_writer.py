@@ -36,6 +36,9 @@ class Write:
     sql: str
     params: Sequence[Any]
     announces: tuple[str, int] | None = None  # (run id, sequence) of an appended event
+    # The run whose ownership the statement checks: it returns a row when it wrote, none when
+    # another process owns the run now (see WriteBehind.fenced_out).
+    fenced: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class WriteBehind:
         # after_commit callbacks waiting for their writes, in registration order
         self._callbacks: collections.deque[_Callback] = collections.deque()
         self._unrun = 0  # callbacks handed to their loop that have not run yet
+        self._fenced_out: set[str] = set()  # runs a fenced write was refused for
         self._thread = threading.Thread(target=self._drain, name="outrider-pg-writer", daemon=True)
         self._thread.start()
 
@@ -76,6 +80,12 @@ class WriteBehind:
         the second figure reaches m."""
         with self._changed:
             return self._queued, self._committed
+
+    def fenced_out(self, run_id: str) -> bool:
+        """A write of this process to the run was refused: another process owns it now. Known
+        before the refused write counts as committed (so before `after_commit` callbacks)."""
+        with self._changed:
+            return run_id in self._fenced_out
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Runs `callback` on the running event loop once every write queued so far is
@@ -162,17 +172,24 @@ class WriteBehind:
 
     def _commit_batch(self, batch: list[Write]) -> None:
         announce: dict[str, int] = {}
+        refused: set[str] = set()
         with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
             # Consecutive writes of one statement go as one pipelined executemany.
             for sql, group in groupby(batch, key=lambda write: write.sql):
                 writes = list(group)
-                cur.executemany(sql, [write.params for write in writes])
+                fenced = writes[0].fenced is not None
+                cur.executemany(sql, [write.params for write in writes], returning=fenced)
+                if fenced:
+                    refused |= _refused(cur, writes)
                 for write in writes:
                     if write.announces is not None:
                         run_id, sequence = write.announces
                         announce[run_id] = max(sequence, announce.get(run_id, 0))
             for run_id, sequence in announce.items():
                 cur.execute("SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, f"{sequence} {run_id}"))
+        if refused:
+            with self._changed:
+                self._fenced_out |= refused
 
     def _commit_one_by_one(self, batch: list[Write]) -> None:
         """A batch PostgreSQL refused for its data: keep every write it accepts, log the rest."""
@@ -181,3 +198,13 @@ class WriteBehind:
                 self._commit_batch([write])
             except psycopg.Error as error:
                 log.error("PostgreSQL refused a write (%s): %s", write.sql.split(" ", 3)[:3], error)
+
+
+def _refused(cur: psycopg.Cursor[Any], writes: list[Write]) -> set[str]:
+    """The runs of the fenced writes that returned no row (one result set per write)."""
+    refused = set()
+    for write in writes:
+        if cur.fetchone() is None and write.fenced is not None:
+            refused.add(write.fenced)
+        cur.nextset()
+    return refused

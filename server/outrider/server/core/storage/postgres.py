@@ -283,6 +283,9 @@ class PostgresStore:
         )
         return int(claimed[0][0]) if claimed else None
 
+    def fenced_out(self, run_id: str) -> bool:
+        return self._writer.fenced_out(run_id)
+
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:
         wanted = list(run_ids)
         if not wanted:
@@ -301,9 +304,13 @@ class PostgresStore:
                 # Fenced: once another live process took the run over, this one's late
                 # events (a partition that healed) are not written.
                 "INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s "
-                f"WHERE EXISTS ({_OWNED_BY_ME}) ON CONFLICT DO NOTHING",
+                f"WHERE EXISTS ({_OWNED_BY_ME}) "
+                # A batch sent again after a lost connection finds its rows: keep them, and
+                # return one (only a refusal by the fence returns none).
+                "ON CONFLICT (run_id, sequence) DO UPDATE SET body = events.body RETURNING 1",
                 (run_id, event.sequence, event.SerializeToString(), run_id, self._presence.key),
                 announces=(run_id, event.sequence),
+                fenced=run_id,
             )
         )
 
@@ -334,8 +341,10 @@ class PostgresStore:
                 "INSERT INTO interactions (id, run_id, state, create_us, body) "
                 "SELECT %s, %s, %s, %s, %s "
                 f"WHERE EXISTS ({_OWNED_BY_ME}) "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
+                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
+                "RETURNING 1",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
+                fenced=ids[1],
             )
         )
 
