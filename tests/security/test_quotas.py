@@ -77,3 +77,20 @@ async def test_defaults_apply_to_keys_without_limits(tmp_path: Path) -> None:
             except grpc.aio.AioRpcError as error:
                 reason = rich_error(error).reason
             assert reason == expected
+
+
+async def test_a_start_refused_by_a_tenant_limit_spends_no_start_token(tmp_path: Path) -> None:
+    keys = Keys(tmp_path / "keys.toml")
+    keys.add("slow", "noisy", CALLER, starts_per_minute=0.5, start_burst=2)
+    async for edges in open_edges(
+        tmp_path / "data", keys_file=keys.file, max_concurrent_runs=4, tenant_max_active_runs=1
+    ):
+        assert await start(edges, keys, "slow", hold=True) is None  # one token left
+        for _ in range(3):  # each takes the last token, is refused, and gives it back
+            refused = await start(edges, keys, "slow", hold=True)
+            assert refused is not None and refused.reason == "TENANT_BUSY"
+        listed = await edges.runs.ListRuns(rs.ListRunsRequest(), metadata=keys.bearer("slow"))
+        await edges.runs.CancelRun(
+            rs.CancelRunRequest(name=listed.runs[0].name), metadata=keys.bearer("slow")
+        )
+        assert await start(edges, keys, "slow", steps=0) is None  # the token was still there
