@@ -62,6 +62,11 @@ class _Open:
     refs: list[str] = field(default_factory=list)
 
 
+# Digests of accepted answers kept to accept a client's repeat of one (a retry after a lost
+# reply): the newest 10,000, about 1 MiB, for the life of the process.
+_KEPT_DIGESTS = 10_000
+
+
 class InteractionBroker:
     def __init__(
         self,
@@ -246,6 +251,8 @@ class InteractionBroker:
         self, entry: _Open, answer: InputAnswer | ApprovalAnswer, digest: bytes
     ) -> ip.Interaction:
         self._digests[_id_of(entry.interaction)] = digest
+        if len(self._digests) > _KEPT_DIGESTS:  # the oldest answers' repeats are refused
+            del self._digests[next(iter(self._digests))]
         if isinstance(answer, ApprovalAnswer):
             entry.interaction.decision = answer.decision  # type: ignore[assignment]
         else:
