@@ -34,6 +34,10 @@ from outrider.server.core.storage.rows import (
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
+# The condition of a fenced write, with the run's id and this process's presence key as its
+# parameters. FOR SHARE: a claim (an UPDATE of the run) waits for the writing transaction, so
+# what was written before the claim is seen by the claimant.
+_OWNED = "EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE)"
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 
 
@@ -274,10 +278,7 @@ class PostgresStore:
             Write(
                 # Fenced: once another live process took the run over, this one's late
                 # events (a partition that healed) are not written.
-                "INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s "
-                # FOR SHARE: a claim (an UPDATE of the run) waits for this transaction, so
-                # an event written before the claim is seen by the claimant.
-                "WHERE EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE) "
+                f"INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s WHERE {_OWNED} "
                 "ON CONFLICT DO NOTHING",
                 (run_id, event.sequence, event.SerializeToString(), run_id, self._presence.key),
                 announces=(run_id, event.sequence),
@@ -298,6 +299,32 @@ class PostgresStore:
             (run_id, count),
         )
         return events_from_rows(run_id, reversed(rows))
+
+    # checkpoints
+
+    def save_checkpoint(self, run_id: str, body: str) -> None:
+        self._writer.put(
+            Write(
+                # Fenced like an event: a replica that lost the run (a partition that healed)
+                # cannot replace the new owner's checkpoint with its stale one.
+                "INSERT INTO checkpoints (run_id, body, saved_us) SELECT %s, %s, %s "
+                f"WHERE {_OWNED} ON CONFLICT (run_id) DO UPDATE SET body = excluded.body, "
+                "saved_us = excluded.saved_us",
+                (run_id, body, clock.now_us(), run_id, self._presence.key),
+            )
+        )
+
+    def load_checkpoint(self, run_id: str) -> str | None:
+        rows = self._rows("SELECT body FROM checkpoints WHERE run_id = %s", (run_id,))
+        return str(rows[0][0]) if rows else None
+
+    def delete_checkpoint(self, run_id: str) -> None:
+        self._writer.put(
+            Write(
+                f"DELETE FROM checkpoints WHERE run_id = %s AND {_OWNED}",
+                (run_id, run_id, self._presence.key),
+            )
+        )
 
     # interactions
 
@@ -388,12 +415,12 @@ class PostgresStore:
         return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM artifacts", ())[0][0])
 
     def delete_run(self, run_id: str) -> bool:
-        """Deletes a run's row, events, interactions and artifact rows in one transaction (the
-        artifact files are the caller's). False when there was no such run."""
+        """Deletes a run's row, events, interactions, artifact rows and checkpoint in one
+        transaction (the artifact files are the caller's). False when there was no such run."""
         self._writer.wait()
         try:
             with self._pool.connection() as conn, conn.transaction():
-                for table in ("events", "interactions", "artifacts"):
+                for table in ("events", "interactions", "artifacts", "checkpoints"):
                     conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
                 deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
         except psycopg.OperationalError as error:

@@ -47,6 +47,14 @@ MIGRATIONS = (
             "CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, create_us DESC, id DESC)",
         ),
     ),
+    Migration(
+        3,
+        "checkpoints: where a run's agent was, to continue from there after a takeover",
+        (
+            "CREATE TABLE IF NOT EXISTS checkpoints ("
+            "run_id TEXT PRIMARY KEY, body TEXT NOT NULL, saved_us INTEGER NOT NULL)",
+        ),
+    ),
 )
 
 
