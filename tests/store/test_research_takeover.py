@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import grpc
@@ -42,11 +43,39 @@ def search_api(web: Server) -> Iterator[Server]:
         yield server
 
 
-def held_scenario(web: Server, go: Path, into: Path) -> Path:
-    """The balanced research scenario, its first analysis held until `go` exists."""
+@dataclass(frozen=True)
+class HoldPoint:
+    """Where the executing replica is lost: inside the first call of the scripted `role`, once
+    the checkpoint before it is saved (its `stage` and, while iterating, `step`)."""
+
+    role: str
+    stage: str
+    step: str
+    resumed_with: list[str]  # the first events after run_resumed
+    iterations_after: list[int]  # of the searches made after run_resumed
+
+    def reached(self, saved: dict[str, Any] | None) -> bool:
+        progress = saved["state"]["progress"] if saved else {}
+        return progress.get("stage") == self.stage and (
+            self.stage != "iterate" or (progress["step"], progress["iteration"]) == (self.step, 1)
+        )
+
+
+HOLD_POINTS = [
+    # lost after reading the first pages: analysing starts again, over the pages read
+    HoldPoint("analyser", "iterate", "analyse", ["analyzing:start", "analyzing:end"], [2]),
+    # lost after following links: the evaluation is asked again
+    HoldPoint("evaluator", "iterate", "evaluate", ["evaluating:start", "evaluating:end"], [2]),
+    # lost while writing: outline, evaluations and sources come from the checkpoint
+    HoldPoint("writer", "write", "", ["writing:start", "writing:end"], []),
+]
+
+
+def held_scenario(web: Server, hold: HoldPoint, go: Path, into: Path) -> Path:
+    """The balanced research scenario, its first call of `hold.role` held until `go` exists."""
     scenario = yaml.safe_load((SCENARIOS / "research_balanced.yaml").read_text())
-    first_analysis = next(t for t in scenario["turns"] if t.get("role") == "analyser")
-    first_analysis["wait_for"] = str(go)
+    first = next(t for t in scenario["turns"] if t.get("role") == hold.role)
+    first["wait_for"] = str(go)
     into.write_text(yaml.safe_dump(scenario).replace("$WEB", web.url))
     return into
 
@@ -57,12 +86,22 @@ class Replicas:
     stubs: list[run_service_pb2_grpc.RunServiceStub]
 
 
+@pytest.fixture(params=HOLD_POINTS, ids=[h.role for h in HOLD_POINTS])
+def hold(request: pytest.FixtureRequest) -> HoldPoint:
+    point: HoldPoint = request.param
+    return point
+
+
 @pytest.fixture
 async def replicas(
-    start_replica: Callable[..., ServerProcess], web: Server, search_api: Server, tmp_path: Path
+    start_replica: Callable[..., ServerProcess],
+    web: Server,
+    search_api: Server,
+    hold: HoldPoint,
+    tmp_path: Path,
 ) -> AsyncIterator[Replicas]:
-    """Two replicas with the production research agent, the scenario's first analysis held."""
-    script = held_scenario(web, tmp_path / "go", tmp_path / "scenario.yaml")
+    """Two replicas with the production research agent, the scenario held at `hold`."""
+    script = held_scenario(web, hold, tmp_path / "go", tmp_path / "scenario.yaml")
     env = {
         "OUTRIDER_TEST_RESEARCH_AGENT": "production",
         "OUTRIDER_FAILOVER_INTERVAL": "0.5",
@@ -92,7 +131,7 @@ async def read_until(
     raise AssertionError(f"the stream ended before {wanted}: {names(events)}")
 
 
-def checkpoint(url: str, run_id: str) -> dict[str, object] | None:
+def checkpoint(url: str, run_id: str) -> dict[str, Any] | None:
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT body FROM checkpoints WHERE run_id = %s", (run_id,)).fetchone()
     return json.loads(row[0]) if row else None
@@ -109,6 +148,7 @@ def pages_fetched(web: Server) -> Counter[str]:
 
 async def test_a_research_run_taken_over_continues_from_its_checkpoint(
     replicas: Replicas,
+    hold: HoldPoint,
     web: Server,
     search_api: Server,
     postgres_url: str,
@@ -119,15 +159,10 @@ async def test_a_research_run_taken_over_continues_from_its_checkpoint(
     name = created.run.name
     run_id = name.removeprefix("runs/")
     watcher = replicas.stubs[1].StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
-    seen = await read_until(watcher, "analyzing:start")
-
-    def read_and_checkpointed() -> bool:  # replica 0 now waits in the first analysis
-        saved = checkpoint(postgres_url, run_id)
-        return saved is not None and saved["state"]["progress"]["step"] == "analyse"  # type: ignore[index]
-
-    await eventually(read_and_checkpointed, within=30)
-    searched_before, fetched_before = searched(search_api), pages_fetched(web)
-    assert sum(searched_before.values()) == 2 and fetched_before  # one search, pages read
+    seen = await read_until(watcher, "planning:end")
+    # replica 0 then waits in the held model call
+    await eventually(lambda: hold.reached(checkpoint(postgres_url, run_id)), within=60)
+    fetched_before = pages_fetched(web)
     replicas.processes[0].kill()  # SIGKILL while its model call is held
     (tmp_path / "go").touch()  # the survivor's model answers at once
 
@@ -137,9 +172,9 @@ async def test_a_research_run_taken_over_continues_from_its_checkpoint(
     assert [e.sequence for e in seen] == list(range(1, len(seen) + 1))
     assert names(seen).count("run_resumed") == 1
     # from where it was: the interrupted phase starts again, nothing before it does
-    assert names(resumed)[:2] == ["analyzing:start", "analyzing:end"]
+    assert names(resumed)[:2] == hold.resumed_with
     assert "start" not in names(resumed) and "planning:start" not in names(resumed)
-    assert [p.iteration for p in payloads(resumed, "searching_start")] == [2]
+    assert [p.iteration for p in payloads(resumed, "searching_start")] == hold.iterations_after
     # what the lost replica searched and fetched, the survivor did not ask again
     assert all(count == 1 for count in searched(search_api).values()), searched(search_api)
     assert sorted(searched(search_api)) == [
@@ -150,12 +185,13 @@ async def test_a_research_run_taken_over_continues_from_its_checkpoint(
     ]
     fetched = pages_fetched(web)
     assert all(count == 1 for count in fetched.values()), fetched
-    assert set(fetched_before) < set(fetched)
+    assert fetched_before and set(fetched_before) <= set(fetched)
 
     report = complete(seen)
     cited = [page.url for page in report.metadata.cited_pages]
     assert cited and all(urlsplit(url).path in fetched for url in cited)
-    assert report.metadata.metrics.iterations == 2
+    assert report.metadata.metrics.iterations == 2 and len(report.metadata.gap_evaluations) == 2
+    assert report.metadata.outline.direct_answer and report.metadata.research_plan
     assert [list(b.queries) for b in report.metadata.executed_queries] == [
         ["varroa mite colony losses", "colony collapse disorder causes"],
         ["neonicotinoid pesticides bees", "nosema parasite"],
