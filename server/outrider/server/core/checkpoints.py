@@ -6,7 +6,8 @@ run ends (and with the run, when it is deleted).
 
 A run that knows a secret (secret data, a caller's form answer) saves none: a checkpoint is
 stored, and secrets live only in the executing process's memory. Such runs are ended rather
-than resumed on failover anyway.
+than resumed on failover anyway. Nor does a run save one where no other process could take it
+over (a SQLite store, or OUTRIDER_FAILOVER_RESUMES=0): it would be written and never read.
 """
 
 from __future__ import annotations
@@ -22,18 +23,22 @@ log = logging.getLogger(__name__)
 
 
 class Checkpoints:
-    """The checkpoints of one run. `resumed`: this process took the run over from another."""
+    """The checkpoints of one run. `resumed`: this process took the run over from another;
+    `wanted`: another process could take it over (resume it) were this one lost."""
 
-    def __init__(self, store: Store, run_id: str, redactor: Redactor, resumed: bool) -> None:
+    def __init__(
+        self, store: Store, run_id: str, redactor: Redactor, resumed: bool, wanted: bool
+    ) -> None:
         self._store = store
         self._run_id = run_id
         self._redactor = redactor
         self.resumed = resumed
+        self._wanted = wanted
 
     def save(self, body: dict[str, Any]) -> None:
         """Replaces the run's checkpoint with `body` (JSON-serialisable); nothing is saved for
-        a run that knows a secret."""
-        if self._redactor:
+        a run that knows a secret, or that no other process could resume."""
+        if not self._wanted or self._redactor:
             return
         self._store.save_checkpoint(self._run_id, json.dumps(body, separators=(",", ":")))
 

@@ -121,6 +121,8 @@ class RunManager:
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
         self.takeover = Takeover(store, self.interactions, self, settings.failover_resumes)
+        # another replica could resume a run of this one: its agent's checkpoints are worth saving
+        self._resumable_elsewhere = bool(settings.database_url) and settings.failover_resumes > 0
         metrics.server_info(settings.max_concurrent_runs)
 
     # lifecycle
@@ -149,7 +151,7 @@ class RunManager:
         run.state = run_pb2.RUN_STATE_QUEUED
         live = run_pb2.Run()
         live.CopyFrom(run)
-        checkpoints = Checkpoints(self._store, run_id, redactor, resumed=True)
+        checkpoints = Checkpoints(self._store, run_id, redactor, True, self._resumable_elsewhere)
         ctx = RunContext(
             live, clock.now_us(), self.log, self.interactions, self.artifacts, redactor, checkpoints
         )
@@ -307,7 +309,7 @@ class RunManager:
         live, redactor = keep_secrets_in_memory(run)
         self._store.save_run(run, run_id)
         self.log.open(run_id, redactor=redactor)
-        checkpoints = Checkpoints(self._store, run_id, redactor, resumed=False)
+        checkpoints = Checkpoints(self._store, run_id, redactor, False, self._resumable_elsewhere)
         ctx = RunContext(
             live, now, self.log, self.interactions, self.artifacts, redactor, checkpoints
         )
