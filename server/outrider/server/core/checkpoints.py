@@ -1,4 +1,4 @@
-"""Checkpoints: where a run's agent was, kept in the store as one JSON object per run, so a
+"""Checkpoints: where a run's agent was, kept in the store as named JSON parts per run, so a
 process that takes the run over after its replica was lost continues from there rather than
 from the start. The agent decides what a checkpoint holds and when to save one (research saves
 one at each phase boundary); the core keeps it while the run is active and drops it when the
@@ -35,24 +35,31 @@ class Checkpoints:
         self.resumed = resumed
         self._wanted = wanted
 
-    def save(self, body: dict[str, Any]) -> None:
-        """Replaces the run's checkpoint with `body` (JSON-serialisable); nothing is saved for
-        a run that knows a secret, or that no other process could resume."""
-        if not self._wanted or self._redactor:
+    @property
+    def wanted(self) -> bool:
+        """Whether `save` saves anything (an agent may skip building a checkpoint when not)."""
+        return self._wanted and not self._redactor
+
+    def save(self, parts: dict[str, Any]) -> None:
+        """Replaces these parts of the run's checkpoint (part name -> JSON-serialisable body;
+        the others are kept), in this order; nothing is saved for a run that knows a secret, or
+        that no other process could resume."""
+        if not self.wanted:
             return
-        self._store.save_checkpoint(self._run_id, json.dumps(body, separators=(",", ":")))
+        for part, body in parts.items():
+            self._store.save_checkpoint(self._run_id, part, json.dumps(body, separators=(",", ":")))
 
     def resume_point(self) -> dict[str, Any] | None:
-        """The checkpoint the lost executor left, when this process took the run over; None for
-        a run started here, or when it left none (or one that does not parse)."""
+        """The checkpoint the lost executor left (part name -> body), when this process took the
+        run over; None for a run started here, or when it left none (or a part does not parse).
+        """
         if not self.resumed:
             return None
-        body = self._store.load_checkpoint(self._run_id)
-        if body is None:
+        stored = self._store.load_checkpoint(self._run_id)
+        if not stored:
             return None
         try:
-            loaded = json.loads(body)
+            return {part: json.loads(body) for part, body in stored.items()}
         except ValueError as error:
             log.error("checkpoint of runs/%s unreadable, starting over: %s", self._run_id, error)
             return None
-        return loaded if isinstance(loaded, dict) else None

@@ -216,18 +216,19 @@ class SqliteStore:
 
     # checkpoints
 
-    def save_checkpoint(self, run_id: str, body: str) -> None:
+    def save_checkpoint(self, run_id: str, part: str, body: str) -> None:
         self._write(
-            "INSERT INTO checkpoints (run_id, body, saved_us) VALUES (?, ?, ?) "
-            "ON CONFLICT (run_id) DO UPDATE SET body = excluded.body, saved_us = excluded.saved_us",
-            (run_id, body, clock.now_us()),
+            "INSERT INTO checkpoints (run_id, part, body, saved_us) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
+            "saved_us = excluded.saved_us",
+            (run_id, part, body, clock.now_us()),
         )
 
-    def load_checkpoint(self, run_id: str) -> str | None:
-        row = self._conn.execute(
-            "SELECT body FROM checkpoints WHERE run_id = ?", (run_id,)
-        ).fetchone()
-        return str(row[0]) if row else None
+    def load_checkpoint(self, run_id: str) -> dict[str, str]:
+        rows = self._conn.execute(
+            "SELECT part, body FROM checkpoints WHERE run_id = ?", (run_id,)
+        ).fetchall()
+        return {str(part): str(body) for part, body in rows}
 
     def delete_checkpoint(self, run_id: str) -> None:
         self._write("DELETE FROM checkpoints WHERE run_id = ?", (run_id,))

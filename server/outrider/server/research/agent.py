@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -19,7 +18,7 @@ from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.research.budget import Budget
-from outrider.server.research.checkpoint import dump, restore
+from outrider.server.research.checkpoint import Saver, restore
 from outrider.server.research.events import Emitter
 from outrider.server.research.finishing import publish
 from outrider.server.research.iterating import iterate
@@ -76,12 +75,15 @@ class ResearchAgent:
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         await self._prune_caches()
         async with self._open(ctx) as run:
-            if not _resume(run, ctx):
+            save = Saver(run, ctx.checkpoints)
+            if _resume(run, ctx):
+                save.saved_all()
+            else:
                 run.emit(
                     "start", re.ResearchStart(message=f"Research started ({run.budget.mode.name})")
                 )
             try:
-                report = await _research(run, functools.partial(_save, run, ctx))
+                report = await _research(run, save)
             except PhaseFailed as failure:
                 _emit_error(run, failure)
                 return run_pb2.RunOutcome(
@@ -136,11 +138,6 @@ def _resume(run: ResearchRun, ctx: RunContext) -> bool:
     progress = run.state.progress
     log.info("research continues at %s (iteration %d)", progress.stage, progress.iteration)
     return True
-
-
-def _save(run: ResearchRun, ctx: RunContext) -> None:
-    if ctx.checkpoints is not None:
-        ctx.checkpoints.save(dump(run))
 
 
 async def _research(run: ResearchRun, save: Callable[[], None]) -> re.ResearchComplete:

@@ -1,7 +1,10 @@
-"""A research run's checkpoint: its state (plan, queries run, pages fetched with their text and
-verdicts, evaluations, where it is) and what its budgets used, as one JSON object. Saved at each
-phase boundary; a replica taking the run over restores it and continues from there, so it
-neither searches nor fetches again what the lost replica already did.
+"""A research run's checkpoint: its state (plan, queries run, sources with their verdicts,
+evaluations, where it is) and what its budgets used, in the part `state`, and each fetched page
+(text and links) in a part of its own, `page:<source id>`. Saved at each phase boundary: the
+state every time, a page once (again only when a duplicate's canonical copy replaced it), so a
+run does not rewrite every page it holds at every boundary. A replica taking the run over
+restores it and continues from there: it neither searches nor fetches again what the lost
+replica did.
 
 Research runs hold nothing of the caller's but the request the store keeps anyway.
 """
@@ -17,6 +20,7 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from outrider.server.core.checkpoints import Checkpoints
 from outrider.server.fetch.page import Page
 from outrider.server.research.run import ResearchRun
 from outrider.server.research.state import Analysis, Candidate, Progress, ResearchState, Source
@@ -26,6 +30,35 @@ from outrider.v1 import research_events_pb2 as re
 log = logging.getLogger(__name__)
 
 VERSION = 1  # of the layout; a checkpoint of another version is ignored (the run starts over)
+STATE = "state"
+
+
+def page_part(source_id: str) -> str:
+    return f"page:{source_id}"
+
+
+class Saver:
+    """Saves the run's checkpoint when called; remembers which pages the store has."""
+
+    def __init__(self, run: ResearchRun, checkpoints: Checkpoints | None) -> None:
+        self._run = run
+        self._checkpoints = checkpoints
+        self._saved: dict[str, Page] = {}  # source id -> the page saved for it
+
+    def __call__(self) -> None:
+        if self._checkpoints is None or not self._checkpoints.wanted:
+            return
+        unsaved = [
+            s for s in self._run.state.sources.values() if self._saved.get(s.id) is not s.page
+        ]
+        parts = {page_part(s.id): s.page.to_json() for s in unsaved}
+        parts[STATE] = dump(self._run)  # last: a state is committed after the pages it names
+        self._checkpoints.save(parts)
+        self.saved_all()
+
+    def saved_all(self) -> None:
+        """Every page the run holds is in the store (saved, or restored from there)."""
+        self._saved = {s.id: s.page for s in self._run.state.sources.values()}
 
 
 def dump(run: ResearchRun) -> dict[str, Any]:
@@ -50,14 +83,15 @@ def dump(run: ResearchRun) -> dict[str, Any]:
     }
 
 
-def restore(run: ResearchRun, body: dict[str, Any]) -> bool:
-    """Puts a checkpoint back into `run` (whose state is fresh); False, leaving the run as it
-    was, when the checkpoint is of another layout or does not fit."""
+def restore(run: ResearchRun, parts: dict[str, Any]) -> bool:
+    """Puts a checkpoint (part name -> body) back into `run`, whose state is fresh; False,
+    leaving the run as it was, when the checkpoint is of another layout or does not fit."""
+    body = parts.get(STATE) or {}
     if body.get("version") != VERSION:
         log.warning("checkpoint of layout %s, not %d: starting over", body.get("version"), VERSION)
         return False
     try:
-        state = _read_state(run.state, body["state"])
+        state = _read_state(run.state, body["state"], parts)
         used, counts, search = body["budget"], body["metrics"], body["search"]
         counters = {name: int(counts[name]) for name in _COUNTS}
         elapsed = float(used["elapsed"]), float(counts["elapsed"])
@@ -124,9 +158,9 @@ def _state(state: ResearchState) -> dict[str, Any]:
     }
 
 
-def _read_state(fresh: ResearchState, data: dict[str, Any]) -> ResearchState:
+def _read_state(fresh: ResearchState, data: dict[str, Any], parts: dict[str, Any]) -> ResearchState:
     """The saved state; the query, mode and budget are the run's own (from its request)."""
-    sources = [_read_source(s) for s in data["sources"]]
+    sources = [_read_source(s, parts[page_part(s["id"])]) for s in data["sources"]]
     outline = data["outline"]
     return ResearchState(
         query=fresh.query,
@@ -156,8 +190,7 @@ def _read_state(fresh: ResearchState, data: dict[str, Any]) -> ResearchState:
 
 def _source(source: Source) -> dict[str, Any]:
     return {
-        "id": source.id,
-        "page": source.page.to_json(),
+        "id": source.id,  # its page is the part page_part(id)
         "candidate": dataclasses.asdict(source.candidate),
         "iteration": source.iteration,
         "analysis": dataclasses.asdict(source.analysis) if source.analysis else None,
@@ -165,11 +198,11 @@ def _source(source: Source) -> dict[str, Any]:
     }
 
 
-def _read_source(data: dict[str, Any]) -> Source:
+def _read_source(data: dict[str, Any], page: dict[str, Any]) -> Source:
     analysis = data["analysis"]
     return Source(
         id=data["id"],
-        page=Page.from_json(data["page"]),
+        page=Page.from_json(page),
         candidate=Candidate(**data["candidate"]),
         iteration=int(data["iteration"]),
         analysis=Analysis(**analysis) if analysis is not None else None,

@@ -302,21 +302,21 @@ class PostgresStore:
 
     # checkpoints
 
-    def save_checkpoint(self, run_id: str, body: str) -> None:
+    def save_checkpoint(self, run_id: str, part: str, body: str) -> None:
         self._writer.put(
             Write(
                 # Fenced like an event: a replica that lost the run (a partition that healed)
                 # cannot replace the new owner's checkpoint with its stale one.
-                "INSERT INTO checkpoints (run_id, body, saved_us) SELECT %s, %s, %s "
-                f"WHERE {_OWNED} ON CONFLICT (run_id) DO UPDATE SET body = excluded.body, "
+                "INSERT INTO checkpoints (run_id, part, body, saved_us) SELECT %s, %s, %s, %s "
+                f"WHERE {_OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
                 "saved_us = excluded.saved_us",
-                (run_id, body, clock.now_us(), run_id, self._presence.key),
+                (run_id, part, body, clock.now_us(), run_id, self._presence.key),
             )
         )
 
-    def load_checkpoint(self, run_id: str) -> str | None:
-        rows = self._rows("SELECT body FROM checkpoints WHERE run_id = %s", (run_id,))
-        return str(rows[0][0]) if rows else None
+    def load_checkpoint(self, run_id: str) -> dict[str, str]:
+        rows = self._rows("SELECT part, body FROM checkpoints WHERE run_id = %s", (run_id,))
+        return {str(part): str(body) for part, body in rows}
 
     def delete_checkpoint(self, run_id: str) -> None:
         self._writer.put(

@@ -69,11 +69,12 @@ MIGRATIONS = (
     ),
     Migration(
         6,
-        "checkpoints: where a run's agent was, to continue from there after a takeover",
+        "checkpoints: where a run's agent was, in parts, to continue from there after a takeover",
         (
             # TEXT, not JSONB: JSONB refuses the escaped NUL a fetched page's text may hold
             "CREATE TABLE checkpoints ("
-            "run_id TEXT PRIMARY KEY, body TEXT NOT NULL, saved_us BIGINT NOT NULL)",
+            "run_id TEXT NOT NULL, part TEXT NOT NULL, body TEXT NOT NULL, "
+            "saved_us BIGINT NOT NULL, PRIMARY KEY (run_id, part))",
         ),
     ),
 )

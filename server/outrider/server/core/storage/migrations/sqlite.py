@@ -49,10 +49,11 @@ MIGRATIONS = (
     ),
     Migration(
         3,
-        "checkpoints: where a run's agent was, to continue from there after a takeover",
+        "checkpoints: where a run's agent was, in parts, to continue from there after a takeover",
         (
             "CREATE TABLE IF NOT EXISTS checkpoints ("
-            "run_id TEXT PRIMARY KEY, body TEXT NOT NULL, saved_us INTEGER NOT NULL)",
+            "run_id TEXT NOT NULL, part TEXT NOT NULL, body TEXT NOT NULL, "
+            "saved_us INTEGER NOT NULL, PRIMARY KEY (run_id, part))",
         ),
     ),
 )
