@@ -20,6 +20,16 @@ def store(store_backend: str, tmp_path: Path) -> Iterator[Store]:
 
 
 @pytest.fixture
+def two_stores(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Store, Store]]:
+    """Two PostgreSQL stores on one database, as two replicas hold them."""
+    settings = settings_for_tests(tmp_path, database_url=postgres_url)
+    first, second = open_store(settings), open_store(settings)
+    yield first, second
+    first.close()
+    second.close()
+
+
+@pytest.fixture
 def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     started: list[ServerProcess] = []
 

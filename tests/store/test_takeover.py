@@ -5,15 +5,14 @@ instead. A replica cut off from the store cannot write to a run another one took
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable
 
 import grpc
 import psycopg
 import pytest
 
 from outrider.server.core.event_log import EventLog
-from outrider.server.core.storage import Store, open_store
+from outrider.server.core.storage import Store
 from outrider.v1 import (
     interaction_pb2,
     run_event_pb2,
@@ -22,7 +21,8 @@ from outrider.v1 import (
     run_service_pb2_grpc,
 )
 from tests.store.test_watchers_see_committed_events import reasoned
-from tests.support.harness import ServerProcess, eventually, settings_for_tests
+from tests.support.harness import ServerProcess, eventually
+from tests.support.postgres import drop_presence_of_all_but_newest
 from tests.support.requests import automate_request, names
 
 SWEEPING = {
@@ -137,15 +137,6 @@ async def test_a_lost_run_with_secret_data_is_ended_not_resumed(cluster: Cluster
     assert "cannot resume" in run.outcome.error_message
 
 
-@pytest.fixture
-def two_stores(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Store, Store]]:
-    settings = settings_for_tests(tmp_path, database_url=postgres_url)
-    first, second = open_store(settings), open_store(settings)
-    yield first, second
-    first.close()
-    second.close()
-
-
 def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
     two_stores: tuple[Store, Store], postgres_url: str
 ) -> None:
@@ -155,7 +146,7 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
     cut_off.save_run(run, "fenced")
     cut_off.append_event("fenced", run_event_pb2.RunEvent(run="runs/fenced", sequence=1))
     cut_off.flush()
-    _drop_presence_of_all_but_newest(postgres_url)  # as a partition does, past its keepalives
+    drop_presence_of_all_but_newest(postgres_url)  # as a partition does, past its keepalives
     assert survivor.claim_orphan("fenced") == 1
     assert survivor.claim_orphan("fenced") is None  # claimed once
     late = run_event_pb2.RunEvent(run="runs/fenced", sequence=2)
@@ -177,19 +168,6 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
     survivor.save_interaction(question, ("late", "fenced"))
     survivor.flush()
     assert survivor.get_interaction("late") is not None
-
-
-def _drop_presence_of_all_but_newest(url: str) -> None:
-    with psycopg.connect(url, autocommit=True) as conn:
-        pids = [
-            row[0]
-            for row in conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE application_name = 'outrider-presence' "
-                "AND datname = current_database() ORDER BY backend_start"
-            )
-        ]
-        # waits (up to 5 s) until the session is gone, and its lock with it
-        conn.execute("SELECT pg_terminate_backend(%s, 5000)", (pids[0],))
 
 
 async def test_watchers_of_a_replica_that_lost_its_run_go_on_with_the_new_owners_events(
@@ -214,7 +192,7 @@ async def test_watchers_of_a_replica_that_lost_its_run_go_on_with_the_new_owners
     watcher = asyncio.create_task(watch())
     log.append("healed", reasoned("old owner 1"))
     await eventually(lambda: seen == ["old owner 1"])
-    _drop_presence_of_all_but_newest(postgres_url)
+    drop_presence_of_all_but_newest(postgres_url)
     assert survivor.claim_orphan("healed") == 1
     log.append("healed", reasoned("refused 2"))  # the old owner does not know yet
     for sequence, text in ((2, "new owner 2"), (3, "new owner 3")):

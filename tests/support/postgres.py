@@ -109,3 +109,18 @@ class PostgresServer:
             )
         finally:
             shutil.rmtree(self._root, ignore_errors=True)
+
+
+def drop_presence_of_all_but_newest(url: str) -> None:
+    """Ends the presence session of every Outrider store on `url` but the newest, as a network
+    partition does once its keepalives give up: the others' runs become nobody's."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = [
+            row[0]
+            for row in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = 'outrider-presence' "
+                "AND datname = current_database() ORDER BY backend_start"
+            )
+        ]
+        # waits (up to 5 s) until the session is gone, and its lock with it
+        conn.execute("SELECT pg_terminate_backend(%s, 5000)", (pids[0],))

@@ -1,15 +1,18 @@
 """The real server with the test-only ScriptAgent as a process: python -m tests.support.test_server.
 
 Used by tests that need a separate process (SIGTERM, SIGKILL and restart). Configured like the real
-server through OUTRIDER_* variables.
+server through OUTRIDER_* variables; OUTRIDER_TEST_RESEARCH_AGENT=production serves research runs
+with the production research agent instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from outrider.server.__main__ import serve
+from outrider.server.core.agent import AgentRegistry
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2
 from tests.support.script_agent import ScriptAgent
@@ -19,7 +22,11 @@ def main() -> None:
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper())
     agent = ScriptAgent()
-    agents = {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
+    agents: AgentRegistry = {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
+    if os.environ.get("OUTRIDER_TEST_RESEARCH_AGENT") == "production":
+        from outrider.server.research.agent import ResearchAgent
+
+        agents = {**agents, run_pb2.RUN_KIND_RESEARCH: ResearchAgent(settings)}
     asyncio.run(serve(settings, agents))
 
 

@@ -68,9 +68,10 @@ class Settings(BaseSettings):
         1,
         ge=0,
         description="With a PostgreSQL store: how many times a run whose replica was lost is "
-        "resumed on another replica (a browser run from its start URL, research from its first "
-        "phase) before it is ended instead. Runs with secret data are always ended (the "
-        "secrets lived only in the lost replica's memory). 0 ends every lost run.",
+        "resumed on another replica (a browser run from its start URL, research from its last "
+        "checkpoint, the phase it was in) before it is ended instead. Runs with secret data are "
+        "always ended (the secrets lived only in the lost replica's memory). 0 ends every lost "
+        "run.",
     )
     cluster_secret: SecretStr | None = Field(
         None,

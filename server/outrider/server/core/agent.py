@@ -9,6 +9,7 @@ from typing import Protocol
 from google.protobuf.message import Message
 
 from outrider.server.core.artifacts import ArtifactStore
+from outrider.server.core.checkpoints import Checkpoints
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.event_names import payload_event_name
 from outrider.server.core.interactions import ApprovalAnswer, InputAnswer, InteractionBroker
@@ -40,7 +41,8 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
-    run), event emission, questions to the caller, and the run's one redactor."""
+    run), event emission, questions to the caller, the run's one redactor, and its checkpoints
+    (None when the core keeps none, e.g. in unit-level uses)."""
 
     def __init__(
         self,
@@ -50,6 +52,7 @@ class RunContext:
         interactions: InteractionBroker,
         artifacts: ArtifactStore,
         redactor: Redactor | None = None,
+        checkpoints: Checkpoints | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -62,6 +65,7 @@ class RunContext:
         self._artifacts = artifacts
         self._standing_decisions: dict[str, ApprovalAnswer] = {}
         self.redactor = redactor if redactor is not None else Redactor()
+        self.checkpoints = checkpoints
 
     @property
     def automate(self) -> params_pb2.AutomateParams:

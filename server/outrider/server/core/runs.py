@@ -19,6 +19,7 @@ from outrider.server.core.admission import Admission
 from outrider.server.core.agent import Agent, AgentRegistry, RunContext
 from outrider.server.core.answers import Answers
 from outrider.server.core.artifacts import ArtifactStore
+from outrider.server.core.checkpoints import Checkpoints
 from outrider.server.core.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -120,6 +121,8 @@ class RunManager:
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
         self.takeover = Takeover(store, self.interactions, self, settings.failover_resumes)
+        # another replica could resume a run of this one: its agent's checkpoints are worth saving
+        self._resumable_elsewhere = bool(settings.database_url) and settings.failover_resumes > 0
         metrics.server_info(settings.max_concurrent_runs)
 
     # lifecycle
@@ -148,8 +151,9 @@ class RunManager:
         run.state = run_pb2.RUN_STATE_QUEUED
         live = run_pb2.Run()
         live.CopyFrom(run)
+        checkpoints = Checkpoints(self._store, run_id, redactor, True, self._resumable_elsewhere)
         ctx = RunContext(
-            live, clock.now_us(), self.log, self.interactions, self.artifacts, redactor
+            live, clock.now_us(), self.log, self.interactions, self.artifacts, redactor, checkpoints
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -302,7 +306,10 @@ class RunManager:
         live, redactor = keep_secrets_in_memory(run)
         self._insert_within_store_limits(run, run_id, principal)
         self.log.open(run_id, redactor=redactor)
-        ctx = RunContext(live, now, self.log, self.interactions, self.artifacts, redactor)
+        checkpoints = Checkpoints(self._store, run_id, redactor, False, self._resumable_elsewhere)
+        ctx = RunContext(
+            live, now, self.log, self.interactions, self.artifacts, redactor, checkpoints
+        )
         active = _Active(run, ctx)
         self._active[run_id] = active
         metrics.run_active(kind_label(spec.kind), +1)
@@ -370,6 +377,7 @@ class RunManager:
         run.end_time.CopyFrom(now)
         run.last_sequence = self.log.last_sequence(run_id) or run.last_sequence
         self._store.save_run(run, run_id)
+        self._store.delete_checkpoint(run_id)  # an ended run is never resumed
         self.log.close(run_id)
 
     def _set_state(self, active: _Active, state: int) -> None:

@@ -224,6 +224,25 @@ class SqliteStore:
         ).fetchall()
         return events_from_rows(run_id, reversed(rows))
 
+    # checkpoints
+
+    def save_checkpoint(self, run_id: str, part: str, body: str) -> None:
+        self._write(
+            "INSERT INTO checkpoints (run_id, part, body, saved_us) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
+            "saved_us = excluded.saved_us",
+            (run_id, part, body, clock.now_us()),
+        )
+
+    def load_checkpoint(self, run_id: str) -> dict[str, str]:
+        rows = self._conn.execute(
+            "SELECT part, body FROM checkpoints WHERE run_id = ?", (run_id,)
+        ).fetchall()
+        return {str(part): str(body) for part, body in rows}
+
+    def delete_checkpoint(self, run_id: str) -> None:
+        self._write("DELETE FROM checkpoints WHERE run_id = ?", (run_id,))
+
     # interactions
 
     def save_interaction(
@@ -309,12 +328,12 @@ class SqliteStore:
         return int(row[0])
 
     def delete_run(self, run_id: str) -> bool:
-        """Deletes a run's row, events, interactions and artifact rows in one transaction (the
-        artifact files are the caller's). False when there was no such run."""
+        """Deletes a run's row, events, interactions, artifact rows and checkpoint in one
+        transaction (the artifact files are the caller's). False when there was no such run."""
         self.flush()
         with self._conn:  # one transaction: all of the run goes, or none of it
             self._conn.execute("BEGIN")
-            for table in ("events", "interactions", "artifacts"):
+            for table in ("events", "interactions", "artifacts", "checkpoints"):
                 self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
         self._checkpoints.committed()

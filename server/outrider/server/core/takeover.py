@@ -31,8 +31,8 @@ class RunHost(Protocol):
         """Whether this process may start executing a run of `kind` now."""
 
     def adopt(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
-        """Executes a lost run here, from the start of its task, after the events it has
-        (`last`: its newest ones)."""
+        """Executes a lost run here after the events it has (`last`: its newest ones), from the
+        start of its task or from the checkpoint its agent saved (`RunContext.checkpoints`)."""
 
     def close_lost(self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent]) -> None:
         """Ends a lost run as failed (SERVER_RESTARTED) with terminal events after `last`."""

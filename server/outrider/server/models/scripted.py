@@ -16,6 +16,9 @@ Scenario (YAML or JSON):
       - role: actor
         when: ["The user declined"]      # optional: the turn is skipped unless these texts show
         reply: {tool_calls: [{name: done, arguments: {answer: "Not logged in."}}]}
+      - role: analyser
+        wait_for: /tmp/go                # optional: the call waits until this file exists
+        reply: {data: {pages: []}}
     transcript: /tmp/requests.jsonl      # optional: every request is appended here as JSON
 
 Each request takes the first unused turn whose role matches (or that has none) and whose `when`
@@ -41,6 +44,7 @@ a scripted writer cites the right page whatever order the pages were fetched in.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass, replace
@@ -60,6 +64,7 @@ class Turn:
     reply: ModelReply | None
     error: str | None
     when: tuple[str, ...] = ()
+    wait_for: Path | None = None  # the call waits until this file exists (holds a test's run)
 
     def fits(self, role: str, seen: str) -> bool:
         return self.role in (None, role) and all(text in seen for text in self.when)
@@ -119,6 +124,9 @@ class ScriptedModel:
         turn = self._next_turn(request.role, seen)
         self._used.add(turn.index)
         _check_expectations(turn, seen)
+        # polled: another process (a test) creates the file, so there is no event to await
+        while turn.wait_for is not None and not turn.wait_for.exists():  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
         if turn.error is not None:
             raise ModelError(turn.error)
         assert turn.reply is not None
@@ -237,6 +245,7 @@ def _parse_turn(index: int, raw: dict[str, Any]) -> Turn:
         reply,
         raw.get("error"),
         _texts(raw.get("when", [])),
+        Path(raw["wait_for"]) if raw.get("wait_for") else None,
     )
 
 

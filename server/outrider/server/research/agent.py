@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import httpx
 
@@ -17,6 +18,7 @@ from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.research.budget import Budget
+from outrider.server.research.checkpoint import Saver, restore
 from outrider.server.research.events import Emitter
 from outrider.server.research.finishing import publish
 from outrider.server.research.iterating import iterate
@@ -25,7 +27,14 @@ from outrider.server.research.metrics import RunMetrics
 from outrider.server.research.modes import budget_for, effective_mode
 from outrider.server.research.planning import plan, prefetch
 from outrider.server.research.run import PhaseFailed, ResearchRun
-from outrider.server.research.state import ResearchState
+from outrider.server.research.state import (
+    ITERATE,
+    OUTLINE,
+    PLAN,
+    PREFETCH,
+    WRITE,
+    ResearchState,
+)
 from outrider.server.research.writing import outline, write_and_judge
 from outrider.server.search.factory import build_chain
 from outrider.server.settings import Settings
@@ -33,6 +42,7 @@ from outrider.server.telemetry.steps import step
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
 
+log = logging.getLogger(__name__)
 PRUNE_INTERVAL = 600.0  # seconds between two prunings of the research caches
 
 
@@ -65,11 +75,15 @@ class ResearchAgent:
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         await self._prune_caches()
         async with self._open(ctx) as run:
-            run.emit(
-                "start", re.ResearchStart(message=f"Research started ({run.budget.mode.name})")
-            )
+            save = Saver(run, ctx.checkpoints)
+            if _resume(run, ctx):
+                save.saved_all()
+            else:
+                run.emit(
+                    "start", re.ResearchStart(message=f"Research started ({run.budget.mode.name})")
+                )
             try:
-                report = await _research(run)
+                report = await _research(run, save)
             except PhaseFailed as failure:
                 _emit_error(run, failure)
                 return run_pb2.RunOutcome(
@@ -115,16 +129,40 @@ class ResearchAgent:
             )
 
 
-async def _research(run: ResearchRun) -> re.ResearchComplete:
-    with step("research", "prefetch", "research.prefetch"):
-        prefetched = await prefetch(run)
-    with step("research", "plan", "research.plan"):
-        await plan(run, prefetched)
-    with step("research", "iterate", "research.iterate"):
-        await iterate(run, prefetched)
-    if run.budget.mode.analyse:
-        with step("research", "outline", "research.outline"):
-            await outline(run)
+def _resume(run: ResearchRun, ctx: RunContext) -> bool:
+    """Continues from the checkpoint the lost replica saved, when this replica took the run
+    over and there is one that fits; False: the run starts from its first phase."""
+    body = ctx.checkpoints.resume_point() if ctx.checkpoints is not None else None
+    if body is None or not restore(run, body):
+        return False
+    progress = run.state.progress
+    log.info("research continues at %s (iteration %d)", progress.stage, progress.iteration)
+    return True
+
+
+async def _research(run: ResearchRun, save: Callable[[], None]) -> re.ResearchComplete:
+    """The stages from where the run's progress says (the first, unless it was taken over),
+    checkpointed (`save`) at each boundary up to writing, which starts over when interrupted."""
+    state, progress = run.state, run.state.progress
+    if progress.stage == PREFETCH:
+        with step("research", "prefetch", "research.prefetch"):
+            progress.batch = [s.id for s in await prefetch(run)]
+        progress.stage = PLAN
+        save()
+    if progress.stage == PLAN:
+        with step("research", "plan", "research.plan"):
+            await plan(run, state.sources_of(progress.batch))
+        progress.stage, progress.queries = ITERATE, list(state.initial_queries)
+        save()
+    if progress.stage == ITERATE:
+        with step("research", "iterate", "research.iterate"):
+            await iterate(run, save)
+    if progress.stage == OUTLINE:
+        if run.budget.mode.analyse:
+            with step("research", "outline", "research.outline"):
+                await outline(run)
+        progress.stage = WRITE
+        save()
     with step("research", "write", "research.write"):
         draft = await write_and_judge(run)
     with step("research", "publish", "research.publish"):

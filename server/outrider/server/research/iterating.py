@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -14,7 +15,18 @@ from outrider.server.research.reading import analyse, read
 from outrider.server.research.run import PhaseFailed, ResearchRun
 from outrider.server.research.schemas import EvaluationOut
 from outrider.server.research.searching import search
-from outrider.server.research.state import Candidate, Source
+from outrider.server.research.state import (
+    ANALYSE,
+    EVALUATE,
+    FOLLOW,
+    ITERATE,
+    OUTLINE,
+    READ,
+    SEARCH,
+    Candidate,
+    Progress,
+    Source,
+)
 from outrider.server.telemetry.steps import step
 from outrider.v1 import research_events_pb2 as re
 
@@ -29,42 +41,125 @@ class Stop:
     note: str
 
 
-async def iterate(run: ResearchRun, prefetched: list[Source]) -> None:
-    """Runs iterations until coverage suffices or a budget or the iteration limit stops them."""
-    queries = run.state.initial_queries
-    unanalysed = list(prefetched)
-    iteration = 0
-    while True:
-        iteration += 1
-        run.state.iterations = iteration
-        queries = queries[: min(run.budget.mode.queries_per_iteration, run.budget.searches_left())]
-        run.emit(
-            "iteration_start",
-            re.IterationStart(
-                iteration=iteration,
-                max_iterations=run.budget.mode.iterations,
-                message=f"Iteration {iteration}",
-                queries=queries,
-            ),
-        )
-        with step("research", "iteration", "research.iteration", {"outrider.iteration": iteration}):
-            stop, queries = await _one_iteration(run, iteration, queries, unanalysed)
-        unanalysed = []
-        _end_iteration(run, iteration, stop)
-        if stop is not None:
-            return
+async def iterate(run: ResearchRun, save: Callable[[], None]) -> None:
+    """Runs iterations, from where the run's progress says, until coverage suffices or a budget
+    or the iteration limit stops them; `save` checkpoints the run after each step."""
+    progress = run.state.progress
+    while progress.stage == ITERATE:
+        attributes = {"outrider.iteration": progress.iteration}
+        with step("research", "iteration", "research.iteration", attributes):
+            await _one_iteration(run, save)
 
 
-async def _one_iteration(
-    run: ResearchRun, iteration: int, queries: list[str], unanalysed: list[Source]
-) -> tuple[Stop | None, list[str]]:
-    await search(run, iteration, queries)
-    fresh = await _analyse_phase(run, iteration, unanalysed)
+async def _one_iteration(run: ResearchRun, save: Callable[[], None]) -> None:
+    """The iteration's remaining steps: search, read, analyse, follow links, evaluate."""
+    progress = run.state.progress
+    iteration = progress.iteration
+    while progress.stage == ITERATE and progress.iteration == iteration:
+        await _STEPS[progress.step](run, progress)
+        progress.resumed = False
+        save()
+
+
+async def _search_step(run: ResearchRun, progress: Progress) -> None:
+    iteration = progress.iteration
+    run.state.iterations = iteration
+    limit = min(run.budget.mode.queries_per_iteration, run.budget.searches_left())
+    progress.queries = progress.queries[:limit]
+    run.emit(
+        "iteration_start",
+        re.IterationStart(
+            iteration=iteration,
+            max_iterations=run.budget.mode.iterations,
+            message=f"Iteration {iteration}",
+            queries=progress.queries,
+        ),
+    )
+    await search(run, iteration, progress.queries)
+    progress.step = READ
+
+
+async def _read_step(run: ResearchRun, progress: Progress) -> None:
+    """Opens the analysing phase and fetches its pages; the batch to analyse is the pages read
+    and the sources carried in (the query's own pages, in the first iteration)."""
+    state = run.state
+    take = min(run.budget.mode.pages_per_iteration, run.budget.fetches_left())
+    candidates, state.pending = state.pending[:take], state.pending[take:]
+    unanalysed = state.sources_of(progress.batch)
+    _analyzing_start(run, progress.iteration, len(candidates) + len(unanalysed))
+    with run.metrics.phase("analyzing"):
+        known = state.duplicates
+        sources = unanalysed + await read(run, candidates, progress.iteration)
+    progress.copies = state.duplicates - known
+    progress.read_failed = len(candidates) + len(unanalysed) - len(sources) - progress.copies
+    progress.batch = [s.id for s in sources]
+    progress.step = ANALYSE
+
+
+async def _analyse_step(run: ResearchRun, progress: Progress) -> None:
+    """Closes the analysing phase: the analyser's verdicts on the batch read."""
+    iteration = progress.iteration
+    sources = run.state.sources_of(progress.batch)
+    if progress.resumed:  # the phase was interrupted after its reading: it starts again here
+        _analyzing_start(run, iteration, len(sources))
+    failed = progress.read_failed
+    if run.budget.mode.analyse:
+        with run.metrics.phase("analyzing"):
+            failed += await analyse(run, sources, run.budget.mode.follows_per_iteration > 0)
+    done = [s for s in sources if s.analysis is not None or not run.budget.mode.analyse]
+    run.emit(
+        "analyzing_end",
+        re.AnalyzingEnd(
+            analyzed=len(done),
+            failed=failed,
+            iteration=iteration,
+            message=f"Analysed {len(done)} pages, {failed} failed" + _copies(progress.copies),
+            samples=samples(done),
+        ),
+    )
+    progress.batch = [s.id for s in done]
+    progress.step = FOLLOW
+
+
+def _analyzing_start(run: ResearchRun, iteration: int, pages: int) -> None:
+    run.emit(
+        "analyzing_start",
+        re.AnalyzingStart(iteration=iteration, message=f"Reading {pages} pages", page_count=pages),
+    )
+
+
+async def _follow_step(run: ResearchRun, progress: Progress) -> None:
+    """Follows links of the pages just analysed: fetches, not searches, so it runs while they
+    last."""
     if run.budget.mode.follows_per_iteration and run.budget.follow_stop() is None:
-        await _follow_phase(run, iteration, fresh)  # fetches, not searches: it runs while they last
-    if not run.budget.mode.analyse:
-        return _limit_stop(run, iteration) or Stop(re.STOP_REASON_MAX_ITERATIONS, "fast mode"), []
-    return await _evaluate_phase(run, iteration)
+        await _follow_phase(run, progress.iteration, run.state.sources_of(progress.batch))
+    progress.batch = []
+    progress.step = EVALUATE
+
+
+async def _evaluate_step(run: ResearchRun, progress: Progress) -> None:
+    """Evaluates coverage and ends the iteration: the next one, or the end of researching."""
+    iteration = progress.iteration
+    if run.budget.mode.analyse:
+        stop, queries = await _evaluate_phase(run, iteration)
+    else:
+        stop = _limit_stop(run, iteration) or Stop(re.STOP_REASON_MAX_ITERATIONS, "fast mode")
+        queries = []
+    _end_iteration(run, iteration, stop)
+    progress.batch, progress.read_failed, progress.copies = [], 0, 0
+    if stop is not None:
+        progress.stage = OUTLINE
+        return
+    progress.iteration, progress.step, progress.queries = iteration + 1, SEARCH, queries
+
+
+_STEPS: dict[str, Callable[[ResearchRun, Progress], Awaitable[None]]] = {
+    SEARCH: _search_step,
+    READ: _read_step,
+    ANALYSE: _analyse_step,
+    FOLLOW: _follow_step,
+    EVALUATE: _evaluate_step,
+}
 
 
 def _end_iteration(run: ResearchRun, iteration: int, stop: Stop | None) -> None:
@@ -76,41 +171,6 @@ def _end_iteration(run: ResearchRun, iteration: int, stop: Stop | None) -> None:
         end.message = f"Research stopped after iteration {iteration}: {stop.note}"
         run.state.stop_note = stop.note
     run.emit("iteration_end", end)
-
-
-async def _analyse_phase(
-    run: ResearchRun, iteration: int, unanalysed: list[Source]
-) -> list[Source]:
-    state = run.state
-    take = min(run.budget.mode.pages_per_iteration, run.budget.fetches_left())
-    candidates, state.pending = state.pending[:take], state.pending[take:]
-    run.emit(
-        "analyzing_start",
-        re.AnalyzingStart(
-            iteration=iteration,
-            message=f"Reading {len(candidates) + len(unanalysed)} pages",
-            page_count=len(candidates) + len(unanalysed),
-        ),
-    )
-    with run.metrics.phase("analyzing"):
-        known = state.duplicates
-        sources = unanalysed + await read(run, candidates, iteration)
-        copies = state.duplicates - known
-        failed = len(candidates) + len(unanalysed) - len(sources) - copies
-        if run.budget.mode.analyse:
-            failed += await analyse(run, sources, run.budget.mode.follows_per_iteration > 0)
-    done = [s for s in sources if s.analysis is not None or not run.budget.mode.analyse]
-    run.emit(
-        "analyzing_end",
-        re.AnalyzingEnd(
-            analyzed=len(done),
-            failed=failed,
-            iteration=iteration,
-            message=f"Analysed {len(done)} pages, {failed} failed" + _copies(copies),
-            samples=samples(done),
-        ),
-    )
-    return done
 
 
 async def _follow_phase(run: ResearchRun, iteration: int, fresh: list[Source]) -> None:

@@ -63,6 +63,27 @@ class Source:
         return urlsplit(self.url).hostname or ""
 
 
+# Stages of a run, in order; a checkpoint names the one to continue with.
+PREFETCH, PLAN, ITERATE, OUTLINE, WRITE = "prefetch", "plan", "iterate", "outline", "write"
+# Steps of an iteration, in order.
+SEARCH, READ, ANALYSE, FOLLOW, EVALUATE = "search", "read", "analyse", "follow", "evaluate"
+
+
+@dataclass
+class Progress:
+    """Where the run is: the stage (and, while iterating, the step) to do next. Saved with
+    the state at each phase boundary, so a run taken over continues from there."""
+
+    stage: str = PREFETCH
+    iteration: int = 1
+    step: str = SEARCH
+    queries: list[str] = field(default_factory=list)  # this iteration's
+    batch: list[str] = field(default_factory=list)  # source ids the next step works on
+    read_failed: int = 0  # pages of this iteration's reading that gave no source
+    copies: int = 0  # pages of this iteration's reading dropped as copies of sources
+    resumed: bool = False  # continuing a checkpoint: the interrupted phase starts again
+
+
 @dataclass
 class ResearchState:
     query: str
@@ -86,12 +107,16 @@ class ResearchState:
     stop_note: str = ""  # why iterating stopped, in words
     fingerprints: dict[str, str] = field(default_factory=dict)  # text fingerprint -> source id
     duplicates: int = 0  # fetched pages dropped as near-duplicates of a source
+    progress: Progress = field(default_factory=Progress)
 
     def add_source(self, page: Page, candidate: Candidate, iteration: int) -> Source:
         source = Source(f"S{len(self.sources) + 1}", page, candidate, iteration)
         self.sources[source.id] = source
         self.fingerprints.setdefault(page.fingerprint(), source.id)
         return source
+
+    def sources_of(self, ids: list[str]) -> list[Source]:
+        return [self.sources[i] for i in ids if i in self.sources]
 
     def analysed(self) -> list[Source]:
         return [s for s in self.sources.values() if s.analysis is not None]

@@ -127,6 +127,19 @@ class Store(Protocol):
 
     def last_events(self, run_id: str, count: int) -> list[run_event_pb2.RunEvent]: ...
 
+    def save_checkpoint(self, run_id: str, part: str, body: str) -> None:
+        """Keeps `body` (JSON) as one part of the run's checkpoint, replacing that part: where
+        its agent was, so a process taking the run over continues from there. Parts let an agent
+        write once what does not change (a fetched page) and rewrite only the rest. Fenced like
+        events: once another live process took the run over, this one's parts are not written."""
+
+    def load_checkpoint(self, run_id: str) -> dict[str, str]:
+        """The run's checkpoint, part -> body; empty when it has none."""
+
+    def delete_checkpoint(self, run_id: str) -> None:
+        """Drops every part of the run's checkpoint (the run ended); fenced like
+        `save_checkpoint`. `delete_run` drops them too."""
+
     def save_interaction(
         self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
     ) -> None: ...

@@ -37,12 +37,13 @@ _POOL_SIZE = 4
 # The transaction-level advisory lock starts hold while they count active runs (a one-part key:
 # a separate space from the two-part presence locks).
 _ADMISSION_LOCK = 0x6F757472_61646D74
-# The run (id, owner key) is this process's; FOR SHARE: a claim (an UPDATE of the run) waits
-# for the writing transaction, so what was written before the claim is seen by the claimant.
-_OWNED_BY_ME = "SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE"
 _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
+# The condition of a fenced write, with the run's id and this process's presence key as its
+# parameters. FOR SHARE: a claim (an UPDATE of the run) waits for the writing transaction, so
+# what was written before the claim is seen by the claimant.
+_OWNED = "EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE)"
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 
 
@@ -303,8 +304,7 @@ class PostgresStore:
             Write(
                 # Fenced: once another live process took the run over, this one's late
                 # events (a partition that healed) are not written.
-                "INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s "
-                f"WHERE EXISTS ({_OWNED_BY_ME}) "
+                f"INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s WHERE {_OWNED} "
                 # A batch sent again after a lost connection finds its rows: keep them, and
                 # return one (only a refusal by the fence returns none).
                 "ON CONFLICT (run_id, sequence) DO UPDATE SET body = events.body RETURNING 1",
@@ -329,6 +329,32 @@ class PostgresStore:
         )
         return events_from_rows(run_id, reversed(rows))
 
+    # checkpoints
+
+    def save_checkpoint(self, run_id: str, part: str, body: str) -> None:
+        self._writer.put(
+            Write(
+                # Fenced like an event: a replica that lost the run (a partition that healed)
+                # cannot replace the new owner's checkpoint with its stale one.
+                "INSERT INTO checkpoints (run_id, part, body, saved_us) SELECT %s, %s, %s, %s "
+                f"WHERE {_OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
+                "saved_us = excluded.saved_us",
+                (run_id, part, body, clock.now_us(), run_id, self._presence.key),
+            )
+        )
+
+    def load_checkpoint(self, run_id: str) -> dict[str, str]:
+        rows = self._rows("SELECT part, body FROM checkpoints WHERE run_id = %s", (run_id,))
+        return {str(part): str(body) for part, body in rows}
+
+    def delete_checkpoint(self, run_id: str) -> None:
+        self._writer.put(
+            Write(
+                f"DELETE FROM checkpoints WHERE run_id = %s AND {_OWNED}",
+                (run_id, run_id, self._presence.key),
+            )
+        )
+
     # interactions
 
     def save_interaction(
@@ -340,7 +366,7 @@ class PostgresStore:
                 # the new owner's questions.
                 "INSERT INTO interactions (id, run_id, state, create_us, body) "
                 "SELECT %s, %s, %s, %s, %s "
-                f"WHERE EXISTS ({_OWNED_BY_ME}) "
+                f"WHERE {_OWNED} "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
                 "RETURNING 1",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
@@ -423,12 +449,12 @@ class PostgresStore:
         return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM artifacts", ())[0][0])
 
     def delete_run(self, run_id: str) -> bool:
-        """Deletes a run's row, events, interactions and artifact rows in one transaction (the
-        artifact files are the caller's). False when there was no such run."""
+        """Deletes a run's row, events, interactions, artifact rows and checkpoint in one
+        transaction (the artifact files are the caller's). False when there was no such run."""
         self._writer.wait()
         try:
             with self._pool.connection() as conn, conn.transaction():
-                for table in ("events", "interactions", "artifacts"):
+                for table in ("events", "interactions", "artifacts", "checkpoints"):
                     conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
                 deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
         except psycopg.OperationalError as error:

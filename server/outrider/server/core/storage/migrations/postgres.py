@@ -67,6 +67,16 @@ MIGRATIONS = (
         "runs.takeovers: how many times live replicas took a lost run over",
         ("ALTER TABLE runs ADD COLUMN takeovers INTEGER NOT NULL DEFAULT 0",),
     ),
+    Migration(
+        6,
+        "checkpoints: where a run's agent was, in parts, to continue from there after a takeover",
+        (
+            # TEXT, not JSONB: JSONB refuses the escaped NUL a fetched page's text may hold
+            "CREATE TABLE checkpoints ("
+            "run_id TEXT NOT NULL, part TEXT NOT NULL, body TEXT NOT NULL, "
+            "saved_us BIGINT NOT NULL, PRIMARY KEY (run_id, part))",
+        ),
+    ),
 )
 
 

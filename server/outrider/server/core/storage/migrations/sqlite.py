@@ -47,6 +47,15 @@ MIGRATIONS = (
             "CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, create_us DESC, id DESC)",
         ),
     ),
+    Migration(
+        3,
+        "checkpoints: where a run's agent was, in parts, to continue from there after a takeover",
+        (
+            "CREATE TABLE IF NOT EXISTS checkpoints ("
+            "run_id TEXT NOT NULL, part TEXT NOT NULL, body TEXT NOT NULL, "
+            "saved_us INTEGER NOT NULL, PRIMARY KEY (run_id, part))",
+        ),
+    ),
 )
 
 
