@@ -108,7 +108,7 @@ class RunManager:
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
         self.answers = Answers(self.interactions, store, relay)
-        self.artifacts = ArtifactStore(settings.artifacts_dir, store)
+        self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
             QuotaDefaults(
                 settings.principal_max_concurrent_runs,
@@ -149,7 +149,7 @@ class RunManager:
         live = run_pb2.Run()
         live.CopyFrom(run)
         ctx = RunContext(
-            live, clock.now_us(), self.log, self.interactions, self.artifacts, redactor
+            live, clock.now_us(), self.log, self.interactions, self.artifacts, self._store, redactor
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -305,7 +305,9 @@ class RunManager:
         live, redactor = keep_secrets_in_memory(run)
         self._store.save_run(run, run_id)
         self.log.open(run_id, redactor=redactor)
-        ctx = RunContext(live, now, self.log, self.interactions, self.artifacts, redactor)
+        ctx = RunContext(
+            live, now, self.log, self.interactions, self.artifacts, self._store, redactor
+        )
         active = _Active(run, ctx)
         self._active[run_id] = active
         metrics.run_active(kind_label(spec.kind), +1)
@@ -473,9 +475,11 @@ class RunManager:
             raise FailedPrecondition(
                 f"{run.name} is active ({state}); cancel it before deleting it", reason="RUN_ACTIVE"
             )
-        if not self._store.delete_run(run_id):
+        freed = self._store.delete_run(run_id)
+        if freed is None:
             raise NotFound(f"{run.name} does not exist")
-        return run, await self.artifacts.remove_run(run_id)
+        await self.artifacts.remove_run(run_id)
+        return run, freed
 
     # reading
 

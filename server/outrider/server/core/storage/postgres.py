@@ -1,5 +1,6 @@
-"""PostgreSQL persistence of runs, events, interactions and artifact metadata, for several
-Outrider processes sharing one database. Same tables and meaning as the SQLite store.
+"""PostgreSQL persistence of runs, events, interactions, artifacts (bytes too: `pg_artifacts`) and
+browser recipes, for several Outrider processes sharing one database. Same tables and meaning as
+the SQLite store.
 
 Writes go through `WriteBehind` (see `base` for why the interface stays synchronous). Reads run
 on the calling thread after the read barrier, each a single short round trip on a pooled
@@ -19,6 +20,12 @@ from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage.base import ACTIVE_STATES, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import postgres as migrations
+from outrider.server.core.storage.pg_artifacts import (
+    SELECT_CHUNKS,
+    artifact_writes,
+    chunk_range,
+    slice_of,
+)
 from outrider.server.core.storage.pg_events import PgEventFeed
 from outrider.server.core.storage.pg_presence import UNOWNED, Presence, unowned
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
@@ -352,14 +359,9 @@ class PostgresStore:
 
     # artifacts
 
-    def save_artifact(self, ids: tuple[str, str], content_type: str, size: int) -> None:
-        self._writer.put(
-            Write(
-                "INSERT INTO artifacts (run_id, id, content_type, size) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT DO NOTHING",
-                (*ids, content_type, size),
-            )
-        )
+    def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
+        for write in artifact_writes(ids, content_type, data, self._presence.key):
+            self._writer.put(write)
 
     def get_artifact(
         self, run_id: str, artifact_id: str, tenant: str | None = None
@@ -370,6 +372,55 @@ class PostgresStore:
             (run_id, artifact_id, tenant, tenant),
         )
         return (str(rows[0][0]), int(rows[0][1])) if rows else None
+
+    def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
+        if size <= 0:
+            return b""
+        rows = self._rows(SELECT_CHUNKS, (*ids, *chunk_range(offset, size)))
+        return slice_of(rows, offset, size)
+
+    def forget_artifacts(self, run_id: str) -> None:
+        pass  # the bytes went with the run's rows (delete_run)
+
+    def leftover_artifacts(self) -> list[str]:
+        return []  # bytes and rows are deleted in one transaction
+
+    # recipes
+
+    def active_recipe(self, key: str) -> str | None:
+        rows = self._rows("SELECT body FROM recipes WHERE key = %s AND NOT retired", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def keep_recipe(self, recipe_id: str, key: str, body: str) -> bool:
+        """At once, not behind the writer: the answer says whether another replica's recipe
+        for the key came first (the unique index of active recipes decides)."""
+        rows = self._rows(
+            "INSERT INTO recipes (id, key, body, create_us) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT DO NOTHING RETURNING id",
+            (recipe_id, key, body, clock.now_us()),
+        )
+        return bool(rows)
+
+    def recipe_replayed(self, recipe_id: str) -> None:
+        self._writer.put(
+            Write("UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,))
+        )
+
+    def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
+        """One UPDATE: a concurrent one waits for the row lock and then adds to the committed
+        count, so failures recorded at once by two replicas are both counted."""
+        rows = self._rows(
+            "UPDATE recipes SET failures = failures + 1, "
+            "retired = retired OR failures + 1 >= %s WHERE id = %s RETURNING retired",
+            (retire_after, recipe_id),
+        )
+        return bool(rows and rows[0][0])
+
+    def recipe_counts(self, recipe_id: str) -> tuple[int, int, bool] | None:
+        rows = self._rows(
+            "SELECT replays, failures, retired FROM recipes WHERE id = %s", (recipe_id,)
+        )
+        return (int(rows[0][0]), int(rows[0][1]), bool(rows[0][2])) if rows else None
 
     # retention
 
@@ -387,18 +438,19 @@ class PostgresStore:
         """Bytes of every artifact of every run."""
         return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM artifacts", ())[0][0])
 
-    def delete_run(self, run_id: str) -> bool:
-        """Deletes a run's row, events, interactions and artifact rows in one transaction (the
-        artifact files are the caller's). False when there was no such run."""
+    def delete_run(self, run_id: str) -> int | None:
         self._writer.wait()
         try:
             with self._pool.connection() as conn, conn.transaction():
-                for table in ("events", "interactions", "artifacts"):
+                weight = conn.execute(
+                    "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = %s", (run_id,)
+                ).fetchone()
+                for table in ("events", "interactions", "artifacts", "artifact_chunks"):
                     conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
                 deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
         except psycopg.OperationalError as error:
             raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
-        return deleted > 0
+        return int(weight[0]) if deleted and weight is not None else None
 
     def reclaim_space(self) -> None:
         """Nothing to do: PostgreSQL's autovacuum reuses the space of deleted rows."""
