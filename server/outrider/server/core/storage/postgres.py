@@ -147,7 +147,7 @@ class PostgresStore:
     async def committed(self) -> None:
         await asyncio.to_thread(self._writer.wait)
 
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def _rows(self, sql: str, params: Sequence[Any], binary: bool = False) -> list[tuple[Any, ...]]:
         """The rows of one read. A pooled connection PostgreSQL has dropped (a restart, a
         failover, an idle timeout) fails once and leaves the pool: the read is tried again on
         another, until every pooled connection may have been a dropped one (after a restart
@@ -155,15 +155,15 @@ class PostgresStore:
         self._writer.wait()
         for attempt in range(_POOL_SIZE + 1):
             try:
-                return self._read(sql, params)
+                return self._read(sql, params, binary)
             except psycopg.OperationalError as error:  # that connection has left the pool
                 if attempt == _POOL_SIZE:
                     raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _read(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
         with self._pool.connection() as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+            rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
             return rows
 
     # runs
@@ -376,7 +376,8 @@ class PostgresStore:
     def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
         if size <= 0:
             return b""
-        rows = self._rows(SELECT_CHUNKS, (*ids, *chunk_range(offset, size)))
+        # binary: bytea as it is, not as hex text twice its size to encode and parse
+        rows = self._rows(SELECT_CHUNKS, (*ids, *chunk_range(offset, size)), binary=True)
         return slice_of(rows, offset, size)
 
     def forget_artifacts(self, run_id: str) -> None:
