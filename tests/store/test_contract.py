@@ -169,9 +169,7 @@ def test_artifact_bytes_round_trip_in_ranges_and_go_with_their_run(store: Store)
     assert store.leftover_artifacts() == []
 
 
-def test_on_postgresql_artifacts_are_read_by_another_process_and_fenced(
-    postgres_url: str,
-) -> None:
+def test_on_postgresql_another_process_reads_the_artifact_bytes(postgres_url: str) -> None:
     owner, other = PostgresStore(postgres_url), PostgresStore(postgres_url)
     try:
         owner.save_run(a_run("r", 1, state=RUNNING), "r")
@@ -179,15 +177,14 @@ def test_on_postgresql_artifacts_are_read_by_another_process_and_fenced(
         owner.flush()
         assert other.get_artifact("r", "shot") == ("image/jpeg", 10)
         assert other.read_artifact(("r", "shot"), 5, 100) == b"bytes"
-        owner._presence.close()  # as when its process is gone: the run is nobody's now
-        assert other.claim_orphan("r") == 1
-        owner.save_artifact(("r", "late"), "image/jpeg", b"late bytes")  # a fenced-off writer
-        owner.flush()
-        assert other.get_artifact("r", "late") is None
-        assert other.read_artifact(("r", "late"), 0, 100) == b""
     finally:
         owner.close()
         other.close()
+    later = PostgresStore(postgres_url)  # the bytes outlive the process that wrote them
+    try:
+        assert later.read_artifact(("r", "shot"), 0, 4) == b"jpeg"
+    finally:
+        later.close()
 
 
 def a_recipe(recipe_id: str, key: str = "k") -> Recipe:

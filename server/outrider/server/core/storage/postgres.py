@@ -409,7 +409,9 @@ class PostgresStore:
 
     def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
         """One UPDATE: a concurrent one waits for the row lock and then adds to the committed
-        count, so failures recorded at once by two replicas are both counted."""
+        count, so failures recorded at once by two replicas are both counted. (A connection
+        lost after the commit but before the answer makes `_rows` send it again: one failure
+        then counts twice, retiring the recipe early, never replaying a bad one longer.)"""
         rows = self._rows(
             "UPDATE recipes SET failures = failures + 1, "
             "retired = retired OR failures + 1 >= %s WHERE id = %s RETURNING retired",
