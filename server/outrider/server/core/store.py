@@ -283,11 +283,12 @@ class SqliteStore:
 
     def leftover_artifacts(self) -> list[str]:
         found = self._files.run_ids()
-        if not found:
-            return []
-        marks = ",".join("?" * len(found))
-        rows = self._conn.execute(f"SELECT id FROM runs WHERE id IN ({marks})", found)
-        kept = {row[0] for row in rows}
+        kept: set[str] = set()
+        for start in range(0, len(found), 500):  # within SQLite's limit of bound values
+            batch = found[start : start + 500]
+            marks = ",".join("?" * len(batch))
+            rows = self._conn.execute(f"SELECT id FROM runs WHERE id IN ({marks})", batch)
+            kept.update(row[0] for row in rows)
         return [run_id for run_id in found if run_id not in kept]
 
     def get_artifact(
