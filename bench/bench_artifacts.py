@@ -7,8 +7,9 @@ durable server) and one run. Each round saves SHOTS screenshot-sized artifacts a
 ones (random bytes: JPEG does not compress either), then reads every one back through
 `ArtifactStore.read` with ReadArtifact's default chunk (256 KiB) as the gRPC edge does. Reported
 per backend: time the event loop spends in each save call (SQLite writes the file there;
-PostgreSQL only queues), MB/s until the saves are committed, and read MB/s. Backends
-alternate round by round.
+PostgreSQL only queues), MB/s until the saves are committed, read MB/s, and the time the loop is
+held by saving a 5 MiB download followed by any read (on PostgreSQL that read first waits, by
+the read barrier, for the queued bytes to be committed). Backends alternate round by round.
 
 Run from the repo root: `.venv/bin/python -m bench.bench_artifacts [rounds] [shots] [shot_kib]`.
 """
@@ -54,6 +55,13 @@ async def one_round(store: Store, run_id: str, payloads: list[bytes]) -> dict[st
         save_us.append((time.perf_counter() - start) * 1e6)
     await store.committed()
     written = time.perf_counter() - began
+    stall_ms = []
+    for data in payloads[-BIG:]:  # a download, then the next read on the loop (PostgreSQL's
+        start = time.perf_counter()  # read barrier waits for the queued bytes to commit)
+        artifacts.save(run_id, data, "application/pdf")
+        store.get_run(run_id)
+        stall_ms.append((time.perf_counter() - start) * 1e3)
+    await store.committed()
     total = sum(len(p) for p in payloads)
     began = time.perf_counter()
     read = 0
@@ -68,6 +76,7 @@ async def one_round(store: Store, run_id: str, payloads: list[bytes]) -> dict[st
         "save_max_us": max(save_us),
         "write_mb_s": total / written / 1e6,
         "read_mb_s": total / seconds / 1e6,
+        "5mib_save_then_read_ms": statistics.median(stall_ms),
     }
 
 
