@@ -3,11 +3,8 @@ from the view, and what becomes of a run's values."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.browser.recipes import (
     Values,
     fingerprint,
@@ -64,14 +61,3 @@ def test_data_values_become_placeholders_and_secrets_spoil() -> None:
     lacking = Values(Secrets(), {})
     with pytest.raises(KeyError):
         lacking.restored("{{secret:password}}")
-
-
-def test_two_failures_retire_a_recipe_and_free_its_key(tmp_path: Path) -> None:
-    store = RecipeStore(tmp_path / "recipes.sqlite3")
-    step = Step("click", {}, [["button", "Go"]], "http://a/", "f")
-    recipe = Recipe("k", "task", "http://a/", {}, [step], "answer", "complete")
-    assert store.keep(recipe) and not store.keep(Recipe(**{**recipe.__dict__, "id": "other"}))
-    assert store.active("k") == recipe
-    assert store.failed(recipe.id) is False and store.failed(recipe.id) is True
-    assert store.active("k") is None and store.counts(recipe.id) == (0, 2, True)
-    assert store.keep(Recipe(**{**recipe.__dict__, "id": "fresh"}))

@@ -88,7 +88,8 @@ async def test_no_secret_or_form_answer_in_a_recipe(
     report = next(e.recipe_replayed for e in second if e.HasField("recipe_replayed"))
     assert report.steps_replayed == report.steps_total == 4 and not report.handed_over
     settings = harness.server.settings
-    with closing(sqlite3.connect(settings.recipes_path)) as conn:
+    harness.server.store.flush()
+    with closing(sqlite3.connect(settings.database_path)) as conn:
         (body,) = conn.execute("SELECT body FROM recipes").fetchone()
     assert "{{secret:password}}" in body and '"request_input"' in body
     harness.server.store.flush()
@@ -133,7 +134,8 @@ async def test_a_replay_fills_in_its_own_data(make_harness: HarnessFactory, site
     assert len(model.provider.bodies) == asked and second[-2].automate.complete.success
     filled = [e.automate.agent_action.value for e in second if e.automate.HasField("agent_action")]
     assert filled[:2] == ["Grace Hopper", "grace.h@example.com"], filled
-    with closing(sqlite3.connect(harness.server.settings.recipes_path)) as conn:
+    harness.server.store.flush()
+    with closing(sqlite3.connect(harness.server.settings.database_path)) as conn:
         (body,) = conn.execute("SELECT body FROM recipes").fetchone()
     assert "{{data:name}}" in body and "{{data:email}}" in body
     assert "Ada" not in body and "ada.l" not in body

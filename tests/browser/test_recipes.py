@@ -120,7 +120,7 @@ async def test_a_repeated_task_replays_without_the_model(
         e.automate.agent_action.action for e in second if e.automate.HasField("agent_action")
     ]
     assert actions == ["click", "fill", "click", "done"]
-    store = RecipeStore(harness.server.settings.recipes_path)
+    store = RecipeStore(harness.server.store)
     assert store.counts(report.recipe_id) == (1, 0, False)
     added = [now - before for now, before in zip(recipe_counts(), counted, strict=True)]
     assert added == [1, 1, 0, 4]  # recorded, replayed, handed over; steps replayed
@@ -137,7 +137,8 @@ async def test_a_server_without_recipes_says_so_and_runs_as_usual(
     assert answer_of(events) == ANSWER
     said = [e.automate.agent_status.message for e in events if e.automate.HasField("agent_status")]
     assert "recipes are not kept on this server; ignored" in said
-    assert not harness.server.settings.recipes_path.exists()
+    key = recipe_key(TASK, f"{sites}/recipes/start.html")
+    assert RecipeStore(harness.server.store).active(key) is None
 
 
 async def test_recipes_are_off_unless_asked_for(
@@ -151,7 +152,7 @@ async def test_recipes_are_off_unless_asked_for(
     assert not model.problems, model.problems
     assert answer_of(again) == ANSWER and len(model.provider.bodies) == 12
     key = recipe_key(TASK, f"{sites}/recipes/start.html")
-    assert RecipeStore(harness.server.settings.recipes_path).active(key) is None
+    assert RecipeStore(harness.server.store).active(key) is None
 
 
 async def test_a_renamed_button_hands_over_to_the_model(
@@ -188,7 +189,7 @@ async def test_a_recipe_failing_twice_is_retired_and_recorded_anew(
         healed = await run_task(harness, sites)  # the third run's recipe, replayed
     assert not model.problems, model.problems
     assert once.recipe_id == twice.recipe_id and (once.retired, twice.retired) == (False, True)
-    store = RecipeStore(harness.server.settings.recipes_path)
+    store = RecipeStore(harness.server.store)
     assert store.counts(twice.recipe_id) == (0, 2, True)
     assert len(model.provider.bodies) == asked and answer_of(healed) == ANSWER
     fresh = replay_report(healed)

@@ -48,8 +48,8 @@ def test_replicas_share_the_store_and_the_page_token_key() -> None:
     # the URL names the compose service that runs PostgreSQL
     assert "@postgres:5432/" in first["OUTRIDER_DATABASE_URL"]
     assert found["postgres"]["image"].startswith("postgres:")
-    # one artifacts volume for both, so either replica can serve ReadArtifact
-    assert found[REPLICAS[0]]["volumes"] == found[REPLICAS[1]]["volumes"]
+    # no shared volume: artifact bytes and recipes are in PostgreSQL
+    assert all("volumes" not in found[name] for name in REPLICAS)
 
 
 def test_migrations_run_first_with_the_cli_the_image_installs() -> None:

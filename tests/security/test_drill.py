@@ -20,6 +20,7 @@ from outrider.v1 import params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import Edges, Keys, open_edges, two_tenants
 from tests.support.harness import eventually, rich_error
+from tests.support.script_agent import ARTIFACT_BYTES
 
 
 @pytest.fixture
@@ -95,11 +96,15 @@ async def test_another_tenant_finds_nothing_and_changes_nothing(edges: Edges, ke
             edges, keys, intruder, [form_run.name, approval_run.name], form, approval, artifact
         )
         await rest_attempts(
-            edges, keys, intruder, [form_run.name, approval_run.name], form, approval
+            edges, keys, intruder, [form_run.name, approval_run.name], form, approval, artifact
         )
 
     assert await snapshot(edges, keys, [form_run.name, approval_run.name]) == before
     await the_owner_still_can(edges, keys, form, approval_run.name)
+    async with httpx.AsyncClient(base_url=edges.origin, headers=keys.header("alpha-2")) as http:
+        own = await http.get(f"/v1/{artifact}")  # the same tenant's other key reads it
+    assert own.status_code == 200 and own.content == ARTIFACT_BYTES
+    assert own.headers["content-type"] == "image/png"
 
 
 async def grpc_attempts(
@@ -171,9 +176,10 @@ async def answers_on_own_stream_are_refused(
 
 
 async def rest_attempts(
-    edges: Edges, keys: Keys, who: str, runs: list[str], form: str, approval: str
+    edges: Edges, keys: Keys, who: str, runs: list[str], form: str, approval: str, artifact: str
 ) -> None:
     async with httpx.AsyncClient(base_url=edges.origin, headers=keys.header(who)) as http:
+        assert_404(await http.get(f"/v1/{artifact}"))
         for run in runs:
             run_id = run.removeprefix("runs/")
             for method, path, extra in (

@@ -33,12 +33,16 @@ def two_stores(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Store, Store
 def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     started: list[ServerProcess] = []
 
-    def start(**env: str) -> ServerProcess:
+    def start(production: bool = False, rest: bool = False, **env: str) -> ServerProcess:
         # failover sweeps off unless a test asks: the tests of start-up recovery need the runs of
         # a killed replica left for the next replica to start
         env = {"OUTRIDER_FAILOVER_INTERVAL": "0", **env}
         replica = ServerProcess(
-            tmp_path / str(len(started)), OUTRIDER_DATABASE_URL=postgres_url, **env
+            tmp_path / str(len(started)),
+            production=production,
+            rest=rest,
+            OUTRIDER_DATABASE_URL=postgres_url,
+            **env,
         )
         started.append(replica)
         replica.start()

@@ -3,8 +3,11 @@ sequence of calls, the other returns too."""
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
+from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.core.storage import Store, open_store
 from outrider.server.core.storage.postgres import PostgresStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
@@ -116,7 +119,7 @@ def test_delete_takes_everything_of_a_run_and_retention_sees_sizes(store: Store)
         store.save_run(a_run(name, create_us), name)
         store.append_event(name, an_event(name, 1))
         store.save_interaction(an_interaction(f"{name}-i", create_us), (f"{name}-i", name))
-        store.save_artifact((name, "shot"), "image/png", 100 * create_us)
+        store.save_artifact((name, "shot"), "image/png", bytes(100 * create_us))
     store.save_run(a_run("busy", 3, state=RUNNING), "busy")
     assert store.get_artifact("old", "shot") == ("image/png", 100)
     assert store.artifact_bytes() == 300
@@ -125,8 +128,8 @@ def test_delete_takes_everything_of_a_run_and_retention_sees_sizes(store: Store)
         ("old", 1, 100),
         ("new", 2, 200),
     ]
-    assert store.delete_run("old") is True
-    assert store.delete_run("old") is False
+    assert store.delete_run("old") == 100  # the bytes its artifacts weighed
+    assert store.delete_run("old") is None
     assert store.get_run("old") is None and store.events_after("old", 0, 10) == []
     assert store.get_interaction("old-i") is None and store.get_artifact("old", "shot") is None
     assert store.artifact_bytes() == 200
@@ -148,3 +151,88 @@ def test_what_was_written_before_close_is_there_after_reopening(
         assert len(second.events_after("r", 0, 1000)) == 500
     finally:
         second.close()
+
+
+def test_artifact_bytes_round_trip_in_ranges_and_go_with_their_run(store: Store) -> None:
+    data = os.urandom(600 * 1024 + 7)  # more than two of PostgreSQL's 256 KiB chunks
+    store.save_run(a_run("r", 1), "r")
+    store.save_artifact(("r", "big"), "application/pdf", data)
+    store.save_artifact(("r", "empty"), "text/plain", b"")
+    assert store.get_artifact("r", "big") == ("application/pdf", len(data))
+    for offset, size in ((0, len(data)), (0, 10), (256 * 1024 - 3, 9), (len(data) - 5, 100)):
+        assert store.read_artifact(("r", "big"), offset, size) == data[offset : offset + size]
+    assert store.read_artifact(("r", "big"), len(data), 10) == b""
+    assert store.read_artifact(("r", "empty"), 0, 10) == b""
+    assert store.delete_run("r") == len(data)
+    store.forget_artifacts("r")
+    assert store.read_artifact(("r", "big"), 0, 10) == b""
+    assert store.leftover_artifacts() == []
+
+
+def test_on_postgresql_another_process_reads_the_artifact_bytes(postgres_url: str) -> None:
+    owner, other = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        owner.save_run(a_run("r", 1, state=RUNNING), "r")
+        owner.save_artifact(("r", "shot"), "image/jpeg", b"jpeg bytes")
+        owner.flush()
+        assert other.get_artifact("r", "shot") == ("image/jpeg", 10)
+        assert other.read_artifact(("r", "shot"), 5, 100) == b"bytes"
+    finally:
+        owner.close()
+        other.close()
+    later = PostgresStore(postgres_url)  # the bytes outlive the process that wrote them
+    try:
+        assert later.read_artifact(("r", "shot"), 0, 4) == b"jpeg"
+    finally:
+        later.close()
+
+
+def a_recipe(recipe_id: str, key: str = "k") -> Recipe:
+    step = Step("click", {}, [["button", "Go"]], "http://a/", "f")
+    return Recipe(key, "task", "http://a/", {}, [step], "answer", "complete", id=recipe_id)
+
+
+def test_two_failures_retire_a_recipe_and_free_its_key(store: Store) -> None:
+    recipes = RecipeStore(store)
+    recipe = a_recipe("first")
+    assert recipes.keep(recipe) and not recipes.keep(a_recipe("other"))
+    assert recipes.active("k") == recipe
+    recipes.replayed(recipe.id)
+    assert recipes.failed(recipe.id) is False and recipes.failed(recipe.id) is True
+    assert recipes.active("k") is None and recipes.counts(recipe.id) == (1, 2, True)
+    assert recipes.keep(a_recipe("fresh"))
+    assert recipes.active("k") == a_recipe("fresh")
+
+
+def test_on_postgresql_recipes_are_shared_and_failures_at_once_all_count(
+    postgres_url: str,
+) -> None:
+    stores = [PostgresStore(postgres_url) for _ in range(2)]
+    first, second = (RecipeStore(store) for store in stores)
+    try:
+        assert first.keep(a_recipe("a", key="k1")) and not second.keep(a_recipe("b", key="k1"))
+        assert second.active("k1") == a_recipe("a", key="k1")
+        for number in range(20):  # many recipes, each failed once by each process at once
+            first.keep(a_recipe(f"r{number}", key=f"key{number}"))
+        gate = threading.Barrier(2)
+        retired: list[list[bool]] = [[], []]
+
+        def fail_all(recipes: RecipeStore, into: list[bool]) -> None:
+            gate.wait()
+            into.extend(recipes.failed(f"r{number}") for number in range(20))
+
+        threads = [
+            threading.Thread(target=fail_all, args=(recipes, into))
+            for recipes, into in zip((first, second), retired, strict=True)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for number in range(20):  # neither count lost: each recipe failed twice, retired once
+            assert first.counts(f"r{number}") == (0, 2, True)
+            assert retired[0][number] or retired[1][number]
+            assert first.active(f"key{number}") is None
+    finally:
+        for store in stores:
+            store.close()

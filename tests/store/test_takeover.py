@@ -205,3 +205,22 @@ async def test_watchers_of_a_replica_that_lost_its_run_go_on_with_the_new_owners
     await asyncio.wait_for(watcher, 20)  # ends with the run, though this replica never closed it
     assert seen == ["old owner 1", "new owner 2", "new owner 3"]
     assert cut_off.fenced_out("healed") and not survivor.fenced_out("healed")
+
+
+def test_a_replica_cut_off_from_a_run_it_lost_cannot_add_artifacts_to_it(
+    two_stores: tuple[Store, Store], postgres_url: str
+) -> None:
+    cut_off, survivor = two_stores
+    run = run_pb2.Run(name="runs/fenced", kind=run_pb2.RUN_KIND_AUTOMATE)
+    run.state = run_pb2.RUN_STATE_RUNNING
+    cut_off.save_run(run, "fenced")
+    cut_off.save_artifact(("fenced", "before"), "image/jpeg", b"before")
+    cut_off.flush()
+    drop_presence_of_all_but_newest(postgres_url)  # as a partition does, past its keepalives
+    assert survivor.claim_orphan("fenced") == 1
+    cut_off.save_artifact(("fenced", "late"), "image/jpeg", b"late" * 100_000)  # after the claim
+    cut_off.flush()
+    assert survivor.get_artifact("fenced", "before") == ("image/jpeg", 6)
+    assert survivor.get_artifact("fenced", "late") is None
+    assert survivor.read_artifact(("fenced", "late"), 0, 10) == b""  # no chunk either
+    assert survivor.artifact_bytes() == 6

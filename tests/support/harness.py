@@ -128,12 +128,16 @@ async def eventually(
 
 
 class ServerProcess:
-    """The server with the ScriptAgent in a child process (for signals, kills and restarts)."""
+    """The server with the ScriptAgent in a child process (for signals, kills and restarts); with
+    `production`, the production agents instead (the real browser agent, its own Chromium)."""
 
-    def __init__(self, data_dir: Path, rest: bool = False, **env: str) -> None:
+    def __init__(
+        self, data_dir: Path, rest: bool = False, production: bool = False, **env: str
+    ) -> None:
         self.data_dir = data_dir
         self.env = env
         self.rest = rest  # also wait for the REST edge and read its port into `rest_port`
+        self.module = "tests.support." + ("production_server" if production else "test_server")
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
         self.rest_port = 0
@@ -152,8 +156,10 @@ class ServerProcess:
             | self.env
         )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.test_server"],
+            [sys.executable, "-m", self.module],
             cwd=REPO_ROOT,
+            # a process group of its own: `kill_group` takes its Chromium with it
+            start_new_session=self.module.endswith("production_server"),
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -207,8 +213,18 @@ class ServerProcess:
             self.process.kill()
             self.process.wait(10)
 
+    def kill_group(self) -> None:
+        """SIGKILLs the server and every process of its group (its Chromium) at once, as when
+        its machine is lost."""
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
     def close(self) -> None:
-        """Kills the process if it still runs and releases its pipe."""
+        """Kills the process (with its Chromium) if it still runs and releases its pipe."""
+        if self.module.endswith("production_server"):
+            self.kill_group()
         self.kill()
         if self.process is not None and self.process.stdout is not None:
             self.process.stdout.close()

@@ -3,6 +3,8 @@ test cannot see through the API, such as rows left behind."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from contextlib import closing
 
@@ -21,3 +23,22 @@ def count_rows(settings: Settings, table: str, run_id: str) -> int:
         return int(
             db.execute(f"SELECT COUNT(*) FROM {table} WHERE run_id = ?", (run_id,)).fetchone()[0]
         )
+
+
+def artifact_bytes_kept(settings: Settings) -> dict[str, int]:
+    """Bytes of artifacts kept now, by run id: SQLite's files under the data dir (a file or
+    folder deleted while they are counted holds none), PostgreSQL's chunk rows."""
+    if settings.database_url:
+        with psycopg.connect(settings.database_url) as conn:
+            rows = conn.execute(
+                "SELECT run_id, SUM(octet_length(data)) FROM artifact_chunks GROUP BY run_id"
+            ).fetchall()
+        return {str(run_id): int(size) for run_id, size in rows}
+    kept: dict[str, int] = {}
+    for folder, _, files in os.walk(settings.artifacts_dir):  # skips folders that vanish
+        for name in files:
+            with contextlib.suppress(FileNotFoundError):
+                size = os.stat(os.path.join(folder, name)).st_size
+                run_id = os.path.basename(folder)
+                kept[run_id] = kept.get(run_id, 0) + size
+    return kept

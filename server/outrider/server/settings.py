@@ -34,11 +34,14 @@ class Settings(BaseSettings):
         "REST edge from a browser, or `*` for any; empty: CORS closed (no CORS headers, "
         "preflights and cross-origin POST/DELETE refused). Credentials are never allowed.",
     )
-    data_dir: Path = Field(Path("data"), description="Directory of the SQLite file and artifacts.")
+    data_dir: Path = Field(
+        Path("data"), description="Directory of the SQLite file and (on SQLite) the artifact files."
+    )
     recipes: bool = Field(
         False,
-        description="Keep recipes of successful browser runs (in `recipes.sqlite3` under the "
-        "data dir) so runs that ask for it (RunOptions.recipes) replay them without the model.",
+        description="Keep recipes of successful browser runs (in the run store, shared by every "
+        "replica using it) so runs that ask for it (RunOptions.recipes) replay them without the "
+        "model.",
     )
     page_token_secret: SecretStr | None = Field(
         None,
@@ -275,10 +278,6 @@ class Settings(BaseSettings):
     @property
     def database_path(self) -> Path:
         return self.data_dir / "outrider.sqlite3"
-
-    @property
-    def recipes_path(self) -> Path:
-        return self.data_dir / "recipes.sqlite3"
 
     @property
     def artifacts_dir(self) -> Path:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from outrider.server.browser.launcher import BrowserLauncher
-from outrider.server.browser.recipe_store import RecipeStore
 from outrider.server.browser.run import ROLES, BrowserEnv, BrowserRun
 from outrider.server.core.agent import Params, RunContext
 from outrider.server.models.registry import RunModels
@@ -16,8 +15,7 @@ class BrowserAgent:
     def __init__(self, settings: Settings) -> None:
         guard = NetworkGuard(settings.network_allow)
         launcher = BrowserLauncher(str(settings.chromium_path), settings.browser, guard)
-        recipes = RecipeStore(settings.recipes_path) if settings.recipes else None
-        self._env = BrowserEnv(settings, settings.browser, launcher, guard, recipes)
+        self._env = BrowserEnv(settings, settings.browser, launcher, guard)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         settings = self._env.settings

@@ -1,6 +1,6 @@
-"""Where recipes live: their own small SQLite file (`recipes.sqlite3` under the data dir), apart
-from the run store, so they can be dropped or copied on their own. One active recipe per key;
-a recipe that failed twice is kept as retired (for inspection) and never replayed again.
+"""Where recipes live: in the run store (SQLite or PostgreSQL), shared by every replica using it.
+One active recipe per key; a recipe that failed twice is kept as retired (for inspection) and
+never replayed again.
 
 Nothing in here is a caller's value: steps hold placeholders where a run used `data` or secrets,
 and form-data answers never reach a step at all (see recipes.py)."""
@@ -8,27 +8,13 @@ and form-data answers never reach a step at all (see recipes.py)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
-from contextlib import closing
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-RETIRE_AFTER_FAILURES = 2
+from outrider.server.core.storage import Store
 
-_SCHEMA = """
-PRAGMA journal_mode = WAL;
-CREATE TABLE IF NOT EXISTS recipes (
-    id TEXT PRIMARY KEY,
-    key TEXT NOT NULL,
-    body TEXT NOT NULL,
-    failures INTEGER NOT NULL DEFAULT 0,
-    replays INTEGER NOT NULL DEFAULT 0,
-    retired INTEGER NOT NULL DEFAULT 0
-);
-CREATE UNIQUE INDEX IF NOT EXISTS active_recipe ON recipes (key) WHERE retired = 0;
-"""
+RETIRE_AFTER_FAILURES = 2
 
 
 @dataclass(frozen=True)
@@ -64,54 +50,30 @@ class Recipe:
 
 
 class RecipeStore:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as conn:
-            conn.executescript(_SCHEMA)
+    """Recipes as the run store keeps them (`Store.*_recipe`): in its database, so every replica
+    sharing the store replays what any of them recorded."""
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a lost last write costs one recipe
-        return conn
+    def __init__(self, store: Store) -> None:
+        self._store = store
 
     def active(self, key: str) -> Recipe | None:
-        with closing(self._connect()) as conn:
-            row = conn.execute(
-                "SELECT body FROM recipes WHERE key = ? AND retired = 0", (key,)
-            ).fetchone()
-        return Recipe.from_json(row[0]) if row else None
+        body = self._store.active_recipe(key)
+        return Recipe.from_json(body) if body is not None else None
 
     def keep(self, recipe: Recipe) -> bool:
         """Stores a new recipe unless its key already has an active one; True when stored."""
-        with closing(self._connect()) as conn:
-            inserted = conn.execute(
-                "INSERT OR IGNORE INTO recipes (id, key, body) VALUES (?, ?, ?)",
-                (recipe.id, recipe.key, recipe.to_json()),
-            )
-            return inserted.rowcount == 1
+        return self._store.keep_recipe(recipe.id, recipe.key, recipe.to_json())
 
     def replayed(self, recipe_id: str) -> None:
-        with closing(self._connect()) as conn:
-            conn.execute("UPDATE recipes SET replays = replays + 1 WHERE id = ?", (recipe_id,))
+        self._store.recipe_replayed(recipe_id)
 
     def failed(self, recipe_id: str) -> bool:
-        """Counts a replay that handed over; True when this retired the recipe."""
-        with closing(self._connect()) as conn:
-            conn.execute(
-                "UPDATE recipes SET failures = failures + 1, "
-                "retired = (failures + 1 >= ?) WHERE id = ?",
-                (RETIRE_AFTER_FAILURES, recipe_id),
-            )
-            row = conn.execute("SELECT retired FROM recipes WHERE id = ?", (recipe_id,)).fetchone()
-        return bool(row and row[0])
+        """Counts a replay that handed over; True when the recipe is retired now."""
+        return self._store.recipe_failed(recipe_id, RETIRE_AFTER_FAILURES)
 
     def counts(self, recipe_id: str) -> tuple[int, int, bool]:
         """(replays, failures, retired) of a recipe, for tests and operators."""
-        with closing(self._connect()) as conn:
-            row = conn.execute(
-                "SELECT replays, failures, retired FROM recipes WHERE id = ?", (recipe_id,)
-            ).fetchone()
-        if row is None:
+        found = self._store.recipe_counts(recipe_id)
+        if found is None:
             raise KeyError(recipe_id)
-        return int(row[0]), int(row[1]), bool(row[2])
+        return found

@@ -60,7 +60,6 @@ class BrowserEnv:
     browser: BrowserSettings
     launcher: BrowserLauncher
     guard: NetworkGuard
-    recipes: RecipeStore | None = None  # None: this server keeps no recipes
 
 
 class BrowserRun:
@@ -99,7 +98,8 @@ class BrowserRun:
         self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
         self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
-        self.recipes = RunRecipes(self, env.recipes)
+        recipes = RecipeStore(ctx.store) if env.settings.recipes else None
+        self.recipes = RunRecipes(self, recipes)
 
     # the run
 

@@ -14,6 +14,7 @@ from outrider.server.core.event_log import EventLog
 from outrider.server.core.event_names import payload_event_name
 from outrider.server.core.interactions import ApprovalAnswer, InputAnswer, InteractionBroker
 from outrider.server.core.redaction import Redactor
+from outrider.server.core.storage import Store
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2
 
@@ -51,6 +52,7 @@ class RunContext:
         log: EventLog,
         interactions: InteractionBroker,
         artifacts: ArtifactStore,
+        store: Store,
         redactor: Redactor | None = None,
         checkpoints: Checkpoints | None = None,
     ) -> None:
@@ -63,6 +65,7 @@ class RunContext:
         self._log = log
         self._interactions = interactions
         self._artifacts = artifacts
+        self.store = store  # what an agent keeps across runs (browser recipes) lives there too
         self._standing_decisions: dict[str, ApprovalAnswer] = {}
         self.redactor = redactor if redactor is not None else Redactor()
         self.checkpoints = checkpoints

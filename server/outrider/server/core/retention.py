@@ -111,11 +111,10 @@ class RetentionSweeper(BackgroundTask):
         return result
 
     async def _remove_orphan_folders(self) -> None:
-        """Artifact folders of runs that no longer exist: a crash between deleting a run's rows
-        and its files leaves them behind."""
-        for index, run_id in enumerate(self._runs.artifacts.run_folders()):
-            if self._store.get_run(run_id) is None:
-                freed = await self._runs.artifacts.remove_run(run_id)
-                log.warning("removed %d bytes of artifacts of deleted runs/%s", freed, run_id)
+        """Artifact files of runs that no longer exist (SQLite): a crash between deleting a
+        run's rows and its files leaves them behind."""
+        for index, run_id in enumerate(self._runs.artifacts.leftovers()):
+            await self._runs.artifacts.remove_run(run_id)
+            log.warning("removed the artifacts of deleted runs/%s", run_id)
             if index % BATCH == BATCH - 1:
                 await asyncio.sleep(0)  # many folders: let the edges have the loop meanwhile

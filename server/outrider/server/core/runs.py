@@ -109,7 +109,7 @@ class RunManager:
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
         self.answers = Answers(self.interactions, store, relay)
-        self.artifacts = ArtifactStore(settings.artifacts_dir, store)
+        self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
             QuotaDefaults(
                 settings.principal_max_concurrent_runs,
@@ -153,7 +153,14 @@ class RunManager:
         live.CopyFrom(run)
         checkpoints = Checkpoints(self._store, run_id, redactor, True, self._resumable_elsewhere)
         ctx = RunContext(
-            live, clock.now_us(), self.log, self.interactions, self.artifacts, redactor, checkpoints
+            live,
+            clock.now_us(),
+            self.log,
+            self.interactions,
+            self.artifacts,
+            self._store,
+            redactor,
+            checkpoints,
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -308,7 +315,14 @@ class RunManager:
         self.log.open(run_id, redactor=redactor)
         checkpoints = Checkpoints(self._store, run_id, redactor, False, self._resumable_elsewhere)
         ctx = RunContext(
-            live, now, self.log, self.interactions, self.artifacts, redactor, checkpoints
+            live,
+            now,
+            self.log,
+            self.interactions,
+            self.artifacts,
+            self._store,
+            redactor,
+            checkpoints,
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -478,9 +492,11 @@ class RunManager:
             raise FailedPrecondition(
                 f"{run.name} is active ({state}); cancel it before deleting it", reason="RUN_ACTIVE"
             )
-        if not self._store.delete_run(run_id):
+        freed = self._store.delete_run(run_id)
+        if freed is None:
             raise NotFound(f"{run.name} does not exist")
-        return run, await self.artifacts.remove_run(run_id)
+        await self.artifacts.remove_run(run_id)
+        return run, freed
 
     # reading
 

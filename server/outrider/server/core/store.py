@@ -1,5 +1,6 @@
-"""SQLite persistence of runs, events, interactions and artifact metadata (the embedded default;
-`storage.postgres` is the other backend of the same `storage.base.Store` contract).
+"""SQLite persistence of runs, events, interactions, artifacts and browser recipes (the embedded
+default; `storage.postgres` is the other backend of the same `storage.base.Store` contract).
+Artifact bytes stay files beside the database (`storage.artifact_files`): one machine owns both.
 
 Every run belongs to a tenant (a column of `runs`); interactions and artifacts belong to their
 run's tenant. Reads take an optional `tenant`: given, rows of other tenants do not exist. Rows
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from outrider.server.core import clock
+from outrider.server.core.storage.artifact_files import ArtifactFiles
 from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.server.core.storage.rows import (
@@ -44,8 +46,9 @@ __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 class SqliteStore:
     """Runs, their events and interactions in one SQLite file."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, artifacts_dir: Path | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._files = ArtifactFiles(artifacts_dir or path.parent / "artifacts")
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         # Only takes effect on a new file (before its first table): deleted runs' pages then go
         # back to the file system in `reclaim_space`, not just to SQLite's free list.
@@ -293,11 +296,29 @@ class SqliteStore:
 
     # artifacts
 
-    def save_artifact(self, ids: tuple[str, str], content_type: str, size: int) -> None:
+    def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
+        """The file first, then its row: a row always has its bytes."""
+        self._files.write(*ids, data)
         self._write(
             "INSERT INTO artifacts (run_id, id, content_type, size) VALUES (?, ?, ?, ?)",
-            (*ids, content_type, size),
+            (*ids, content_type, len(data)),
         )
+
+    def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
+        return self._files.read(*ids, offset, size)  # the file only: safe off the loop's thread
+
+    def forget_artifacts(self, run_id: str) -> None:
+        self._files.remove_run(run_id)
+
+    def leftover_artifacts(self) -> list[str]:
+        found = self._files.run_ids()
+        kept: set[str] = set()
+        for start in range(0, len(found), 500):  # within SQLite's limit of bound values
+            batch = found[start : start + 500]
+            marks = ",".join("?" * len(batch))
+            rows = self._conn.execute(f"SELECT id FROM runs WHERE id IN ({marks})", batch)
+            kept.update(row[0] for row in rows)
+        return [run_id for run_id in found if run_id not in kept]
 
     def get_artifact(
         self, run_id: str, artifact_id: str, tenant: str | None = None
@@ -327,20 +348,58 @@ class SqliteStore:
         row = self._conn.execute("SELECT COALESCE(SUM(size), 0) FROM artifacts").fetchone()
         return int(row[0])
 
-    def delete_run(self, run_id: str) -> bool:
-        """Deletes a run's row, events, interactions, artifact rows and checkpoint in one
-        transaction (the artifact files are the caller's). False when there was no such run."""
+    def delete_run(self, run_id: str) -> int | None:
+        """Deletes a run's rows (checkpoint included) in one transaction; its artifact files go with
+        `forget_artifacts` (in a thread: a slow disk must not stall the loop)."""
         self.flush()
         with self._conn:  # one transaction: all of the run goes, or none of it
             self._conn.execute("BEGIN")
+            weight = self._conn.execute(
+                "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = ?", (run_id,)
+            ).fetchone()[0]
             for table in ("events", "interactions", "artifacts", "checkpoints"):
                 self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
         self._checkpoints.committed()
-        return deleted > 0
+        return int(weight) if deleted else None
 
     def event_feed(self) -> EventFeed | None:
         return None  # one process owns the file: its runs' events are all local
+
+    # recipes
+
+    def active_recipe(self, key: str) -> str | None:
+        row = self._conn.execute(
+            "SELECT body FROM recipes WHERE key = ? AND retired = 0", (key,)
+        ).fetchone()
+        return str(row[0]) if row else None
+
+    def keep_recipe(self, recipe_id: str, key: str, body: str) -> bool:
+        self._begin_write()
+        inserted = self._conn.execute(
+            "INSERT OR IGNORE INTO recipes (id, key, body, create_us) VALUES (?, ?, ?, ?)",
+            (recipe_id, key, body, clock.now_us()),
+        )
+        return inserted.rowcount == 1
+
+    def recipe_replayed(self, recipe_id: str) -> None:
+        self._write("UPDATE recipes SET replays = replays + 1 WHERE id = ?", (recipe_id,))
+
+    def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
+        """One process and one connection: the update and its read see nobody else's write."""
+        self._write(
+            "UPDATE recipes SET failures = failures + 1, retired = (failures + 1 >= ?) "
+            "WHERE id = ?",
+            (retire_after, recipe_id),
+        )
+        counts = self.recipe_counts(recipe_id)
+        return counts is not None and counts[2]
+
+    def recipe_counts(self, recipe_id: str) -> tuple[int, int, bool] | None:
+        row = self._conn.execute(
+            "SELECT replays, failures, retired FROM recipes WHERE id = ?", (recipe_id,)
+        ).fetchone()
+        return (int(row[0]), int(row[1]), bool(row[2])) if row else None
 
     def reclaim_space(self) -> None:
         """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""

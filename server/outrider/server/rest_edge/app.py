@@ -80,6 +80,7 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/v1/runs/{runId}", r.delete_run, "DELETE"),
         ("/v1/runs/{runId}/cancel", r.cancel_run, "POST"),
         ("/v1/runs/{runId}/events", r.events, "GET"),
+        ("/v1/runs/{runId}/artifacts/{artifactId}", r.read_artifact, "GET"),
         ("/v1/interactions", r.list_interactions, "GET"),
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
         ("/healthz", r.health, "GET"),

@@ -161,6 +161,19 @@ def _paths() -> dict[str, Any]:
                 [_path("runId"), *cursor, _APPROVAL_HEADER],
             )
         },
+        "/v1/runs/{runId}/artifacts/{artifactId}": {
+            "get": _operation(
+                "Read an artifact (screenshot, download): its bytes, with its media type",
+                {
+                    "200": {
+                        "description": "the artifact's bytes",
+                        "content": {"*/*": {"schema": {"type": "string", "format": "binary"}}},
+                    }
+                },
+                None,
+                [_path("runId"), _path("artifactId")],
+            )
+        },
         "/v1/interactions": {
             "get": _operation(
                 "List interactions (pending by default)",

@@ -17,6 +17,7 @@ OPERATION_IDS = {
     ("/v1/runs/{runId}", "delete"): "deleteRun",
     ("/v1/runs/{runId}/cancel", "post"): "cancelRun",
     ("/v1/runs/{runId}/events", "get"): "streamRunEvents",
+    ("/v1/runs/{runId}/artifacts/{artifactId}", "get"): "readArtifact",
     ("/v1/interactions", "get"): "listInteractions",
     ("/v1/interactions/{interactionId}", "get"): "getInteraction",
     ("/healthz", "get"): "health",

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from outrider.server.core.errors import InvalidArgument, NotFound, quoted
-from outrider.server.core.names import parse_interaction_name, parse_run_name
+from outrider.server.core.names import (
+    parse_artifact_name,
+    parse_interaction_name,
+    parse_run_name,
+)
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
 from outrider.server.rest_edge.auth import principal_of
@@ -93,6 +97,18 @@ class Routes:
         run, freed = await self._runs.delete(_run_id(request), principal_of(request))
         return JSONResponse({"run": to_json(run), "freedArtifactBytes": freed})
 
+    async def read_artifact(self, request: Request) -> Response:
+        """The artifact's bytes as the body, streamed as the store reads them (any replica:
+        on PostgreSQL the bytes are in the database)."""
+        run_id = _run_id(request)
+        artifact_id = _artifact_id(request, run_id)
+        artifacts, principal = self._runs.artifacts, principal_of(request)
+        content_type, size = artifacts.describe(run_id, artifact_id, principal)
+        chunks = artifacts.read(run_id, artifact_id, 0, 0, principal)
+        body = (data async for _, data in chunks)
+        headers = {"Content-Length": str(size)}
+        return StreamingResponse(body, media_type=content_type, headers=headers)
+
     async def list_interactions(self, request: Request) -> Response:
         page = queries.page(request)
         run = request.query_params.get("run")
@@ -128,6 +144,14 @@ def _run_id(request: Request) -> str:
         return parse_run_name(f"runs/{value}", "runId")
     except InvalidArgument:
         raise NotFound(f"runs/{quoted(value)} does not exist") from None
+
+
+def _artifact_id(request: Request, run_id: str) -> str:
+    value = request.path_params["artifactId"]
+    try:
+        return parse_artifact_name(f"runs/{run_id}/artifacts/{value}", "artifactId")[1]
+    except InvalidArgument:
+        raise NotFound(f"runs/{run_id}/artifacts/{quoted(value)} does not exist") from None
 
 
 def _interaction_id(request: Request, param: str) -> str:

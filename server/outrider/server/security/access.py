@@ -54,6 +54,7 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("POST", "/v1/runs/{runId}/cancel"): Scope.RUNS_CANCEL,
     ("DELETE", "/v1/runs/{runId}"): Scope.RUNS_DELETE,
     ("GET", "/v1/runs/{runId}/events"): Scope.RUNS_READ,
+    ("GET", "/v1/runs/{runId}/artifacts/{artifactId}"): Scope.RUNS_READ,
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
     ("GET", "/healthz"): OPEN,

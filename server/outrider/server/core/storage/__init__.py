@@ -17,7 +17,7 @@ def open_store(settings: Settings) -> Store:
         return PostgresStore(settings.database_url)
     from outrider.server.core.store import SqliteStore
 
-    return SqliteStore(settings.database_path)
+    return SqliteStore(settings.database_path, settings.artifacts_dir)
 
 
 def migrate(settings: Settings) -> tuple[str, list[int]]:
@@ -29,6 +29,6 @@ def migrate(settings: Settings) -> tuple[str, list[int]]:
         return "PostgreSQL", apply_migrations(settings.database_url)
     from outrider.server.core.store import SqliteStore
 
-    store = SqliteStore(settings.database_path)
+    store = SqliteStore(settings.database_path, settings.artifacts_dir)
     store.close()
     return str(settings.database_path), store.applied_migrations

@@ -65,8 +65,9 @@ class EventFeed(Protocol):
 
 
 class Store(Protocol):
-    """Runs, their events, interactions and artifact metadata. Reads take an optional `tenant`:
-    given, rows of other tenants do not exist. Writes are visible to this process's next read."""
+    """Runs, their events, interactions, artifacts and browser recipes. Reads take an optional
+    `tenant`: given, rows of other tenants do not exist. Writes are visible to this process's
+    next read."""
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None: ...
 
@@ -157,17 +158,56 @@ class Store(Protocol):
         tenant: str | None = None,
     ) -> list[interaction_pb2.Interaction]: ...
 
-    def save_artifact(self, ids: tuple[str, str], content_type: str, size: int) -> None: ...
+    def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
+        """Keeps an artifact's bytes and metadata (ids: run id, artifact id): SQLite as a file
+        in the data directory (one machine), PostgreSQL in the database, behind the writes
+        queued before it, so every replica can read it and it outlives the process that made
+        it. Fenced like events: once another process took the run over, not written."""
 
     def get_artifact(
         self, run_id: str, artifact_id: str, tenant: str | None = None
     ) -> tuple[str, int] | None: ...
 
+    def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
+        """Up to `size` bytes of an artifact from `offset` (b"" past its end or once it is
+        gone). Blocking, and safe in any thread: call it from a worker thread."""
+
+    def forget_artifacts(self, run_id: str) -> None:
+        """Removes the bytes a deleted run's artifacts may have left outside its rows (SQLite's
+        files; nothing on PostgreSQL, where they go with the rows). Blocking: call it from a
+        worker thread."""
+
+    def leftover_artifacts(self) -> list[str]:
+        """Ids of runs whose artifact bytes exist outside the rows of any run (a crash between
+        deleting a run and its files leaves them), for `forget_artifacts`."""
+
+    # recipes (browser/recipe_store.py): shared by every process sharing the store
+
+    def active_recipe(self, key: str) -> str | None:
+        """The body of the key's active recipe, if any."""
+
+    def keep_recipe(self, recipe_id: str, key: str, body: str) -> bool:
+        """Stores a recipe unless its key has an active one already (even one another process
+        stored a moment ago); True when stored."""
+
+    def recipe_replayed(self, recipe_id: str) -> None: ...
+
+    def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
+        """Counts one failure of the recipe (atomically: failures counted at once by several
+        processes all count) and retires it once it has `retire_after`; True when it is retired
+        now."""
+
+    def recipe_counts(self, recipe_id: str) -> tuple[int, int, bool] | None:
+        """(replays, failures, retired), None for an unknown recipe."""
+
     def finished_runs_oldest_first(self, limit: int) -> list[RunUsage]: ...
 
     def artifact_bytes(self) -> int: ...
 
-    def delete_run(self, run_id: str) -> bool: ...
+    def delete_run(self, run_id: str) -> int | None:
+        """Deletes a run's row, events, interactions, checkpoint and artifacts (their rows, and on
+        PostgreSQL their bytes) in one transaction; returns the bytes its artifacts weighed,
+        None when there was no such run. SQLite's artifact files: `forget_artifacts`."""
 
     def reclaim_space(self) -> None: ...
 

@@ -27,6 +27,11 @@ def unowned(owner: str) -> str:
 # Runs (aliased `r`) whose owner holds no presence lock: nobody executes them.
 UNOWNED = unowned("r.owner")
 
+# The condition of a fenced write, with the run's id and this process's presence key as its
+# parameters. FOR SHARE: a claim (an UPDATE of the run) waits for the writing transaction, so
+# what was written before the claim is seen by the claimant.
+OWNED = "EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE)"
+
 
 KEEPALIVES = "-c tcp_keepalives_idle=3 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3"
 

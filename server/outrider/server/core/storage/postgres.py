@@ -1,5 +1,6 @@
-"""PostgreSQL persistence of runs, events, interactions and artifact metadata, for several
-Outrider processes sharing one database. Same tables and meaning as the SQLite store.
+"""PostgreSQL persistence of runs, events, interactions, artifacts (bytes too: `pg_artifacts`) and
+browser recipes, for several Outrider processes sharing one database. Same tables and meaning as
+the SQLite store.
 
 Writes go through `WriteBehind` (see `base` for why the interface stays synchronous). Reads run
 on the calling thread after the read barrier, each a single short round trip on a pooled
@@ -19,8 +20,14 @@ from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
 from outrider.server.core.storage.migrations import postgres as migrations
+from outrider.server.core.storage.pg_artifacts import (
+    SELECT_CHUNKS,
+    artifact_writes,
+    chunk_range,
+    slice_of,
+)
 from outrider.server.core.storage.pg_events import PgEventFeed
-from outrider.server.core.storage.pg_presence import UNOWNED, Presence, unowned
+from outrider.server.core.storage.pg_presence import OWNED, UNOWNED, Presence, unowned
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -37,13 +44,11 @@ _POOL_SIZE = 4
 # The transaction-level advisory lock starts hold while they count active runs (a one-part key:
 # a separate space from the two-part presence locks).
 _ADMISSION_LOCK = 0x6F757472_61646D74
+# The tables holding a run's rows besides `runs` (deleted with it).
+_RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
 _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
-# The condition of a fenced write, with the run's id and this process's presence key as its
-# parameters. FOR SHARE: a claim (an UPDATE of the run) waits for the writing transaction, so
-# what was written before the claim is seen by the claimant.
-_OWNED = "EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE)"
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 
 
@@ -150,7 +155,7 @@ class PostgresStore:
     async def committed(self) -> None:
         await asyncio.to_thread(self._writer.wait)
 
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def _rows(self, sql: str, params: Sequence[Any], binary: bool = False) -> list[tuple[Any, ...]]:
         """The rows of one read. A pooled connection PostgreSQL has dropped (a restart, a
         failover, an idle timeout) fails once and leaves the pool: the read is tried again on
         another, until every pooled connection may have been a dropped one (after a restart
@@ -158,15 +163,15 @@ class PostgresStore:
         self._writer.wait()
         for attempt in range(_POOL_SIZE + 1):
             try:
-                return self._read(sql, params)
+                return self._read(sql, params, binary)
             except psycopg.OperationalError as error:  # that connection has left the pool
                 if attempt == _POOL_SIZE:
                     raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _read(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
         with self._pool.connection() as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+            rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
             return rows
 
     # runs
@@ -304,7 +309,7 @@ class PostgresStore:
             Write(
                 # Fenced: once another live process took the run over, this one's late
                 # events (a partition that healed) are not written.
-                f"INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s WHERE {_OWNED} "
+                f"INSERT INTO events (run_id, sequence, body) SELECT %s, %s, %s WHERE {OWNED} "
                 # A batch sent again after a lost connection finds its rows: keep them, and
                 # return one (only a refusal by the fence returns none).
                 "ON CONFLICT (run_id, sequence) DO UPDATE SET body = events.body RETURNING 1",
@@ -337,7 +342,7 @@ class PostgresStore:
                 # Fenced like an event: a replica that lost the run (a partition that healed)
                 # cannot replace the new owner's checkpoint with its stale one.
                 "INSERT INTO checkpoints (run_id, part, body, saved_us) SELECT %s, %s, %s, %s "
-                f"WHERE {_OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
+                f"WHERE {OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
                 "saved_us = excluded.saved_us",
                 (run_id, part, body, clock.now_us(), run_id, self._presence.key),
             )
@@ -350,7 +355,7 @@ class PostgresStore:
     def delete_checkpoint(self, run_id: str) -> None:
         self._writer.put(
             Write(
-                f"DELETE FROM checkpoints WHERE run_id = %s AND {_OWNED}",
+                f"DELETE FROM checkpoints WHERE run_id = %s AND {OWNED}",
                 (run_id, run_id, self._presence.key),
             )
         )
@@ -366,7 +371,7 @@ class PostgresStore:
                 # the new owner's questions.
                 "INSERT INTO interactions (id, run_id, state, create_us, body) "
                 "SELECT %s, %s, %s, %s, %s "
-                f"WHERE {_OWNED} "
+                f"WHERE {OWNED} "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
                 "RETURNING 1",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
@@ -413,14 +418,9 @@ class PostgresStore:
 
     # artifacts
 
-    def save_artifact(self, ids: tuple[str, str], content_type: str, size: int) -> None:
-        self._writer.put(
-            Write(
-                "INSERT INTO artifacts (run_id, id, content_type, size) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT DO NOTHING",
-                (*ids, content_type, size),
-            )
-        )
+    def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
+        for write in artifact_writes(ids, content_type, data, self._presence.key):
+            self._writer.put(write)
 
     def get_artifact(
         self, run_id: str, artifact_id: str, tenant: str | None = None
@@ -431,6 +431,58 @@ class PostgresStore:
             (run_id, artifact_id, tenant, tenant),
         )
         return (str(rows[0][0]), int(rows[0][1])) if rows else None
+
+    def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
+        if size <= 0:
+            return b""
+        # binary: bytea as it is, not as hex text twice its size to encode and parse
+        rows = self._rows(SELECT_CHUNKS, (*ids, *chunk_range(offset, size)), binary=True)
+        return slice_of(rows, offset, size)
+
+    def forget_artifacts(self, run_id: str) -> None:
+        pass  # the bytes went with the run's rows (delete_run)
+
+    def leftover_artifacts(self) -> list[str]:
+        return []  # bytes and rows are deleted in one transaction
+
+    # recipes
+
+    def active_recipe(self, key: str) -> str | None:
+        rows = self._rows("SELECT body FROM recipes WHERE key = %s AND NOT retired", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def keep_recipe(self, recipe_id: str, key: str, body: str) -> bool:
+        """At once, not behind the writer: the answer says whether another replica's recipe
+        for the key came first (the unique index of active recipes decides)."""
+        rows = self._rows(
+            "INSERT INTO recipes (id, key, body, create_us) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT DO NOTHING RETURNING id",
+            (recipe_id, key, body, clock.now_us()),
+        )
+        return bool(rows)
+
+    def recipe_replayed(self, recipe_id: str) -> None:
+        self._writer.put(
+            Write("UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,))
+        )
+
+    def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
+        """One UPDATE: a concurrent one waits for the row lock and then adds to the committed
+        count, so failures recorded at once by two replicas are both counted. (A connection
+        lost after the commit but before the answer makes `_rows` send it again: one failure
+        then counts twice, retiring the recipe early, never replaying a bad one longer.)"""
+        rows = self._rows(
+            "UPDATE recipes SET failures = failures + 1, "
+            "retired = retired OR failures + 1 >= %s WHERE id = %s RETURNING retired",
+            (retire_after, recipe_id),
+        )
+        return bool(rows and rows[0][0])
+
+    def recipe_counts(self, recipe_id: str) -> tuple[int, int, bool] | None:
+        rows = self._rows(
+            "SELECT replays, failures, retired FROM recipes WHERE id = %s", (recipe_id,)
+        )
+        return (int(rows[0][0]), int(rows[0][1]), bool(rows[0][2])) if rows else None
 
     # retention
 
@@ -448,18 +500,25 @@ class PostgresStore:
         """Bytes of every artifact of every run."""
         return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM artifacts", ())[0][0])
 
-    def delete_run(self, run_id: str) -> bool:
-        """Deletes a run's row, events, interactions, artifact rows and checkpoint in one
-        transaction (the artifact files are the caller's). False when there was no such run."""
+    def delete_run(self, run_id: str) -> int | None:
         self._writer.wait()
         try:
             with self._pool.connection() as conn, conn.transaction():
-                for table in ("events", "interactions", "artifacts", "checkpoints"):
+                weight = conn.execute(
+                    "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = %s", (run_id,)
+                ).fetchone()
+                for table in (
+                    "events",
+                    "interactions",
+                    "artifacts",
+                    "artifact_chunks",
+                    "checkpoints",
+                ):
                     conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
                 deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
         except psycopg.OperationalError as error:
             raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
-        return deleted > 0
+        return int(weight[0]) if deleted and weight is not None else None
 
     def reclaim_space(self) -> None:
         """Nothing to do: PostgreSQL's autovacuum reuses the space of deleted rows."""

@@ -77,6 +77,29 @@ MIGRATIONS = (
             "saved_us BIGINT NOT NULL, PRIMARY KEY (run_id, part))",
         ),
     ),
+    Migration(
+        7,
+        "artifact_chunks: artifact bytes in the database, for every replica to read",
+        (
+            "CREATE TABLE artifact_chunks ("
+            "run_id TEXT NOT NULL, artifact_id TEXT NOT NULL, chunk INTEGER NOT NULL, "
+            "data BYTEA NOT NULL, PRIMARY KEY (run_id, artifact_id, chunk))",
+            # Screenshots (JPEG) and most downloads are compressed already: stored out of line
+            # without PostgreSQL trying to compress them again.
+            "ALTER TABLE artifact_chunks ALTER COLUMN data SET STORAGE EXTERNAL",
+        ),
+    ),
+    Migration(
+        8,
+        "recipes: browser recipes shared by every replica",
+        (
+            "CREATE TABLE recipes ("
+            "id TEXT PRIMARY KEY, key TEXT NOT NULL, body TEXT NOT NULL, "
+            "failures INTEGER NOT NULL DEFAULT 0, replays INTEGER NOT NULL DEFAULT 0, "
+            "retired BOOLEAN NOT NULL DEFAULT FALSE, create_us BIGINT NOT NULL)",
+            "CREATE UNIQUE INDEX active_recipe ON recipes (key) WHERE NOT retired",
+        ),
+    ),
 )
 
 

@@ -56,6 +56,17 @@ MIGRATIONS = (
             "saved_us INTEGER NOT NULL, PRIMARY KEY (run_id, part))",
         ),
     ),
+    Migration(
+        4,
+        "recipes: browser recipes, in the store rather than a file of their own",
+        (
+            "CREATE TABLE IF NOT EXISTS recipes ("
+            "id TEXT PRIMARY KEY, key TEXT NOT NULL, body TEXT NOT NULL, "
+            "failures INTEGER NOT NULL DEFAULT 0, replays INTEGER NOT NULL DEFAULT 0, "
+            "retired INTEGER NOT NULL DEFAULT 0, create_us INTEGER NOT NULL)",
+            "CREATE UNIQUE INDEX IF NOT EXISTS active_recipe ON recipes (key) WHERE retired = 0",
+        ),
+    ),
 )
 
 
