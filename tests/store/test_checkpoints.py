@@ -38,7 +38,7 @@ def test_a_checkpoint_is_deleted_with_its_run(store: Store) -> None:
     store.save_checkpoint("gone", "page:S1", "{}")
     run.state = run_pb2.RUN_STATE_SUCCEEDED
     store.save_run(run, "gone")
-    assert store.delete_run("gone")  # as retention and DeleteRun do
+    assert store.delete_run("gone") == 0  # as retention and DeleteRun do (no artifact bytes)
     assert store.load_checkpoint("gone") == {}
 
 
