@@ -72,7 +72,9 @@ SLOW_PAGE_NOTE = (
     "[the page could not be read in full in time: only headings and controls near the viewport "
     "are shown; scroll or use find to see more]"
 )
-_MODAL_NOTE = "[modal dialog open: close it before using the page behind it{behind}]"
+# The system rules say that only the dialog or overlay can be used while it is there, so the
+# note names it and what lies behind it, no more.
+_MODAL_NOTE = "[modal dialog open{behind}]"
 _OVERLAY_NOTE = "[an overlay covers the page{behind}: dismiss it or wait]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
@@ -139,7 +141,10 @@ def _lines(roots: list[Node], facts: PageFacts) -> list[str]:
     if scoped is None:
         return [note.format(behind=""), *render(roots)]
     on_top, behind = scoped
-    return [note.format(behind=_summary(render(behind))), *render(on_top)]
+    summary = _summary(render(behind))
+    if facts.modal is not None:
+        summary = f"; behind it: {summary[2:-1]}" if summary else ""
+    return [note.format(behind=summary), *render(on_top)]
 
 
 def _summary(lines: list[str]) -> str:
@@ -188,7 +193,7 @@ class _Renderer:
             if line is not None:
                 properties_only = all(c.line.lstrip().startswith("- /") for c in node.children)
                 lines.append(line.removesuffix(":") if properties_only else line)
-            lines.extend(self.render(node.children))
+            lines.extend(self.render(_without_title(node)))
         return lines
 
     def _unseen(self, node: Node) -> bool:
@@ -196,6 +201,18 @@ class _Renderer:
         if not self.hidden_texts or any(_is_interactive(n.line) for n in node.walk()):
             return False
         return view_tree.own_text(node.line) in self.hidden_texts
+
+
+def _without_title(node: Node) -> list[Node]:
+    """A dialog's children without the heading that only repeats the dialog's name (the
+    dialog's line already says it: `dialog "Sign up"` over `h2 "Sign up"`)."""
+    if node.role not in view_tree.DIALOGS or not node.name:
+        return node.children
+    title = next(
+        (n for n in node.walk() if n.role == "heading" and n.name == node.name and not n.children),
+        None,
+    )
+    return node.children if title is None else view_tree.without(node.children, title)
 
 
 def _is_interactive(line: str) -> bool:
