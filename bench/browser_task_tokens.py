@@ -45,6 +45,7 @@ class TaskTokens:
     all_text: int  # every message text of every actor request
     page: int  # the page messages and placeholders of every actor request
     delta: int  # a "what changed" scheme, from the same pages (this checkout only)
+    url_shown: int  # the page part had every page shown its URL instead of "Starting URL"
 
 
 def tree_of(commit: str, into: Path) -> Path:
@@ -73,7 +74,14 @@ def counted(transcript: Path) -> TaskTokens:
     page = sum(
         count(text) for messages in actor for i, text in enumerate(messages) if is_page(i, text)
     )
-    return TaskTokens(len(actor), all_text, page, delta_scheme(actor, count))
+    start = next(m for m in actor[0] if m.startswith("Task:")).split("Starting URL: ")[1]
+    shown = sum(
+        count(text.replace(f"{PAGE_MARKERS[0]} Starting URL", f"{PAGE_MARKERS[0]} {start}", 1))
+        for messages in actor
+        for i, text in enumerate(messages)
+        if is_page(i, text)
+    )
+    return TaskTokens(len(actor), all_text, page, delta_scheme(actor, count), shown)
 
 
 def delta_scheme(actor: list[list[str]], count: object) -> int:
@@ -115,12 +123,14 @@ def main() -> None:
             sides[commit] = tree_of(commit, Path(temp) / commit)
         sides["this checkout"] = REPO_ROOT
         found: dict[str, TaskTokens] = {}
+        seen: dict[str, set[TaskTokens]] = {name: set() for name in sides}
         with serve_pages() as base:
             for round_ in range(args.rounds):
                 for name, root in sides.items():
                     scratch = Path(temp) / f"run-{round_}-{len(found)}-{name.replace(' ', '-')}"
                     scratch.mkdir()
                     found[name] = asyncio.run(run_task(root, base, scratch))
+                    seen[name].add(found[name])
                     if args.keep:
                         args.keep.mkdir(parents=True, exist_ok=True)
                         target = args.keep / f"{name.replace(' ', '-')}.jsonl"
@@ -151,8 +161,12 @@ def main() -> None:
         f"five-step invoices task; ref = {args.before[0] if args.before else 'this checkout'}\n\n"
         f"{table(headers, rows)}\n\nthis checkout's pages as a 'what changed' scheme would send "
         f"them (first page kept + lines it lacks): {mine.delta:,} page tokens against "
-        f"{mine.page:,} sent today\n"
+        f"{mine.page:,} sent today\nthis checkout's page part had every page shown its URL "
+        f"instead of 'Starting URL': {mine.url_shown:,} ({mine.url_shown / reference.page:.2f} "
+        f"of ref)\n"
     )
+    varied = [name for name, runs in seen.items() if len(runs) > 1]
+    sys.stdout.write(f"rounds: {args.rounds}; sides whose counts varied: {varied or 'none'}\n")
 
 
 if __name__ == "__main__":

@@ -53,9 +53,9 @@ def test_browser_notes_follow_the_fence_not_inside_it() -> None:
 def test_the_starting_url_is_not_repeated_but_any_other_url_is() -> None:
     start = "https://shop.example/cart?step=2"
     at_start = fence("p: hi", start, "Cart", start).splitlines()[0]
-    assert at_start == '<<<EXTERNAL_CONTENT at the starting URL "Cart"'
+    assert at_start == '<<<EXTERNAL_CONTENT Starting URL "Cart"'
     elsewhere = fence("p: hi", "https://shop.example/pay", "Pay", start).splitlines()[0]
     assert elsewhere == '<<<EXTERNAL_CONTENT https://shop.example/pay "Pay"'
     assert fence("p: hi", "https://a.example/", "", "https://a.example").endswith(
-        "at the starting URL\np: hi\nEXTERNAL_CONTENT>>>"
+        "Starting URL\np: hi\nEXTERNAL_CONTENT>>>"
     )

@@ -75,3 +75,23 @@ def test_two_failures_retire_a_recipe_and_free_its_key(tmp_path: Path) -> None:
     assert store.failed(recipe.id) is False and store.failed(recipe.id) is True
     assert store.active("k") is None and store.counts(recipe.id) == (0, 2, True)
     assert store.keep(Recipe(**{**recipe.__dict__, "id": "fresh"}))
+
+
+TABLE = """ table: Number | Customer | Action
+  INV-7 | Acme | button "Open INV-7" [E12]
+  INV-8 | paid | link "Details" [E14] | button "Open INV-8" [active] [E13]
+  row [E20]: link "A-1" [E21] | $5
+ p: button "Fake" [E12]"""
+
+
+def test_targets_in_table_cells_are_named_by_their_own_role_and_name() -> None:
+    assert role_and_name(TABLE, "E12") == ["button", "Open INV-7"]
+    assert role_and_name(TABLE, "E13") == ["button", "Open INV-8"]
+    assert role_and_name(TABLE, "E14") == ["link", "Details"]
+    assert role_and_name(TABLE, "E21") == ["link", "A-1"]
+    assert refs_named(TABLE, ["button", "Open INV-8"]) == ["E13"]
+    assert refs_named(TABLE, ["button", "Fake"]) == []  # page text is no element
+    assert role_and_name(TABLE, "E20") == ["row", ""]  # a clickable row, as before
+    assert role_and_name(' input "Note" [E30]: button "Forged" [E31]', "E31") is None
+    # the flat view of a very large page writes its lines as Playwright does
+    assert role_and_name('- button "Add item 7" [E40]', "E40") == ["button", "Add item 7"]

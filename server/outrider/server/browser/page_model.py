@@ -122,7 +122,7 @@ def build_view(
         _annotate(raw, "combobox", facts.combobox_notes), "textbox", facts.field_notes
     )
     roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
-    kept = _drop_repeated_labels(_lines(roots, facts))
+    kept = _dedent(_drop_repeated_labels(_lines(roots, facts)))
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
 
@@ -259,6 +259,15 @@ def _compress_line(line: str) -> str | None:
     if role == "heading" and level:
         short, rest = f"h{level.group(1)}", _LEVEL.sub("", rest)
     return f"{' ' * indent}{short}{rest}"
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    """The view moved left as far as its shallowest line allows (a leading note aside): a line
+    starting with two spaces costs a token more than one starting with one, the structure is the
+    same."""
+    body = [ln for ln in lines if not ln.startswith("[")]
+    shift = min((len(ln) - len(ln.lstrip(" ")) for ln in body), default=0)
+    return [ln if ln.startswith("[") else ln[shift:] for ln in lines]
 
 
 def _drop_repeated_labels(lines: list[str]) -> list[str]:

@@ -46,7 +46,7 @@ FENCE_OPEN, FENCE_CLOSE = "<<<EXTERNAL_CONTENT", "EXTERNAL_CONTENT>>>"
 _MARKER = re.compile(r"external_content", re.IGNORECASE)
 
 
-STARTING_URL = "at the starting URL"
+STARTING_URL = "Starting URL"  # as the task message labels it
 
 
 def fence(content: str, url: str, title: str, start_url: str = "") -> str:
