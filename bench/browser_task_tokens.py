@@ -4,9 +4,11 @@ The five-step invoices task (tests/fixtures/sites/view/invoices.html: "Next page
 then done) run by the production server with a scripted model that records every request it
 receives. Each actor request is counted as the model would be billed for it: all of its message
 texts (system rules, task, the assistant's words, tool results, the page message and any older
-page placeholder), summed over the task's requests; and the page part of it alone (page
-messages and placeholders). Tool schemas and tool-call arguments are not in the transcript and
-are left out on both sides (they do not depend on the page).
+page placeholder), summed over the task's requests; the same plus the tool schemas sent with
+every request (counted as the JSON of name, description and parameters of that commit's
+`browser_tools`; each provider wraps them its own way); and the page part alone (page messages
+and placeholders). Tool-call arguments are not in the transcript and are left out (a few tokens,
+the same on both sides).
 
 `--before COMMIT ...` runs the same task on the server of each of those commits (its tree taken
 with `git archive`, its modules first on PYTHONPATH), alternating with this checkout, so every
@@ -23,10 +25,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bench.browser_pages import REPO_ROOT, serve_pages
@@ -46,6 +49,11 @@ class TaskTokens:
     page: int  # the page messages and placeholders of every actor request
     delta: int  # a "what changed" scheme, from the same pages (this checkout only)
     url_shown: int  # the page part had every page shown its URL instead of "Starting URL"
+    tools: int = 0  # the tool schemas of one request
+
+    @property
+    def with_tools(self) -> int:
+        return self.all_text + self.requests * self.tools
 
 
 def tree_of(commit: str, into: Path) -> Path:
@@ -56,6 +64,31 @@ def tree_of(commit: str, into: Path) -> Path:
     into.mkdir(parents=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
+
+
+_TOOLS_JSON = """
+import json
+from outrider.server.browser.tools import browser_tools
+specs = [
+    {"name": t.name, "description": t.description, "parameters": t.parameters}
+    for t in browser_tools(False)
+]
+print(json.dumps(specs))
+"""
+
+
+def tool_tokens(root: Path) -> int:
+    """Tokens of the tool schemas the actor is sent with each request, at that checkout."""
+    env = {"PYTHONPATH": f"{root / 'server'}:{root / 'client'}"} if root != REPO_ROOT else {}
+    found = subprocess.run(
+        [sys.executable, "-c", _TOOLS_JSON],
+        cwd=root,
+        env=os.environ | env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return int(token_counter().count(found.strip()))
 
 
 def is_page(index: int, text: str) -> bool:
@@ -108,7 +141,7 @@ async def run_task(root: Path, base: str, scratch: Path) -> TaskTokens:
             raise RuntimeError(f"the task failed on {root}: {record.error}")
     finally:
         server.cleanup()
-    return counted(transcript)
+    return replace(counted(transcript), tools=tool_tokens(root))
 
 
 def main() -> None:
@@ -141,8 +174,10 @@ def main() -> None:
             name,
             str(tokens.requests),
             f"{tokens.all_text:,}",
+            f"{tokens.with_tools:,}",
             f"{tokens.page:,}",
             f"{tokens.all_text / reference.all_text:.2f}",
+            f"{tokens.with_tools / reference.with_tools:.2f}",
             f"{tokens.page / reference.page:.2f}",
         ]
         for name, tokens in found.items()
@@ -151,8 +186,10 @@ def main() -> None:
         "server",
         "actor requests",
         "all message text",
+        "+ tool schemas",
         "page part",
         "all / ref",
+        "+ tools / ref",
         "page / ref",
     ]
     mine = found["this checkout"]
