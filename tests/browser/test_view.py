@@ -96,6 +96,10 @@ async def test_a_table_is_read_by_rows_across_pages_of_the_same_click(
     # an empty cell keeps its place: INV-1015 has no amount and is not paid
     page_four = next(s.page for s in reader.seen if "INV-1015" in s.page)
     assert "\n INV-1015 | Acme | | | button" in page_four
+    # every request carries the task and the newest page, nothing in place of older pages, and
+    # the page is fenced as being at the starting URL
+    assert [seen.user_messages for seen in reader.seen] == [2] * 5
+    assert all(s.page.startswith("<<<EXTERNAL_CONTENT Starting URL\n") for s in reader.seen)
 
 
 async def test_the_same_click_on_an_unchanged_page_is_still_a_loop(
