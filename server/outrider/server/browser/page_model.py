@@ -142,8 +142,8 @@ def _lines(roots: list[Node], facts: PageFacts) -> list[str]:
         return [note.format(behind=""), *render(roots)]
     on_top, behind = scoped
     summary = _summary(render(behind))
-    if facts.modal is not None:
-        summary = f"; behind it: {summary[2:-1]}" if summary else ""
+    if summary:
+        summary = f"; behind it: {summary}" if facts.modal is not None else f" ({summary})"
     return [note.format(behind=summary), *render(on_top)]
 
 
@@ -152,9 +152,9 @@ def _summary(lines: list[str]) -> str:
     heading = next((ln.strip() for ln in lines if re.match(r" *h\d ", ln)), None)
     more = len(lines) - (heading is not None)
     if heading is None:
-        return f" ({more} elements)" if more else ""
+        return f"{more} elements" if more else ""
     rest = f", {more} more elements" if more else ""
-    return f" ({view_tree.strip_refs(heading)}{rest})"
+    return f"{view_tree.strip_refs(heading)}{rest}"
 
 
 def _annotate(raw: str, role: str, notes: dict[str, str]) -> str:

@@ -8,7 +8,7 @@ from outrider.server.models.base import ToolSpec
 from outrider.server.models.schema import schema_errors
 
 # No description: the system rules say what a ref is ("element refs like E12"), and the same
-# sentence on each of the ten tools that take one cost about 140 tokens on every request.
+# sentence on each of the ten tools that take one cost about 200 tokens on every request.
 _REF = {"type": "string"}
 
 
