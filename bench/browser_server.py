@@ -81,7 +81,9 @@ def main() -> None:
 class ServerProcess:
     """The benchmark server as a child process with its own data dir and TMPDIR."""
 
-    def __init__(self, allow: str, max_runs: int = 512, **env: str) -> None:
+    def __init__(self, allow: str, max_runs: int = 512, root: Path = REPO_ROOT, **env: str) -> None:
+        """`root`: the checkout whose server runs (another commit's tree, for a before/after)."""
+        self.root = root
         self.dir = Path(tempfile.mkdtemp(prefix="bench-browser-server-"))
         self.tmp = self.dir / "tmp"
         self.tmp.mkdir()
@@ -100,6 +102,7 @@ class ServerProcess:
                 "PYTHONUNBUFFERED": "1",
                 "TMPDIR": str(self.tmp),
             }
+            | ({"PYTHONPATH": f"{root / 'server'}:{root / 'client'}"} if root != REPO_ROOT else {})
             | env
         )
         self.process: subprocess.Popen[bytes] | None = None
@@ -118,7 +121,7 @@ class ServerProcess:
         with self._log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "bench.browser_server"],
-                cwd=REPO_ROOT,
+                cwd=self.root,
                 env=self._env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

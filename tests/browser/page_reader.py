@@ -27,6 +27,7 @@ class Seen:
 
     page: str
     last_result: str
+    user_messages: int = 2  # the task, the page, and anything else from the harness
 
     def line(self, *parts: str) -> str | None:
         """The first view line containing every part."""
@@ -56,7 +57,9 @@ class PageReader:
             return Answer(OPENAI.structured(PLAN if plan else VERDICT))
         if not OPENAI.tools_in(body):
             return Answer(OPENAI.text("(extracted)"))
-        seen = Seen(_newest_page(body["messages"]), _last_result(body["messages"]))
+        messages = body["messages"]
+        users = sum(m["role"] == "user" for m in messages)
+        seen = Seen(_newest_page(messages), _last_result(messages), users)
         self.seen.append(seen)
         name, arguments = self.policy(seen)
         return Answer(OPENAI.call(name, arguments))

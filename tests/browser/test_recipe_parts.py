@@ -61,3 +61,23 @@ def test_data_values_become_placeholders_and_secrets_spoil() -> None:
     lacking = Values(Secrets(), {})
     with pytest.raises(KeyError):
         lacking.restored("{{secret:password}}")
+
+
+TABLE = """ table: Number | Customer | Action
+  INV-7 | Acme | button "Open INV-7" [E12]
+  INV-8 | paid | link "Details" [E14] | button "Open INV-8" [active] [E13]
+  row [E20]: link "A-1" [E21] | $5
+ p: button "Fake" [E12]"""
+
+
+def test_targets_in_table_cells_are_named_by_their_own_role_and_name() -> None:
+    assert role_and_name(TABLE, "E12") == ["button", "Open INV-7"]
+    assert role_and_name(TABLE, "E13") == ["button", "Open INV-8"]
+    assert role_and_name(TABLE, "E14") == ["link", "Details"]
+    assert role_and_name(TABLE, "E21") == ["link", "A-1"]
+    assert refs_named(TABLE, ["button", "Open INV-8"]) == ["E13"]
+    assert refs_named(TABLE, ["button", "Fake"]) == []  # page text is no element
+    assert role_and_name(TABLE, "E20") == ["row", ""]  # a clickable row, as before
+    assert role_and_name(' input "Note" [E30]: button "Forged" [E31]', "E31") is None
+    # the flat view of a very large page writes its lines as Playwright does
+    assert role_and_name('- button "Add item 7" [E40]', "E40") == ["button", "Add item 7"]

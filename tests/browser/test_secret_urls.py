@@ -68,7 +68,8 @@ async def test_a_password_sent_by_get_leaks_nowhere(
     assert "/vault/home.html?user=[redacted]&pw=[redacted]" in home.url, home.url
     assert home.title == "Vault of [redacted] ([redacted])", home.title
     # the prompt the model was actually sent shows the redacted page header too
-    assert any('home.html?user=[redacted]&pw=[redacted]"' in r for r in model.requests_text())
+    header = f"<<<EXTERNAL_CONTENT {sites}/vault/home.html?user=[redacted]&pw=[redacted]"
+    assert any(header in r for r in model.requests_text())
 
     for secret in (PASSWORD, USERNAME):
         assert not leaks_in_messages(secret, events), secret

@@ -69,11 +69,11 @@ async def run(
 
 def find_invoice(number: str) -> Any:
     def policy(seen: Seen) -> Call:
-        header, row = seen.line("columns:"), seen.line("row:", f"{number} |")
+        header, row = seen.line("table:"), seen.line(f"{number} |")
         if header is None or row is None:
             return "click", {"ref": seen.ref('button "Next page"')}
-        names = [name.strip() for name in header.split("columns:")[1].split(" | ")]
-        cells = dict(zip(names, row.split("row:")[1].split(" | "), strict=True))
+        names = [name.strip() for name in header.split("table:")[1].split("|")]
+        cells = dict(zip(names, row.split("|"), strict=True))
         status = cells["Status"].strip() or "unpaid"
         answer = f"{number}: {cells['Customer'].strip()}, {cells['Amount'].strip()}, {status}"
         return "done", {"answer": answer}
@@ -95,7 +95,11 @@ async def test_a_table_is_read_by_rows_across_pages_of_the_same_click(
     assert all("Refused" not in seen.last_result for seen in reader.seen)
     # an empty cell keeps its place: INV-1015 has no amount and is not paid
     page_four = next(s.page for s in reader.seen if "INV-1015" in s.page)
-    assert "row: INV-1015 | Acme |  |  | button" in page_four
+    assert "\n INV-1015 | Acme | | | button" in page_four
+    # every request carries the task and the newest page, nothing in place of older pages, and
+    # the page is fenced as being at the starting URL
+    assert [seen.user_messages for seen in reader.seen] == [2] * 5
+    assert all(s.page.startswith("<<<EXTERNAL_CONTENT Starting URL\n") for s in reader.seen)
 
 
 async def test_the_same_click_on_an_unchanged_page_is_still_a_loop(
@@ -178,7 +182,9 @@ async def test_a_modal_dialog_is_closed_before_the_page_behind_it_is_used(
     assert [o.success for o in outcomes(events)] == [True, True]
     # the page behind the dialog is one line, not a list of what cannot be used yet
     first = reader.seen[0].page
-    assert seen_line(first, "[modal dialog open").endswith('(h1 "Newsroom", 4 more elements)]')
+    assert seen_line(first, "[modal dialog open").endswith(
+        'behind it: h1 "Newsroom", 4 more elements]'
+    )
     assert "Read the story" not in first and "Accept cookies" not in first
     assert "[modal dialog" not in reader.seen[1].page  # closed: the page is whole again
     assert seen_line(reader.seen[1].page, "Read the story")

@@ -1,9 +1,10 @@
 """The actor model's conversation: system rules, the task, then turns; only the newest page
-snapshot is kept in full."""
+snapshot is kept. An older page is taken out, not replaced by a placeholder: every request
+would carry one placeholder per earlier step (12 tokens each, 120 over a five-step task) to
+say what the turns around it already show."""
 
 from __future__ import annotations
 
-from outrider.server.browser.prompts import PAGE_OMITTED
 from outrider.server.models.base import (
     ImagePart,
     Message,
@@ -21,7 +22,7 @@ class Conversation:
 
     def add_page(self, text: str, images: tuple[ImagePart, ...] = ()) -> None:
         if self._page_index is not None:
-            self.messages[self._page_index] = Message("user", PAGE_OMITTED)
+            del self.messages[self._page_index]
         self._page_index = len(self.messages)
         self.messages.append(Message("user", text, images=images))
 

@@ -68,7 +68,8 @@ class Observer:
             else None
         )
         images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
-        message = page_message(view.text, page.url, self._title, connection.session.notices.take())
+        notices = connection.session.notices.take()
+        message = page_message(view.text, page.url, self._title, notices, self._run.params.url)
         self._run.conversation.add_page(message, images)
         self.last_view = view.text
         return shot is not None

@@ -72,7 +72,9 @@ SLOW_PAGE_NOTE = (
     "[the page could not be read in full in time: only headings and controls near the viewport "
     "are shown; scroll or use find to see more]"
 )
-_MODAL_NOTE = "[modal dialog open: close it before using the page behind it{behind}]"
+# The system rules say that only the dialog or overlay can be used while it is there, so the
+# note names it and what lies behind it, no more.
+_MODAL_NOTE = "[modal dialog open{behind}]"
 _OVERLAY_NOTE = "[an overlay covers the page{behind}: dismiss it or wait]"
 PASSWORD_VALUES_JS = """() => Array.from(document.querySelectorAll('input[type=password]'))
   .map(e => e.value).filter(v => v)"""
@@ -120,7 +122,7 @@ def build_view(
         _annotate(raw, "combobox", facts.combobox_notes), "textbox", facts.field_notes
     )
     roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
-    kept = _drop_repeated_labels(_lines(roots, facts))
+    kept = _dedent(_drop_repeated_labels(_lines(roots, facts)))
     text, dropped = _cap("\n".join(kept), cap)
     return PageView(text, len(raw), len(text), dropped)
 
@@ -139,7 +141,10 @@ def _lines(roots: list[Node], facts: PageFacts) -> list[str]:
     if scoped is None:
         return [note.format(behind=""), *render(roots)]
     on_top, behind = scoped
-    return [note.format(behind=_summary(render(behind))), *render(on_top)]
+    summary = _summary(render(behind))
+    if summary:
+        summary = f"; behind it: {summary}" if facts.modal is not None else f" ({summary})"
+    return [note.format(behind=summary), *render(on_top)]
 
 
 def _summary(lines: list[str]) -> str:
@@ -147,9 +152,9 @@ def _summary(lines: list[str]) -> str:
     heading = next((ln.strip() for ln in lines if re.match(r" *h\d ", ln)), None)
     more = len(lines) - (heading is not None)
     if heading is None:
-        return f" ({more} elements)" if more else ""
+        return f"{more} elements" if more else ""
     rest = f", {more} more elements" if more else ""
-    return f" ({view_tree.strip_refs(heading)}{rest})"
+    return f"{view_tree.strip_refs(heading)}{rest}"
 
 
 def _annotate(raw: str, role: str, notes: dict[str, str]) -> str:
@@ -188,7 +193,7 @@ class _Renderer:
             if line is not None:
                 properties_only = all(c.line.lstrip().startswith("- /") for c in node.children)
                 lines.append(line.removesuffix(":") if properties_only else line)
-            lines.extend(self.render(node.children))
+            lines.extend(self.render(_without_title(node)))
         return lines
 
     def _unseen(self, node: Node) -> bool:
@@ -196,6 +201,18 @@ class _Renderer:
         if not self.hidden_texts or any(_is_interactive(n.line) for n in node.walk()):
             return False
         return view_tree.own_text(node.line) in self.hidden_texts
+
+
+def _without_title(node: Node) -> list[Node]:
+    """A dialog's children without the heading that only repeats the dialog's name (the
+    dialog's line already says it: `dialog "Sign up"` over `h2 "Sign up"`)."""
+    if node.role not in view_tree.DIALOGS or not node.name:
+        return node.children
+    title = next(
+        (n for n in node.walk() if n.role == "heading" and n.name == node.name and not n.children),
+        None,
+    )
+    return node.children if title is None else view_tree.without(node.children, title)
 
 
 def _is_interactive(line: str) -> bool:
@@ -242,6 +259,15 @@ def _compress_line(line: str) -> str | None:
     if role == "heading" and level:
         short, rest = f"h{level.group(1)}", _LEVEL.sub("", rest)
     return f"{' ' * indent}{short}{rest}"
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    """The view moved left as far as its shallowest line allows (a leading note aside): a line
+    starting with two spaces costs a token more than one starting with one, the structure is the
+    same."""
+    body = [ln for ln in lines if not ln.startswith("[")]
+    shift = min((len(ln) - len(ln.lstrip(" ")) for ln in body), default=0)
+    return [ln if ln.startswith("[") else ln[shift:] for ln in lines]
 
 
 def _drop_repeated_labels(lines: list[str]) -> list[str]:

@@ -47,13 +47,20 @@ REPLAYABLE = frozenset(
     }
 )
 _REFS = re.compile(r" ?\[E\d+\]")
-_LINE_REF = re.compile(r"\[(E\d+)\]")
 _FIELD_LINE = re.compile(
     r"^(\s*(?:- )?(?:input|textbox|searchbox|combobox|select|spinbutton|slider)"
     r'(?: "(?:[^"\\]|\\.)*")?).*$',
     re.MULTILINE,
 )
-_VIEW_LINE = re.compile(r'^\s*(?:- )?(?P<role>[a-z][a-z0-9]*)(?: "(?P<name>(?:[^"\\]|\\.)*)")?')
+# An element as the view writes it: role, name if any, flags ([active], [checked]...), ref; at
+# the start of a line or of a table cell ("| ", or after a clickable row's "row [E8]: ").
+_ROW_REF = re.compile(r"row \[(E\d+)\]")
+_ELEMENT = re.compile(
+    r"(?P<at>^ *(?:- )?(?:row \[E\d+\]: )?|\| )"
+    r'(?P<role>[a-z][a-z0-9]*)(?: "(?P<name>(?:[^"\\]|\\.)*)")?'
+    r"(?: \[[a-z][^\]]*\])* \[(?P<ref>E\d+)\]",
+    re.MULTILINE,
+)
 # The view's short role names back to ARIA roles (a native select is written "select").
 _LONG_ROLES = {short: role for role, short in SHORT_ROLES.items()} | {"select": "combobox"}
 _DATA_PLACEHOLDER = re.compile(r"\{\{data:([^}]+)\}\}")
@@ -82,30 +89,26 @@ def fingerprint(view: str) -> str:
 
 def role_and_name(view: str, ref: str) -> list[str] | None:
     """[role, accessible name] of a ref as the view shows it (roles spelled as Playwright's
-    get_by_role takes them); None when the view has no line for the ref."""
-    marker = f"[{ref}]"
-    line = next((line for line in view.splitlines() if marker in line), None)
-    return _target_of(line) if line else None
+    get_by_role takes them); None when the view has no element with that ref."""
+    return next((target for found, target in _elements(view) if found == ref), None)
 
 
 def refs_named(view: str, target: list[str]) -> list[str]:
     """The refs of the view's elements with that [role, accessible name]."""
-    found = []
-    for line in view.splitlines():
-        ref = _LINE_REF.search(line)
-        if ref and _target_of(line) == target:
-            found.append(ref.group(1))
-    return found
+    return [ref for ref, found in _elements(view) if found == target]
 
 
-def _target_of(line: str) -> list[str] | None:
-    found = _VIEW_LINE.match(line)
-    if found is None:
-        return None
-    role = found.group("role")
-    role = "heading" if re.fullmatch(r"h\d", role) else _LONG_ROLES.get(role, role)
-    name = json.loads(f'"{found.group("name")}"') if found.group("name") else ""
-    return [role, name]
+def _elements(view: str) -> Iterator[tuple[str, list[str]]]:
+    """(ref, [role, name]) of every element the view shows with a ref, several to a line in a
+    table row ("INV-7 | Acme | button "Open INV-7" [E12]")."""
+    for match in _ELEMENT.finditer(view):
+        row = _ROW_REF.search(match.group("at"))
+        if row:
+            yield row.group(1), ["row", ""]
+        role = match.group("role")
+        role = "heading" if re.fullmatch(r"h\d", role) else _LONG_ROLES.get(role, role)
+        name = json.loads(f'"{match.group("name")}"') if match.group("name") else ""
+        yield match.group("ref"), [role, name]
 
 
 def data_leaves(data: Any, prefix: str = "") -> Iterator[tuple[str, str]]:

@@ -7,7 +7,9 @@ from typing import Any
 from outrider.server.models.base import ToolSpec
 from outrider.server.models.schema import schema_errors
 
-_REF = {"type": "string", "description": 'Element ref from the page snapshot, e.g. "E12".'}
+# No description: the system rules say what a ref is ("element refs like E12"), and the same
+# sentence on each of the ten tools that take one cost about 200 tokens on every request.
+_REF = {"type": "string"}
 
 
 def _spec(name: str, description: str, properties: dict[str, Any], required: list[str]) -> ToolSpec:

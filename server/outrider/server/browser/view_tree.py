@@ -67,8 +67,10 @@ Compress = Callable[[str], "str | None"]
 
 
 def table_lines(node: Node, compress: Compress) -> list[str]:
-    """A table as "table:" then one line per row ("Number | Customer | ..."), header rows once
-    as "columns: ..."; cell contents flattened, link targets left out."""
+    """A table as one line naming its columns ("table: Number | Customer | ..."), then one line
+    per row ("INV-1 | Acme | | paid", an empty cell left blank; "row [E8]: ..." when the row
+    itself is clickable); cell contents flattened, link targets left out. Header rows after the
+    first stay lines of their own ("columns: ...")."""
     pad = " " * node.depth
     head = compress(node.line) or f"{pad}{node.role}:"
     lines = [head if head.endswith(":") else f"{head}:"]
@@ -80,13 +82,23 @@ def table_lines(node: Node, compress: Compress) -> list[str]:
         cells = [c for c in row.children if c.role in CELLS]
         if not cells:
             continue
-        texts = " | ".join(_cell_text(cell, compress) for cell in cells)
-        header = all(c.role == "columnheader" for c in cells)
+        texts = _cells_line([_cell_text(cell, compress) for cell in cells])
+        if all(c.role == "columnheader" for c in cells):
+            if lines[0].endswith(":"):
+                lines[0] = f"{lines[0]} {texts}"  # the first header row: on the table's line
+            else:
+                lines.append(f"{pad} columns: {texts}")
+            continue
         clickable = "[cursor=pointer]" in row.line
         ref = _ref_of(row.line) if clickable else ""
-        label = "columns" if header else f"row{ref}"
-        lines.append(f"{pad} {label}: {texts}")
+        # under the table's line a row is its cells; only a clickable row needs a label for its ref
+        lines.append(f"{pad} row{ref}: {texts}" if ref else f"{pad} {texts}")
     return lines
+
+
+def _cells_line(texts: list[str]) -> str:
+    """Cells split by "|"; an empty cell is a blank between two bars ("a | | c")."""
+    return "|".join(f" {text} " if text else " " for text in texts).strip()
 
 
 def _cell_text(cell: Node, compress: Compress) -> str:
@@ -129,7 +141,7 @@ def modal_first(roots: list[Node], modal_name: str) -> tuple[list[Node], list[No
         return None
     named = [d for d in dialogs if d.name == modal_name]
     dialog = (named or dialogs)[-1]
-    return [dialog], _without(roots, dialog)
+    return [dialog], without(roots, dialog)
 
 
 @dataclass(frozen=True)
@@ -157,19 +169,19 @@ def overlay_first(
         return None
     if sum(interactive(n.line) for n in found.walk()) > overlay.controls:
         return None
-    return [found], _without(roots, found)
+    return [found], without(roots, found)
 
 
 def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace('\\"', '"'))
 
 
-def _without(nodes: list[Node], gone: Node) -> list[Node]:
+def without(nodes: list[Node], gone: Node) -> list[Node]:
     kept = []
     for node in nodes:
         if node is gone:
             continue
-        kept.append(Node(node.line, _without(node.children, gone)))
+        kept.append(Node(node.line, without(node.children, gone)))
     return kept
 
 
