@@ -22,10 +22,11 @@ VIEW = """ h1 "Sign up"
 
 
 def test_the_key_ignores_case_spacing_query_and_scheme_details() -> None:
-    one = recipe_key("Find  the Price ", "https://Shop.example/item?id=1")
-    assert one == recipe_key("find the price", "https://shop.example/item?id=2")
-    assert one != recipe_key("find the price", "https://shop.example/other")
-    assert one != recipe_key("find the cost", "https://shop.example/item")
+    one = recipe_key("t", "Find  the Price ", "https://Shop.example/item?id=1")
+    assert one == recipe_key("t", "find the price", "https://shop.example/item?id=2")
+    assert one != recipe_key("t", "find the price", "https://shop.example/other")
+    assert one != recipe_key("t", "find the cost", "https://shop.example/item")
+    assert one != recipe_key("u", "find the price", "https://shop.example/item")  # per tenant
 
 
 def test_the_fingerprint_ignores_refs_and_field_values_not_text() -> None:

@@ -12,10 +12,12 @@ import pytest
 
 from outrider.server.browser.recipe_store import RecipeStore
 from outrider.server.browser.recipes import recipe_key
+from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.telemetry.metrics import REGISTRY
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
 from tests.browser.wire_model import Turn, WireModel, act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
+from tests.security.tenants import two_tenants
 from tests.support.harness import Harness
 from tests.support.requests import collect
 from tests.support.sites import SITES_DIR, fixture_sites
@@ -73,7 +75,7 @@ def shop(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 async def run_task(
-    harness: Harness, sites: str, mode: int = REPLAY
+    harness: Harness, sites: str, mode: int = REPLAY, metadata: tuple[tuple[str, str], ...] = ()
 ) -> list[run_event_pb2.RunEvent]:
     request = run_service_pb2.AutomateRequest(
         params=params_pb2.AutomateParams(
@@ -81,7 +83,7 @@ async def run_task(
         ),
         options=params_pb2.RunOptions(recipes=mode),  # type: ignore[arg-type]
     )
-    return await collect(harness.runs.Automate(request))
+    return await collect(harness.runs.Automate(request, metadata=metadata))
 
 
 def answer_of(events: list[run_event_pb2.RunEvent]) -> str:
@@ -126,6 +128,25 @@ async def test_a_repeated_task_replays_without_the_model(
     assert added == [1, 1, 0, 4]  # recorded, replayed, handed over; steps replayed
 
 
+async def test_a_recipe_is_replayed_only_for_the_tenant_that_recorded_it(
+    make_harness: HarnessFactory, shop: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A recipe holds what its run saw (plan, answer): another tenant's run of the same task
+    asks the model."""
+    sites, _ = shop
+    keys = two_tenants(tmp_path)
+    with wire_model([*recorded_run(), *recorded_run()]) as model:
+        harness = await wire_harness(make_harness, sites, model, recipes=True, keys_file=keys.file)
+        await run_task(harness, sites, metadata=keys.bearer("alpha-1"))
+        other = await run_task(harness, sites, metadata=keys.bearer("beta-1"))
+        same = await run_task(harness, sites, metadata=keys.bearer("alpha-2"))
+    assert not model.problems, model.problems
+    assert len(model.provider.bodies) == 12  # beta's run asked the model as alpha's first did
+    assert not any(e.HasField("recipe_replayed") for e in other)
+    assert replay_report(same).steps_replayed == 4  # alpha's own recipe still serves alpha
+    assert answer_of(other) == answer_of(same) == ANSWER
+
+
 async def test_a_server_without_recipes_says_so_and_runs_as_usual(
     make_harness: HarnessFactory, shop: tuple[str, Path]
 ) -> None:
@@ -137,7 +158,7 @@ async def test_a_server_without_recipes_says_so_and_runs_as_usual(
     assert answer_of(events) == ANSWER
     said = [e.automate.agent_status.message for e in events if e.automate.HasField("agent_status")]
     assert "recipes are not kept on this server; ignored" in said
-    key = recipe_key(TASK, f"{sites}/recipes/start.html")
+    key = recipe_key(DEFAULT_TENANT, TASK, f"{sites}/recipes/start.html")
     assert RecipeStore(harness.server.store).active(key) is None
 
 
@@ -151,7 +172,7 @@ async def test_recipes_are_off_unless_asked_for(
         again = await run_task(harness, sites, mode=params_pb2.RECIPE_MODE_UNSPECIFIED)
     assert not model.problems, model.problems
     assert answer_of(again) == ANSWER and len(model.provider.bodies) == 12
-    key = recipe_key(TASK, f"{sites}/recipes/start.html")
+    key = recipe_key(DEFAULT_TENANT, TASK, f"{sites}/recipes/start.html")
     assert RecipeStore(harness.server.store).active(key) is None
 
 

@@ -29,7 +29,7 @@ class RunRecipes:
         self._store = store if wanted else None
         self._may_replay = mode == params_pb2.RECIPE_MODE_REPLAY
         self._unavailable = wanted and store is None
-        self.key = recipe_key(run.params.task, run.params.url)
+        self.key = recipe_key(run.ctx.tenant, run.params.task, run.params.url)
         self.values = Values(run.secrets, run.data_view)
         self._recorder = Recorder(self.values) if self._store is not None else None
         self._recipe: Recipe | None = None

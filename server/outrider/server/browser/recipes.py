@@ -68,10 +68,12 @@ _SECRET_PLACEHOLDER = re.compile(r"\{\{secret:[^}]+\}\}")
 _MIN_DATA_CHARS = 3  # shorter data values ("1", "no") are too common to be told apart in text
 
 
-def recipe_key(task: str, url: str) -> str:
-    """Normalised task text + the start URL's host and path, hashed."""
+def recipe_key(tenant: str, task: str, url: str) -> str:
+    """The tenant + normalised task text + the start URL's host and path, hashed. Per tenant: a
+    recipe carries what its run saw (its plan, its answer), which other tenants must not get."""
     parts = urlsplit(url)
-    text = f"{' '.join(task.lower().split())}\n{parts.netloc.lower()}{parts.path or '/'}"
+    task_text = " ".join(task.lower().split())
+    text = f"{tenant}\n{task_text}\n{parts.netloc.lower()}{parts.path or '/'}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -71,6 +71,10 @@ class RunContext:
         self.checkpoints = checkpoints
 
     @property
+    def tenant(self) -> str:
+        return self._run.tenant
+
+    @property
     def automate(self) -> params_pb2.AutomateParams:
         return self._run.automate
 
