@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
+
+from outrider.server.security.fences import defuse
 
 SYSTEM = """You are a browser agent. You complete the user's task by calling exactly one tool per \
 turn on the current page, which you see as an accessibility snapshot with element refs like E12.
@@ -43,7 +44,6 @@ def task_message(task: str, url: str) -> str:
 
 
 FENCE_OPEN, FENCE_CLOSE = "<<<EXTERNAL_CONTENT", "EXTERNAL_CONTENT>>>"
-_MARKER = re.compile(r"external_content", re.IGNORECASE)
 
 
 STARTING_URL = "Starting URL"  # as the task message labels it
@@ -61,11 +61,6 @@ def fence(content: str, url: str, title: str, start_url: str = "") -> str:
     if title and f' "{title}"' not in content:
         head += f' "{title}"'
     return f"{FENCE_OPEN} {head}\n{defuse(content)}\n{FENCE_CLOSE}"
-
-
-def defuse(text: str) -> str:
-    """The fence's marker word made harmless ("EXTERNAL CONTENT") where a page wrote it."""
-    return _MARKER.sub(lambda m: m[0].replace("_", " "), text)
 
 
 def page_message(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from outrider.server.research.state import ResearchState, Source
+from outrider.server.security.fences import defuse
 
 EXCERPT_CHARS = 4_000
 WRITER_EXCERPT_CHARS = 2_500
@@ -49,9 +50,12 @@ JUDGE = (
 
 
 def fence(source: Source, chars: int) -> str:
+    """A page between tags it cannot forge: the marker word is defused in its text, URL and
+    title, and quotes cannot leave the attributes."""
+    url, title = (defuse(value).replace('"', "'") for value in (source.url, source.title))
     return (
-        f'<external_content id="{source.id}" url="{source.url}" title="{source.title}">\n'
-        f"{source.page.text[:chars]}\n</external_content>"
+        f'<external_content id="{source.id}" url="{url}" title="{title}">\n'
+        f"{defuse(source.page.text[:chars])}\n</external_content>"
     )
 
 
