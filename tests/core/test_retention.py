@@ -169,11 +169,11 @@ async def test_disk_stays_bounded_under_an_artifact_cap(make_harness: HarnessFac
     assert len(artifact_bytes_kept(settings)) == len(runs)
 
 
+# SQLite only: PostgreSQL deletes a run's artifact bytes with its rows, none can be orphaned.
+@pytest.mark.parametrize("store_backend", ["sqlite"], indirect=True)
 async def test_orphaned_artifact_folders_are_removed_at_start(
     tmp_path: Path, store_backend: str
 ) -> None:
-    if store_backend == "postgresql":
-        pytest.skip("PostgreSQL deletes a run's artifact bytes with its rows: none are orphaned")
     first = await start_harness(tmp_path)
     try:
         name, _ = await finished_run(first, steps=1, artifact=True)
