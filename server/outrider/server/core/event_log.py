@@ -194,13 +194,34 @@ class EventLog:
     async def _follow(
         self, run_id: str, after: int, heartbeat_interval: float
     ) -> AsyncGenerator[WatchBatch, None]:
+        """From this process while it executes the run (or the run ended), from the store's
+        feed while another process executes it: also from the moment another replica took over
+        a run this one was executing (its refused events were never sent)."""
         cursor = after
-        remote = self._executed_elsewhere(run_id, cursor, heartbeat_interval)
-        if remote is not None:
-            async with contextlib.aclosing(remote):
-                async for batch in remote:
+        if not self._executed_elsewhere(run_id):
+            async with contextlib.aclosing(
+                self._follow_here(run_id, after, heartbeat_interval)
+            ) as here:
+                async for batch in here:
+                    if isinstance(batch, list):
+                        cursor = batch[-1].sequence
                     yield batch
-            return
+            if not (self._store.fenced_out(run_id) and self._executed_elsewhere(run_id)):
+                return  # the run ended here
+        feed = self._store.event_feed()
+        assert feed is not None  # only a shared store has runs executed elsewhere
+        async with contextlib.aclosing(
+            self._follow_remote(feed, run_id, cursor, heartbeat_interval)
+        ) as remote:
+            async for batch in remote:
+                yield batch
+
+    async def _follow_here(
+        self, run_id: str, after: int, heartbeat_interval: float
+    ) -> AsyncGenerator[WatchBatch, None]:
+        """History from the store, then this process's live events; ends with the run, or
+        when another replica takes it over."""
+        cursor = after
         # A finished run's last sequence, known before replaying it: if the run is deleted
         # meanwhile, what was not delivered yet is missing, not "the end".
         final = None if run_id in self._live else self._final_sequence(run_id)
@@ -211,15 +232,7 @@ class EventLog:
                 cursor = page[-1].sequence
                 continue
             live = self._live.get(run_id)
-            if live is not None and self._store.fenced_out(run_id):
-                live = None  # another replica took the run over: go on from the store
-                remote = self._executed_elsewhere(run_id, cursor, heartbeat_interval)
-                if remote is not None:
-                    async with contextlib.aclosing(remote):
-                        async for batch in remote:
-                            yield batch
-                    return
-            if live is None:
+            if live is None or self._store.fenced_out(run_id):
                 final = self._final_sequence(run_id) if final is None else final
                 self._check_delivered(run_id, cursor, final)
                 return
@@ -240,15 +253,14 @@ class EventLog:
             if not subscription.lagging and not self._store.fenced_out(run_id):
                 return
 
-    def _executed_elsewhere(
-        self, run_id: str, cursor: int, heartbeat_interval: float
-    ) -> AsyncGenerator[WatchBatch, None] | None:
-        """The events after `cursor` of a run another process executes, or None when this
-        process executes it (or nobody does: it ended)."""
-        feed = self._store.event_feed()
-        if feed is None or self._executing(run_id) or not self._runs_elsewhere(run_id):
-            return None
-        return self._follow_remote(feed, run_id, cursor, heartbeat_interval)
+    def _executed_elsewhere(self, run_id: str) -> bool:
+        """Another process executes the run: a shared store holds it active, and this process
+        does not execute it (or lost it to another replica)."""
+        return (
+            self._store.event_feed() is not None
+            and not self._executing(run_id)
+            and self._runs_elsewhere(run_id)
+        )
 
     def _executing(self, run_id: str) -> bool:
         """This process writes the run's events (it has not lost it to another replica)."""

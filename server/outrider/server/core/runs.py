@@ -151,22 +151,9 @@ class RunManager:
         run.state = run_pb2.RUN_STATE_QUEUED
         live = run_pb2.Run()
         live.CopyFrom(run)
-        checkpoints = Checkpoints(self._store, run_id, redactor, True, self._resumable_elsewhere)
-        ctx = RunContext(
-            live,
-            clock.now_us(),
-            self.log,
-            self.interactions,
-            self.artifacts,
-            self._store,
-            redactor,
-            checkpoints,
-        )
-        active = _Active(run, ctx)
-        self._active[run_id] = active
-        metrics.run_active(kind_label(run.kind), +1)
+        active = self._activate(run, live, clock.now_us(), redactor, resumed=True)
         reason = "the replica executing the run was lost; another replica took it over"
-        ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
+        active.ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
         agent = self._agents[run.kind]
         active.task = asyncio.create_task(self._drive(active, agent), name=run.name)
 
@@ -313,10 +300,22 @@ class RunManager:
         live, redactor = keep_secrets_in_memory(run)
         self._insert_within_store_limits(run, run_id, principal)
         self.log.open(run_id, redactor=redactor)
-        checkpoints = Checkpoints(self._store, run_id, redactor, False, self._resumable_elsewhere)
+        return self._activate(run, live, now, redactor, resumed=False)
+
+    def _activate(
+        self,
+        run: run_pb2.Run,
+        live: run_pb2.Run,
+        started_us: int,
+        redactor: Redactor,
+        resumed: bool,
+    ) -> _Active:
+        """Registers a run this process executes from now on (its log is open)."""
+        run_id = _id(run)
+        checkpoints = Checkpoints(self._store, run_id, redactor, resumed, self._resumable_elsewhere)
         ctx = RunContext(
             live,
-            now,
+            started_us,
             self.log,
             self.interactions,
             self.artifacts,
@@ -326,7 +325,7 @@ class RunManager:
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
-        metrics.run_active(kind_label(spec.kind), +1)
+        metrics.run_active(kind_label(run.kind), +1)
         return active
 
     async def _drive(self, active: _Active, agent: Agent) -> None:
