@@ -267,11 +267,16 @@ class RunManager:
         self, run: run_pb2.Run, run_id: str, principal: Principal
     ) -> None:
         """Saves the new run unless the limits over every replica sharing the store are reached
-        (counted and saved in one step there); a refused start gets its start token back."""
+        (counted and saved in one step there); a refused or failed start gets its start token
+        back."""
         limits = ActiveLimits(
             self._settings.cluster_max_active_runs, self._settings.tenant_max_active_runs
         )
-        refusal = self._store.insert_run_within(run, run_id, limits)
+        try:
+            refusal = self._store.insert_run_within(run, run_id, limits)
+        except Exception:
+            self._quotas.give_back_start(principal)
+            raise
         if refusal is None:
             return
         self._quotas.give_back_start(principal)

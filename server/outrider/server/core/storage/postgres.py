@@ -46,6 +46,7 @@ _POOL_SIZE = 4
 _ADMISSION_LOCK = 0x6F757472_61646D74
 # The tables holding a run's rows besides `runs` (deleted with it).
 _RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
+_ADMISSION_WAIT = "5s"  # longest wait for that lock before a start is refused (UNAVAILABLE)
 _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
@@ -193,24 +194,23 @@ class PostgresStore:
         )
 
     def insert_run_within(self, run: run_pb2.Run, run_id: str, limits: ActiveLimits) -> str | None:
-        """Counts and inserts in one transaction that holds a cluster-wide advisory lock, so
-        starts on every replica take their turn; committed before it returns (not written
-        behind), so the next start anywhere counts this run."""
+        """Without limits, a save like any other (written behind). With limits, counts and
+        inserts in one transaction that holds a cluster-wide advisory lock, so starts on every
+        replica take their turn (waiting at most a few seconds for it), committed before it
+        returns, so the next start anywhere counts this run."""
+        if not limits.cluster and not limits.tenant:
+            self.save_run(run, run_id)
+            return None
         self._writer.wait()  # this process's ended runs are counted as ended
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_ADMISSION_LOCK,))
-
-            def count(tenant: str | None) -> int:
-                row = conn.execute(_COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant)).fetchone()
-                return int(row[0]) if row else 0
-
-            refusal = limits.refusal(run.tenant, count)
-            if refusal is None:
-                conn.execute(
-                    f"INSERT INTO runs ({RUN_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (*run_values(run, run_id), self._presence.key),
-                )
-        return refusal
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute(f"SET LOCAL lock_timeout = '{_ADMISSION_WAIT}'")
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_ADMISSION_LOCK,))
+                return _insert_if_room(conn, run, run_id, limits, self._presence.key)
+        except psycopg.Error as error:  # the lock wait ran out, or the connection did
+            raise Unavailable(
+                f"PostgreSQL could not admit the run: {error}", reason="STORE_UNAVAILABLE"
+            ) from error
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         """The run; while another process executes it, its last sequence is that of its newest
@@ -522,3 +522,21 @@ class PostgresStore:
 
     def reclaim_space(self) -> None:
         """Nothing to do: PostgreSQL's autovacuum reuses the space of deleted rows."""
+
+
+def _insert_if_room(
+    conn: psycopg.Connection[Any], run: run_pb2.Run, run_id: str, limits: ActiveLimits, owner: int
+) -> str | None:
+    """Inside the admission lock: the refusal's reason, or None after inserting the run."""
+
+    def count(tenant: str | None) -> int:
+        row = conn.execute(_COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant)).fetchone()
+        return int(row[0]) if row else 0
+
+    refusal = limits.refusal(run.tenant, count)
+    if refusal is None:
+        conn.execute(
+            f"INSERT INTO runs ({RUN_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (*run_values(run, run_id), owner),
+        )
+    return refusal
