@@ -49,6 +49,9 @@ JUDGE = (
 )
 
 
+INLINE_CHARS = 200  # a title, URL or link text outside a fence
+
+
 def fence(source: Source, chars: int) -> str:
     """A page between tags it cannot forge: the marker word is defused in its text, URL and
     title, and quotes cannot leave the attributes."""
@@ -71,13 +74,13 @@ def analyse_request(state: ResearchState, sources: list[Source], with_links: boo
         if with_links and source.page.links:
             links = source.page.links[:LINKS_PER_PAGE]
             parts.append(f"Links of {source.id}:")
-            parts.extend(f"- {link.url} ({link.text})" for link in links)
+            parts.extend(f"- {_inline(link.url)} ({_inline(link.text)})" for link in links)
         parts.append("")
     return "\n".join(parts)
 
 
 def evaluate_request(state: ResearchState, iteration: int) -> str:
-    findings = [f"- [{s.id}] {s.title}: {summary}" for s, summary in _summaries(state)]
+    findings = [f"- [{s.id}] {_inline(s.title)}: {summary}" for s, summary in _summaries(state)]
     done = [q for batch in state.executed_queries for q in batch]
     return "\n".join(
         [
@@ -98,7 +101,7 @@ def outline_request(state: ResearchState) -> str:
         f"- {a.question} [{a.status}]: {a.findings}"
         for a in (state.gap_evaluations[-1].question_assessments if state.gap_evaluations else [])
     ]
-    sources = [f"- {s.id} {s.title} ({s.url}): {summary}" for s, summary in _summaries(state)]
+    sources = [f"- {s.id} {_named(s)}: {summary}" for s, summary in _summaries(state)]
     return "\n".join(
         [f"Query: {state.query}", "Question status:", *assessments, "Sources:", *sources]
     )
@@ -112,7 +115,7 @@ def write_request(state: ResearchState, sources: list[Source], feedback: str | N
     parts.append("Sources you may cite:")
     for source in sources:
         summary = source.analysis.summary if source.analysis else ""
-        parts.append(f"{source.id}: {source.title} ({source.url}) {summary}".rstrip())
+        parts.append(f"{source.id}: {_named(source)} {summary}".rstrip())
         parts.append(fence(source, WRITER_EXCERPT_CHARS))
     if feedback:
         parts.append(f"A reviewer asked for this revision:\n{feedback}")
@@ -120,12 +123,23 @@ def write_request(state: ResearchState, sources: list[Source], feedback: str | N
 
 
 def judge_request(state: ResearchState, report: str, sources: list[Source]) -> str:
-    listed = [f"- {s.id} {s.title} ({s.url})" for s in sources]
+    listed = [f"- {s.id} {_named(s)}" for s in sources]
     return "\n".join([f"Query: {state.query}", "Sources:", *listed, "Report:", report])
 
 
 def _summaries(state: ResearchState) -> list[tuple[Source, str]]:
     return [(s, s.analysis.summary) for s in state.sources.values() if s.analysis is not None]
+
+
+def _inline(text: str) -> str:
+    """Page-chosen text (a title, a URL, a link's words) written outside a fence: one line, at
+    most INLINE_CHARS, the fence's marker word defused."""
+    flat = " ".join(defuse(text).split())
+    return flat if len(flat) <= INLINE_CHARS else flat[: INLINE_CHARS - 1] + "…"
+
+
+def _named(source: Source) -> str:
+    return f"{_inline(source.title)} ({_inline(source.url)})"
 
 
 def _bullets(items: Iterable[str]) -> list[str]:
