@@ -56,6 +56,12 @@ class ArtifactStore:
         while offset < size or size == 0:
             length = min(chunk, size - offset)
             data = await asyncio.to_thread(self._store.read_artifact, ids, offset, length)
+            if len(data) < length:  # e.g. a file an earlier build wrote where no replica reads
+                raise NotFound(
+                    f"the bytes of {artifact_name(run_id, artifact_id)} after {offset + len(data)}"
+                    " are not kept",
+                    reason="ARTIFACT_BYTES_MISSING",
+                )
             yield offset, data
             offset += len(data)
             if not data:
