@@ -299,11 +299,11 @@ class InteractionBroker:
         for entry in [e for e in self._open.values() if e.run_id == run_id]:
             self._close(entry, ip.INTERACTION_STATE_CANCELLED, rp.RESOLUTION_SOURCE_RUN_ENDED)
 
-    def close_abandoned(self, executed_elsewhere: Container[str] = ()) -> int:
+    def close_abandoned(self, active: Container[str] = ()) -> int:
         """At start-up: interactions a previous process left pending are cancelled, except those
-        of runs another live process executes."""
+        of runs still `active` (their executor or claimant closes them)."""
         pending = self._store.list_interactions(None, [PENDING], 1_000_000, None)
-        stale = [i for i in pending if i.run.removeprefix("runs/") not in executed_elsewhere]
+        stale = [i for i in pending if i.run.removeprefix("runs/") not in active]
         return self._cancel_stored(stale)
 
     def close_pending_of(self, run_id: str) -> int:

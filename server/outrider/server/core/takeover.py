@@ -55,8 +55,9 @@ class Takeover:
         Runs other live processes execute (sharing a PostgreSQL store) are left alone."""
         stale = self._store.active_runs()
         active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
-        elsewhere = {_id(r) for r in active} - {_id(r) for r in stale}
-        self._interactions.close_abandoned(elsewhere)
+        # Interactions of active runs are closed by whoever executes them, or by the claimant
+        # of a stale one (after its claim: writes to a run are fenced by its owner).
+        self._interactions.close_abandoned({_id(r) for r in active})
         return self._take_over(stale, resume=False)
 
     def sweep(self, seen_before: Container[str]) -> tuple[int, set[str]]:

@@ -87,6 +87,11 @@ class WriteBehind:
         with self._changed:
             return run_id in self._fenced_out
 
+    def owned_again(self, run_id: str) -> None:
+        """This process claimed the run (back): its writes to it are no longer refused."""
+        with self._changed:
+            self._fenced_out.discard(run_id)
+
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Runs `callback` on the running event loop once every write queued so far is
         committed, after the callbacks registered before it (outside a loop: waits, then runs

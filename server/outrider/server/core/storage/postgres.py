@@ -287,7 +287,10 @@ class PostgresStore:
             f"WHERE id = %s AND state = ANY(%s) AND {UNOWNED} RETURNING takeovers",
             (self._presence.key, run_id, list(ACTIVE_STATES)),
         )
-        return int(claimed[0][0]) if claimed else None
+        if not claimed:
+            return None
+        self._writer.owned_again(run_id)
+        return int(claimed[0][0])
 
     def fenced_out(self, run_id: str) -> bool:
         return self._writer.fenced_out(run_id)
