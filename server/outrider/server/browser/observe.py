@@ -45,7 +45,7 @@ class Observer:
         self._seen_at = ("", "")  # (URL, scroll position) of the last screenshot
         self._where = ""  # scroll position of the newest read
         self._last_shot: bytes | None = None
-        self._screenshotter = Screenshotter()
+        self._screenshotter = Screenshotter(settings.action_timeout)
         self._small_pages: set[tuple[int, str]] = set()  # read before, not large: read at once
         self.last_view = ""
 
