@@ -7,7 +7,11 @@ import os
 import threading
 from pathlib import Path
 
+import psycopg
+import pytest
+
 from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
+from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage import Store, open_store
 from outrider.server.core.storage.postgres import PostgresStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
@@ -236,3 +240,27 @@ def test_on_postgresql_recipes_are_shared_and_failures_at_once_all_count(
     finally:
         for store in stores:
             store.close()
+
+
+def test_on_postgresql_artifact_bytes_waiting_for_the_database_are_bounded(
+    postgres_url: str,
+) -> None:
+    """While PostgreSQL is behind (here: a lock holds the writer back), artifacts beyond the
+    backlog bound are refused rather than piling up in memory; once it catches up, accepted."""
+    store = PostgresStore(postgres_url, artifact_backlog=1000)
+    run = run_pb2.Run(name="runs/slow", state=run_pb2.RUN_STATE_RUNNING)
+    store.save_run(run, "slow")
+    store.flush()
+    with psycopg.connect(postgres_url) as blocker:
+        blocker.execute("LOCK TABLE artifact_chunks IN ACCESS EXCLUSIVE MODE")
+        store.save_artifact(("slow", "first"), "image/jpeg", b"x" * 600)
+        with pytest.raises(Unavailable) as refused:
+            store.save_artifact(("slow", "second"), "image/jpeg", b"y" * 600)
+        assert refused.value.reason == "STORE_BACKLOG"
+    store.flush()  # the lock is gone: the first commits
+    store.save_artifact(("slow", "third"), "image/jpeg", b"z" * 600)
+    store.flush()
+    assert store.get_artifact("slow", "first") == ("image/jpeg", 600)
+    assert store.get_artifact("slow", "second") is None
+    assert store.get_artifact("slow", "third") == ("image/jpeg", 600)
+    store.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,9 +28,11 @@ from outrider.server.browser.refs import RefMap
 from outrider.server.browser.screenshots import Screenshotter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
+from outrider.server.core.errors import Unavailable
 from outrider.server.models.base import ImagePart
 from outrider.v1 import automate_events_pb2 as ae
 
+log = logging.getLogger(__name__)
 _LARGE_PAGE_JS = load_js("large_page.js")
 _PAGE_FACTS_JS = load_js("page_facts.js")
 
@@ -114,7 +117,11 @@ class Observer:
             shot = await self._screenshotter.jpeg(self._run.connection.session.page)
         except PlaywrightError:
             return None
-        name = self._run.ctx.save_artifact(shot, "image/jpeg")
+        try:
+            name = self._run.ctx.save_artifact(shot, "image/jpeg")
+        except Unavailable as error:  # the store is behind: this step goes without one
+            log.warning("screenshot not kept: %s", error)
+            return None
         self._run.reporter.emit(
             "browser_screenshot_captured",
             ae.BrowserScreenshotCaptured(

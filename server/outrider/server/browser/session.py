@@ -17,6 +17,7 @@ from playwright.async_api import (
 )
 
 from outrider.server.browser.network import RequestGuard
+from outrider.server.core.errors import Unavailable
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 
@@ -94,7 +95,13 @@ class BrowserSession:
 
     async def _on_download(self, download: Download) -> None:
         path = await download.path()
-        name = self._save_download(path.read_bytes(), download.suggested_filename)
+        try:
+            name = self._save_download(path.read_bytes(), download.suggested_filename)
+        except Unavailable as error:
+            self.notices.lines.append(
+                f"Downloaded {download.suggested_filename!r}, but it could not be kept: {error}"
+            )
+            return
         self.notices.lines.append(
             f"Downloaded {download.suggested_filename!r}; saved as artifact {name}."
         )

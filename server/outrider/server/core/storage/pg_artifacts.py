@@ -37,7 +37,7 @@ def artifact_writes(
     view = memoryview(data)
     for index, start in enumerate(range(0, len(data), CHUNK_BYTES)):
         piece = bytes(view[start : start + CHUNK_BYTES])
-        yield Write(_CHUNK, (run_id, artifact_id, index, piece, run_id, owner))
+        yield Write(_CHUNK, (run_id, artifact_id, index, piece, run_id, owner), weight=len(piece))
     yield Write(_ROW, (run_id, artifact_id, content_type, len(data), run_id, owner))
 
 

@@ -39,6 +39,7 @@ class Write:
     # The run whose ownership the statement checks: it returns a row when it wrote, none when
     # another process owns the run now (see WriteBehind.fenced_out).
     fenced: str | None = None
+    weight: int = 0  # bytes of artifact data it carries (see WriteBehind.backlog_bytes)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class WriteBehind:
         self._callbacks: collections.deque[_Callback] = collections.deque()
         self._unrun = 0  # callbacks handed to their loop that have not run yet
         self._fenced_out: set[str] = set()  # runs a fenced write was refused for
+        self._backlog = 0  # artifact bytes queued, not committed yet
         self._thread = threading.Thread(target=self._drain, name="outrider-pg-writer", daemon=True)
         self._thread.start()
 
@@ -72,7 +74,15 @@ class WriteBehind:
                 raise Unavailable("the store is closed")
             self._queue.append(write)
             self._queued += 1
+            self._backlog += write.weight
             self._changed.notify_all()
+
+    @property
+    def backlog_bytes(self) -> int:
+        """Artifact bytes queued and not committed yet: they grow while PostgreSQL is slow or
+        unreachable, and are held in memory until then."""
+        with self._changed:
+            return self._backlog
 
     @property
     def marks(self) -> tuple[int, int]:
@@ -154,6 +164,7 @@ class WriteBehind:
             self._commit(batch)
             with self._changed:
                 self._committed += len(batch)
+                self._backlog -= sum(write.weight for write in batch)
                 self._post_due()
                 self._changed.notify_all()
 

@@ -75,8 +75,9 @@ def apply_migrations(url: str) -> list[int]:
 class PostgresStore:
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, artifact_backlog: int = 64 * 1024 * 1024) -> None:
         self.applied_migrations = apply_migrations(url)
+        self._artifact_backlog = artifact_backlog
         self._presence = Presence(url, _TIMEOUT)
         try:
             self._pool = connect_pool(url, "outrider")
@@ -422,6 +423,14 @@ class PostgresStore:
     # artifacts
 
     def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
+        """Queued behind; refused (Unavailable STORE_BACKLOG) while PostgreSQL is so far behind
+        that the artifact bytes waiting in memory would pass `artifact_backlog` bytes."""
+        if self._writer.backlog_bytes + len(data) > self._artifact_backlog:
+            raise Unavailable(
+                f"PostgreSQL is behind by {self._writer.backlog_bytes} artifact bytes; "
+                "this artifact was not kept",
+                reason="STORE_BACKLOG",
+            )
         for write in artifact_writes(ids, content_type, data, self._presence.key):
             self._writer.put(write)
 
