@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from outrider.server.core.storage import Store
 from outrider.v1 import run_pb2
-from tests.support.postgres import drop_presence_of_all_but_newest
+from tests.support.postgres import drop_oldest_presence
 
 
 def a_running_run(run_id: str) -> run_pb2.Run:
@@ -49,7 +49,7 @@ def test_a_replica_that_lost_a_run_cannot_replace_or_drop_its_checkpoint(
     cut_off.save_run(a_running_run("fenced"), "fenced")
     cut_off.save_checkpoint("fenced", "state", '{"iteration": 1}')
     cut_off.flush()
-    drop_presence_of_all_but_newest(postgres_url)  # as a partition does, past its keepalives
+    drop_oldest_presence(postgres_url)  # as a partition does, past its keepalives
     assert survivor.claim_orphan("fenced") == 1
     assert survivor.load_checkpoint("fenced") == {"state": '{"iteration": 1}'}
     survivor.save_checkpoint("fenced", "state", '{"iteration": 2}')

@@ -22,7 +22,7 @@ from outrider.v1 import (
 )
 from tests.store.test_watchers_see_committed_events import reasoned
 from tests.support.harness import ServerProcess, eventually
-from tests.support.postgres import drop_presence_of_all_but_newest
+from tests.support.postgres import drop_oldest_presence
 from tests.support.requests import automate_request, names
 
 SWEEPING = {
@@ -146,7 +146,7 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
     cut_off.save_run(run, "fenced")
     cut_off.append_event("fenced", run_event_pb2.RunEvent(run="runs/fenced", sequence=1))
     cut_off.flush()
-    drop_presence_of_all_but_newest(postgres_url)  # as a partition does, past its keepalives
+    drop_oldest_presence(postgres_url)  # as a partition does, past its keepalives
     assert survivor.claim_orphan("fenced") == 1
     assert survivor.claim_orphan("fenced") is None  # claimed once
     late = run_event_pb2.RunEvent(run="runs/fenced", sequence=2)
@@ -192,7 +192,7 @@ async def test_watchers_of_a_replica_that_lost_its_run_go_on_with_the_new_owners
     watcher = asyncio.create_task(watch())
     log.append("healed", reasoned("old owner 1"))
     await eventually(lambda: seen == ["old owner 1"])
-    drop_presence_of_all_but_newest(postgres_url)
+    drop_oldest_presence(postgres_url)
     assert survivor.claim_orphan("healed") == 1
     log.append("healed", reasoned("refused 2"))  # the old owner does not know yet
     for sequence, text in ((2, "new owner 2"), (3, "new owner 3")):
@@ -216,7 +216,7 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_add_artifacts_to_it(
     cut_off.save_run(run, "fenced")
     cut_off.save_artifact(("fenced", "before"), "image/jpeg", b"before")
     cut_off.flush()
-    drop_presence_of_all_but_newest(postgres_url)  # as a partition does, past its keepalives
+    drop_oldest_presence(postgres_url)  # as a partition does, past its keepalives
     assert survivor.claim_orphan("fenced") == 1
     cut_off.save_artifact(("fenced", "late"), "image/jpeg", b"late" * 100_000)  # after the claim
     cut_off.flush()

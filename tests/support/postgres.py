@@ -111,9 +111,10 @@ class PostgresServer:
             shutil.rmtree(self._root, ignore_errors=True)
 
 
-def drop_presence_of_all_but_newest(url: str) -> None:
-    """Ends the presence session of every Outrider store on `url` but the newest, as a network
-    partition does once its keepalives give up: the others' runs become nobody's."""
+def drop_oldest_presence(url: str) -> None:
+    """Ends the oldest presence session of the Outrider stores on `url` (tests open two: the
+    cut-off one first), as a network partition does once its keepalives give up: that store's
+    runs become nobody's."""
     with psycopg.connect(url, autocommit=True) as conn:
         pids = [
             row[0]
