@@ -20,13 +20,13 @@ import psycopg
 import pytest
 import yaml
 
-from outrider.v1 import params_pb2, run_event_pb2, run_pb2, run_service_pb2, run_service_pb2_grpc
+from outrider.v1 import params_pb2, run_pb2, run_service_pb2, run_service_pb2_grpc
 from outrider.v1 import research_events_pb2 as re_pb
 from tests.research.conftest import SCENARIOS, title_search
 from tests.research.events import complete, payloads
 from tests.research.web import SearchBehaviour, Server, fake_search_apis, fixture_web
 from tests.support.harness import ServerProcess, eventually
-from tests.support.requests import names
+from tests.support.requests import names, read_until
 
 QUERY = "What causes honey bee colony losses?"
 
@@ -117,18 +117,6 @@ async def replicas(
     yield Replicas(started, [run_service_pb2_grpc.RunServiceStub(c) for c in channels])
     for channel in channels:
         await channel.close()
-
-
-async def read_until(
-    stream: AsyncIterator[run_service_pb2.StreamRunEventsResponse], wanted: str
-) -> list[run_event_pb2.RunEvent]:
-    events = []
-    async for response in stream:
-        if response.HasField("event"):
-            events.append(response.event)
-            if names(events)[-1] == wanted:
-                return events
-    raise AssertionError(f"the stream ended before {wanted}: {names(events)}")
 
 
 def checkpoint(url: str, run_id: str) -> dict[str, Any] | None:

@@ -23,7 +23,7 @@ from outrider.v1 import (
 from tests.store.test_watchers_see_committed_events import reasoned
 from tests.support.harness import ServerProcess, eventually
 from tests.support.postgres import drop_oldest_presence
-from tests.support.requests import automate_request, names
+from tests.support.requests import automate_request, names, read_until
 
 SWEEPING = {
     "OUTRIDER_FAILOVER_INTERVAL": "0.5",
@@ -59,18 +59,6 @@ async def start_and_watch(
     )
     name = created.run.name
     return name, cluster.stubs[1].StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=name))
-
-
-async def read_until(
-    stream: AsyncIterator[run_service_pb2.StreamRunEventsResponse], wanted: str
-) -> list[run_event_pb2.RunEvent]:
-    events = []
-    async for response in stream:
-        if response.HasField("event"):
-            events.append(response.event)
-            if names(events)[-1] == wanted:
-                return events
-    raise AssertionError(f"the stream ended before {wanted}: {names(events)}")
 
 
 async def test_a_lost_run_is_resumed_by_a_live_replica_in_the_same_stream(
@@ -141,13 +129,9 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_write_to_it(
     two_stores: tuple[Store, Store], postgres_url: str
 ) -> None:
     cut_off, survivor = two_stores
-    run = run_pb2.Run(name="runs/fenced", kind=run_pb2.RUN_KIND_AUTOMATE)
-    run.state = run_pb2.RUN_STATE_RUNNING
-    cut_off.save_run(run, "fenced")
+    run = running_on(cut_off, "fenced")
     cut_off.append_event("fenced", run_event_pb2.RunEvent(run="runs/fenced", sequence=1))
-    cut_off.flush()
-    drop_oldest_presence(postgres_url)  # as a partition does, past its keepalives
-    assert survivor.claim_orphan("fenced") == 1
+    lose(cut_off, survivor, "fenced", postgres_url)
     assert survivor.claim_orphan("fenced") is None  # claimed once
     late = run_event_pb2.RunEvent(run="runs/fenced", sequence=2)
     cut_off.append_event("fenced", late)  # the cut-off replica's writes arrive after the claim
@@ -211,16 +195,26 @@ def test_a_replica_cut_off_from_a_run_it_lost_cannot_add_artifacts_to_it(
     two_stores: tuple[Store, Store], postgres_url: str
 ) -> None:
     cut_off, survivor = two_stores
-    run = run_pb2.Run(name="runs/fenced", kind=run_pb2.RUN_KIND_AUTOMATE)
-    run.state = run_pb2.RUN_STATE_RUNNING
-    cut_off.save_run(run, "fenced")
+    running_on(cut_off, "fenced")
     cut_off.save_artifact(("fenced", "before"), "image/jpeg", b"before")
-    cut_off.flush()
-    drop_oldest_presence(postgres_url)  # as a partition does, past its keepalives
-    assert survivor.claim_orphan("fenced") == 1
+    lose(cut_off, survivor, "fenced", postgres_url)
     cut_off.save_artifact(("fenced", "late"), "image/jpeg", b"late" * 100_000)  # after the claim
     cut_off.flush()
     assert survivor.get_artifact("fenced", "before") == ("image/jpeg", 6)
     assert survivor.get_artifact("fenced", "late") is None
     assert survivor.read_artifact(("fenced", "late"), 0, 10) == b""  # no chunk either
     assert survivor.artifact_bytes() == 6
+
+
+def running_on(store: Store, run_id: str) -> run_pb2.Run:
+    run = run_pb2.Run(name=f"runs/{run_id}", kind=run_pb2.RUN_KIND_AUTOMATE)
+    run.state = run_pb2.RUN_STATE_RUNNING
+    store.save_run(run, run_id)
+    return run
+
+
+def lose(cut_off: Store, survivor: Store, run_id: str, postgres_url: str) -> None:
+    """`cut_off`'s writes so far are committed, then it loses the run to `survivor`."""
+    cut_off.flush()
+    drop_oldest_presence(postgres_url)  # as a partition does, past its keepalives
+    assert survivor.claim_orphan(run_id) == 1

@@ -37,6 +37,19 @@ def names(events: list[run_event_pb2.RunEvent]) -> list[str]:
     return [event_name(event) for event in events]
 
 
+async def read_until(
+    stream: AsyncIterator[run_service_pb2.StreamRunEventsResponse], wanted: str
+) -> list[run_event_pb2.RunEvent]:
+    """The stream's events up to and including the first named `wanted`."""
+    events = []
+    async for response in stream:
+        if response.HasField("event"):
+            events.append(response.event)
+            if names(events)[-1] == wanted:
+                return events
+    raise AssertionError(f"the stream ended before {wanted}: {names(events)}")
+
+
 async def read_rest(call: Any) -> list[run_event_pb2.RunEvent]:
     """The remaining events of a call already read with `read()` (grpc forbids mixing styles)."""
     events = []
