@@ -218,3 +218,25 @@ def lose(cut_off: Store, survivor: Store, run_id: str, postgres_url: str) -> Non
     cut_off.flush()
     drop_oldest_presence(postgres_url)  # as a partition does, past its keepalives
     assert survivor.claim_orphan(run_id) == 1
+
+
+def test_a_dead_owners_pending_question_on_an_ended_run_can_be_closed(
+    two_stores: tuple[Store, Store], postgres_url: str
+) -> None:
+    """A run ended just before its process died, its question still pending: the replica that
+    starts next closes it (the fence lets anyone write to a dead owner's run)."""
+    dead, next_one = two_stores
+    run = running_on(dead, "ended")
+    run.state = run_pb2.RUN_STATE_SUCCEEDED
+    dead.save_run(run, "ended")
+    question = interaction_pb2.Interaction(name="interactions/left", run="runs/ended")
+    question.state = interaction_pb2.INTERACTION_STATE_PENDING
+    dead.save_interaction(question, ("left", "ended"))
+    dead.flush()
+    drop_oldest_presence(postgres_url)
+    question.state = interaction_pb2.INTERACTION_STATE_CANCELLED
+    next_one.save_interaction(question, ("left", "ended"))
+    next_one.flush()
+    stored = next_one.get_interaction("left")
+    assert stored is not None and stored.state == interaction_pb2.INTERACTION_STATE_CANCELLED
+    assert not next_one.fenced_out("ended")

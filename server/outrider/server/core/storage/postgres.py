@@ -47,6 +47,10 @@ _ADMISSION_LOCK = 0x6F757472_61646D74
 # The tables holding a run's rows besides `runs` (deleted with it).
 _RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
 _ADMISSION_WAIT = "5s"  # longest wait for that lock before a start is refused (UNAVAILABLE)
+# OWNED, or the run's owner is dead (parameters: run id, this process's presence key).
+_OWNED_OR_ORPHANED = (
+    f"EXISTS (SELECT 1 FROM runs r WHERE r.id = %s AND (r.owner = %s OR {UNOWNED}) FOR SHARE)"
+)
 _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
@@ -372,10 +376,11 @@ class PostgresStore:
         self._writer.put(
             Write(
                 # Fenced like events: a replica that lost the run cannot resolve or reopen
-                # the new owner's questions.
+                # the new owner's questions. A dead owner's are anyone's to close (a run that
+                # ended just before its process died may have left one pending).
                 "INSERT INTO interactions (id, run_id, state, create_us, body) "
                 "SELECT %s, %s, %s, %s, %s "
-                f"WHERE {OWNED} "
+                f"WHERE {_OWNED_OR_ORPHANED} "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
                 "RETURNING 1",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
