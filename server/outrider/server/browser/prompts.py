@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from outrider.server.security.fences import defuse
+from outrider.server.security.fences import defuse, defused_line
 
 SYSTEM = """You are a browser agent. You complete the user's task by calling exactly one tool per \
 turn on the current page, which you see as an accessibility snapshot with element refs like E12.
@@ -56,8 +56,8 @@ def fence(content: str, url: str, title: str, start_url: str = "") -> str:
     conversation, gives it), nor the title when the content shows it as a heading
     (`h1 "Newsroom"`)."""
     same = start_url and url in (start_url, f"{start_url}/")  # Chromium adds a bare host's /
-    head = STARTING_URL if same else " ".join(defuse(url).split())
-    title = " ".join(defuse(title).split())
+    head = STARTING_URL if same else defused_line(url)
+    title = defused_line(title)
     if title and f' "{title}"' not in content:
         head += f' "{title}"'
     return f"{FENCE_OPEN} {head}\n{defuse(content)}\n{FENCE_CLOSE}"

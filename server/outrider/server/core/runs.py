@@ -280,10 +280,12 @@ class RunManager:
         if refusal is None:
             return
         self._quotas.give_back_start(principal)
-        whose = "across the cluster" if refusal == "CLUSTER_BUSY" else f"in tenant {run.tenant!r}"
+        if refusal == "CLUSTER_BUSY":
+            where = f"{limits.cluster} runs are active across the cluster"
+        else:
+            where = f"{limits.tenant} runs are active in tenant {run.tenant!r}"
         raise ResourceExhausted(
-            f"{limits.cluster if refusal == 'CLUSTER_BUSY' else limits.tenant} runs are active "
-            f"{whose}, the configured maximum",
+            f"{where}, the configured maximum",
             retry_after=self._settings.busy_retry_after,
             reason=refusal,
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from outrider.server.research.state import ResearchState, Source
-from outrider.server.security.fences import defuse
+from outrider.server.security.fences import defuse, defused_line
 
 EXCERPT_CHARS = 4_000
 WRITER_EXCERPT_CHARS = 2_500
@@ -134,7 +134,7 @@ def _summaries(state: ResearchState) -> list[tuple[Source, str]]:
 def _inline(text: str) -> str:
     """Page-chosen text (a title, a URL, a link's words) written outside a fence: one line, at
     most INLINE_CHARS, the fence's marker word defused."""
-    flat = " ".join(defuse(text).split())
+    flat = defused_line(text)
     return flat if len(flat) <= INLINE_CHARS else flat[: INLINE_CHARS - 1] + "…"
 
 

@@ -31,6 +31,11 @@ UNOWNED = unowned("r.owner")
 # parameters. FOR SHARE: a claim (an UPDATE of the run) waits for the writing transaction, so
 # what was written before the claim is seen by the claimant.
 OWNED = "EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE)"
+# OWNED, or the run's owner is dead (same parameters): for writes anyone may make to a run
+# nobody executes.
+OWNED_OR_ORPHANED = (
+    f"EXISTS (SELECT 1 FROM runs r WHERE r.id = %s AND (r.owner = %s OR {UNOWNED}) FOR SHARE)"
+)
 
 
 KEEPALIVES = "-c tcp_keepalives_idle=3 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3"

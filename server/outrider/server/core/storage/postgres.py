@@ -27,7 +27,13 @@ from outrider.server.core.storage.pg_artifacts import (
     slice_of,
 )
 from outrider.server.core.storage.pg_events import PgEventFeed
-from outrider.server.core.storage.pg_presence import OWNED, UNOWNED, Presence, unowned
+from outrider.server.core.storage.pg_presence import (
+    OWNED,
+    OWNED_OR_ORPHANED,
+    UNOWNED,
+    Presence,
+    unowned,
+)
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -41,16 +47,13 @@ from outrider.server.core.storage.rows import (
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
-# The transaction-level advisory lock starts hold while they count active runs (a one-part key:
-# a separate space from the two-part presence locks).
-_ADMISSION_LOCK = 0x6F757472_61646D74
 # The tables holding a run's rows besides `runs` (deleted with it).
 _RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
-_ADMISSION_WAIT = "5s"  # longest wait for that lock before a start is refused (UNAVAILABLE)
-# OWNED, or the run's owner is dead (parameters: run id, this process's presence key).
-_OWNED_OR_ORPHANED = (
-    f"EXISTS (SELECT 1 FROM runs r WHERE r.id = %s AND (r.owner = %s OR {UNOWNED}) FOR SHARE)"
-)
+# The transaction-level advisory lock starts hold while they count active runs (a one-part key:
+# a separate space from the two-part presence locks), and the longest wait for it before a
+# start is refused (UNAVAILABLE).
+_ADMISSION_LOCK = 0x6F757472_61646D74
+_ADMISSION_WAIT = "5s"
 _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
@@ -380,7 +383,7 @@ class PostgresStore:
                 # ended just before its process died may have left one pending).
                 "INSERT INTO interactions (id, run_id, state, create_us, body) "
                 "SELECT %s, %s, %s, %s, %s "
-                f"WHERE {_OWNED_OR_ORPHANED} "
+                f"WHERE {OWNED_OR_ORPHANED} "
                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
                 "RETURNING 1",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
