@@ -413,7 +413,7 @@ class AutomateErrorDetail(_message.Message):
     def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., timestamp: _Optional[str] = ...) -> None: ...
 
 class InteractiveFormDataError(_message.Message):
-    __slots__ = ("field_errors", "fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp")
+    __slots__ = ("field_errors", "fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp", "answer_url")
     class FieldErrorsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -429,6 +429,7 @@ class InteractiveFormDataError(_message.Message):
     PAGE_URL_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_URL_FIELD_NUMBER: _ClassVar[int]
     field_errors: _containers.ScalarMap[str, str]
     fields: _containers.RepeatedCompositeFieldContainer[FormField]
     form_description: str
@@ -437,10 +438,11 @@ class InteractiveFormDataError(_message.Message):
     page_url: str
     request_id: str
     timestamp: float
-    def __init__(self, field_errors: _Optional[_Mapping[str, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ...) -> None: ...
+    answer_url: str
+    def __init__(self, field_errors: _Optional[_Mapping[str, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., answer_url: _Optional[str] = ...) -> None: ...
 
 class InteractiveFormDataRequest(_message.Message):
-    __slots__ = ("fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp")
+    __slots__ = ("fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp", "answer_url")
     FIELDS_FIELD_NUMBER: _ClassVar[int]
     FORM_DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     ITERATION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -448,6 +450,7 @@ class InteractiveFormDataRequest(_message.Message):
     PAGE_URL_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_URL_FIELD_NUMBER: _ClassVar[int]
     fields: _containers.RepeatedCompositeFieldContainer[FormField]
     form_description: str
     iteration_id: str
@@ -455,7 +458,8 @@ class InteractiveFormDataRequest(_message.Message):
     page_url: str
     request_id: str
     timestamp: float
-    def __init__(self, fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ...) -> None: ...
+    answer_url: str
+    def __init__(self, fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., answer_url: _Optional[str] = ...) -> None: ...
 
 class FormField(_message.Message):
     __slots__ = ("field_type", "label", "ref", "required", "current_value", "description", "options")

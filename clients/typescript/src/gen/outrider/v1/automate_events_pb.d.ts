@@ -1211,6 +1211,14 @@ export declare type InteractiveFormDataError = Message<"outrider.v1.InteractiveF
    * @generated from field: double timestamp = 8;
    */
   timestamp: number;
+
+  /**
+   * Beyond the seed: a one-time link that answers this re-request in a web page without an API
+   * key, for a caller allowed to answer it (never stored); absent otherwise.
+   *
+   * @generated from field: optional string answer_url = 9;
+   */
+  answerUrl?: string | undefined;
 };
 
 /**
@@ -1273,6 +1281,14 @@ export declare type InteractiveFormDataRequest = Message<"outrider.v1.Interactiv
    * @generated from field: double timestamp = 7;
    */
   timestamp: number;
+
+  /**
+   * Beyond the seed: a one-time link that answers this request in a web page without an API
+   * key, for a caller allowed to answer it (never stored); absent otherwise.
+   *
+   * @generated from field: optional string answer_url = 8;
+   */
+  answerUrl?: string | undefined;
 };
 
 /**
