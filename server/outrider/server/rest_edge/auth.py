@@ -12,11 +12,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.principals import Principal
 from outrider.server.rest_edge.errors import error_response
-from outrider.server.security.authn import Keyring, authenticate
+from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate
 from outrider.server.telemetry.logs import bind_principal
 
 PRINCIPAL_STATE = "principal"
-PEER_NAME_STATE = "peer_common_name"
 
 
 class AuthMiddleware:

@@ -135,6 +135,7 @@ def _paths() -> dict[str, Any]:
                     *page,
                     _query("kind", _enum(run_pb2.RunKind)),
                     _query("state", _enum(run_pb2.RunState)),
+                    _query("taskContains", {"type": "string", "maxLength": 200}),
                 ],
             )
         },
