@@ -68,7 +68,9 @@ class AnswerLinks:
 
     def shown_to(self, principal: Principal) -> bool:
         """Whether `principal` may be given links: it could answer with its own key anyway."""
-        return self.enabled and (principal.is_admin or Scope.INTERACTIONS_ANSWER in principal.scopes)
+        return self.enabled and (
+            principal.is_admin or Scope.INTERACTIONS_ANSWER in principal.scopes
+        )
 
     def with_link(self, interaction: ip.Interaction, principal: Principal) -> ip.Interaction:
         """`interaction`, with its link when it is pending and `principal` may see it (a copy)."""

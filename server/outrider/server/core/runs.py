@@ -638,8 +638,10 @@ async def _with_links(
 ) -> AsyncGenerator[WatchBatch, None]:
     async with contextlib.aclosing(batches):
         async for batch in batches:
-            yield batch if isinstance(batch, run_event_pb2.Heartbeat) else links.on_events(
-                batch, principal
+            yield (
+                batch
+                if isinstance(batch, run_event_pb2.Heartbeat)
+                else links.on_events(batch, principal)
             )
 
 
