@@ -73,10 +73,12 @@ class ConsoleAuth:
         """A browser says where a POST comes from; a page of another site is refused. Clients
         that are not browsers send neither header (they cannot ride on a person's cookie)."""
         origin = request.headers.get("origin")
-        if origin is not None:
+        if origin is not None and origin != "null":  # "null": a browser hiding it; see below
             here = f"{request.url.scheme}://{request.headers.get('host', '')}"
             return origin.lower() in (_origin(here), self._public_origin)
         fetch_site = request.headers.get("sec-fetch-site")
+        if origin == "null":
+            return fetch_site == "same-origin"
         return fetch_site in (None, "same-origin", "none")
 
     def check_change(self, request: Request, session: Session, form_token: str | None) -> None:

@@ -26,8 +26,9 @@ _HEADERS = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
-    # Answer links carry their token in the path: no page may send it on as a referrer.
-    "referrer-policy": "no-referrer",
+    # Answer links carry their token in the path: no page sends it to another origin as a
+    # referrer (same-origin requests keep their Origin header, which the CSRF check reads).
+    "referrer-policy": "same-origin",
     "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
     "cross-origin-opener-policy": "same-origin",
     "cross-origin-resource-policy": "same-origin",

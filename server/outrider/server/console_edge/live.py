@@ -80,13 +80,13 @@ class LiveStream:
                         html = self._batch(run_id, batch, principal, parts, shown)
                         yield message("timeline", html, batch[-1].sequence)
             except OutriderError as error:  # e.g. the run was deleted while it was followed
-                yield message("timeline", parts.notice(error.message))
+                yield message("final", parts.notice(error.message))
                 return
             except Exception:
                 log.exception("the console stream of %s failed", run.name)
-                yield message("timeline", parts.notice("The live view stopped; reload the page."))
+                yield message("final", parts.notice("The live view stopped; reload the page."))
                 return
-        yield message("timeline", self._ending(run_id, principal, parts))
+        yield message("final", self._ending(run_id, principal, parts))
         yield message("end", "end")
 
     def _batch(
