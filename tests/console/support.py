@@ -122,7 +122,7 @@ class Console:
         raise AssertionError(f"run {run_id} did not end within {timeout} s")
 
     async def context(self, **options: Any) -> BrowserContext:
-        return await self.browser.new_context(viewport=DESKTOP, **options)
+        return await self.browser.new_context(**({"viewport": DESKTOP} | options))
 
     async def signed_in(self, principal: str, **options: Any) -> Page:
         """A fresh browser profile signed in with the principal's key, on the runs page."""

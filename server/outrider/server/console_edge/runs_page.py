@@ -17,6 +17,7 @@ from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
 
 PAGE_SIZE = 25
+MAX_PAGE_SIZE = 200
 _RUN_ID = re.compile(r"(?:runs/)?([0-9a-f]{24})")
 
 
@@ -26,21 +27,26 @@ class Filters:
     kind: str
     text: str
     page: str
+    size: int = PAGE_SIZE
 
     @classmethod
     def of(cls, request: Request) -> Filters:
         query = request.query_params
         state = query.get("state", "")
         kind = query.get("kind", "")
+        size = query.get("size", "")
         return cls(
             state if state in STATE_FILTERS else "",
             kind if kind in KIND_FILTERS else "",
             query.get("q", "").strip()[:200],
             query.get("page", ""),
+            int(size) if size.isdigit() and 0 < int(size) <= MAX_PAGE_SIZE else PAGE_SIZE,
         )
 
     def query(self, page: str | None = None) -> str:
         values = {"state": self.state, "kind": self.kind, "q": self.text, "page": page or ""}
+        if self.size != PAGE_SIZE:
+            values["size"] = str(self.size)
         return urlencode({k: v for k, v in values.items() if v})
 
 
@@ -59,8 +65,12 @@ class RunsPage:
 
     async def table(self, request: Request) -> Response:
         """The table alone, for the filters and the periodic refresh (htmx)."""
-        context = self._context(request, Filters.of(request))
-        return self._pages.page(request, "runs_table.html", **context)
+        filters = Filters.of(request)
+        response = self._pages.page(request, "runs_table.html", **self._context(request, filters))
+        if request.headers.get("hx-trigger") == "filters":  # the address bar follows the filters
+            query = filters.query(filters.page)
+            response.headers["HX-Push-Url"] = f"{base_of(request)}/{'?' if query else ''}{query}"
+        return response
 
     def _context(self, request: Request, filters: Filters) -> dict[str, object]:
         session = session_of(request)
@@ -68,7 +78,7 @@ class RunsPage:
         states = list(STATE_FILTERS[filters.state][1])
         kind = KIND_FILTERS[filters.kind][1]
         runs, token = self._runs.list(
-            PAGE_SIZE, filters.page, states, kind, principal, filters.text
+            filters.size, filters.page, states, kind, principal, filters.text
         )
         waiting, _ = self._runs.list(PAGE_SIZE, "", sorted(WAITING), 0, principal)
         return {
