@@ -69,7 +69,7 @@ class Console:
         return f"{self.origin}/console"
 
     def model(self, scenario: str) -> str:
-        """A scripted model replaying `scenario` (a file under fixtures/scenarios), $WEB replaced."""
+        """A scripted model replaying `scenario` (under fixtures/scenarios), $WEB replaced."""
         text = (SCENARIOS / scenario).read_text().replace("$WEB", self.web)
         data = yaml.safe_load(text)
         path = self.folder / f"{scenario.replace('/', '_')}.{time.monotonic_ns()}.yaml"
@@ -95,9 +95,9 @@ class Console:
         response = await self.runs.CreateRun(request, metadata=self.keys.bearer(principal))
         return str(response.run.name.removeprefix("runs/"))
 
-    async def question(self, principal: str, run_id: str, timeout: float = 60) -> ip.Interaction:
+    async def question(self, principal: str, run_id: str, within: float = 60) -> ip.Interaction:
         """The run's first pending interaction, once it has one (with its answer link)."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + within
         while time.monotonic() < deadline:
             listed = await self.interactions.ListInteractions(
                 isv.ListInteractionsRequest(run=f"runs/{run_id}"),
@@ -106,10 +106,10 @@ class Console:
             if listed.interactions:
                 return listed.interactions[0]
             await asyncio.sleep(0.2)
-        raise AssertionError(f"run {run_id} asked nothing within {timeout} s")
+        raise AssertionError(f"run {run_id} asked nothing within {within} s")
 
-    async def ended(self, principal: str, run_id: str, timeout: float = 60) -> Any:
-        deadline = time.monotonic() + timeout
+    async def ended(self, principal: str, run_id: str, within: float = 60) -> Any:
+        deadline = time.monotonic() + within
         while time.monotonic() < deadline:
             run = (
                 await self.runs.GetRun(
@@ -119,7 +119,7 @@ class Console:
             if run.HasField("end_time"):
                 return run
             await asyncio.sleep(0.2)
-        raise AssertionError(f"run {run_id} did not end within {timeout} s")
+        raise AssertionError(f"run {run_id} did not end within {within} s")
 
     async def context(self, **options: Any) -> BrowserContext:
         return await self.browser.new_context(**({"viewport": DESKTOP} | options))
@@ -159,9 +159,12 @@ async def console_server(folder: Path) -> AsyncIterator[Console]:
             network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]},127.0.0.1:{web.port}",
             browser=BrowserSettings(),
             research=ResearchSettings(
-                search_providers=("corpus",), corpus_index=corpus, js_fallback=False,
-                per_host_delay=0.0, per_host_concurrency=8,
-            ),  # fmt: skip
+                search_providers=("corpus",),
+                corpus_index=corpus,
+                js_fallback=False,
+                per_host_delay=0.0,
+                per_host_concurrency=8,
+            ),
         )
         server = OutriderServer(settings, production_agents(settings))
         await server.start()

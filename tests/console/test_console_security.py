@@ -56,15 +56,19 @@ async def test_a_wrong_key_is_refused_and_the_session_cookie_is_locked_down(
 
 async def test_every_page_has_a_strict_content_security_policy(console: Console) -> None:
     page = await console.signed_in("alice")
-    run_id, interaction_id = await held_run(console)
+    run_id, _ = await held_run(console)
     link = (await console.question("alice", run_id)).answer_url
     for path in ("/console/", f"/console/runs/{run_id}", "/console/sign-in", link):
         response = await page.request.get(console.origin + path)
         headers = response.headers
         assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path
         assert "'unsafe-inline'" not in CONTENT_SECURITY_POLICY
-        assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
-        assert headers["referrer-policy"] == "same-origin" and headers["cache-control"] == "no-store"
+        assert (
+            headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
+        )
+        assert (
+            headers["referrer-policy"] == "same-origin" and headers["cache-control"] == "no-store"
+        )
         html = await response.text()
         assert not INLINE_SCRIPT.search(html) and " style=" not in html and "<style" not in html
     script = await page.request.get(f"{console.base}/static/vendor/htmx.min.js")
@@ -119,7 +123,9 @@ async def test_another_tenant_sees_nothing_of_it(console: Console) -> None:
         form={"csrf": token, "field:E1": "bob@example.com"},
     )
     assert answer.status == 404
-    cancelled = await page.request.post(f"{console.base}/runs/{run_id}/cancel", form={"csrf": token})
+    cancelled = await page.request.post(
+        f"{console.base}/runs/{run_id}/cancel", form={"csrf": token}
+    )
     assert cancelled.status == 404
     await page.goto(f"{console.base}/runs/{run_id}")
     await expect(page.get_by_role("heading", level=1)).to_have_text("Not found")

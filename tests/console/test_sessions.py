@@ -43,7 +43,9 @@ def test_a_session_names_its_principal_and_never_holds_the_key(keys: Keys, tmp_p
     again = signer.verify(cookie, ring, None)
     assert again.principal.tenant == "alpha" and again.session_id == session.session_id
     assert signer.csrf_ok(again, signer.csrf_token(session))
-    assert not signer.csrf_ok(again, signer.csrf_token(signer.with_key(ring, keys.keys["alice"])[1]))
+    assert not signer.csrf_ok(
+        again, signer.csrf_token(signer.with_key(ring, keys.keys["alice"])[1])
+    )
 
 
 @pytest.mark.parametrize("spoil", ["tamper", "expire", "other key", "garbage"])
@@ -71,7 +73,9 @@ def test_removing_a_key_ends_its_sessions_and_new_scopes_apply_at_once(
     signer = SessionSigner(KEY, HOUR)
     cookie, _ = signer.with_key(ring, keys.keys["carol"])
     text = keys.file.read_text()
-    keys.file.write_text(text.replace('scopes = ["runs.read"]', 'scopes = ["runs.read", "runs.cancel"]'))
+    keys.file.write_text(
+        text.replace('scopes = ["runs.read"]', 'scopes = ["runs.read", "runs.cancel"]')
+    )
     assert ring.reload()
     assert "runs.cancel" in {s.value for s in signer.verify(cookie, ring, None).principal.scopes}
     keys.file.write_text(text.split('[[keys]]\nid = "carol"')[0])

@@ -30,17 +30,18 @@ async def edges(tmp_path: Path) -> AsyncIterator[tuple[Edges, Keys]]:
         yield opened, keys
 
 
-async def asking(edges: Edges, keys: Keys) -> tuple[str, ip.Interaction]:
+async def asking(edges: Edges, keys: Keys | None) -> tuple[str, ip.Interaction]:
+    """A run of alice's waiting for an answer, and its question as alice lists it."""
+    metadata = keys.bearer("alice") if keys else ()
     request = automate_request(steps=1, ask_input=True)
     created = await edges.runs.CreateRun(
-        rs.CreateRunRequest(automate=request.params, options=request.options),
-        metadata=keys.bearer("alice"),
+        rs.CreateRunRequest(automate=request.params, options=request.options), metadata=metadata
     )
     found: list[ip.Interaction] = []
 
     async def pending() -> bool:
         listed = await edges.interactions.ListInteractions(
-            isv.ListInteractionsRequest(run=created.run.name), metadata=keys.bearer("alice")
+            isv.ListInteractionsRequest(run=created.run.name), metadata=metadata
         )
         found[:] = listed.interactions
         return bool(found)
@@ -101,7 +102,7 @@ async def request_event_data(http: httpx.AsyncClient, run: str, headers: dict[st
 
 async def test_the_link_answers_its_own_question_once(edges: tuple[Edges, Keys]) -> None:
     server, keys = edges
-    run, interaction = await asking(server, keys)
+    _, interaction = await asking(server, keys)
     token = interaction.answer_url.rsplit("/", 1)[1]
     body, mac = token.split(".")
     async with httpx.AsyncClient(base_url=server.origin, timeout=30) as http:
@@ -149,22 +150,8 @@ async def test_another_tenant_cannot_answer_with_its_key_what_it_cannot_see(
 
 async def test_without_the_console_no_link_is_issued(tmp_path: Path) -> None:
     async for server in open_edges(tmp_path, console=False):
-        request = automate_request(steps=1, ask_input=True)
-        created = await server.runs.CreateRun(
-            rs.CreateRunRequest(automate=request.params, options=request.options)
-        )
-        listed: list[ip.Interaction] = []
-
-        async def pending() -> bool:
-            response = await server.interactions.ListInteractions(
-                isv.ListInteractionsRequest(run=created.run.name)
-            )
-            listed[:] = response.interactions
-            return bool(listed)
-
-        await eventually(pending)
-        assert listed[0].answer_url == ""
+        _, interaction = await asking(server, None)
+        assert interaction.answer_url == ""
         async with httpx.AsyncClient(base_url=server.origin) as http:
             missing = await http.get("/console/")
             assert missing.status_code == 404 and missing.json()["error"]["reason"] == "NOT_FOUND"
-

@@ -37,7 +37,9 @@ async def start(edges: Edges, keys: Keys, principal: str, task: str, research: b
     return created.run.name
 
 
-async def listed(edges: Edges, keys: Keys, principal: str = "alice", **query: object) -> rs.ListRunsResponse:
+async def listed(
+    edges: Edges, keys: Keys, principal: str = "alice", **query: object
+) -> rs.ListRunsResponse:
     request = rs.ListRunsRequest(**query)  # type: ignore[arg-type]
     return await edges.runs.ListRuns(request, metadata=keys.bearer(principal))
 
@@ -62,12 +64,16 @@ async def test_task_text_is_matched_ignoring_case_within_the_tenant(
     assert [r.name for r in browser.runs] == [oolong]
     first = await listed(server, keys, task_contains="price", page_size=1)
     assert [r.name for r in first.runs] == [green] and first.next_page_token
-    second = await listed(server, keys, task_contains="price", page_size=1, page_token=first.next_page_token)
+    second = await listed(
+        server, keys, task_contains="price", page_size=1, page_token=first.next_page_token
+    )
     assert [r.name for r in second.runs] == [oolong]
     async with httpx.AsyncClient(base_url=server.origin) as http:
         rest = await http.get("/v1/runs?taskContains=green", headers=keys.header("alice"))
         assert [r["name"] for r in rest.json()["runs"]] == [green]
-        too_long = await http.get(f"/v1/runs?taskContains={'x' * 201}", headers=keys.header("alice"))
+        too_long = await http.get(
+            f"/v1/runs?taskContains={'x' * 201}", headers=keys.header("alice")
+        )
         assert too_long.status_code == 400
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await listed(server, keys, task_contains="x" * 201)

@@ -10,11 +10,11 @@ from typing import Any
 
 import grpc
 import httpx
-from starlette.routing import Mount
 import hypothesis
 import pytest
 import schemathesis
 from hypothesis import HealthCheck
+from starlette.routing import Mount
 
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
