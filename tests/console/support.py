@@ -140,6 +140,7 @@ def two_tenants(folder: Path) -> Keys:
     keys.add("alice", "alpha", CALLER)  # an on-call engineer of tenant alpha
     keys.add("reader", "alpha", ["runs.read"])  # may watch, may not answer or cancel
     keys.add("bob", "beta", CALLER)  # another tenant
+    keys.add("dana", "delta", CALLER)  # the runs page tests: a tenant of their own
     return keys
 
 
@@ -206,6 +207,18 @@ async def shot(page: Page, name: str) -> Path:
     path = SHOTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def assert_secret_nowhere(console: Console, secret: str) -> None:
+    """No log line, stored byte (database, artifacts) or model prompt holds `secret`; the
+    prompts show what was typed as redacted."""
+    console.server.store.flush()
+    assert not any(secret in line for line in console.logs.lines), "a log line"
+    for path in console.folder.rglob("*"):
+        if path.is_file() and path.suffix != ".yaml":
+            assert secret.encode() not in path.read_bytes(), path  # store, artifacts, prompts
+    transcripts = list(console.folder.glob("*.jsonl"))
+    assert transcripts and any("[redacted]" in t.read_text() for t in transcripts)
 
 
 AXE = REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -8,6 +8,7 @@ import asyncio
 
 import httpx
 import pytest
+import pytest_asyncio
 from playwright.async_api import expect
 
 from tests.console.support import Console, accessibility_problems, shot
@@ -17,21 +18,24 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 TASKS = ("Find the price of oolong tea.", "Find the price of green tea.", "Compare black teas.")
 
 
-@pytest.fixture(scope="module")
-def finished(console: Console) -> list[str]:
-    return []
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def finished(console: Console) -> list[str]:
+    """Three finished browser runs of dana's, oldest first (dana's tenant has no other runs
+    but the one the runs page test starts)."""
+    runs = []
+    for task in TASKS:
+        run_id = await console.browser_run(
+            "dana", "browser/console_done.yaml", "browser/welcome.html", task=task
+        )
+        await console.ended("dana", run_id)
+        runs.append(run_id)
+    return runs
 
 
 async def test_the_runs_page_filters_searches_pages_and_updates_live(
     console: Console, finished: list[str]
 ) -> None:
-    for task in TASKS:
-        run_id = await console.browser_run(
-            "alice", "browser/console_done.yaml", "browser/welcome.html", task=task
-        )
-        await console.ended("alice", run_id)
-        finished.append(run_id)
-    page = await console.signed_in("alice")
+    page = await console.signed_in("dana")
     table = page.locator("#runs table")
     await expect(table.locator("tbody tr")).to_have_count(3)
     await shot(page, "runs")
@@ -53,7 +57,7 @@ async def test_the_runs_page_filters_searches_pages_and_updates_live(
     await expect(table).to_contain_text(TASKS[0])  # newest first: the oldest is last
     await page.goto(f"{console.base}/")
     waiting = await console.browser_run(
-        "alice", "browser/interactive_login.yaml", "browser/login.html",
+        "dana", "browser/interactive_login.yaml", "browser/login.html",
         task="Log me in.", interactive=True, trusted_hostnames=["127.0.0.1"],
     )  # fmt: skip
     banner = page.locator(".waiting")  # the page refreshes itself; nobody reloads it
@@ -96,7 +100,7 @@ async def test_the_live_timeline_resumes_after_the_last_event_id(
     run_id = finished[0]
     async with httpx.AsyncClient(base_url=console.base, follow_redirects=False) as client:
         await client.post(
-            "/sign-in", data={"key": console.keys.keys["alice"]}, headers={"Origin": console.origin}
+            "/sign-in", data={"key": console.keys.keys["dana"]}, headers={"Origin": console.origin}
         )
         whole = await read_stream(client, f"/runs/{run_id}/live", {})
         rest = await read_stream(client, f"/runs/{run_id}/live", {"Last-Event-ID": "5"})
@@ -129,7 +133,7 @@ async def read_stream(
 
 
 async def test_every_page_fits_a_narrow_window(console: Console, finished: list[str]) -> None:
-    page = await console.signed_in("alice", viewport={"width": 390, "height": 844})
+    page = await console.signed_in("dana", viewport={"width": 390, "height": 844})
     for name, path in (("narrow-runs", "/"), ("narrow-run", f"/runs/{finished[1]}")):
         await page.goto(console.base + path)
         await asyncio.sleep(0.5)  # the live part fills in

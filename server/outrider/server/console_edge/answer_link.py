@@ -19,6 +19,8 @@ from outrider.v1 import interaction_pb2 as ip
 
 # The token is the secret here; log lines and spans show this instead of the path.
 HIDDEN_PREFIX = "/console/answer/"
+_SENT = "Thank you: the answer went to the agent"
+_REFUSED = "This link no longer works"
 
 
 class AnswerLinkPage:
@@ -61,12 +63,12 @@ class AnswerLinkPage:
         if "question" in extra:
             return self._render(request, extra["question"], status)
         if status != 200:
+            notice = str(extra.get("notice", ""))
             return self._pages.page(
-                request, "answer_done.html", status, message=str(extra.get("notice", ""))
+                request, "answer_done.html", status, heading=_REFUSED, message=notice
             )
-        return self._pages.page(
-            request, "answer_done.html", message=question_view(answered).outcome + "."
-        )
+        outcome = question_view(answered).outcome + "."
+        return self._pages.page(request, "answer_done.html", heading=_SENT, message=outcome)
 
     def _render(self, request: Request, question: object, status: int = 200) -> Response:
         return self._pages.page(
@@ -75,5 +77,5 @@ class AnswerLinkPage:
 
     def _closed(self, request: Request, error: FailedPrecondition) -> Response:
         return self._pages.page(
-            request, "answer_done.html", http_status(error), message=error.message
+            request, "answer_done.html", http_status(error), heading=_REFUSED, message=error.message
         )

@@ -12,6 +12,19 @@ document.addEventListener("htmx:sseBeforeMessage", function (event) {
   }
 });
 
+// Says whether the run page is live: the on-call person must know when it is not.
+function liveStatus(text, state) {
+  var status = document.getElementById("live-status");
+  if (status) { status.textContent = text; status.dataset.state = state; }
+}
+document.addEventListener("htmx:sseOpen", function () { liveStatus("Live: updates arrive as they happen.", "live"); });
+document.addEventListener("htmx:sseError", function () { liveStatus("Connection lost: reconnecting…", "lost"); });
+document.addEventListener("htmx:sseClose", function (event) {
+  if (event.detail && event.detail.type === "message") {
+    liveStatus("The run has ended: nothing more will change.", "ended");
+  }
+});
+
 // Times are written in UTC by the server; show them in the reader's own time zone too.
 function localTimes(root) {
   root.querySelectorAll("time[datetime]").forEach(function (element) {
