@@ -69,6 +69,12 @@ async def test_the_runs_page_filters_searches_pages_and_updates_live(
     page.once("dialog", lambda dialog: dialog.accept())
     await page.get_by_role("button", name="Cancel run").click()
     await expect(page.locator("#run-summary")).to_contain_text("Cancelled", timeout=30_000)
+    page.once("dialog", lambda dialog: dialog.accept())
+    await page.get_by_role("button", name="Delete run").click()  # now that it has ended
+    await page.wait_for_url(f"{console.base}/?deleted=1")
+    await expect(page.get_by_role("status").first).to_contain_text("The run was deleted")
+    await expect(table.locator("tbody tr")).to_have_count(3)
+    assert waiting not in await page.content()
     await page.context.close()
 
 

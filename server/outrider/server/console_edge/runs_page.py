@@ -61,7 +61,9 @@ class RunsPage:
         found = self._run_by_id(filters.text, session_of(request).principal)
         if found:  # a run id pasted into the search box: go straight to it
             return RedirectResponse(f"{base_of(request)}/runs/{found}", 303)
-        return self._pages.page(request, "runs.html", **self._context(request, filters))
+        deleted = "deleted" in request.query_params
+        context = self._context(request, filters)
+        return self._pages.page(request, "runs.html", deleted=deleted, **context)
 
     async def table(self, request: Request) -> Response:
         """The table alone, for the filters and the periodic refresh (htmx)."""
@@ -80,7 +82,7 @@ class RunsPage:
         runs, token = self._runs.list(
             filters.size, filters.page, states, kind, principal, filters.text
         )
-        waiting, _ = self._runs.list(PAGE_SIZE, "", sorted(WAITING), 0, principal)
+        waiting, more_waiting = self._runs.list(PAGE_SIZE, "", sorted(WAITING), 0, principal)
         return {
             "session": session,
             "csrf": self._auth.signer.csrf_token(session),
@@ -91,6 +93,7 @@ class RunsPage:
             "runs": [run_view(run, principal) for run in runs],
             "next_query": filters.query(token) if token else "",
             "waiting": [run_view(run, principal) for run in waiting],
+            "more_waiting": bool(more_waiting),
             "self_query": filters.query(filters.page),
         }
 

@@ -18,7 +18,7 @@ function liveStatus(text, state) {
   if (status) { status.textContent = text; status.dataset.state = state; }
 }
 document.addEventListener("htmx:sseOpen", function () { liveStatus("Live: updates arrive as they happen.", "live"); });
-document.addEventListener("htmx:sseError", function () { liveStatus("Connection lost: reconnecting…", "lost"); });
+document.addEventListener("htmx:sseError", function () { liveStatus("Connection lost: reconnecting… (if this lasts, reload the page; you may have to sign in again)", "lost"); });
 document.addEventListener("htmx:sseClose", function (event) {
   if (event.detail && event.detail.type === "message") {
     liveStatus("The run has ended: nothing more will change.", "ended");
