@@ -98,6 +98,7 @@ async def test_an_answer_link_works_once_without_signing_in(console: Console) ->
     assert again is not None and again.status == 410
     await expect(page.get_by_role("status")).to_contain_text("already answered")
     await shot(page, "answer-link-used")
+    assert await accessibility_problems(page) == []
     await stranger.close()
 
 

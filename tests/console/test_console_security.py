@@ -113,6 +113,7 @@ async def test_another_tenant_sees_nothing_of_it(console: Console) -> None:
     await expect(page.locator("#runs")).to_contain_text("No runs yet")
     assert run_id not in await page.content()
     await shot(page, "runs-empty")
+    assert await accessibility_problems(page) == []
     for path in (f"/runs/{run_id}", f"/runs/{run_id}/live"):
         assert (await page.request.get(console.base + path)).status == 404, path
     searched = await page.request.get(f"{console.base}/runs-table?q=Log+me+in")
