@@ -52,9 +52,10 @@ class ModelRequest:
     output_schema: dict[str, Any] | None = None  # ask for JSON matching this schema
     role: str = "default"  # which agent role asks: actor, validator, planner, writer, judge, ...
     temperature: float | None = None
-    # Indexes of messages that end a prefix the run's later calls send again byte for byte
-    # (tools, system rules and task; the turns so far): where providers that need to be told
-    # (Anthropic) get a cache breakpoint. Others cache identical prefixes by themselves.
+    # Indexes of messages that end a prefix later calls send again byte for byte, in order: what
+    # every run shares (tools, system rules), what this run's calls share (its task and plan),
+    # the turns so far. Anthropic gets a cache breakpoint at each; OpenAI a cache key from the
+    # run's prefix; all of them cache identical prefixes by themselves.
     cache_points: tuple[int, ...] = ()
     one_tool_call: bool = False  # ask the provider for at most one tool call per reply
 

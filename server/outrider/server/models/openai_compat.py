@@ -172,9 +172,11 @@ def _usage(completion: Any) -> Usage:
 
 
 def cache_key(request: ModelRequest) -> str:
-    """The same for every call of a run that sends the same prefix (tools, system rules, task):
-    a digest of that prefix, so that nothing about the run but its own prompt is sent."""
-    prefix = request.messages[: request.cache_points[0] + 1]
+    """The same for every call of a run: a digest of the prefix its calls share (to the second
+    cache point, the run's own, when there is one), so a run's calls meet the same cache and
+    nothing but the prompt itself goes into the key."""
+    points = request.cache_points
+    prefix = request.messages[: points[min(1, len(points) - 1)] + 1]
     text = json.dumps(
         [[t.name for t in request.tools], [[m.role, m.text] for m in prefix]], ensure_ascii=False
     )
