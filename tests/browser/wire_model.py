@@ -98,7 +98,7 @@ class WireModel:
         if turn.data is not None:
             return Answer(openai_body(text=json.dumps(turn.data)))
         try:
-            calls = [(one.tool, _resolve(one.arguments, body)) for one in (turn, *turn.also)]
+            calls = [(one.tool, resolve_refs(one.arguments, body)) for one in (turn, *turn.also)]
         except LookupError as error:
             self.problems.append(str(error))
             return Answer(_call("abort", {"reason": "no such element"}))
@@ -109,13 +109,13 @@ def _call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return openai_body(calls=[(tool, json.dumps(arguments))])
 
 
-def _resolve(value: Any, body: dict[str, Any]) -> Any:
+def resolve_refs(value: Any, body: dict[str, Any]) -> Any:
     if isinstance(value, str):
         return _REF_QUERY.sub(lambda m: _find_ref(body, m.group(1)), value)
     if isinstance(value, list):
-        return [_resolve(item, body) for item in value]
+        return [resolve_refs(item, body) for item in value]
     if isinstance(value, dict):
-        return {k: _resolve(v, body) for k, v in value.items()}
+        return {k: resolve_refs(v, body) for k, v in value.items()}
     return value
 
 
