@@ -9,6 +9,7 @@ from typing import Any
 
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
 from tests.browser.conftest import BrowserCase, BrowserCaseFactory
+from tests.browser.test_interactive import run_login
 from tests.support.requests import collect
 
 PLAN = {"data": {"plan": "Fill the form.", "success_criteria": "It is sent."}}
@@ -172,3 +173,22 @@ async def test_dialogs_failures_new_tabs_and_the_cap_end_a_turn(
     assert "call up to 2 tools at once" in results_sent(case, 0)
     clicked = [a.ref for a in of(events, "agent_action") if a.action == "click"]
     assert len(clicked) == 3  # Save draft, E999, Open welcome: never Press me
+
+
+async def test_a_call_that_asked_the_user_ends_the_turn(browser_case: BrowserCaseFactory) -> None:
+    """The page may have changed while the user answered (here the harness filled the form):
+    the button the model chose before asking is not pressed until it looked again."""
+    log_in = call("click", 'button "Log in"')
+    ask = call("request_input", reason="Your member login")
+    ask["arguments"]["refs"] = ['{{ref: input "Email"}}', '{{ref: input "Password"}}']
+    case = await browser_case(
+        scenario(
+            actor(ask, log_in),
+            actor(log_in, expect=("The user filled", "Not carried out: the request_input")),
+            actor(call("done", answer="Logged in."), expect=("Welcome aboard",)),
+        )
+    )
+    events = await run_login(case)
+    assert events[-2].automate.complete.success
+    said = [e.automate.agent_status.message for e in events if e.automate.HasField("agent_status")]
+    assert any("carried out 1 of the turn's 2 actions: the request_input waited" in s for s in said)

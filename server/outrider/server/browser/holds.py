@@ -17,7 +17,6 @@ class HoldDecider:
         self._ctx = ctx
         self._reporter = reporter
         self._page_url = page_url
-        self.asked = 0  # approvals asked so far
 
     @property
     def _answerable(self) -> bool:
@@ -35,7 +34,6 @@ class HoldDecider:
             reason=hold.reason,
         )
         request.details.update({"page_host": hold.page_host, "target_host": hold.target_host})
-        self.asked += 1
         answer = await self._ctx.ask_approval(request, standing_key=hold.standing_key)
         if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
             return None

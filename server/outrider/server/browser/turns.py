@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 # Calls that move to another page or tab whatever their outcome: nothing chosen on the old
 # page applies after them.
 MOVING = frozenset({"goto", "back", "forward", "reload", "tabs"})
-ASKING = frozenset({"request_input", "request_human"})  # they wait for a person's answer
+# They wait for a person (also seen in RunContext.questions, which counts approvals too).
+ASKING = frozenset({"request_input", "request_human"})
 Targets = list[list[str]]  # [role, accessible name] of each element a call names
 
 
@@ -102,7 +103,7 @@ class TurnRunner:
             session.key_of(page) if page is not None else 0,
             page.url if page is not None else "",
             session.notices.dialogs,
-            self._run.holds.asked,
+            self._run.ctx.questions,
         )
 
     def _after(self, call: ToolCall, result: ActionResult, before: _Where) -> str:
