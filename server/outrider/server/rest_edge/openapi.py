@@ -45,7 +45,8 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued, recipe_replayed and run_resumed. An automate run started without it cannot "
+    "run_queued, recipe_replayed and run_resumed, and the typed fields beyond Tabstack's schema "
+    "(cached-token counts). An automate run started without it cannot "
     "be asked for approvals: actions the firewall holds are refused at once and the model is "
     "told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
