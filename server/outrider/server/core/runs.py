@@ -529,8 +529,9 @@ class RunManager:
         """Runs of the principal's tenant (every tenant for an admin), newest first."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
+        filters = paging.filter_text(states=states, kind=kind)
+        before = self.page_tokens.decode("runs", token, filters=filters)
         rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
         runs = paging.within_bytes(
             [
@@ -542,7 +543,7 @@ class RunManager:
             return runs, ""
         last = runs[-1]
         return runs, self.page_tokens.encode(
-            "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
+            "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/"), filters
         )
 
     def watch_batches(

@@ -1,0 +1,39 @@
+"""grpc.health.v1.Health with List: grpcio's asyncio servicer answers Check and Watch only, and
+probes that discover services (grpc-health-probe's list, some meshes) ask List."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grpc_health.v1 import health, health_pb2
+
+Status = health_pb2.HealthCheckResponse.ServingStatus
+
+
+class HealthServicer(health.aio.HealthServicer):
+    """The library's servicer, keeping its own record of every status set, for List."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._statuses: dict[str, Status] = {"": health_pb2.HealthCheckResponse.SERVING}
+        self._closing = False
+
+    async def set(self, service: str, status: Status) -> None:
+        if not self._closing:
+            self._statuses[service] = status
+        await super().set(service, status)
+
+    async def enter_graceful_shutdown(self) -> None:
+        self._closing = True
+        self._statuses = dict.fromkeys(self._statuses, health_pb2.HealthCheckResponse.NOT_SERVING)
+        await super().enter_graceful_shutdown()
+
+    async def List(  # noqa: N802 - the RPC's name
+        self, request: health_pb2.HealthListRequest, context: Any
+    ) -> health_pb2.HealthListResponse:
+        return health_pb2.HealthListResponse(
+            statuses={
+                name: health_pb2.HealthCheckResponse(status=status)
+                for name, status in self._statuses.items()
+            }
+        )
