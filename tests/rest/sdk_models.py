@@ -9,7 +9,14 @@ from tabstack.types import AutomateEvent, ResearchEvent
 
 # Fields Outrider adds beyond the seed (the SDK keeps them in `model_extra`, so clients are fine).
 OUR_EXTENSIONS = frozenset(
-    {"groundingSupports", "removedCitations", "modelUsage", "estimatedCostUsd", "spanId"}
+    {
+        "groundingSupports",
+        "removedCitations",
+        "removedStatements",
+        "modelUsage",
+        "estimatedCostUsd",
+        "spanId",
+    }
 )
 
 AUTOMATE: TypeAdapter[Any] = TypeAdapter(AutomateEvent)  # type: ignore[arg-type]
