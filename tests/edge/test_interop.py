@@ -87,7 +87,9 @@ async def test_a_page_token_is_refused_with_other_filters(served: tuple[Edges, s
         error = rich_error(caught.value)
         assert error.code == grpc.StatusCode.INVALID_ARGUMENT
         assert "other filters" in error.violations["page_token"]
-    async with httpx.AsyncClient(base_url=edges.origin, headers={"Authorization": auth[0][1]}) as http:
+    async with httpx.AsyncClient(
+        base_url=edges.origin, headers={"Authorization": auth[0][1]}
+    ) as http:
         refused = await http.get("/v1/runs", params={"pageToken": token})
         assert refused.status_code == 400 and "other filters" in refused.text
         kept = await http.get("/v1/runs", params={"pageToken": token, "kind": "automate"})

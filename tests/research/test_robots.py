@@ -62,7 +62,8 @@ def test_the_longest_match_wins_not_the_first() -> None:
 def test_wildcards_and_end_anchors_and_allow_on_a_tie() -> None:
     rules = rules_from_response(
         200,
-        b"User-agent: *\nDisallow: /*.php$\nDisallow: /shop/*/cart\nDisallow: /same\nAllow: /same\n",
+        b"User-agent: *\nDisallow: /*.php$\nDisallow: /shop/*/cart\n"
+        b"Disallow: /same\nAllow: /same\n",
     )
     assert not rules.allows(f"{SITE}/a/index.php", "OutriderResearch")
     assert rules.allows(f"{SITE}/a/index.php?x=1", "OutriderResearch")

@@ -28,7 +28,7 @@ class HealthServicer(health.aio.HealthServicer):
         self._statuses = dict.fromkeys(self._statuses, health_pb2.HealthCheckResponse.NOT_SERVING)
         await super().enter_graceful_shutdown()
 
-    async def List(  # noqa: N802 - the RPC's name
+    async def List(
         self, request: health_pb2.HealthListRequest, context: Any
     ) -> health_pb2.HealthListResponse:
         return health_pb2.HealthListResponse(

@@ -55,6 +55,7 @@ _APOSTROPHES = "'\u2019"
 _WORD = re.compile(rf"[^\W\d_][\w{_APOSTROPHES}-]*")
 _PLAIN_WORD = re.compile(r"[^\W\d_]+")
 _INSIDE = re.compile(r"(?<=[\w,;] )([^\W\d_]+)")  # a word after a word: inside a sentence
+_TIGHT = re.compile(r"\s+([.,;:!?])")  # "claim [S1]." without its marker: "claim."
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)]|>)\s+")
 # A label ("**Causes:**", "Key takeaways:"): emphasised or ending in a colon, a few words, no
 # digits and no citation.
@@ -168,10 +169,12 @@ def keep_supported(text: str, texts: Mapping[str, str]) -> tuple[str, list[str]]
     kept: list[str] = []
     removed: list[str] = []
     fenced = False
-    for line in text.splitlines(keepends=True):
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-        if fenced or _not_a_statement(line):
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if fenced or _not_a_statement(line) or _is_rule(following):  # a table's header
             kept.append(line)
             continue
         rest = _without_unsupported(line, check, removed)
@@ -184,10 +187,16 @@ def _not_a_statement(line: str) -> bool:
     body = _BULLET.sub("", line, count=1).strip()
     if not body or line.lstrip().startswith(("#", "```", "~~~", "    ", "\t")):
         return True
-    if set(body) <= set("|-: =*_"):
-        return True  # a table's rule, a horizontal rule
+    if _is_rule(line):
+        return True
     label = _LABEL.match(body) is not None and len(body.split()) <= _LABEL_WORDS
     return label and MARKER.search(body) is None
+
+
+def _is_rule(line: str) -> bool:
+    """A table's rule (`| --- | --- |`) or a horizontal rule."""
+    body = line.strip()
+    return (bool(body) and set(body) <= set("|-: =*_") and "-" in body) or body == "***"
 
 
 def _without_unsupported(line: str, check: SupportCheck, removed: list[str]) -> str | None:
@@ -201,7 +210,8 @@ def _without_unsupported(line: str, check: SupportCheck, removed: list[str]) -> 
     if not dropped:
         return line
     for start, end in reversed(dropped):
-        removed.append(" ".join(MARKER.sub("", body[start:end]).split()))
+        bare = " ".join(MARKER.sub("", body[start:end]).split())
+        removed.append(_TIGHT.sub(r"\1", bare))
         body = body[:start] + body[end:]
     if not body.strip():
         return None

@@ -8,20 +8,21 @@ import html
 import re
 from urllib.parse import quote
 
-from outrider.server.fetch.shown import without_urls
 from outrider.server.security.fences import inline, marker_spans
 
 TITLE_CHARS = 150
 _TAG = re.compile(r"<[^>]*>")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*|\bwww\.\S+", re.I)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
 
 
 def plain_title(title: str) -> str:
-    """`title` without markup (HTML tags, character references), without any URL but its host,
-    without control characters; one line of at most TITLE_CHARS, the fence marker defused."""
+    """`title` without markup (HTML tags, character references), URLs (a report's sources list
+    shows the URL the run fetched, and no other) and control characters; one line of at most
+    TITLE_CHARS, the fence marker defused."""
     text = _TAG.sub(" ", html.unescape(title))
-    return inline(without_urls(_CONTROL.sub(" ", text)), TITLE_CHARS)
+    return inline(_URL.sub(" ", _CONTROL.sub(" ", text)), TITLE_CHARS)
 
 
 def markdown_text(text: str) -> str:
