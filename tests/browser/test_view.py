@@ -236,6 +236,19 @@ async def test_a_banner_over_a_short_page_covers_it(
     assert 'button "Subscribe"' not in first and seen_line(first, 'button "Reject"')
 
 
+async def test_lines_the_page_breaks_stay_apart_in_the_view(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    """Text separated only by <br> came out of the snapshot as one run: an error message and the
+    next field's label read "...address Message", opening hours "Mon-Fri 9-5Sat 10-2"."""
+    reader = PageReader(lambda seen: ("done", {"answer": seen.page}))
+    events = await run(make_harness, fake, sites, reader, "contact.html", "Read.")
+    page = complete(events).final_answer
+    assert "p: Opening hours / Mon-Fri 9-5 / Sat 10-2" in page
+    assert "text: Please enter a valid email address\n" in page
+    assert "address Message" not in page and seen_line(page, 'input "Message"')
+
+
 async def test_an_app_drawn_in_one_window_sized_box_is_not_an_overlay(
     make_harness: HarnessFactory, fake: FakeProvider, sites: str
 ) -> None:

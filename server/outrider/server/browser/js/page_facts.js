@@ -64,6 +64,42 @@
       'a[href], button, input, select, textarea, [role], [tabindex], [onclick]')).filter(shown).length;
     return texts.length || controls ? { texts, controls } : null;
   };
+  // Text the snapshot runs together across line breaks: inline text and plain inline elements
+  // (a message <span>, the next field's <label>) between <br>s come out as one text ("...
+  // address Password", "Opening hoursMon-Fri 9-5"). Each such run: its text as the snapshot
+  // writes it -> its lines, so the view can keep them apart.
+  const textBreaks = () => {
+    const PLAIN = new Set(['SPAN', 'LABEL', 'B', 'I', 'EM', 'STRONG', 'SMALL', 'FONT', 'U', 'S',
+      'SUB', 'SUP', 'ABBR', 'CODE', 'MARK', 'Q', 'CITE', 'TIME', 'BR']);
+    const plain = (n) => n.nodeType === 3 || (n.nodeType === 1 && PLAIN.has(n.tagName)
+      && !n.hasAttribute('role') && getComputedStyle(n).display.startsWith('inline')
+      && Array.from(n.children).every(plain));
+    const flat = (text) => text.replace(/\s+/g, ' ').trim();
+    const found = {};
+    const linesOf = (run) => {
+      const lines = [''];
+      for (const node of run) {
+        const walker = document.createTreeWalker(node, NodeFilter.SHOW_ALL);
+        for (let n = walker.currentNode; n; n = walker.nextNode()) {
+          if (n.nodeName === 'BR') lines.push('');
+          else if (n.nodeType === 3) lines[lines.length - 1] += n.data;
+        }
+      }
+      return lines.map(flat).filter(Boolean);
+    };
+    const parents = new Set(Array.from(document.body.querySelectorAll('br')).slice(0, 500)
+      .map((br) => br.parentElement));
+    for (const parent of parents) {
+      let run = [];
+      for (const child of [...parent.childNodes, null]) {
+        if (child && plain(child)) { run.push(child); continue; }
+        const lines = linesOf(run);
+        if (lines.length > 1) found[flat(run.map((n) => n.textContent).join(''))] = lines;
+        run = [];
+      }
+    }
+    return found;
+  };
   const count = document.getElementsByTagName('*').length;
   const nameOf = (e) => {  // the accessible name, as far as these elements need it
     const labelled = (e.getAttribute('aria-labelledby') || '').split(/\s+/)
@@ -124,7 +160,8 @@
   const passwords = Array.from(document.querySelectorAll('input[type=password]'))
     .map((e) => e.value).filter((v) => v);
   const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
+  const breaks = document.body && count <= limit ? textBreaks() : {};
   return {
-    count, modal, overlay, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where,
+    count, modal, overlay, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where, breaks,
   };
 }
