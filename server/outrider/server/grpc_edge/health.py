@@ -7,18 +7,16 @@ from typing import Any
 
 from grpc_health.v1 import health, health_pb2
 
-Status = health_pb2.HealthCheckResponse.ServingStatus
 
-
-class HealthServicer(health.aio.HealthServicer):
+class HealthServicer(health.aio.HealthServicer):  # type: ignore[misc]  # untyped library
     """The library's servicer, keeping its own record of every status set, for List."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._statuses: dict[str, Status] = {"": health_pb2.HealthCheckResponse.SERVING}
+        self._statuses: dict[str, int] = {"": health_pb2.HealthCheckResponse.SERVING}
         self._closing = False
 
-    async def set(self, service: str, status: Status) -> None:
+    async def set(self, service: str, status: int) -> None:
         if not self._closing:
             self._statuses[service] = status
         await super().set(service, status)
