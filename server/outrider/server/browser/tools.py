@@ -130,7 +130,12 @@ def call_errors(tools: Sequence[ToolSpec], call: ToolCall) -> list[str]:
     tool = next((t for t in tools if t.name == call.name), None)
     if tool is None:
         return [f"unknown tool {call.name!r}"]
-    return schema_errors(tool.parameters, call.arguments)
+    return argument_errors(tool, call.arguments)
+
+
+def argument_errors(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
+    """What is wrong with a call's arguments, as messages for the model; empty when valid."""
+    return schema_errors(tool.parameters, arguments)
 
 
 def _unparsed(raw: str) -> str:

@@ -46,7 +46,9 @@ OUTLINER = (
 WRITER = (
     "You write a research report in Markdown that answers the query. Support every factual "
     "claim with citations of the sources by id in square brackets right after the claim, e.g. "
-    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. " + UNTRUSTED
+    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. A sentence that "
+    "states a number, date or name the sources it cites do not contain is removed from the "
+    "report. " + UNTRUSTED
 )
 JUDGE = (
     "You review a research report against its query and sources. Score it from 0 to 10, approve "
@@ -72,7 +74,8 @@ def fence(source: Source, chars: int, summary: str = "") -> str:
 def fenced(what: str, lines: Iterable[str]) -> str:
     """Model output written from pages (summaries, findings, an outline, a draft), fenced like a
     page: it may repeat what a page said, instructions included."""
-    return f'<external_content from="{what}">\n{defuse(chr(10).join(lines))}\n{_CLOSE}'
+    body = "\n".join(lines)
+    return f'<external_content from="{what}">\n{defuse(body)}\n{_CLOSE}'
 
 
 def plan_request(query: str, prefetched: Iterable[Source]) -> str:
