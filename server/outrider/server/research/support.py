@@ -39,7 +39,10 @@ _MONTHS = {
     )
     for name in names
 }  # fmt: skip
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = (  # every name of _MONTHS, as few alternatives as they allow
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _DATES: tuple[tuple[re.Pattern[str], tuple[int, int, int | None]], ...] = (
     # pattern, and the groups holding year, month, day
@@ -115,11 +118,11 @@ class Facts:
 
 
 def evidence(text: str) -> Evidence:
-    dates, _ = _dates_in(text)
+    dates = _dates_in(text, blank=False)[0]
     numbers = {form for match in _NUMBER.finditer(text) for form in _number_forms(match)}
     numbers |= _spelled_numbers(text)
-    words = _PLAIN_WORD.findall(text)
-    inside = (m.group(1) for m in _INSIDE.finditer(text) if m.group(1)[0].isupper())
+    words = set(_PLAIN_WORD.findall(text))
+    inside = {m.group(1) for m in _INSIDE.finditer(text) if m.group(1)[0].isupper()}
     return Evidence(
         frozenset(_fold(w) for w in words),
         frozenset(_fold(w) for w in words if w.islower()),
@@ -265,15 +268,17 @@ def _name_in(name: str, words: frozenset[str]) -> bool:
     return True
 
 
-def _dates_in(text: str) -> tuple[set[str], str]:
-    """Dates written in `text` (as 2023-05-01 or 2023-05), and the text with them blanked."""
+def _dates_in(text: str, blank: bool = True) -> tuple[set[str], str]:
+    """Dates written in `text` (as 2023-05-01 or 2023-05), and the text with them blanked (when
+    `blank`: a later, shorter pattern must not read a date's parts again)."""
     found: set[str] = set()
     for pattern, (year, month, day) in _DATES:
         for match in pattern.finditer(text):
             date = _date(match, year, month, day)
             if date is not None:
                 found.add(date)
-        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+        if blank:
+            text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return found, text
 
 
@@ -326,5 +331,7 @@ def _canonical(value: Decimal) -> str:
 
 
 def _fold(word: str) -> str:
+    if word.isascii():
+        return word.lower()
     decomposed = unicodedata.normalize("NFKD", word.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
