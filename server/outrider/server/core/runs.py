@@ -548,10 +548,11 @@ class RunManager:
         be short, even empty, and still have a next token)."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
         text = run_search.check_text(task_contains)
         filters = (states, kind, principal.tenant_filter)
+        bound = paging.filter_text(states=states, kind=kind, task_contains=text)
+        before = self.page_tokens.decode("runs", token, filters=bound)
         found = run_search.find_runs(self._store, limit, before, filters, text) if text else None
         rows = found.runs if found else self._store.list_runs(limit + 1, before, *filters)
         runs = paging.within_bytes(
@@ -563,10 +564,10 @@ class RunManager:
         if len(rows) > limit or len(runs) < len(rows):
             last = runs[-1]
             return runs, self.page_tokens.encode(
-                "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
+                "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/"), bound
             )
         resume = found.resume if found else None
-        return runs, self.page_tokens.encode("runs", *resume) if resume else ""
+        return runs, self.page_tokens.encode("runs", *resume, bound) if resume else ""
 
     def watch_batches(
         self,
