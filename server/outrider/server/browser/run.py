@@ -320,6 +320,7 @@ class BrowserRun:
                 completed.error = self.secrets.redact(result.message)
             self.reporter.emit("browser_action_completed", completed)
             await self.connection.report_navigation(iteration_id)
+        await self.connection.session.downloads_saved(self.env.browser.action_timeout)
         notes = "".join(f"\nNote: {line}" for line in self.connection.session.notices.take())
         self.conversation.add_result(call, self.secrets.redact(result.message + notes))
         return result
