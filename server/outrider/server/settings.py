@@ -185,6 +185,16 @@ class Settings(BaseSettings):
     retention_interval: float = Field(
         60.0, gt=0, description="Seconds between two retention sweeps (the first runs at start)."
     )
+    idempotency_ttl: float = Field(
+        "24h",
+        gt=0,
+        validate_default=True,
+        description="How long a start's request id (gRPC request_id, REST Idempotency-Key) "
+        "keeps naming its run: a retry with the same id within this time after the run was "
+        "created (or while it is still active) gets that run instead of a new one. Seconds, "
+        "or 90m, 36h, 7d. Expired ids are freed by the retention sweep; deleting a run frees "
+        "its id at once.",
+    )
     model: str = Field(
         "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'
     )
@@ -248,7 +258,7 @@ class Settings(BaseSettings):
             raise ValueError("OUTRIDER_DATABASE_URL must be a postgresql:// URL")
         return value or None
 
-    @field_validator("retention", mode="before")
+    @field_validator("retention", "idempotency_ttl", mode="before")
     @classmethod
     def _duration(cls, value: object) -> object:
         return parse_duration(value)

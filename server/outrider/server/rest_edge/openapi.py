@@ -32,7 +32,7 @@ _ERRORS = {
         (409, "valid request at the wrong moment"),
         (429, "too many active runs or starts (server or principal); see Retry-After"),
         (501, "not implemented"),
-        (503, "shutting down"),
+        (503, "shutting down, or the store is unreachable (a start: see Idempotency-Key)"),
     )
 }
 _SSE = {
@@ -50,6 +50,30 @@ _APPROVAL_HEADER = {
     "told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
+
+
+_IDEMPOTENCY_HEADER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Makes the start idempotent (IETF httpapi Idempotency-Key draft): a quoted "
+    'string such as "8e03978e-40d5-43e8-bc93-6894a57f9324", made once per intended run and sent '
+    "again with every retry. The same key with the same request (same principal, within "
+    "OUTRIDER_IDEMPOTENCY_TTL) streams the run it started, from its first event, with "
+    "Idempotent-Replayed: true; with a different request, 422. Absent: every call starts a new "
+    "run.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 257},
+}
+_STARTED = {
+    **_SSE,
+    "headers": {
+        "Idempotent-Replayed": {
+            "description": "true when an earlier start with this Idempotency-Key made the run",
+            "schema": {"type": "string", "enum": ["true"]},
+        }
+    },
+}
+_KEY_REUSED = {"422": _json(_ref("Error"), "the Idempotency-Key was used for another request")}
 
 
 def _path(name: str) -> dict[str, Any]:
@@ -97,9 +121,9 @@ def _paths() -> dict[str, Any]:
         "/v1/automate": {
             "post": _operation(
                 "Start a browser-automation run and stream its events",
-                {"200": _SSE},
+                {"200": _STARTED, **_KEY_REUSED},
                 "AutomateRequest",
-                [_APPROVAL_HEADER],
+                [_APPROVAL_HEADER, _IDEMPOTENCY_HEADER],
             )
         },
         "/v1/automate/{requestId}/input": {
@@ -121,9 +145,9 @@ def _paths() -> dict[str, Any]:
         "/v1/research": {
             "post": _operation(
                 "Start a research run and stream its events",
-                {"200": _SSE},
+                {"200": _STARTED, **_KEY_REUSED},
                 "ResearchRequest",
-                [_APPROVAL_HEADER],
+                [_APPROVAL_HEADER, _IDEMPOTENCY_HEADER],
             )
         },
         "/v1/runs": {
