@@ -72,7 +72,7 @@ class RetentionSweeper(BackgroundTask):
                     )
             except Exception:  # the sweep must outlive one bad pass; the next one retries
                 log.exception("retention sweep failed")
-            self._forget_request_ids()
+            await self._forget_request_ids()
             await asyncio.sleep(self._policy.interval_s)
 
     async def sweep(self) -> SweepResult:
@@ -93,11 +93,11 @@ class RetentionSweeper(BackgroundTask):
                 return self._finish(result)
             await asyncio.sleep(0)  # let the edges and runs have the loop between batches
 
-    def _forget_request_ids(self) -> None:
+    async def _forget_request_ids(self) -> None:
         """Frees expired request ids (a start with one of them also frees it, lazily)."""
         before_us = clock.now_us() - int(self._policy.request_id_ttl_s * 1_000_000)
         try:
-            freed = self._store.forget_request_ids(before_us)
+            freed = await self._store.forget_request_ids(before_us)
         except Exception:
             log.exception("freeing expired request ids failed")
             return

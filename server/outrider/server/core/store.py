@@ -174,7 +174,7 @@ class SqliteStore:
     async def run_saved(self, run_id: str) -> bool:
         return self.run_tenant(run_id) is not None
 
-    def forget_request_ids(self, before_us: int) -> int:
+    async def forget_request_ids(self, before_us: int) -> int:
         self._begin_write()
         return int(self._conn.execute(for_sqlite(FORGET_EXPIRED), (before_us,)).rowcount)
 

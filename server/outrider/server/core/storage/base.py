@@ -118,7 +118,7 @@ class Store(Protocol):
     async def run_saved(self, run_id: str) -> bool:
         """Whether the run's row exists (settles a StartInDoubt)."""
 
-    def forget_request_ids(self, before_us: int) -> int:
+    async def forget_request_ids(self, before_us: int) -> int:
         """Frees the request ids of ended runs created before `before_us` (expired keys);
         returns how many."""
 

@@ -21,6 +21,7 @@ from outrider.server.core.storage.base import (
 )
 from outrider.server.core.storage.start_keys import (
     EXPIRE_KEY,
+    FORGET_EXPIRED,
     insert_run,
     insert_values,
     key_values,
@@ -94,3 +95,13 @@ def _insert(
         insert_run("owner") + " RETURNING 1", (*insert_values(run, run_id, key), owner)
     ).fetchone()
     return None if row is not None else REQUEST_ID_TAKEN
+
+
+def forget_expired(pool: ConnectionPool[Any], before_us: int) -> int:
+    """Frees the expired request ids (`storage.start_keys`); how many."""
+    try:
+        with pool.connection() as conn, conn.transaction():
+            conn.execute(f"SET LOCAL statement_timeout = '{_STATEMENT_WAIT}'")
+            return int(conn.execute(FORGET_EXPIRED, (before_us,)).rowcount)
+    except psycopg.Error as error:
+        raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error

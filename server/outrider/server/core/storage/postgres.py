@@ -41,7 +41,7 @@ from outrider.server.core.storage.pg_presence import (
     Presence,
     unowned,
 )
-from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, insert_new_run
+from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, forget_expired, insert_new_run
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -52,7 +52,7 @@ from outrider.server.core.storage.rows import (
     read_run,
     run_values,
 )
-from outrider.server.core.storage.start_keys import FIND_KEY, FORGET_EXPIRED, key_values
+from outrider.server.core.storage.start_keys import FIND_KEY, key_values
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
@@ -229,12 +229,8 @@ class PostgresStore:
         sql = "SELECT 1 FROM runs WHERE id = %s"
         return bool(await asyncio.to_thread(self._rows, sql, (run_id,), barrier=False))
 
-    def forget_request_ids(self, before_us: int) -> int:
-        try:
-            with self._pool.connection() as conn:
-                return int(conn.execute(FORGET_EXPIRED, (before_us,)).rowcount)
-        except psycopg.Error as error:
-            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+    async def forget_request_ids(self, before_us: int) -> int:
+        return await asyncio.to_thread(forget_expired, self._pool, before_us)
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         """The run; while another process executes it, its last sequence is that of its newest
