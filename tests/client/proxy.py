@@ -1,12 +1,16 @@
 """A TCP proxy on a loopback port whose open connections a test can cut at will, and which can
 hold each new connection for a while before connecting it upstream (a slow handshake), or drop
-what the server sends (`holding`: answers lost on the way, as before a connection breaks)."""
+the server's answers (`holding`: lost on the way, as before a connection breaks).
+
+Holding reads the server's side as the HTTP/2 frames gRPC speaks: frames of the connection
+itself (SETTINGS, PING, ...) still pass, so a client connects as usual; frames of a call
+(HEADERS, DATA) are dropped."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -58,13 +62,33 @@ class CuttableProxy:
     async def _pump(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, to_client: bool = False
     ) -> None:
+        frames = _Frames() if to_client else None
         with contextlib.suppress(ConnectionError, OSError):
             while data := await reader.read(65536):
-                if to_client and self.holding:
-                    continue  # lost on the way
+                if frames is not None:
+                    data = b"".join(frames.passing(data, self.holding))
                 writer.write(data)
                 await writer.drain()
         writer.transport.abort()
+
+
+class _Frames:
+    """Splits a byte stream into HTTP/2 frames (9-byte header: length, type, flags, stream)."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+
+    def passing(self, data: bytes, holding: bool) -> Iterator[bytes]:
+        """The complete frames of what arrived so far, less calls' frames while holding."""
+        self._pending += data
+        while len(self._pending) >= 9:
+            size = 9 + int.from_bytes(self._pending[:3], "big")
+            if len(self._pending) < size:
+                return
+            frame, self._pending = self._pending[:size], self._pending[size:]
+            stream = int.from_bytes(frame[5:9], "big") & 0x7FFFFFFF
+            if not (holding and stream):
+                yield frame
 
 
 async def answer_lost(
