@@ -48,6 +48,7 @@ from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_rea
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
 from outrider.server.core.starts import (
     NOT_CONFIRMED,
+    START_WAIT,
     Started,
     answer_when_saved,
     replayed_run,
@@ -199,6 +200,9 @@ class RunManager:
         self.stop_accepting()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace + ending_bound(grace)
+        saving = {a.saving for a in self._active.values() if a.saving and not a.saving.done()}
+        if saving:  # starts accepted before: saved and launched, they end like the others
+            await asyncio.wait(saving, timeout=START_WAIT)
         tasks = {a.task for a in self._active.values() if a.task}
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=grace)

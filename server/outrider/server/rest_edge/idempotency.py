@@ -19,6 +19,8 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 # RFC 8941 sf-string: printable ASCII in quotes, with \" and \\ escaped.
 _SF_STRING = re.compile(r'"((?:[ !#-\[\]-~]|\\["\\])*)"')
 _BARE = re.compile(r"[!#-+\--~]+")  # visible ASCII but for a quote and a comma (a list)
+# The header's syntax for the OpenAPI document (ECMA-262 and Python read it alike).
+KEY_PATTERN = f"^({_SF_STRING.pattern}|{_BARE.pattern})$"
 _ESCAPED = re.compile(r'\\(["\\])')
 _UUID_CHARS = 36
 

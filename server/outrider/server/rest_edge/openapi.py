@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from outrider.server.rest_edge.enums import enum_choices
+from outrider.server.rest_edge.idempotency import KEY_PATTERN
 from outrider.server.rest_edge.openapi_links import add_links
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
@@ -62,7 +63,7 @@ _IDEMPOTENCY_HEADER = {
     "OUTRIDER_IDEMPOTENCY_TTL) streams the run it started, from its first event, with "
     "Idempotent-Replayed: true; with a different request, 422. Absent: every call starts a new "
     "run.",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 257},
+    "schema": {"type": "string", "pattern": KEY_PATTERN, "maxLength": 257},
 }
 _STARTED = {
     **_SSE,
