@@ -190,7 +190,7 @@ class RunManager:
             self._request_cancel(active, "taken over by another replica")
 
     def stop_accepting(self) -> None:
-        """From now on `create` refuses with Unavailable."""
+        """From now on `start` refuses with Unavailable."""
         self._accepting = False
 
     async def shutdown(self, grace: float) -> None:
