@@ -97,11 +97,11 @@ class BrowserSession:
         )
         await dialog.accept()
 
-    async def downloads_saved(self, timeout: float) -> None:
-        """Waits (at most `timeout` seconds) for the downloads being saved, so the action that
+    async def downloads_saved(self, seconds: float) -> None:
+        """Waits (at most `seconds`) for the downloads being saved, so the action that
         started one reports it, not a later one."""
         if self._downloads:
-            await asyncio.wait(set(self._downloads), timeout=timeout)
+            await asyncio.wait(set(self._downloads), timeout=seconds)
 
     async def _on_download(self, download: Download) -> None:
         task = asyncio.current_task()
