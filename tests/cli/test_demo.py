@@ -201,8 +201,9 @@ def test_a_server_without_a_model_says_how_to_configure_one_and_how_to_run_the_d
     try:
         assert process.stdout is not None
         process.stdout.readline()  # serving on ...
-        hint = process.stdout.readline() + process.stdout.readline()
+        hint = "".join(process.stdout.readline() for _ in range(3))
         assert "OUTRIDER_MODEL" in hint and "outrider demo" in hint
+        assert "not ready: grpc.health says NOT_SERVING" in hint
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
     finally:

@@ -82,12 +82,27 @@ def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
     raise typer.Exit(code)
 
 
-@app.command()
-def serve() -> None:
-    """Runs the server (needs the `server` extra), configured by OUTRIDER_* variables."""
-    from outrider.server.__main__ import main as serve_main  # heavy and optional: imported on use
-
-    serve_main()
+@app.command(
+    context_settings={
+        # The server parses its own options (and --help): one list, also for python -m.
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": [],
+    }
+)
+def serve(ctx: typer.Context) -> None:
+    """Runs the server (needs the `server` extra): --host, --port, --rest-port, --data-dir,
+    --model (see `outrider serve --help`); every setting is also an OUTRIDER_* variable."""
+    try:
+        from outrider.server.__main__ import main as serve_main  # heavy and optional
+    except ImportError as error:
+        typer.echo(
+            f"outrider serve needs the server extra (missing: {error.name or error}): "
+            "pip install 'outrider[server,cli]'",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    serve_main(ctx.args, "outrider serve")
 
 
 @app.command()
