@@ -94,7 +94,9 @@ async def test_demo_declined_approval_is_reported_not_hung() -> None:
     child, screen = spawn_demo()
     await asyncio.to_thread(decline, child)
     shown = plain(screen.getvalue())
-    assert "The user rejected this submit" in shown and "✗ failed" not in shown
+    # a rejection, said once as one (not also as a failed action), and no failed run
+    assert "⊘ rejected: submit E7: refused at the terminal" in shown, shown
+    assert "✗ the action failed" not in shown and "✗ failed" not in shown
     assert child.exitstatus == 0
 
 

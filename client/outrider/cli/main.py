@@ -24,8 +24,19 @@ from outrider.client import Options, RPCError, Tls, automate_params, research_pa
 from outrider.client.aio import Params
 from outrider.client.requests import RECIPE_MODES
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Outrider's command line.")
-runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, delete, events.")
+# Plain click help (rich_markup_mode=None): typer's rich panels print a type beside every flag
+# (`--json <bool>`), which reads as an option that takes a value.
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help="Outrider's command line.",
+)
+runs_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Runs: list, show, cancel, delete, events.",
+)
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
 
@@ -91,8 +102,7 @@ def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
     }
 )
 def serve(ctx: typer.Context) -> None:
-    """Runs the server (needs the `server` extra): --host, --port, --rest-port, --data-dir,
-    --model (see `outrider serve --help`); every setting is also an OUTRIDER_* variable."""
+    """Runs the server (needs the `server` extra); `outrider serve --help` lists its options."""
     try:
         from outrider.server.__main__ import main as serve_main  # heavy and optional
     except ImportError as error:
@@ -127,7 +137,9 @@ def automate(
     trusted_host: Annotated[
         list[str] | None,
         typer.Option(
-            "--trusted-host", help="Host where filling and submitting forms needs no approval."
+            "--trusted-host",
+            metavar="HOST",
+            help="Host where filling and submitting forms needs no approval (repeatable).",
         ),
     ] = None,
     max_iterations: Annotated[int | None, typer.Option(help="1..100.")] = None,
