@@ -6,8 +6,8 @@
 #                                          postgresql for tests)
 #   scripts/bootstrap.sh python [--test]   virtualenv + Python packages (+ test tools, npm tools)
 #   scripts/bootstrap.sh all    [--test]   both
-#   ... --demo                             also grpcurl, which `outrider demo --serve` prints
-#                                          commands for (the test tools include it)
+#   ... --demo                             also grpcurl and curl, which `outrider demo --serve`
+#                                          prints commands for (the test tools include them)
 #
 # Re-running is cheap: each step is skipped when its inputs have not changed, and a virtualenv
 # installed with more extras (the test tools) serves the commands that need fewer.
@@ -33,14 +33,16 @@ apt_install() {
 }
 
 install_system() {
-  local want_tests="$1" missing=()
+  local want="$1" missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   "$PYTHON" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
   # Playwright's bundled Node.js driver links libatomic.so.1, which chromium does not pull in and
   # a minimal Debian (debootstrap minbase, the container's base) lacks: without it every browser
   # run fails at launch while the server still reports SERVING.
   [ "$(dpkg-query -W -f='${db:Status-Status}' libatomic1 2>/dev/null)" = installed ] || missing+=(libatomic1)
-  if [ "$want_tests" = yes ]; then
+  # The demo prints curl commands (grpcurl comes with the Python packages of --demo).
+  if [ "$want" != server ]; then command -v curl >/dev/null 2>&1 || missing+=(curl); fi
+  if [ "$want" = tests ]; then
     command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
     # `ip`, for the test that probes the renderer in a private network namespace (10.x, metadata).
     command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || missing+=(iproute2)
@@ -112,17 +114,17 @@ install_node_package() {
 }
 
 main() {
-  local what="${1:-all}" want=server want_tests=no
+  local what="${1:-all}" want=server
   case "${2:-}" in
-    --test) want=tests want_tests=yes ;;
+    --test) want=tests ;;
     --demo) want=demo ;;
     "") ;;
     *) log "usage: $0 system|python|all [--test|--demo]"; exit 2 ;;
   esac
   case "$what" in
-    system) install_system "$want_tests" ;;
+    system) install_system "$want" ;;
     python) install_python "$want" ;;
-    all) install_system "$want_tests"; install_python "$want" ;;
+    all) install_system "$want"; install_python "$want" ;;
     *) log "usage: $0 system|python|all [--test|--demo]"; exit 2 ;;
   esac
 }
