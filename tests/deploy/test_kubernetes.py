@@ -13,6 +13,7 @@ import yaml
 
 from outrider.server.grpc_edge.server import SERVICE_NAMES
 from outrider.server.settings import Settings
+from tests.deploy.sizing import mebibytes, needed_memory_mib
 from tests.support.harness import REPO_ROOT
 
 DEPLOY = REPO_ROOT / "deploy" / "kubernetes"
@@ -119,20 +120,9 @@ def test_pod_runs_as_the_images_user_with_the_data_dir_on_the_volume() -> None:
 def test_resources_cover_the_measured_memory_of_the_configured_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """docs/benchmarks.md measures the idle tree and the PSS per concurrent run; the request must
-    hold the idle tree plus that many runs, the limit twice it (real pages weigh more)."""
-    runs = configured_settings(monkeypatch).max_concurrent_runs
-    table = (REPO_ROOT / "docs" / "benchmarks.md").read_text()
-    idle = re.search(r"^\| idle server, Chromium up \| [\d,]+ \| ([\d,]+) \|", table, re.M)
-    per_run = re.search(r"^\| 16 concurrent \|(?: [^|]+ \|){5} ([\d.]+) \|", table, re.M)
-    assert idle and per_run, "the memory table of docs/benchmarks.md changed shape"
-    needed_mib = float(idle.group(1).replace(",", "")) + runs * float(per_run.group(1))
+    """The request must hold the idle tree plus the configured runs, the limit twice it."""
+    needed_mib = needed_memory_mib(configured_settings(monkeypatch).max_concurrent_runs)
     resources = container()["resources"]
     assert mebibytes(resources["requests"]["memory"]) >= needed_mib
     assert mebibytes(resources["limits"]["memory"]) >= 2 * needed_mib
     assert resources["requests"]["cpu"]
-
-
-def mebibytes(quantity: str) -> float:
-    number, unit = re.fullmatch(r"(\d+)(Mi|Gi)", quantity).groups()  # type: ignore[union-attr]
-    return float(number) * (1024 if unit == "Gi" else 1)
