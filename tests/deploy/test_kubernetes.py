@@ -17,13 +17,18 @@ from tests.deploy.sizing import mebibytes, needed_memory_mib
 from tests.support.harness import REPO_ROOT
 
 DEPLOY = REPO_ROOT / "deploy" / "kubernetes"
+TOPOLOGIES = (DEPLOY, DEPLOY / "postgresql")  # one replica on SQLite; API + workers on PostgreSQL
 # The oldest Kubernetes still in upstream support when written, and the newest schemas we have.
 VERSIONS = ("1.32.0", kubernetes_validate.latest_version() + ".0")
 
 
-def manifest_files() -> list[Path]:
-    kustomization = yaml.safe_load((DEPLOY / "kustomization.yaml").read_text())
-    return [DEPLOY / name for name in kustomization["resources"]]
+def manifest_files(directory: Path = DEPLOY) -> list[Path]:
+    kustomization = yaml.safe_load((directory / "kustomization.yaml").read_text())
+    return [directory / name for name in kustomization["resources"]]
+
+
+def every_manifest_file() -> list[Path]:
+    return [path for directory in TOPOLOGIES for path in manifest_files(directory)]
 
 
 def manifests() -> dict[str, dict[str, Any]]:
@@ -35,13 +40,14 @@ def manifests() -> dict[str, dict[str, Any]]:
     return found
 
 
-def test_kustomization_lists_every_manifest() -> None:
-    on_disk = {p.name for p in DEPLOY.glob("*.yaml")} - {"kustomization.yaml"}
-    assert {p.name for p in manifest_files()} == on_disk
+@pytest.mark.parametrize("directory", TOPOLOGIES, ids=lambda p: p.name)
+def test_kustomization_lists_every_manifest(directory: Path) -> None:
+    on_disk = {p.name for p in directory.glob("*.yaml")} - {"kustomization.yaml"}
+    assert {p.name for p in manifest_files(directory)} == on_disk
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("path", manifest_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", every_manifest_file(), ids=lambda p: str(p.relative_to(DEPLOY)))
 def test_manifest_validates_against_the_kubernetes_schema(path: Path, version: str) -> None:
     for document in yaml.safe_load_all(path.read_text()):
         kubernetes_validate.validate(document, version, strict=True)
