@@ -68,8 +68,9 @@ class Settings(BaseSettings):
     )
     database_url: str | None = Field(
         None,
-        description="postgresql://user:password@host:port/db: keep runs, events and interactions "
-        "in PostgreSQL (shared by replicas) instead of the SQLite file of data_dir.",
+        description="postgresql://user:password@host:port/db: keep runs, events, interactions, "
+        "artifacts (their bytes too) and recipes in PostgreSQL (shared by replicas) instead of "
+        "the SQLite file and artifact files of data_dir.",
     )
     failover_interval: float = Field(
         4.0,
