@@ -34,13 +34,15 @@ from bench.browser_report import table
 from bench.browser_runs import channel
 from bench.browser_server import ServerProcess
 from bench.browser_task_tokens import tree_of
-from bench.browser_tokens import token_counter
+from bench.browser_tokens import CL100K, O200K, token_counter
 from bench.cache_billing import CLAUDE_SONNET, GPT_41, Bill, Prices
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.models.fake_providers import FakeProvider, serve
 from tests.support.sites import fixture_sites
 
 PRICES = {"anthropic": CLAUDE_SONNET, "openai": GPT_41}
+# Token counts: OpenAI publishes GPT-4.1's encoding; Anthropic publishes none (cl100k stands in).
+ENCODINGS = {"anthropic": CL100K, "openai": O200K}
 SIDES = ("before", "batched")
 
 
@@ -93,7 +95,7 @@ class Bench:
 
     def measure(self, provider: str, rounds: int) -> None:
         players, servers = {}, {}
-        count = token_counter().count
+        count = token_counter(ENCODINGS[provider]).count
         allow = self._sites.removeprefix("http://")
         try:
             for side in SIDES:
@@ -209,8 +211,8 @@ def main() -> None:
         bench = Bench(before, sites, args.latency, stack)
         for provider in args.providers:
             bench.measure(provider, args.rounds)
-    method = token_counter().method
-    out = [f"before = {args.before}; latency {args.latency:g} s per model answer; {method}\n"]
+    methods = ", ".join(f"{p}: {token_counter(ENCODINGS[p]).method}" for p in args.providers)
+    out = [f"before = {args.before}; latency {args.latency:g} s per model answer; {methods}\n"]
     for provider in args.providers:
         prices = PRICES[provider]
         out += [

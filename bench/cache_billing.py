@@ -3,9 +3,12 @@ from the request bodies a fake provider server receives (the benchmark's model i
 no provider reports real usage).
 
 A request is cut into blocks in the provider's prompt order (Anthropic: tools, system blocks,
-then every message's content blocks; OpenAI: tools, then messages), each counted with
-cl100k_base (bench/browser_tokens.py: neither provider publishes its tokenizer; both sides of a
-comparison are counted alike). The caches follow the providers' published rules:
+then every message's content blocks; OpenAI: tools, the structured-output schema, which OpenAI
+says is a prefix of the system message, then messages), each counted as JSON (both sides of a
+comparison alike; providers render tools more compactly than JSON and publish no rendering, so
+these are upper bounds): for Anthropic with cl100k_base (it publishes no tokenizer), for OpenAI
+with o200k_base, GPT-4.1's own (bench/browser_tokens.py). The caches follow the providers'
+published rules:
 
 - Anthropic caches only where a block carries `cache_control` (a breakpoint), once the prefix up
   to it is at least 1,024 tokens (Claude Sonnet's minimum). A request reads the longest prefix
@@ -105,7 +108,9 @@ def _content(message: dict[str, Any]) -> list[Any]:
 
 
 def openai_blocks(body: dict[str, Any]) -> list[tuple[str, bool]]:
-    return [(_canonical(b), False) for b in [*body.get("tools", []), *body["messages"]]]
+    schema = body.get("response_format", {}).get("json_schema")
+    blocks = [*body.get("tools", []), *([schema] if schema else []), *body["messages"]]
+    return [(_canonical(b), False) for b in blocks]
 
 
 @dataclass
