@@ -119,6 +119,20 @@ VALIDATION_SCHEMA: dict[str, Any] = {
 }
 
 
+PLANNER = """You plan the work of a browser agent that sees each page as an accessibility \
+snapshot and acts on it with tools (click, fill, select, check, scroll, goto, extract), then \
+calls done with the final answer. Values like {{secret:path}} stand for secrets: keep them as \
+written.
+"""
+
+
+def planner_rules(run_rules: str) -> str:
+    """The planner's system message: what it plans for and the run's own rules. Not the actor's
+    rules: they are about pages and refs, which the planner never sees; sent to it they were a
+    fifth of a short run's bill where the provider caches only what repeats (OpenAI)."""
+    return f"{PLANNER}\n{run_rules}" if run_rules else PLANNER
+
+
 def plan_request_text(task: str, url: str) -> str:
     return (
         f"{task_message(task, url)}\n\nPlan how to do this in a browser. Reply with JSON: "
