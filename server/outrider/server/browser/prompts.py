@@ -25,10 +25,11 @@ something.
 ONE_CALL = "exactly one tool per turn"
 SEVERAL_CALLS = "tools"
 BATCHING = """\
-- Save turns: when the snapshot shows every element the next steps need, call up to {n} tools \
-at once, in order (a form's fields, boxes and options, then its submit button). They stop at \
-the first that fails or changes the page; you are told which ran. Call a tool alone when you \
-must see its effect first (a link, a search, a combobox's options, an answer for done).
+- Save turns: when the snapshot already shows every element the next steps need, call up to {n} \
+tools at once, in order: fill a form's fields, tick its boxes, choose its options, then its \
+submit button last. They run one by one until one loads a page, opens a dialog, fails, asks the \
+user, or the page changes under the next; you are told which ran. Call one tool alone when you \
+must see its effect first (a link, a search, a combobox's options, an answer to give with done).
 """
 
 

@@ -11,9 +11,7 @@ from outrider.server.models.schema import schema_errors
 from outrider.server.models.wire import INVALID_ARGUMENTS
 
 # No description: the system rules say what a ref is ("element refs like E12"), and the same
-# sentence on each of the ten tools that take one cost about 200 tokens on every request. Nor do
-# descriptions repeat what the rules or the snapshot already say (a combobox is filled, then an
-# option clicked; secret placeholders are typed as given; a date field shows its format).
+# sentence on each of the ten tools that take one cost about 200 tokens on every request.
 _REF = {"type": "string"}
 
 
@@ -31,13 +29,15 @@ _COMMON = [
     _spec("click", "Click an element.", {"ref": _REF}, ["ref"]),
     _spec(
         "fill",
-        "Replace the text of a field (input, textarea, combobox).",
+        "Replace the text of a field (input, textarea, or a combobox you type into; date fields "
+        "take YYYY-MM-DD). Use {{secret:...}} placeholders as given.",
         {"ref": _REF, "value": {"type": "string"}},
         ["ref", "value"],
     ),
     _spec(
         "select",
-        "Choose options of a `select` by their labels.",
+        "Choose options of a select list (shown as `select` with its options) by their labels. "
+        "Not for a `combobox`: fill it with text, then click one of the options it shows.",
         {"ref": _REF, "values": {"type": "array", "items": {"type": "string"}}},
         ["ref", "values"],
     ),
