@@ -184,7 +184,7 @@ class BrowserRun:
         )
         request = ModelRequest(
             messages=(
-                Message("system", planner_rules(self.run_rules)),
+                Message("system", planner_rules(self.params.interactive, self.run_rules)),
                 Message("user", plan_request_text(self.params.task, self.params.url)),
             ),
             output_schema=PLAN_SCHEMA,
