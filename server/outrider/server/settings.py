@@ -39,6 +39,12 @@ class Settings(BaseSettings):
         description="Serve the console (web pages to watch runs and answer their questions) at "
         "/console on the REST port, with the REST edge's TLS and principals.",
     )
+    a2a: bool = Field(
+        True,
+        description="Serve the A2A agent on the REST port: its agent card at "
+        "/.well-known/agent-card.json and JSON-RPC at /a2a, with the REST edge's TLS, keys and "
+        "tenants.",
+    )
     public_url: str | None = Field(
         None,
         description="Where people reach the REST port, e.g. https://outrider.example.com (a "
