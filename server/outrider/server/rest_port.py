@@ -41,8 +41,8 @@ def edges_beside_the_api(
             )
         )
     if settings.a2a:
-        # The A2A agent authenticates its callers itself (its card is public; JSON-RPC errors
-        # in its own shape); the API's browser guard (JSON bodies, CORS) applies to it as is.
+        # The A2A agent authenticates its callers and refuses bodies that are not JSON itself
+        # (its card is public; its refusals are JSON-RPC errors); CORS is the API's.
         a2a = build_a2a(runs, settings, keyring)
-        edges.append(MountedEdge(routes=a2a.routes, own_auth=a2a.paths))
+        edges.append(MountedEdge(routes=a2a.routes, own_auth=a2a.paths, own_media_check=a2a.paths))
     return edges

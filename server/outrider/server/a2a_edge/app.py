@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.server.routes.jsonrpc_dispatcher import JsonRpcDispatcher
+from a2a.utils.constants import VERSION_HEADER
+from google.protobuf import json_format
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -38,10 +40,25 @@ def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARout
 
     async def card(request: Request) -> Response:
         base = public or str(request.base_url)
-        return JSONResponse(agent_card_to_dict(agent_card(settings, keyring, base)))
+        shown = agent_card(settings, keyring, base)
+        if _asks_for_1_0(request.headers.get(VERSION_HEADER, "")):
+            return JSONResponse(json_format.MessageToDict(shown))
+        # Clients that name no version may speak 0.3: the SDK adds the 0.3 fields they read.
+        return JSONResponse(agent_card_to_dict(shown))
 
+    rpc = authenticated(dispatcher.handle_requests, keyring)
     routes: list[BaseRoute] = [
         Route(A2A_CARD_PATH, card, methods=["GET"]),
-        Route(RPC_PATH, authenticated(dispatcher.handle_requests, keyring), methods=["POST"]),
+        Route(RPC_PATH, rpc, methods=["POST"]),
+        # Clients that join "/" to the card's URL (the TCK's httpx base URL) post here.
+        Route(RPC_PATH + "/", rpc, methods=["POST"]),
     ]
     return A2ARoutes(routes, (A2A_CARD_PATH, RPC_PATH))
+
+
+def _asks_for_1_0(version: str) -> bool:
+    try:
+        numbers = tuple(int(n) for n in version.strip().split(".")[:2])
+    except ValueError:
+        return False
+    return numbers >= (1, 0)

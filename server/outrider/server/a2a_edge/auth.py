@@ -1,7 +1,9 @@
 """Who calls the A2A endpoint, checked before the SDK's dispatcher reads the request: a bearer
 key or a mapped client certificate (security/authn, as on every edge), else 401 with a Bearer
-challenge; then the scopes of the JSON-RPC method (security/access.A2A_METHODS), else 403. Both
-refusals are JSON-RPC error objects (code -32000, an ErrorInfo naming the reason).
+challenge; a JSON body (else 415, ContentTypeNotSupportedError: what a page of another site
+could send without a CORS preflight is never read); then the scopes of the JSON-RPC method
+(security/access.A2A_METHODS), else 403. Refusals are JSON-RPC error objects (-32000 for
+authentication and scopes, with an ErrorInfo naming the reason).
 
 The principal then reaches the handler through the SDK's call context (`Caller`), with the base
 URL the task's links are made from.
@@ -14,7 +16,9 @@ from typing import Any
 
 from a2a.auth.user import User
 from a2a.server.context import ServerCallContext
+from a2a.server.request_handlers.response_helpers import build_error_response
 from a2a.server.routes.common import DefaultServerCallContextBuilder
+from a2a.utils.errors import ContentTypeNotSupportedError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -39,6 +43,8 @@ def authenticated(endpoint: Endpoint, keyring: Keyring) -> Endpoint:
         except OutriderError as error:
             return refusal(401, error, None, _CHALLENGE)
         bind_principal(principal.id)  # log lines of this request name the caller
+        if not _is_json(request.headers.get("content-type", "")):
+            return _not_json()
         body = await _read_body(request)
         if isinstance(body, Response):
             return body
@@ -68,6 +74,18 @@ async def _read_body(request: Request) -> Any:
         return await request.json()
     except ValueError:
         return None
+
+
+def _is_json(content_type: str) -> bool:
+    """application/json, with a UTF-8 charset if it names one."""
+    media_type, *parameters = (part.strip().lower() for part in content_type.split(";"))
+    charsets = [p.partition("=")[2].strip('" ') for p in parameters if p.startswith("charset")]
+    return media_type == "application/json" and all(c in ("utf-8", "utf8") for c in charsets)
+
+
+def _not_json() -> Response:
+    error = ContentTypeNotSupportedError("JSON-RPC requests are sent as application/json")
+    return JSONResponse(build_error_response(None, error), 415)
 
 
 def _peek(body: Any) -> tuple[str, bool, Any]:

@@ -39,12 +39,14 @@ class MountedEdge:
     """An edge served on this port beside the API. `own_auth`: path prefixes whose callers it
     authenticates itself (the API's key check leaves them alone); `own_guard`: prefixes where
     it guards against other sites' pages itself (the API's browser guard leaves them alone);
-    `hidden_prefixes`: paths whose rest is a secret, shown as the prefix and "…" in logs and
-    spans."""
+    `own_media_check`: prefixes where it refuses bodies that are not JSON itself, in its own
+    error shape (CORS is still the browser guard's); `hidden_prefixes`: paths whose rest is a
+    secret, shown as the prefix and "…" in logs and spans."""
 
     routes: Sequence[BaseRoute]
     own_auth: tuple[str, ...] = ()
     own_guard: tuple[str, ...] = ()
+    own_media_check: tuple[str, ...] = ()
     hidden_prefixes: tuple[str, ...] = ()
 
 
@@ -119,13 +121,17 @@ def build_app(
         routes.extend(edge.routes)
     own_auth = tuple(prefix for edge in edges for prefix in edge.own_auth)
     own_guard = tuple(prefix for edge in edges for prefix in edge.own_guard)
+    own_media = tuple(prefix for edge in edges for prefix in edge.own_media_check)
     hidden = tuple(prefix for edge in edges for prefix in edge.hidden_prefixes)
     return Starlette(
         routes=routes,
         middleware=[
             Middleware(ObservingMiddleware, hidden_prefixes=hidden),
             Middleware(
-                BrowserGuardMiddleware, allowed_origins=settings.cors_origins, own_paths=own_guard
+                BrowserGuardMiddleware,
+                allowed_origins=settings.cors_origins,
+                own_paths=own_guard,
+                own_media_check=own_media,
             ),
             Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths, own_paths=own_auth),
         ],
