@@ -5,6 +5,7 @@ authentication."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
@@ -30,7 +31,14 @@ class A2ARoutes:
     paths: tuple[str, ...]  # what the edge answers itself (its own authentication)
 
 
+# The SDK logs whole request and response bodies at DEBUG: an answer's form values would be
+# written to the log, which no value typed into a form ever is (design §4), at any level.
+_BODY_LOGGERS = ("a2a.server.routes", "a2a.compat.v0_3", "sse_starlette")
+
+
 def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARoutes:
+    for name in _BODY_LOGGERS:
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
     dispatcher = JsonRpcDispatcher(
         OutriderRequestHandler(runs),
         context_builder=CallContextBuilder(settings.public_url),
