@@ -203,4 +203,3 @@ async def _when(client: Client, task_id: str, ready: Any, within: float = 60) ->
             return task
         await asyncio.sleep(0.2)
     raise AssertionError(f"task {task_id} did not get there within {within} s")
-
