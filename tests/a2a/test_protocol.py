@@ -87,9 +87,13 @@ def error_of(response: httpx.Response) -> dict[str, Any]:
 
 
 async def test_the_card_names_skills_interfaces_and_our_auth(edge: Edge, tmp_path: Path) -> None:
+    where = f"{edge.origin}/.well-known/agent-card.json"
     async with httpx.AsyncClient() as http:
-        card = (await http.get(f"{edge.origin}/.well-known/agent-card.json")).json()
-        pure = (await http.get(f"{edge.origin}/.well-known/agent-card.json", headers=V1)).json()
+        served = await http.get(where)
+        pure = (await http.get(where, headers=V1)).json()
+        again = await http.get(where, headers={"If-None-Match": served.headers["etag"]})
+    card = served.json()
+    assert again.status_code == 304 and "max-age" in served.headers["cache-control"]
     assert [s["id"] for s in card["skills"]] == ["browse", "research"]
     assert {i["protocolVersion"] for i in card["supportedInterfaces"]} == {"1.0", "0.3"}
     assert card["supportedInterfaces"][0]["url"] == f"{edge.origin}/a2a"

@@ -5,8 +5,11 @@ authentication."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.server.routes.jsonrpc_dispatcher import JsonRpcDispatcher
@@ -33,6 +36,7 @@ class A2ARoutes:
 
 # The SDK logs whole request and response bodies at DEBUG: an answer's form values would be
 # written to the log, which no value typed into a form ever is (design §4), at any level.
+CARD_MAX_AGE = 300  # seconds
 _BODY_LOGGERS = ("a2a.server.routes", "a2a.compat.v0_3", "sse_starlette")
 
 
@@ -50,9 +54,10 @@ def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARout
         base = public or str(request.base_url)
         shown = agent_card(settings, keyring, base)
         if _asks_for_1_0(request.headers.get(VERSION_HEADER, "")):
-            return JSONResponse(json_format.MessageToDict(shown))
-        # Clients that name no version may speak 0.3: the SDK adds the 0.3 fields they read.
-        return JSONResponse(agent_card_to_dict(shown))
+            body = json_format.MessageToDict(shown)
+        else:  # clients that name no version may speak 0.3: the SDK adds the fields they read
+            body = agent_card_to_dict(shown)
+        return _cacheable(request, body)
 
     rpc = authenticated(dispatcher.handle_requests, keyring)
     routes: list[BaseRoute] = [
@@ -62,6 +67,23 @@ def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARout
         Route(RPC_PATH + "/", rpc, methods=["POST"]),
     ]
     return A2ARoutes(routes, (A2A_CARD_PATH, RPC_PATH))
+
+
+def _cacheable(request: Request, body: dict[str, Any]) -> Response:
+    """The card with an ETag (a 304 when the client has it) and a short cache lifetime: it
+    changes only with the server's configuration (keys, TLS, public URL)."""
+    encoded = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    headers = {
+        "ETag": f'W/"{hashlib.sha256(encoded).hexdigest()[:32]}"',
+        "Cache-Control": f"public, max-age={CARD_MAX_AGE}",
+        "Vary": VERSION_HEADER,
+    }
+    asked = request.headers.get("if-none-match", "")
+    if headers["ETag"].removeprefix("W/") in {
+        t.strip().removeprefix("W/") for t in asked.split(",")
+    }:
+        return Response(status_code=304, headers=headers)
+    return JSONResponse(body, headers=headers)
 
 
 def _asks_for_1_0(version: str) -> bool:
