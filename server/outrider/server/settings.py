@@ -49,7 +49,8 @@ class Settings(BaseSettings):
         None,
         description="Where people reach the REST port, e.g. https://outrider.example.com (a "
         "path prefix allowed): one-time answer links are made absolute with it, and console "
-        "cookies are Secure when it is https. Unset: answer links are paths (/console/answer/…).",
+        "cookies are Secure when it is https; the A2A card and task links use it too. Unset: "
+        "answer links are paths (/console/answer/…), A2A links the address the caller reached.",
     )
     console_session: float = Field(
         "8h",
