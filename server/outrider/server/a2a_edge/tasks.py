@@ -57,11 +57,10 @@ class A2ATasks:
         if message.task_id:
             return await self._answer(message, caller)
         spec = run_spec(message, message.context_id or uuid.uuid4().hex)
-        run = await self._runs.start(
+        started = await self._runs.start(
             spec, caller.principal, params_at="message.data.", options_at="message.data.options."
-        )
-        await self._runs.committed()  # another replica can read the task once it is named
-        return Begun(_id(run), cancel_on_disconnect=spec.options.cancel_on_disconnect)
+        )  # returns once committed: another replica can read the task once it is named
+        return Begun(_id(started.run), cancel_on_disconnect=spec.options.cancel_on_disconnect)
 
     async def _answer(self, message: a2a.Message, caller: Caller) -> Begun:
         run = self._task_run(message.task_id, caller)
