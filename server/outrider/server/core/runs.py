@@ -42,11 +42,13 @@ from outrider.server.core.relay import (
     executor_address,
     worker_address,
 )
+from outrider.server.core.resume_gate import AskBeforeResuming
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
+from outrider.server.core.side_effects import SideEffectJournal
 from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
-from outrider.server.core.takeover import Takeover
+from outrider.server.core.takeover import Resumed, Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics, tracing
@@ -144,23 +146,28 @@ class RunManager:
     def can_execute(self, kind: int) -> bool:
         return self._settings.role != "api" and kind in self._agents and self._accepting
 
-    def adopt(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
+    def adopt(self, run: run_pb2.Run, takeovers: int, resumed: Resumed) -> None:
         run_id = _id(run)
         redactor = Redactor()
-        self.log.open(run_id, last[-1].sequence if last else 0, redactor=redactor)
+        self.log.open(run_id, resumed.last[-1].sequence if resumed.last else 0, redactor=redactor)
         run.state = run_pb2.RUN_STATE_QUEUED
         live = run_pb2.Run()
         live.CopyFrom(run)
-        active = self._activate(run, live, clock.now_us(), redactor, resumed=True)
+        attempt = (takeovers, resumed.side_effects)
+        active = self._activate(run, live, clock.now_us(), redactor, attempt)
         reason = "the replica executing the run was lost; another replica took it over"
         active.ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
         agent = self._agents[run.kind]
+        if resumed.ask:
+            agent = AskBeforeResuming(agent, resumed.side_effects)
         active.task = asyncio.create_task(self._drive(active, agent), name=run.name)
 
-    def close_lost(self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent]) -> None:
+    def close_lost(
+        self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent], ending: Ending | None = None
+    ) -> None:
         run_id = _id(run)
         self.log.open(run_id, last[-1].sequence if last else 0)
-        ending = Ending("SERVER_RESTARTED", restart_reason(run))
+        ending = ending or Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
         for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
             self.log.append(run_id, payload)
@@ -307,7 +314,7 @@ class RunManager:
         live, redactor = keep_secrets_in_memory(run)
         self._insert_within_store_limits(run, run_id, principal)
         self.log.open(run_id, redactor=redactor)
-        return self._activate(run, live, now, redactor, resumed=False)
+        return self._activate(run, live, now, redactor, None)
 
     def _activate(
         self,
@@ -315,11 +322,16 @@ class RunManager:
         live: run_pb2.Run,
         started_us: int,
         redactor: Redactor,
-        resumed: bool,
+        resumed: tuple[int, list[run_event_pb2.SideEffect]] | None,
     ) -> _Active:
-        """Registers a run this process executes from now on (its log is open)."""
+        """Registers a run this process executes from now on (its log is open); `resumed`:
+        the takeover count and side-effect journal of a run taken over."""
         run_id = _id(run)
-        checkpoints = Checkpoints(self._store, run_id, redactor, resumed, self._resumable_elsewhere)
+        checkpoints = Checkpoints(
+            self._store, run_id, redactor, resumed is not None, self._resumable_elsewhere
+        )
+        attempt, earlier = resumed or (0, [])
+        journal = SideEffectJournal(self._store, self.log, run_id, redactor, attempt, earlier)
         ctx = RunContext(
             live,
             started_us,
@@ -329,6 +341,7 @@ class RunManager:
             self._store,
             redactor,
             checkpoints,
+            journal,
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -620,6 +633,8 @@ def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
     else:
         validation.check_research(spec.params, params_at)
     validation.check_options(spec.options, options_at)
+    if isinstance(spec.params, params_pb2.AutomateParams):
+        validation.check_resume_option(spec.params, spec.options, options_at)
 
 
 def _check_filters(states: list[int], kind: int) -> None:

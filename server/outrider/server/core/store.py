@@ -36,6 +36,7 @@ from outrider.server.core.storage.rows import (
     interactions_from_rows,
     read_run,
     run_values,
+    side_effects_from_rows,
 )
 from outrider.server.core.storage.sqlite_checkpoints import Checkpointer
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
@@ -246,6 +247,21 @@ class SqliteStore:
     def delete_checkpoint(self, run_id: str) -> None:
         self._write("DELETE FROM checkpoints WHERE run_id = ?", (run_id,))
 
+    # side-effect journal
+
+    def record_side_effect(self, run_id: str, effect: run_event_pb2.SideEffect) -> None:
+        self._write(
+            "INSERT INTO side_effects (run_id, number, body, recorded_us) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (run_id, number) DO NOTHING",
+            (run_id, effect.number, effect.SerializeToString(), clock.now_us()),
+        )
+
+    def side_effects(self, run_id: str) -> list[run_event_pb2.SideEffect]:
+        rows = self._conn.execute(
+            "SELECT body FROM side_effects WHERE run_id = ? ORDER BY number", (run_id,)
+        ).fetchall()
+        return side_effects_from_rows(rows)
+
     # interactions
 
     def save_interaction(
@@ -357,7 +373,7 @@ class SqliteStore:
             weight = self._conn.execute(
                 "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = ?", (run_id,)
             ).fetchone()[0]
-            for table in ("events", "interactions", "artifacts", "checkpoints"):
+            for table in ("events", "interactions", "artifacts", "checkpoints", "side_effects"):
                 self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
         self._checkpoints.committed()

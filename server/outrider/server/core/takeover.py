@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Container
+from dataclasses import dataclass
 from typing import Protocol
 
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.redaction import holds_placeholders
+from outrider.server.core.resume_gate import (
+    ASK,
+    END,
+    REPEAT,
+    can_be_asked,
+    policy_of,
+    unsafe_ending,
+)
 from outrider.server.core.storage import ACTIVE_STATES, Store
+from outrider.server.core.terminal import Ending
 from outrider.v1 import run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)
@@ -30,15 +40,28 @@ class RunHost(Protocol):
     def can_execute(self, kind: int) -> bool:
         """Whether this process may start executing a run of `kind` now."""
 
-    def adopt(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
-        """Executes a lost run here after the events it has (`last`: its newest ones), from the
-        start of its task or from the checkpoint its agent saved (`RunContext.checkpoints`)."""
+    def adopt(self, run: run_pb2.Run, takeovers: int, resumed: Resumed) -> None:
+        """Executes a lost run here after the events it has (`resumed.last`: its newest ones),
+        from the start of its task or from the checkpoint its agent saved
+        (`RunContext.checkpoints`), asking first when `resumed.ask`."""
 
-    def close_lost(self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent]) -> None:
-        """Ends a lost run as failed (SERVER_RESTARTED) with terminal events after `last`."""
+    def close_lost(
+        self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent], ending: Ending | None = None
+    ) -> None:
+        """Ends a lost run as failed (`ending`, by default SERVER_RESTARTED) with terminal
+        events after `last`."""
 
     def stop_moved(self, run_id: str) -> None:
         """Stops, without writing an ending, a run another process took over."""
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What the claimant of a lost run knows of it when it resumes it."""
+
+    last: list[run_event_pb2.RunEvent]  # its newest events
+    side_effects: list[run_event_pb2.SideEffect]  # its journal, every earlier attempt's
+    ask: bool  # ask the caller before starting the task again (resume_gate)
 
 
 class Takeover:
@@ -87,14 +110,36 @@ class Takeover:
                 self._interactions.close_pending_of(_id(run))
                 last = self._store.last_events(_id(run), 2)  # read after the claim: complete
                 if resume and self._resumable(run, takeovers, last):
-                    log.warning("resuming %s (takeover %d)", run.name, takeovers)
-                    self._host.adopt(run, takeovers, last)
+                    self._resume(run, takeovers, last)
                 else:
                     self._host.close_lost(run, last)
             except Exception:  # one run's failure must not leave the others unhandled
                 log.exception("taking over %s failed", run.name)
         self._store.flush()
         return taken
+
+    def _resume(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
+        """Resumes the run, unless its journal says that starting again could repeat a side
+        effect and the run's policy does not allow it (resume_gate)."""
+        effects = self._store.side_effects(_id(run)) if run.HasField("automate") else []
+        policy = policy_of(run) if effects else REPEAT
+        if policy == ASK and not can_be_asked(run):
+            policy = END  # nobody could answer (a run stored before the option was checked)
+        if policy == END:
+            log.warning(
+                "ending %s: %d side effects, not repeated (RESUME_UNSAFE)", run.name, len(effects)
+            )
+            self._host.close_lost(run, last, unsafe_ending(effects))
+            return
+        asking = " (asking the caller first)" if policy == ASK else ""
+        log.warning(
+            "resuming %s (takeover %d, %d side effects)%s",
+            run.name,
+            takeovers,
+            len(effects),
+            asking,
+        )
+        self._host.adopt(run, takeovers, Resumed(last, effects, ask=policy == ASK))
 
     def _resumable(
         self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]

@@ -45,9 +45,9 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued, recipe_replayed and run_resumed. An automate run started without it cannot "
-    "be asked for approvals: actions the firewall holds are refused at once and the model is "
-    "told.",
+    "run_queued, recipe_replayed, run_resumed and side_effect. An automate run started without "
+    "it cannot be asked for approvals: actions the firewall holds are refused at once and the "
+    "model is told (and a run taken over after it did side effects ends instead of asking).",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 
@@ -241,6 +241,15 @@ def _schemas() -> dict[str, Any]:
                 **_enum(params_pb2.RecipeMode),
                 "description": "Browser runs: record a recipe when the run succeeds (record), "
                 "or replay the task's recipe without the model, else record one (replay).",
+            },
+            "resumeAfterSideEffects": {
+                **_enum(params_pb2.ResumeAfterSideEffects),
+                "description": "Browser runs taken over by another replica after they did side "
+                "effects (forms sent, non-GET requests, downloads, uploads, approvals granted): "
+                "ask (an approval listing them; needs interactive and the approval events "
+                "header), end (the run fails: complete.error.code TASK_FAILED, the message "
+                "starts with RESUME_UNSAFE; the run's outcome.errorCode is RESUME_UNSAFE) or "
+                "repeat. Default: ask when the run can be asked, else end.",
             },
         },
     }

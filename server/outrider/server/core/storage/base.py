@@ -141,6 +141,14 @@ class Store(Protocol):
         """Drops every part of the run's checkpoint (the run ended); fenced like
         `save_checkpoint`. `delete_run` drops them too."""
 
+    def record_side_effect(self, run_id: str, effect: run_event_pb2.SideEffect) -> None:
+        """Appends an entry (at its `number`) to the run's side-effect journal: something its
+        browser did that may change state elsewhere. Fenced like events: once another live
+        process took the run over, not written, and `fenced_out` says so."""
+
+    def side_effects(self, run_id: str) -> list[run_event_pb2.SideEffect]:
+        """The run's side-effect journal in order (every attempt's); empty when it has none."""
+
     def save_interaction(
         self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
     ) -> None: ...
@@ -205,9 +213,10 @@ class Store(Protocol):
     def artifact_bytes(self) -> int: ...
 
     def delete_run(self, run_id: str) -> int | None:
-        """Deletes a run's row, events, interactions, checkpoint and artifacts (their rows, and on
-        PostgreSQL their bytes) in one transaction; returns the bytes its artifacts weighed,
-        None when there was no such run. SQLite's artifact files: `forget_artifacts`."""
+        """Deletes a run's row, events, interactions, checkpoint, side-effect journal and
+        artifacts (their rows, and on PostgreSQL their bytes) in one transaction; returns the
+        bytes its artifacts weighed, None when there was no such run. SQLite's artifact files:
+        `forget_artifacts`."""
 
     def reclaim_space(self) -> None: ...
 

@@ -43,12 +43,20 @@ from outrider.server.core.storage.rows import (
     interactions_from_rows,
     read_run,
     run_values,
+    side_effects_from_rows,
 )
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
 # The tables holding a run's rows besides `runs` (deleted with it).
-_RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
+_RUN_TABLES = (
+    "events",
+    "interactions",
+    "artifacts",
+    "artifact_chunks",
+    "checkpoints",
+    "side_effects",
+)
 # The transaction-level advisory lock starts hold while they count active runs (a one-part key:
 # a separate space from the two-part presence locks), and the longest wait for it before a
 # start is refused (UNAVAILABLE).
@@ -371,6 +379,34 @@ class PostgresStore:
             )
         )
 
+    # side-effect journal
+
+    def record_side_effect(self, run_id: str, effect: run_event_pb2.SideEffect) -> None:
+        self._writer.put(
+            Write(
+                # Fenced like events, returning a row when written: a replica that lost the run
+                # learns it (`fenced_out`) before it lets the side effect happen.
+                "INSERT INTO side_effects (run_id, number, body, recorded_us) "
+                f"SELECT %s, %s, %s, %s WHERE {OWNED} "
+                "ON CONFLICT (run_id, number) DO UPDATE SET body = side_effects.body RETURNING 1",
+                (
+                    run_id,
+                    effect.number,
+                    effect.SerializeToString(),
+                    clock.now_us(),
+                    run_id,
+                    self._presence.key,
+                ),
+                fenced=run_id,
+            )
+        )
+
+    def side_effects(self, run_id: str) -> list[run_event_pb2.SideEffect]:
+        rows = self._rows(
+            "SELECT body FROM side_effects WHERE run_id = %s ORDER BY number", (run_id,)
+        )
+        return side_effects_from_rows(rows)
+
     # interactions
 
     def save_interaction(
@@ -527,13 +563,7 @@ class PostgresStore:
                 weight = conn.execute(
                     "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = %s", (run_id,)
                 ).fetchone()
-                for table in (
-                    "events",
-                    "interactions",
-                    "artifacts",
-                    "artifact_chunks",
-                    "checkpoints",
-                ):
+                for table in _RUN_TABLES:
                     conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
                 deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
         except psycopg.OperationalError as error:

@@ -100,6 +100,16 @@ MIGRATIONS = (
             "CREATE UNIQUE INDEX active_recipe ON recipes (key) WHERE NOT retired",
         ),
     ),
+    Migration(
+        10,
+        "side_effects: what a browser run did that may change state elsewhere, journaled before "
+        "it happened, so a replica taking the run over does not repeat it blindly",
+        (
+            "CREATE TABLE side_effects ("
+            "run_id TEXT NOT NULL, number INTEGER NOT NULL, body BYTEA NOT NULL, "
+            "recorded_us BIGINT NOT NULL, PRIMARY KEY (run_id, number))",
+        ),
+    ),
 )
 
 
