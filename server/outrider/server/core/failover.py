@@ -25,14 +25,20 @@ class FailoverSweeper(BackgroundTask):
         self._interval = interval
 
     async def _every_interval(self) -> None:
-        seen: set[str] = set()  # runs that were nobody's at the previous sweep
+        seen: dict[str, int] = {}  # run id -> sweeps in a row it has been nobody's
         while True:
             await asyncio.sleep(self._interval)
             try:
                 closed, seen = self._runs.sweep_orphans(seen)
             except Exception:  # a store hiccup must not end the sweeping; the next pass retries
                 log.exception("failover sweep failed")
-                seen = set()
+                seen = {}
                 continue
             if closed:
-                log.warning("took over %d runs left active by a replica that is gone", closed)
+                left = len(seen) - closed
+                log.warning(
+                    "took over %d runs left active by a replica that is gone (%d left for "
+                    "other replicas)",
+                    closed,
+                    max(left, 0),
+                )

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator, Collection, Container, Coroutine
+from collections.abc import AsyncGenerator, Collection, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,7 +134,7 @@ class RunManager:
         (see `Takeover.recover`)."""
         return self.takeover.recover()
 
-    def sweep_orphans(self, seen_before: Container[str]) -> tuple[int, set[str]]:
+    def sweep_orphans(self, seen_before: Mapping[str, int]) -> tuple[int, dict[str, int]]:
         """Takes over the runs of a replica that died (see `Takeover.sweep`)."""
         return self.takeover.sweep(seen_before)
 
@@ -145,6 +145,12 @@ class RunManager:
 
     def can_execute(self, kind: int) -> bool:
         return self._settings.role != "api" and kind in self._agents and self._accepting
+
+    def room(self) -> int:
+        if not self._accepting:
+            return 0
+        limit = self._settings.max_concurrent_runs + self._settings.max_queued_runs
+        return max(limit - len(self._active), 0)
 
     def adopt(self, run: run_pb2.Run, takeovers: int, resumed: Resumed) -> None:
         run_id = _id(run)

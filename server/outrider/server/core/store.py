@@ -26,7 +26,13 @@ from typing import Any
 
 from outrider.server.core import clock
 from outrider.server.core.storage.artifact_files import ArtifactFiles
-from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
+from outrider.server.core.storage.base import (
+    ACTIVE_STATES,
+    ActiveLimits,
+    EventFeed,
+    RunUsage,
+    WorkerLoad,
+)
 from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -195,7 +201,10 @@ class SqliteStore:
     def fenced_out(self, run_id: str) -> bool:
         return False
 
-    def announce(self, address: str, role: str) -> None:
+    def worker_loads(self) -> list[WorkerLoad]:
+        return []  # one process owns the file
+
+    def announce(self, address: str, role: str, capacity: int = 0) -> None:
         pass  # one process owns the file: nobody relays calls to it
 
     def pick_worker(self) -> str | None:

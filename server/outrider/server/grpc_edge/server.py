@@ -95,7 +95,8 @@ class OutriderServer:
             raise
         address = advertised_address(self.settings, self.port)
         self._auth.relay_audience = address  # relay tokens must be made for this address
-        self.store.announce(address, self.settings.role)
+        capacity = self.settings.max_concurrent_runs + self.settings.max_queued_runs
+        self.store.announce(address, self.settings.role, capacity)
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)

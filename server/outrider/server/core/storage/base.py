@@ -50,6 +50,16 @@ class ActiveLimits:
         return None
 
 
+@dataclass(frozen=True)
+class WorkerLoad:
+    """A live replica that executes runs, as takeovers weigh it: its active runs, and how many
+    it may hold (executing slots plus queue; 0 when it did not say)."""
+
+    mine: bool  # this process
+    active: int
+    capacity: int
+
+
 class RunWatch(Protocol):
     """Wakes a watcher when another process may have added events to one run."""
 
@@ -110,10 +120,14 @@ class Store(Protocol):
         """A write of this process to the run was refused since another process took it over
         (known without a query, as soon as the refused write was committed)."""
 
-    def announce(self, address: str, role: str) -> None:
+    def announce(self, address: str, role: str, capacity: int = 0) -> None:
         """Publishes where other processes reach this one (`host:port` of its gRPC edge) for
-        calls they relay to it, and its role (all, api, worker); a no-op where no other
-        process can be."""
+        calls they relay to it, its role (all, api, worker) and the runs it may hold (slots
+        plus queue); a no-op where no other process can be."""
+
+    def worker_loads(self) -> list[WorkerLoad]:
+        """Every live process that executes runs (role all or worker), ordered the same way in
+        every process (by presence key); empty where no other process can be."""
 
     def pick_worker(self) -> str | None:
         """The address of the live process that executes runs (role all or worker) with the

@@ -18,7 +18,13 @@ from psycopg_pool import ConnectionPool
 
 from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
+from outrider.server.core.storage.base import (
+    ACTIVE_STATES,
+    ActiveLimits,
+    EventFeed,
+    RunUsage,
+    WorkerLoad,
+)
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_artifacts import (
     SELECT_CHUNKS,
@@ -101,7 +107,7 @@ class PostgresStore:
             raise
         self._writer = WriteBehind(self._pool, _TIMEOUT)
         self._feed = PgEventFeed(url)
-        self._announced: tuple[str, str] | None = None
+        self._announced: tuple[str, str, int] | None = None
 
     def close(self) -> None:
         self._feed.close()
@@ -110,10 +116,10 @@ class PostgresStore:
         self._pool.close()
         self._presence.close()
 
-    def announce(self, address: str, role: str) -> None:
+    def announce(self, address: str, role: str, capacity: int = 0) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
         self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
-        self._announced = (address, role)
+        self._announced = (address, role, capacity)
         self._announce_again()
 
     def _announce_again(self) -> None:
@@ -121,14 +127,14 @@ class PostgresStore:
         one's presence lock was briefly gone, e.g. during a database restart)."""
         if self._announced is None:
             return
-        address, role = self._announced
+        address, role, capacity = self._announced
         self._writer.put(
             Write(
-                "INSERT INTO replicas (owner, address, role, announced_us) "
-                "VALUES (%s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
+                "INSERT INTO replicas (owner, address, role, announced_us, capacity) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
                 "address = excluded.address, role = excluded.role, "
-                "announced_us = excluded.announced_us",
-                (self._presence.key, address, role, clock.now_us()),
+                "announced_us = excluded.announced_us, capacity = excluded.capacity",
+                (self._presence.key, address, role, clock.now_us(), capacity),
             )
         )
 
@@ -141,6 +147,17 @@ class PostgresStore:
             (list(ACTIVE_STATES),),
         )
         return str(rows[0][0]) if rows else None
+
+    def worker_loads(self) -> list[WorkerLoad]:
+        rows = self._rows(
+            "SELECT p.owner, p.capacity, count(r.id) FROM replicas p LEFT JOIN runs r "
+            "ON r.owner = p.owner AND r.state = ANY(%s) "
+            f"WHERE p.role <> 'api' AND NOT {unowned('p.owner')} "
+            "GROUP BY p.owner, p.capacity ORDER BY p.owner",
+            (list(ACTIVE_STATES),),
+        )
+        key = self._presence.key
+        return [WorkerLoad(owner == key, int(active), int(room)) for owner, room, active in rows]
 
     def executor_address(self, run_id: str) -> str | None:
         rows = self._rows(
