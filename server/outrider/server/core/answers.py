@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.principals import Principal
-from outrider.server.core.relay import ExecutedElsewhere, Relay, executor_address
+from outrider.server.core.relay import ExecutedElsewhere, Relay, executor_address, relay_for
 from outrider.server.core.storage import Store
 from outrider.v1 import interaction_pb2 as ip
 
 
 class Answers:
-    def __init__(self, broker: InteractionBroker, store: Store, relay: Relay | None) -> None:
+    def __init__(
+        self, broker: InteractionBroker, store: Store, relay: Relay | None, patience: float
+    ) -> None:
         self._broker = broker
         self._store = store
         self._relay = relay
+        self._patience = patience  # seconds to wait for an executor's presence
 
     async def submit_input(
         self,
@@ -28,7 +31,12 @@ class Answers:
         try:
             return self._broker.submit_input(interaction_id, values, cancelled, principal, run_id)
         except ExecutedElsewhere as elsewhere:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            relay = relay_for(self._relay, elsewhere, principal)
+            address = await self._executor(elsewhere)
+            if address is None:  # the run ended meanwhile: the question's state answers
+                return self._broker.submit_input(
+                    interaction_id, values, cancelled, principal, run_id
+                )
             return await relay.submit_input(address, interaction_id, values, cancelled, principal)
 
     async def decide_approval(
@@ -46,5 +54,13 @@ class Answers:
                 interaction_id, decision, scope, reason, principal, run_id
             )
         except ExecutedElsewhere as elsewhere:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            relay = relay_for(self._relay, elsewhere, principal)
+            address = await self._executor(elsewhere)
+            if address is None:  # the run ended meanwhile: the question's state answers
+                return self._broker.decide_approval(
+                    interaction_id, decision, scope, reason, principal, run_id
+                )
             return await relay.decide_approval(address, interaction_id, answer, principal)
+
+    async def _executor(self, elsewhere: ExecutedElsewhere) -> str | None:
+        return await executor_address(self._store, elsewhere.run_id, self._patience, "answer")

@@ -11,6 +11,7 @@ import asyncio
 import logging
 
 from outrider.server.core.background import BackgroundTask
+from outrider.server.core.errors import Unavailable
 from outrider.server.core.runs import RunManager
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,10 @@ class FailoverSweeper(BackgroundTask):
             await asyncio.sleep(self._interval)
             try:
                 closed, seen = self._runs.sweep_orphans(seen)
+            except Unavailable as error:  # the store is unreachable: nobody is judged meanwhile
+                log.info("failover sweep skipped: %s", error.message)
+                seen = {}
+                continue
             except Exception:  # a store hiccup must not end the sweeping; the next pass retries
                 log.exception("failover sweep failed")
                 seen = {}

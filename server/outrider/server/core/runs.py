@@ -40,6 +40,7 @@ from outrider.server.core.relay import (
     ExecutedElsewhere,
     Relay,
     executor_address,
+    relay_for,
     worker_address,
 )
 from outrider.server.core.resume_gate import AskBeforeResuming
@@ -110,7 +111,10 @@ class RunManager:
         self.interactions = InteractionBroker(
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
-        self.answers = Answers(self.interactions, store, relay)
+        # how long a relayed call waits for its executor's presence (a database restart drops
+        # every replica's; each takes it back within a second): two failover intervals
+        self._patience = 2 * (settings.failover_interval or 4.0)
+        self.answers = Answers(self.interactions, store, relay, self._patience)
         self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
             QuotaDefaults(
@@ -249,9 +253,8 @@ class RunManager:
         if self._settings.role != "api" or self._relay is None:
             return self.create(spec, principal, params_at, options_at)
         self._check_start(spec, principal, params_at, options_at)
-        return await self._relay.start(
-            worker_address(self._store), spec.params, spec.options, principal
-        )
+        worker = await worker_address(self._store, self._patience)
+        return await self._relay.start(worker, spec.params, spec.options, principal)
 
     def _check_start(
         self, spec: RunSpec, principal: Principal, params_at: str, options_at: str
@@ -447,8 +450,8 @@ class RunManager:
         validation.check_reason(reason)
         elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
         if elsewhere is not None:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
-            return await relay.cancel(address, run_id, reason, principal)
+            relay = relay_for(self._relay, elsewhere, principal)
+            return await self._cancel_elsewhere(relay, elsewhere, reason, principal)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
             self._request_cancel(active, reason or "cancelled by the caller", principal.id)
@@ -462,12 +465,23 @@ class RunManager:
         validation.check_reason(reason, "cancel.reason")
         elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
         if elsewhere is not None:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
-            self._relay_in_background(relay.cancel(address, run_id, reason, principal))
+            relay = relay_for(self._relay, elsewhere, principal)
+            self._relay_in_background(self._cancel_elsewhere(relay, elsewhere, reason, principal))
             return
         active = self._active.get(run_id)
         if active is not None:
             self._request_cancel(active, reason, principal.id)
+
+    async def _cancel_elsewhere(
+        self, relay: Relay, elsewhere: ExecutedElsewhere, reason: str, principal: Principal
+    ) -> run_pb2.Run:
+        """Relays the cancel to the run's executor, once its presence is known (see
+        `relay.executor_address`); a run that ended meanwhile is returned as it ended."""
+        run_id = elsewhere.run_id
+        address = await executor_address(self._store, run_id, self._patience, "cancel")
+        if address is None:
+            return self._find(run_id, None)
+        return await relay.cancel(address, run_id, reason, principal)
 
     def _executed_elsewhere(self, run: run_pb2.Run) -> ExecutedElsewhere | None:
         run_id = _id(run)
@@ -493,8 +507,9 @@ class RunManager:
         try:  # executed by another replica (a worker, when this one only serves calls)
             elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
             if elsewhere is not None:
-                relay, address = executor_address(self._store, self._relay, elsewhere, principal)
-                self._relay_in_background(relay.cancel(address, run_id, reason, principal))
+                relay = relay_for(self._relay, elsewhere, principal)
+                cancel = self._cancel_elsewhere(relay, elsewhere, reason, principal)
+                self._relay_in_background(cancel)
         except OutriderError as error:
             log.warning("could not cancel %s after its caller left: %s", run_id, error.message)
 

@@ -204,6 +204,15 @@ class SqliteStore:
     def worker_loads(self) -> list[WorkerLoad]:
         return []  # one process owns the file
 
+    def keep_presence(self) -> bool:
+        return False  # no other process could think this one gone
+
+    def presence_epoch(self) -> int:
+        return 0
+
+    def unreachable_for(self) -> float:
+        return 0.0  # a local file
+
     def announce(self, address: str, role: str, capacity: int = 0) -> None:
         pass  # one process owns the file: nobody relays calls to it
 

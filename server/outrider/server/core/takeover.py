@@ -77,6 +77,7 @@ class Takeover:
         self._interactions = interactions
         self._host = host
         self._resumes = resumes
+        self._epoch = store.presence_epoch()
 
     def recover(self) -> int:
         """Closes, as failed with terminal events, the runs a previous process left active.
@@ -103,6 +104,9 @@ class Takeover:
             self._host.stop_moved(run_id)
         executing = self._host.executing()
         orphans = [r for r in self._store.active_runs() if _id(r) not in executing]
+        epoch = self._store.presence_epoch()
+        if epoch != self._epoch:  # this replica was cut off meanwhile: what it saw is stale
+            self._epoch, seen_before = epoch, {}
         stale = [r for r in orphans if _id(r) in seen_before]
         if not stale:
             return 0, {_id(r): 1 for r in orphans}

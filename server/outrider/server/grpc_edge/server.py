@@ -14,6 +14,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.failover import FailoverSweeper
 from outrider.server.core.log_redaction import SecretLogFilter
+from outrider.server.core.presence_keeper import PresenceKeeper, keeper_period
 from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
@@ -66,6 +67,8 @@ class OutriderServer:
         # Workers take lost runs over; an API-only replica could only end them.
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
         self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
+        period = keeper_period(settings.failover_interval)
+        self.presence = PresenceKeeper(self.store, period) if shared else None
         self._agents = agents
         self.health = health.aio.HealthServicer()
         self.keyring = Keyring(settings)
@@ -101,6 +104,8 @@ class OutriderServer:
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
         self.retention.start()
+        if self.presence is not None:
+            self.presence.start()
         if self.failover is not None:
             self.failover.start()
         await self._server.start()
@@ -164,6 +169,8 @@ class OutriderServer:
             await self._probe.stop(1.0)
         if self.relay is not None:
             await self.relay.close()
+        if self.presence is not None:  # kept while runs were finishing
+            await self.presence.stop()
         self.store.close()
         log.info("outrider stopped")
         self._log_filter.detach()

@@ -125,6 +125,19 @@ class Store(Protocol):
         calls they relay to it, its role (all, api, worker) and the runs it may hold (slots
         plus queue); a no-op where no other process can be."""
 
+    def keep_presence(self) -> bool:
+        """Checks that this process still holds what tells others it lives (its PostgreSQL
+        presence lock), taking it again when it was dropped; True when it did. Unavailable
+        while the store cannot be reached. Blocking: call it from a thread."""
+
+    def presence_epoch(self) -> int:
+        """How many times this process had to take its presence again: while it was gone,
+        others may have seen its runs as nobody's, so what this process saw then is stale."""
+
+    def unreachable_for(self) -> float:
+        """Seconds this process has not reached its store (0.0 while it does; always 0.0 on
+        SQLite). Meanwhile reads fail at once with Unavailable."""
+
     def worker_loads(self) -> list[WorkerLoad]:
         """Every live process that executes runs (role all or worker), ordered the same way in
         every process (by presence key); empty where no other process can be."""

@@ -41,6 +41,7 @@ from outrider.server.core.storage.pg_presence import (
     unowned,
 )
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
+from outrider.server.core.storage.reachability import Reachability
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,
@@ -107,6 +108,7 @@ class PostgresStore:
             raise
         self._writer = WriteBehind(self._pool, _TIMEOUT)
         self._feed = PgEventFeed(url)
+        self._reach = Reachability()
         self._announced: tuple[str, str, int] | None = None
 
     def close(self) -> None:
@@ -137,6 +139,25 @@ class PostgresStore:
                 (self._presence.key, address, role, clock.now_us(), capacity),
             )
         )
+
+    def keep_presence(self) -> bool:
+        """Checks this process's presence lock, taking it again if PostgreSQL dropped it (then
+        announcing its address again); True when it did. Blocking: call it from a thread."""
+        try:
+            retaken = self._presence.ensure()
+        except psycopg.Error as error:
+            self._reach.missed(str(error).strip() or type(error).__name__)
+            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        self._reach.reached()
+        if retaken:
+            self._announce_again()
+        return retaken
+
+    def presence_epoch(self) -> int:
+        return self._presence.retaken
+
+    def unreachable_for(self) -> float:
+        return self._reach.unreachable_for()
 
     def pick_worker(self) -> str | None:
         rows = self._rows(
@@ -194,6 +215,11 @@ class PostgresStore:
         failover, an idle timeout) fails once and leaves the pool: the read is tried again on
         another, until every pooled connection may have been a dropped one (after a restart
         all are), then it gives up with Unavailable."""
+        down = self._reach.unreachable_for()
+        if down:  # the presence keeper will say when it is back: do not stall the loop meanwhile
+            raise Unavailable(
+                f"PostgreSQL has been unreachable for {down:.1f} s", reason="STORE_UNAVAILABLE"
+            )
         self._writer.wait()
         for attempt in range(_POOL_SIZE + 1):
             try:
@@ -296,9 +322,13 @@ class PostgresStore:
         return [read_run(row, self.save_run) for row in rows]
 
     def active_runs(self) -> list[run_pb2.Run]:
-        """Active runs no live process owns: those of replicas that died or were stopped. This
-        process first makes sure it still holds its own presence lock."""
-        self._presence.ensure()
+        """Active runs no live process owns: those of replicas that died or were stopped. Refused
+        while this process's own presence lock is gone (the presence keeper takes it back)."""
+        if not self._presence.held:
+            raise Unavailable(
+                "this replica's presence lock is gone until PostgreSQL is reached again",
+                reason="STORE_UNAVAILABLE",
+            )
         self._announce_again()
         rows = self._rows(
             f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
