@@ -103,7 +103,7 @@ class RunManager:
         self._agents = agents
         self._relay = relay
         self._relayed_cancels: set[asyncio.Task[run_pb2.Run]] = set()
-        self.log = EventLog(store, settings.watcher_buffer)
+        self.log = EventLog(store, settings.watcher_buffer, settings.store_unready_after)
         secret = settings.page_token_secret
         self.page_tokens = paging.PageTokens(
             paging.load_key(secret.get_secret_value() if secret else None, settings.data_dir)
@@ -193,6 +193,17 @@ class RunManager:
         """Once awaited, what this process wrote so far (a new run) is readable by every
         process sharing the store: edges await it before telling a caller about a run."""
         await self._store.committed()
+
+    def not_ready(self) -> str | None:
+        """Why this replica should be sent no new calls now (readiness), None when it may:
+        it is shutting down, or its store has been unreachable longer than
+        OUTRIDER_STORE_UNREADY_AFTER. Being alive is another question (liveness)."""
+        if not self._accepting:
+            return "the server is shutting down"
+        down = self._store.unreachable_for()
+        if down > self._settings.store_unready_after:
+            return f"the store has been unreachable for {down:.0f} s"
+        return None
 
     def stop_accepting(self) -> None:
         """From now on `create` refuses with Unavailable."""

@@ -9,7 +9,7 @@ import socket
 import ssl
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health, health_pb2_grpc
 
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.failover import FailoverSweeper
@@ -23,6 +23,7 @@ from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
+from outrider.server.grpc_edge.readiness import Readiness
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
@@ -71,6 +72,7 @@ class OutriderServer:
         self.presence = PresenceKeeper(self.store, period) if shared else None
         self._agents = agents
         self.health = health.aio.HealthServicer()
+        self.readiness = Readiness(self.health, SERVICE_NAMES, self.runs.not_ready)
         self.keyring = Keyring(settings)
         self._auth = AuthInterceptor(self.keyring, settings)
         interceptors = [
@@ -110,8 +112,8 @@ class OutriderServer:
             self.failover.start()
         await self._server.start()
         await self._start_probe_listener()
-        for name in ("", *SERVICE_NAMES):
-            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await self.readiness.serve()
+        self.readiness.start()
         log.info("outrider listening on %s:%d", self.settings.host, self.port)
         return self.port
 
@@ -153,6 +155,7 @@ class OutriderServer:
     async def _stop(self) -> None:
         grace = self.settings.shutdown_grace
         await self.retention.stop()
+        await self.readiness.stop()
         if self.failover is not None:
             await self.failover.stop()
         self.runs.stop_accepting()

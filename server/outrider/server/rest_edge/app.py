@@ -84,6 +84,7 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/v1/interactions", r.list_interactions, "GET"),
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
         ("/healthz", r.health, "GET"),
+        ("/healthz/ready", r.readiness, "GET"),
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),
     ]

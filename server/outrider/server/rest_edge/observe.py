@@ -18,7 +18,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from outrider.server.telemetry import metrics, tracing
 
 access_log = logging.getLogger("outrider.access")
-_QUIET_PATHS = frozenset({"/healthz", "/metrics"})  # probes and scrapes: no span, DEBUG line
+_QUIET_PATHS = frozenset(
+    {"/healthz", "/healthz/ready", "/metrics"}
+)  # probes and scrapes: no span, DEBUG line
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -196,9 +196,21 @@ def _paths() -> dict[str, Any]:
         },
         "/healthz": {
             "get": {
-                "summary": "Liveness (no API key needed)",
+                "summary": "Liveness (no API key needed): the process serves, also while it "
+                "waits out a database outage",
                 "security": [],
                 "responses": {"200": _json(obj, "serving")},
+            }
+        },
+        "/healthz/ready": {
+            "get": {
+                "summary": "Readiness (no API key needed): 503 while the store has been "
+                "unreachable longer than OUTRIDER_STORE_UNREADY_AFTER, or during shutdown",
+                "security": [],
+                "responses": {
+                    "200": _json(obj, "ready"),
+                    "503": _json(obj, "not ready, with the reason"),
+                },
             }
         },
         "/metrics": {

@@ -128,7 +128,15 @@ class Routes:
         return JSONResponse(to_json(interaction))
 
     async def health(self, request: Request) -> Response:
+        """Liveness: the process serves (also while it waits out a database outage)."""
         return JSONResponse({"status": "serving"})
+
+    async def readiness(self, request: Request) -> Response:
+        """Readiness: 503 while the store has been unreachable too long, or during shutdown."""
+        reason = self._runs.not_ready()
+        if reason is None:
+            return JSONResponse({"status": "ready"})
+        return JSONResponse({"status": "not_ready", "reason": reason}, 503)
 
 
 async def _body(request: Request, required: bool = True) -> dict[str, object]:

@@ -58,6 +58,7 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
     ("GET", "/healthz"): OPEN,
+    ("GET", "/healthz/ready"): OPEN,
     ("GET", "/openapi.json"): AUTHENTICATED,
     # Counts by kind, state, model and route: no tenant's run ids or data.
     ("GET", "/metrics"): AUTHENTICATED,
@@ -74,6 +75,6 @@ def grpc_requirement(method: str, settings: Settings) -> Requirement | None:
 
 
 def rest_requirement(method: str, path: str, settings: Settings) -> Requirement | None:
-    if path == "/healthz" and not settings.open_health:
+    if path in ("/healthz", "/healthz/ready") and not settings.open_health:
         return AUTHENTICATED
     return REST_ROUTES.get((method, path))

@@ -73,6 +73,9 @@ _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
+# Seconds a read waits for a pooled connection: reads run on the event loop, and while
+# PostgreSQL is down no connection comes (the presence keeper then marks it unreachable).
+_READ_WAIT = 2.0
 
 
 def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
@@ -99,6 +102,7 @@ class PostgresStore:
 
     def __init__(self, url: str, artifact_backlog: int = 64 * 1024 * 1024) -> None:
         self.applied_migrations = apply_migrations(url)
+        self._url = url
         self._artifact_backlog = artifact_backlog
         self._presence = Presence(url, _TIMEOUT)
         try:
@@ -145,6 +149,8 @@ class PostgresStore:
         announcing its address again); True when it did. Blocking: call it from a thread."""
         try:
             retaken = self._presence.ensure()
+            if self._reach.unreachable_for():
+                self._renew_pool()
         except psycopg.Error as error:
             self._reach.missed(str(error).strip() or type(error).__name__)
             raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
@@ -152,6 +158,15 @@ class PostgresStore:
         if retaken:
             self._announce_again()
         return retaken
+
+    def _renew_pool(self) -> None:
+        """PostgreSQL is back after an outage: reads and writes move to a pool of fresh
+        connections at once. The old pool would hand out none until its reconnection attempts,
+        spaced further apart the longer the outage was, came round (seconds, on the event
+        loop); what still uses it fails once and is tried again on the new one."""
+        old, self._pool = self._pool, connect_pool(self._url, "outrider")
+        self._writer.pool = self._pool
+        old.close(timeout=0)
 
     def presence_epoch(self) -> int:
         return self._presence.retaken
@@ -220,17 +235,17 @@ class PostgresStore:
             raise Unavailable(
                 f"PostgreSQL has been unreachable for {down:.1f} s", reason="STORE_UNAVAILABLE"
             )
-        self._writer.wait()
+        self._writer.wait(give_up=lambda: bool(self._reach.unreachable_for()))
         for attempt in range(_POOL_SIZE + 1):
             try:
                 return self._read(sql, params, binary)
             except psycopg.OperationalError as error:  # that connection has left the pool
-                if attempt == _POOL_SIZE:
+                if attempt == _POOL_SIZE or self._reach.unreachable_for():
                     raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
-        with self._pool.connection() as conn:
+        with self._pool.connection(timeout=_READ_WAIT) as conn:
             rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
             return rows
 
