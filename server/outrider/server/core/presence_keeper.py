@@ -23,6 +23,13 @@ def keeper_period(failover_interval: float) -> float:
     return min(1.0, failover_interval / 2) if failover_interval > 0 else 1.0
 
 
+def presence_patience(failover_interval: float) -> float:
+    """How long a relayed call waits for its executor's presence before calling it lost: two
+    failover intervals (by then a dead executor's runs were taken over, and the new owner
+    answers), and at least three presence checks (a live one took its presence back)."""
+    return max(2 * failover_interval, 3 * keeper_period(failover_interval))
+
+
 class PresenceKeeper(BackgroundTask):
     """`start()` checks every `period` seconds (in a thread: a connect may block); `stop()`."""
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
 
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
@@ -20,6 +20,8 @@ from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import params_pb2, run_pb2
+
+_T = TypeVar("_T")
 
 
 class Relay(Protocol):
@@ -110,6 +112,21 @@ async def worker_address(store: Store, patience: float) -> str:
             reason="NO_WORKER",
         )
     return address
+
+
+async def through_outage(call: Callable[[], Awaitable[_T]], patience: float) -> _T:
+    """`call()`, tried again while it fails because a store cannot be reached (STORE_UNAVAILABLE,
+    here or on the replica it was relayed to), for up to `patience` seconds: an answer or a
+    cancel given during a database restart waits for it rather than being refused. Safe for
+    answers and cancels: neither takes effect before its reads succeed."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return await call()
+        except Unavailable as error:
+            if error.reason != "STORE_UNAVAILABLE" or time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(_POLL * 2)
 
 
 _ENDED = "-"  # not an address: the run is no longer active

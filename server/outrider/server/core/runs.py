@@ -33,6 +33,7 @@ from outrider.server.core.event_log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
+from outrider.server.core.presence_keeper import presence_patience
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.redaction import Redactor
@@ -41,6 +42,7 @@ from outrider.server.core.relay import (
     Relay,
     executor_address,
     relay_for,
+    through_outage,
     worker_address,
 )
 from outrider.server.core.resume_gate import AskBeforeResuming
@@ -112,8 +114,8 @@ class RunManager:
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
         # how long a relayed call waits for its executor's presence (a database restart drops
-        # every replica's; each takes it back within a second): two failover intervals
-        self._patience = 2 * (settings.failover_interval or 4.0)
+        # every replica's; each takes it back within a second)
+        self._patience = presence_patience(settings.failover_interval)
         self.answers = Answers(self.interactions, store, relay, self._patience)
         self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
@@ -459,6 +461,11 @@ class RunManager:
         principal's id is recorded as `cancelled_by` and in the terminal events."""
         principal.require(Scope.RUNS_CANCEL)
         validation.check_reason(reason)
+        return await through_outage(
+            lambda: self._cancel_once(run_id, reason, principal), self._patience
+        )
+
+    async def _cancel_once(self, run_id: str, reason: str, principal: Principal) -> run_pb2.Run:
         elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
         if elsewhere is not None:
             relay = relay_for(self._relay, elsewhere, principal)
