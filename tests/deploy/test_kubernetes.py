@@ -11,6 +11,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from outrider.server.grpc_edge.readiness import LIVENESS
 from outrider.server.grpc_edge.server import SERVICE_NAMES
 from outrider.server.settings import Settings
 from tests.support.harness import REPO_ROOT
@@ -87,6 +88,8 @@ def test_probes_ask_grpc_health_on_the_served_port(monkeypatch: pytest.MonkeyPat
     for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
         assert spec[probe]["grpc"]["port"] == settings.port, probe
     assert spec["readinessProbe"]["grpc"]["service"] in SERVICE_NAMES
+    # a database outage makes a replica not ready, never restarted
+    assert spec["livenessProbe"]["grpc"]["service"] == LIVENESS
     ports = {p["name"]: p["containerPort"] for p in spec["ports"]}
     assert ports == {"grpc": settings.port, "http": settings.rest_port}
     exposed = re.search(r"^EXPOSE (.*)$", (REPO_ROOT / "Dockerfile").read_text(), re.MULTILINE)
