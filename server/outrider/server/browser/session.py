@@ -64,7 +64,11 @@ class BrowserSession:
         proxy: ProxySettings | None = None,
         journal: BrowserJournal | None = None,
     ) -> BrowserSession:
-        context = await browser.new_context(viewport=VIEWPORT, accept_downloads=True, proxy=proxy)
+        # Service workers blocked: requests they make would pass by the context's route, and so
+        # by the network guard's URL checks and the side-effect journal.
+        context = await browser.new_context(
+            viewport=VIEWPORT, accept_downloads=True, proxy=proxy, service_workers="block"
+        )
         session = cls(context, save_download, journal or BrowserJournal(None))
         context.set_default_navigation_timeout(navigation_timeout * 1000)
         walk = proxy is None

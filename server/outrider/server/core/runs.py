@@ -10,9 +10,8 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator, Collection, Coroutine, Mapping
+from collections.abc import AsyncGenerator, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from outrider.server.core import clock, paging, validation
 from outrider.server.core.admission import Admission
@@ -37,14 +36,8 @@ from outrider.server.core.presence_keeper import presence_patience
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.redaction import Redactor
-from outrider.server.core.relay import (
-    ExecutedElsewhere,
-    Relay,
-    executor_address,
-    relay_for,
-    through_outage,
-    worker_address,
-)
+from outrider.server.core.relay import ExecutedElsewhere, Relay, through_outage, worker_address
+from outrider.server.core.relayed_cancels import RelayedCancels
 from outrider.server.core.resume_gate import AskBeforeResuming
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
@@ -104,7 +97,6 @@ class RunManager:
         self._store = store
         self._agents = agents
         self._relay = relay
-        self._relayed_cancels: set[asyncio.Task[run_pb2.Run]] = set()
         self.log = EventLog(store, settings.watcher_buffer, settings.store_unready_after)
         secret = settings.page_token_secret
         self.page_tokens = paging.PageTokens(
@@ -117,6 +109,7 @@ class RunManager:
         # every replica's; each takes it back within a second)
         self._patience = presence_patience(settings.failover_interval)
         self.answers = Answers(self.interactions, store, relay, self._patience)
+        self._relayed = RelayedCancels(store, relay, self._patience, lambda i: self._find(i, None))
         self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
             QuotaDefaults(
@@ -468,8 +461,7 @@ class RunManager:
     async def _cancel_once(self, run_id: str, reason: str, principal: Principal) -> run_pb2.Run:
         elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
         if elsewhere is not None:
-            relay = relay_for(self._relay, elsewhere, principal)
-            return await self._cancel_elsewhere(relay, elsewhere, reason, principal)
+            return await self._relayed.cancel(elsewhere, reason, principal)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
             self._request_cancel(active, reason or "cancelled by the caller", principal.id)
@@ -483,35 +475,17 @@ class RunManager:
         validation.check_reason(reason, "cancel.reason")
         elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
         if elsewhere is not None:
-            relay = relay_for(self._relay, elsewhere, principal)
-            self._relay_in_background(self._cancel_elsewhere(relay, elsewhere, reason, principal))
+            self._relayed.cancel_soon(elsewhere, reason, principal)
             return
         active = self._active.get(run_id)
         if active is not None:
             self._request_cancel(active, reason, principal.id)
-
-    async def _cancel_elsewhere(
-        self, relay: Relay, elsewhere: ExecutedElsewhere, reason: str, principal: Principal
-    ) -> run_pb2.Run:
-        """Relays the cancel to the run's executor, once its presence is known (see
-        `relay.executor_address`); a run that ended meanwhile is returned as it ended."""
-        run_id = elsewhere.run_id
-        address = await executor_address(self._store, run_id, self._patience, "cancel")
-        if address is None:
-            return self._find(run_id, None)
-        return await relay.cancel(address, run_id, reason, principal)
 
     def _executed_elsewhere(self, run: run_pb2.Run) -> ExecutedElsewhere | None:
         run_id = _id(run)
         if run.state in ACTIVE_STATES and run_id not in self._active:
             return ExecutedElsewhere(run_id)
         return None
-
-    def _relay_in_background(self, call: Coroutine[Any, Any, run_pb2.Run]) -> None:
-        task = asyncio.create_task(call)
-        self._relayed_cancels.add(task)
-        task.add_done_callback(_log_relay_failure)
-        task.add_done_callback(self._relayed_cancels.discard)
 
     def cancel_on_disconnect(self, run_id: str, principal: Principal) -> None:
         """The caller that started the run with cancel-on-disconnect went away; this was asked
@@ -525,9 +499,7 @@ class RunManager:
         try:  # executed by another replica (a worker, when this one only serves calls)
             elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
             if elsewhere is not None:
-                relay = relay_for(self._relay, elsewhere, principal)
-                cancel = self._cancel_elsewhere(relay, elsewhere, reason, principal)
-                self._relay_in_background(cancel)
+                self._relayed.cancel_soon(elsewhere, reason, principal)
         except OutriderError as error:
             log.warning("could not cancel %s after its caller left: %s", run_id, error.message)
 
@@ -659,11 +631,6 @@ async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerat
 
 def _id(run: run_pb2.Run) -> str:
     return run.name.removeprefix("runs/")
-
-
-def _log_relay_failure(task: asyncio.Task[run_pb2.Run]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("a cancel relayed to the executing replica failed: %s", task.exception())
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
