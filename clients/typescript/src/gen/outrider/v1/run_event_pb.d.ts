@@ -646,7 +646,7 @@ export enum SideEffectKind {
   REQUEST = 2,
 
   /**
-   * A download was kept (journaled once it arrived).
+   * A download arrived (journaled then, whether or not it could be kept).
    *
    * @generated from enum value: SIDE_EFFECT_KIND_DOWNLOAD = 3;
    */
