@@ -1,7 +1,9 @@
-# Outrider server image. Build with `make image` (podman; see the Makefile for the flags this machine
-# needs). Both stages install through scripts/bootstrap.sh, the same script the README, CI and
-# scripts/serve use, so there is one list of what Outrider needs.
-ARG BASE_IMAGE=localhost/debian:bookworm-slim
+# Outrider server image: `docker build -t outrider .` (or `docker compose up --build`) on the public
+# Debian image; `make image` builds with podman on the local base `make base-image` makes, for
+# machines that reach no image registry (see the Makefile for the flags this machine needs). Both
+# stages install through scripts/bootstrap.sh, the same script the README, CI and scripts/serve
+# use, so there is one list of what Outrider needs.
+ARG BASE_IMAGE=debian:bookworm-slim
 
 # --- builder: the virtualenv with the `server` extra -------------------------------------------------
 FROM ${BASE_IMAGE} AS builder
@@ -44,10 +46,8 @@ ENV OUTRIDER_HOST=0.0.0.0 \
     OUTRIDER_DATA_DIR=/var/lib/outrider
 # gRPC, then the Tabstack-compatible REST/SSE edge.
 EXPOSE 50051 8080
-# grpc.health.v1 Check of liveness (the `liveness` service: SERVING until shutdown, also while a
-# database outage makes the replica not ready, which the overall service "" reports); prints the
-# status, exits 0 only for SERVING.
+# grpc.health.v1 Check on the overall service (""); prints the status, exits 0 only for SERVING.
 # Under TLS, set OUTRIDER_HEALTH_PORT: the check then asks the plaintext health-only listener.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=15s --retries=3 \
-  CMD ["/opt/outrider/venv/bin/python", "-c", "import os, sys, grpc; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as hg; ch = grpc.insecure_channel('127.0.0.1:' + (os.environ.get('OUTRIDER_HEALTH_PORT') or os.environ.get('OUTRIDER_PORT', '50051'))); s = hg.HealthStub(ch).Check(h.HealthCheckRequest(service='liveness'), timeout=5).status; print(h.HealthCheckResponse.ServingStatus.Name(s)); sys.exit(s != h.HealthCheckResponse.SERVING)"]
+  CMD ["/opt/outrider/venv/bin/python", "-c", "import os, sys, grpc; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as hg; ch = grpc.insecure_channel('127.0.0.1:' + (os.environ.get('OUTRIDER_HEALTH_PORT') or os.environ.get('OUTRIDER_PORT', '50051'))); s = hg.HealthStub(ch).Check(h.HealthCheckRequest(), timeout=5).status; print(h.HealthCheckResponse.ServingStatus.Name(s)); sys.exit(s != h.HealthCheckResponse.SERVING)"]
 ENTRYPOINT ["/opt/outrider/venv/bin/python", "-m", "outrider.server"]

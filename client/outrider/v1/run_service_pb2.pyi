@@ -10,12 +10,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AutomateRequest(_message.Message):
-    __slots__ = ("params", "options")
+    __slots__ = ("params", "options", "request_id")
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     params: _params_pb2.AutomateParams
     options: _params_pb2.RunOptions
-    def __init__(self, params: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, params: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class AutomateResponse(_message.Message):
     __slots__ = ("event", "heartbeat")
@@ -26,12 +28,14 @@ class AutomateResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_run_event_pb2.RunEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[_run_event_pb2.Heartbeat, _Mapping]] = ...) -> None: ...
 
 class ResearchRequest(_message.Message):
-    __slots__ = ("params", "options")
+    __slots__ = ("params", "options", "request_id")
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     params: _params_pb2.ResearchParams
     options: _params_pb2.RunOptions
-    def __init__(self, params: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, params: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class ResearchResponse(_message.Message):
     __slots__ = ("event", "heartbeat")
@@ -42,14 +46,16 @@ class ResearchResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_run_event_pb2.RunEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[_run_event_pb2.Heartbeat, _Mapping]] = ...) -> None: ...
 
 class CreateRunRequest(_message.Message):
-    __slots__ = ("automate", "research", "options")
+    __slots__ = ("automate", "research", "options", "request_id")
     AUTOMATE_FIELD_NUMBER: _ClassVar[int]
     RESEARCH_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     automate: _params_pb2.AutomateParams
     research: _params_pb2.ResearchParams
     options: _params_pb2.RunOptions
-    def __init__(self, automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateRunResponse(_message.Message):
     __slots__ = ("run",)
@@ -70,16 +76,18 @@ class GetRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[_run_pb2.Run, _Mapping]] = ...) -> None: ...
 
 class ListRunsRequest(_message.Message):
-    __slots__ = ("page_size", "page_token", "states", "kind")
+    __slots__ = ("page_size", "page_token", "states", "kind", "task_contains")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     STATES_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    TASK_CONTAINS_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     states: _containers.RepeatedScalarFieldContainer[_run_pb2.RunState]
     kind: _run_pb2.RunKind
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., states: _Optional[_Iterable[_Union[_run_pb2.RunState, str]]] = ..., kind: _Optional[_Union[_run_pb2.RunKind, str]] = ...) -> None: ...
+    task_contains: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., states: _Optional[_Iterable[_Union[_run_pb2.RunState, str]]] = ..., kind: _Optional[_Union[_run_pb2.RunKind, str]] = ..., task_contains: _Optional[str] = ...) -> None: ...
 
 class ListRunsResponse(_message.Message):
     __slots__ = ("runs", "next_page_token")

@@ -34,6 +34,24 @@ class Settings(BaseSettings):
         "REST edge from a browser, or `*` for any; empty: CORS closed (no CORS headers, "
         "preflights and cross-origin POST/DELETE refused). Credentials are never allowed.",
     )
+    console: bool = Field(
+        True,
+        description="Serve the console (web pages to watch runs and answer their questions) at "
+        "/console on the REST port, with the REST edge's TLS and principals.",
+    )
+    public_url: str | None = Field(
+        None,
+        description="Where people reach the REST port, e.g. https://outrider.example.com (a "
+        "path prefix allowed): one-time answer links are made absolute with it, and console "
+        "cookies are Secure when it is https. Unset: answer links are paths (/console/answer/…).",
+    )
+    console_session: float = Field(
+        "8h",
+        gt=0,
+        validate_default=True,
+        description="How long a console sign-in lasts (seconds, or 90m, 8h): the session cookie "
+        "expires then, or as soon as its key leaves the key file.",
+    )
     data_dir: Path = Field(
         Path("data"), description="Directory of the SQLite file and (on SQLite) the artifact files."
     )
@@ -50,8 +68,9 @@ class Settings(BaseSettings):
     )
     database_url: str | None = Field(
         None,
-        description="postgresql://user:password@host:port/db: keep runs, events and interactions "
-        "in PostgreSQL (shared by replicas) instead of the SQLite file of data_dir.",
+        description="postgresql://user:password@host:port/db: keep runs, events, interactions, "
+        "artifacts (their bytes too) and recipes in PostgreSQL (shared by replicas) instead of "
+        "the SQLite file and artifact files of data_dir.",
     )
     failover_interval: float = Field(
         4.0,
@@ -65,9 +84,10 @@ class Settings(BaseSettings):
         10.0,
         gt=0,
         description="With a PostgreSQL store: seconds it may be unreachable before this replica "
-        "reports not ready (grpc.health NOT_SERVING, /healthz/ready 503) and ends its open "
-        "event streams with UNAVAILABLE (clients resume on a ready replica); liveness "
-        "(/healthz, grpc.health service `liveness`) stays SERVING.",
+        "reports not ready (grpc.health outrider.v1.RunService and InteractionService "
+        "NOT_SERVING, /healthz 503 STORE_UNREACHABLE) and ends its open event streams with "
+        'UNAVAILABLE (clients resume on a ready replica); the process (grpc.health "", '
+        "liveness) stays SERVING.",
     )
     role: Literal["all", "api", "worker"] = Field(
         "all",
@@ -194,6 +214,16 @@ class Settings(BaseSettings):
     retention_interval: float = Field(
         60.0, gt=0, description="Seconds between two retention sweeps (the first runs at start)."
     )
+    idempotency_ttl: float = Field(
+        "24h",
+        gt=0,
+        validate_default=True,
+        description="How long a start's request id (gRPC request_id, REST Idempotency-Key) "
+        "keeps naming its run: a retry with the same id within this time after the run was "
+        "created (or while it is still active) gets that run instead of a new one. Seconds, "
+        "or 90m, 36h, 7d. Expired ids are freed by the retention sweep; deleting a run frees "
+        "its id at once.",
+    )
     model: str = Field(
         "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'
     )
@@ -257,7 +287,14 @@ class Settings(BaseSettings):
             raise ValueError("OUTRIDER_DATABASE_URL must be a postgresql:// URL")
         return value or None
 
-    @field_validator("retention", mode="before")
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", value):
+            raise ValueError(f"{value!r} is not a URL such as https://outrider.example.com")
+        return value.rstrip("/") if value else None
+
+    @field_validator("retention", "console_session", "idempotency_ttl", mode="before")
     @classmethod
     def _duration(cls, value: object) -> object:
         return parse_duration(value)

@@ -3,6 +3,7 @@ should hear about (popups, dialogs, downloads, blocked requests). Closed on ever
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -31,6 +32,7 @@ class Notices:
 
     lines: list[str] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)  # (url, why)
+    dialogs: int = 0  # JavaScript dialogs (alert, confirm, prompt) so far
 
     def take(self) -> list[str]:
         taken, self.lines = self.lines, []
@@ -48,6 +50,7 @@ class BrowserSession:
         self.notices = Notices()
         self._save_download = save_download
         self._journal = journal
+        self._downloads: set[asyncio.Task[object]] = set()  # being saved
         self._pages: list[Page] = []
         self._keys: dict[int, int] = {}
         self.current: Page | None = None
@@ -107,12 +110,23 @@ class BrowserSession:
         page.on("close", self._on_close)
 
     async def _on_dialog(self, dialog: Dialog) -> None:
+        self.notices.dialogs += 1
         self.notices.lines.append(
             f"A {dialog.type} dialog said {dialog.message!r}; it was accepted."
         )
         await dialog.accept()
 
+    async def downloads_saved(self, seconds: float) -> None:
+        """Waits (at most `seconds`) for the downloads being saved, so the action that
+        started one reports it, not a later one."""
+        if self._downloads:
+            await asyncio.wait(set(self._downloads), timeout=seconds)
+
     async def _on_download(self, download: Download) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._downloads.add(task)
+            task.add_done_callback(self._downloads.discard)
         path = await download.path()
         self._journal.download(download.suggested_filename, download.url)
         try:

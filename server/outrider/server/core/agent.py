@@ -31,6 +31,10 @@ class Agent(Protocol):
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         """Raises an OutriderError when such a run cannot start (e.g. no model for a role)."""
 
+    async def readiness(self) -> str:
+        """'' when a run can start here with the server's own settings (its default model, its
+        browser); else why not, in one line. Asked once, at start (see core/readiness.py)."""
+
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
 
     async def aclose(self) -> None:
@@ -63,6 +67,7 @@ class RunContext:
         self.options = run.options
         self.started_us = started_us
         self.seen: Counter[str] = Counter()
+        self.questions = 0  # questions put to the caller so far (form data, approvals)
         self._run = run
         self._log = log
         self._interactions = interactions
@@ -93,6 +98,7 @@ class RunContext:
     async def ask_input(
         self, request: ae.InteractiveFormDataRequest, field_errors: dict[str, str] | None = None
     ) -> InputAnswer:
+        self.questions += 1
         return await self._interactions.ask_input(self.run_id, request, field_errors)
 
     async def ask_approval(
@@ -101,6 +107,7 @@ class RunContext:
         """Asks the caller, unless an earlier "always" decision for `standing_key` answers it."""
         if standing_key is not None and standing_key in self._standing_decisions:
             return self._standing_decisions[standing_key]
+        self.questions += 1
         answer = await self._interactions.ask_approval(self.run_id, request)
         if standing_key is not None and answer.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS:
             self._standing_decisions[standing_key] = answer

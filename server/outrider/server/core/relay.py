@@ -16,6 +16,7 @@ from typing import Protocol, TypeVar
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
+from outrider.server.core.starts import Started
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import interaction_pb2 as ip
@@ -55,7 +56,8 @@ class Relay(Protocol):
         params: params_pb2.AutomateParams | params_pb2.ResearchParams,
         options: params_pb2.RunOptions,
         principal: Principal,
-    ) -> run_pb2.Run: ...
+        request_id: str,
+    ) -> Started: ...
 
 
 class ExecutedElsewhere(Unimplemented):

@@ -75,6 +75,9 @@ class AskBeforeResuming:
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         self._agent.preflight(params, options)
 
+    async def readiness(self) -> str:
+        return await self._agent.readiness()
+
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         answer = await ctx.ask_approval(self._request(ctx))
         if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:

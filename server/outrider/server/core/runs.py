@@ -13,9 +13,10 @@ import traceback
 from collections.abc import AsyncGenerator, Collection, Mapping
 from dataclasses import dataclass
 
-from outrider.server.core import clock, paging, validation
+from outrider.server.core import clock, paging, run_search, validation
 from outrider.server.core.admission import Admission
 from outrider.server.core.agent import Agent, AgentRegistry, RunContext
+from outrider.server.core.answer_links import AnswerLinks
 from outrider.server.core.answers import Answers
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.checkpoints import Checkpoints
@@ -25,6 +26,7 @@ from outrider.server.core.errors import (
     NotFound,
     OutriderError,
     ResourceExhausted,
+    StartInDoubt,
     Unavailable,
     Unimplemented,
 )
@@ -35,6 +37,7 @@ from outrider.server.core.names import new_id, run_name
 from outrider.server.core.presence_keeper import presence_patience
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
+from outrider.server.core.readiness import Readiness, check_agents
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.relay import ExecutedElsewhere, Relay, through_outage, worker_address
 from outrider.server.core.relayed_cancels import RelayedCancels
@@ -43,7 +46,17 @@ from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_e
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
 from outrider.server.core.side_effects import SideEffectJournal
+from outrider.server.core.starts import (
+    NOT_CONFIRMED,
+    START_WAIT,
+    Started,
+    answer_when_saved,
+    replayed_run,
+    settle,
+    start_key,
+)
 from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
+from outrider.server.core.storage.base import REQUEST_ID_TAKEN, KeyedRun, StartKey
 from outrider.server.core.takeover import Resumed, Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -77,6 +90,12 @@ class _Active:
     cancel_reason: str = ""
     ending: bool = False
     moved: bool = False  # another replica took the run over: this one writes no ending
+    saving: asyncio.Task[str | None] | None = None  # its first save, then its launch
+    unanswered: bool = False  # its caller gave up before the record committed (see starts)
+
+    def give_up(self) -> None:
+        """Its caller stopped waiting before the record committed (see `starts`)."""
+        self.unanswered = True
 
     @property
     def cancel_message(self) -> str:
@@ -99,9 +118,11 @@ class RunManager:
         self._relay = relay
         self.log = EventLog(store, settings.watcher_buffer, settings.store_unready_after)
         secret = settings.page_token_secret
-        self.page_tokens = paging.PageTokens(
-            paging.load_key(secret.get_secret_value() if secret else None, settings.data_dir)
+        # Signs page tokens; answer links and console sessions use keys derived from it.
+        self.signing_key = paging.load_key(
+            secret.get_secret_value() if secret else None, settings.data_dir
         )
+        self.page_tokens = paging.PageTokens(self.signing_key)
         self.interactions = InteractionBroker(
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
@@ -110,6 +131,14 @@ class RunManager:
         self._patience = presence_patience(settings.failover_interval)
         self.answers = Answers(self.interactions, store, relay, self._patience)
         self._relayed = RelayedCancels(store, relay, self._patience, lambda i: self._find(i, None))
+        self.answer_links = AnswerLinks(
+            paging.derived_key(self.signing_key, "answer links"),
+            settings.public_url or "",
+            settings.console and settings.rest_enabled,
+            self.interactions,
+            self.answers,
+            store.run_tenant,
+        )
         self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
             QuotaDefaults(
@@ -121,6 +150,7 @@ class RunManager:
         self._active: dict[str, _Active] = {}
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
+        self.readiness = Readiness()  # until check_readiness: nothing known against it
         self.takeover = Takeover(store, self.interactions, self, settings.failover_resumes)
         # another replica could resume a run of this one: its agent's checkpoints are worth saving
         self._resumable_elsewhere = bool(settings.database_url) and settings.failover_resumes > 0
@@ -184,24 +214,29 @@ class RunManager:
             active.moved = True
             self._request_cancel(active, "taken over by another replica")
 
-    async def committed(self) -> None:
-        """Once awaited, what this process wrote so far (a new run) is readable by every
-        process sharing the store: edges await it before telling a caller about a run."""
-        await self._store.committed()
+    async def check_readiness(self) -> Readiness:
+        """Asks every agent whether its runs can start (see core/readiness.py). An API-only
+        replica executes nothing here, so its agents' checks do not concern it."""
+        if self._settings.role != "api":
+            self.readiness = await check_agents(self._agents)
+        return self.readiness
 
-    def not_ready(self) -> str | None:
-        """Why this replica should be sent no new calls now (readiness), None when it may:
-        it is shutting down, or its store has been unreachable longer than
-        OUTRIDER_STORE_UNREADY_AFTER. Being alive is another question (liveness)."""
+    def not_serving(self) -> str:
+        """'' while new runs can start here; else the reason: SHUTTING_DOWN, NO_AGENT_CAN_RUN,
+        or STORE_UNREACHABLE (the store has been unreachable longer than
+        OUTRIDER_STORE_UNREADY_AFTER; the process itself lives on)."""
         if not self._accepting:
-            return "the server is shutting down"
-        down = self._store.unreachable_for()
-        if down > self._settings.store_unready_after:
-            return f"the store has been unreachable for {down:.0f} s"
-        return None
+            return "SHUTTING_DOWN"
+        if self.store_down_for() > self._settings.store_unready_after:
+            return "STORE_UNREACHABLE"
+        return "" if self.readiness.ready else "NO_AGENT_CAN_RUN"
+
+    def store_down_for(self) -> float:
+        """Seconds this replica has not reached its store (0.0 while it does)."""
+        return self._store.unreachable_for()
 
     def stop_accepting(self) -> None:
-        """From now on `create` refuses with Unavailable."""
+        """From now on `start` refuses with Unavailable."""
         self._accepting = False
 
     async def shutdown(self, grace: float) -> None:
@@ -211,6 +246,9 @@ class RunManager:
         self.stop_accepting()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace + ending_bound(grace)
+        saving = {a.saving for a in self._active.values() if a.saving and not a.saving.done()}
+        if saving:  # starts accepted before: saved and launched, they end like the others
+            await asyncio.wait(saving, timeout=START_WAIT)
         tasks = {a.task for a in self._active.values() if a.task}
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=grace)
@@ -227,16 +265,33 @@ class RunManager:
 
     # creating and driving runs
 
-    def create(
+    async def start(
         self,
         spec: RunSpec,
         principal: Principal,
         params_at: str = "params.",
         options_at: str = "options.",
-    ) -> run_pb2.Run:
-        """Validates and starts a run of the principal's tenant. `params_at`/`options_at` are
-        where those sit in the caller's request, so field violations name the caller's fields."""
+        request_id: str = "",
+    ) -> Started:
+        """Validates and starts a run of the principal's tenant: here, or on an API-only replica
+        (OUTRIDER_ROLE=api) on the least busy worker replica, after the same checks (relayed
+        with the caller's identity). `params_at`/`options_at` are where those sit in the
+        caller's request, so field violations name the caller's fields. With a request id (an
+        edge checked it), a start repeating an earlier one returns that run (see `starts`).
+        Returns once the run's record is committed, readable by every replica."""
         self._check_start(spec, principal, params_at, options_at)
+        ttl = self._settings.idempotency_ttl
+        key = start_key(spec.kind, spec.params, spec.options, principal, request_id, ttl)
+        if key is not None and (found := await self._store.find_start(key)) is not None:
+            return self._replay(found, key)
+        if self._settings.role == "api" and self._relay is not None:
+            address = await worker_address(self._store, self._patience)
+            return await self._relay.start(
+                address, spec.params, spec.options, principal, request_id
+            )
+        return await self._create(spec, principal, key)
+
+    async def _create(self, spec: RunSpec, principal: Principal, key: StartKey | None) -> Started:
         agent = self._agents.get(spec.kind)
         if agent is None:
             raise Unimplemented(f"{KIND_NAMES[spec.kind]} runs are not implemented yet")
@@ -244,23 +299,62 @@ class RunManager:
         self._admit(principal)
         active = self._register(spec, principal)
         RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
-        active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
-        return self._find(active.ctx.run_id, None)
+        saving = asyncio.create_task(self._save_then_launch(active, agent, principal, key))
+        active.saving = saving
+        refusal = await answer_when_saved(saving, key is not None, active.give_up)
+        if refusal is None:
+            return Started(self._find(active.ctx.run_id, None))
+        if refusal == REQUEST_ID_TAKEN and key is not None:  # by a start racing this one
+            found = await self._store.find_start(key)
+            if found is not None:
+                return self._replay(found, key)
+            raise Unavailable("the run holding this request id went meanwhile; try again")
+        raise self._refused(refusal, principal)
 
-    async def start(
-        self,
-        spec: RunSpec,
-        principal: Principal,
-        params_at: str = "params.",
-        options_at: str = "options.",
-    ) -> run_pb2.Run:
-        """`create` here, or, on an API-only replica (OUTRIDER_ROLE=api), on the least busy
-        worker replica, after the same checks (relayed with the caller's identity)."""
-        if self._settings.role != "api" or self._relay is None:
-            return self.create(spec, principal, params_at, options_at)
-        self._check_start(spec, principal, params_at, options_at)
-        worker = await worker_address(self._store, self._patience)
-        return await self._relay.start(worker, spec.params, spec.options, principal)
+    def _replay(self, found: KeyedRun, key: StartKey) -> Started:
+        return Started(self._find(replayed_run(found, key), None), replayed=True)
+
+    async def _save_then_launch(
+        self, active: _Active, agent: Agent, principal: Principal, key: StartKey | None
+    ) -> str | None:
+        """Saves the new run (committed), then launches it; the refusal instead, with the run
+        forgotten here. A run whose save failed was never saved: forgotten too, and the error
+        is the caller's answer."""
+        run_id = active.ctx.run_id
+        limits = ActiveLimits(
+            self._settings.cluster_max_active_runs, self._settings.tenant_max_active_runs
+        )
+        try:
+            refusal = await self._store.insert_run(active.run, run_id, limits, key)
+        except StartInDoubt as doubt:
+            if not await settle(self._store, run_id):
+                self._forget_unsaved(active, principal)
+                raise Unavailable(doubt.message, reason="STORE_UNAVAILABLE") from None
+            refusal = None
+        except BaseException:
+            self._forget_unsaved(active, principal)
+            raise
+        if refusal is not None:
+            self._forget_unsaved(active, principal)
+            return refusal
+        self._launch(active, agent, key is not None)
+        return None
+
+    def _forget_unsaved(self, active: _Active, principal: Principal) -> None:
+        run_id = active.ctx.run_id
+        if self._active.pop(run_id, None) is not None:
+            self.log.close(run_id)
+            metrics.run_active(kind_label(active.run.kind), -1)
+            self._quotas.give_back_start(principal)
+
+    def _launch(self, active: _Active, agent: Agent, keyed: bool) -> None:
+        """Executes a saved run, unless its caller gave up waiting and has no request id to
+        find it with: then the run ends at once, not executed (see `starts`)."""
+        if active.unanswered and not keyed:
+            message = "the caller was told this start failed (its record committed late)"
+            self._end(active, Ending(NOT_CONFIRMED, f"not executed: {message}"))
+            return
+        active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
 
     def _check_start(
         self, spec: RunSpec, principal: Principal, params_at: str, options_at: str
@@ -285,28 +379,14 @@ class RunManager:
             )
         self._quotas.take_start(principal)
 
-    def _insert_within_store_limits(
-        self, run: run_pb2.Run, run_id: str, principal: Principal
-    ) -> None:
-        """Saves the new run unless the limits over every replica sharing the store are reached
-        (counted and saved in one step there); a refused or failed start gets its start token
-        back."""
-        limits = ActiveLimits(
-            self._settings.cluster_max_active_runs, self._settings.tenant_max_active_runs
-        )
-        try:
-            refusal = self._store.insert_run_within(run, run_id, limits)
-        except Exception:
-            self._quotas.give_back_start(principal)
-            raise
-        if refusal is None:
-            return
-        self._quotas.give_back_start(principal)
+    def _refused(self, refusal: str, principal: Principal) -> ResourceExhausted:
+        """The error of a start the store refused for a limit over every replica sharing it."""
         if refusal == "CLUSTER_BUSY":
-            where = f"{limits.cluster} runs are active across the cluster"
+            where = f"{self._settings.cluster_max_active_runs} runs are active across the cluster"
         else:
-            where = f"{limits.tenant} runs are active in tenant {run.tenant!r}"
-        raise ResourceExhausted(
+            limit = self._settings.tenant_max_active_runs
+            where = f"{limit} runs are active in tenant {principal.tenant!r}"
+        return ResourceExhausted(
             f"{where}, the configured maximum",
             retry_after=self._settings.busy_retry_after,
             reason=refusal,
@@ -327,7 +407,6 @@ class RunManager:
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
         live, redactor = keep_secrets_in_memory(run)
-        self._insert_within_store_limits(run, run_id, principal)
         self.log.open(run_id, redactor=redactor)
         return self._activate(run, live, now, redactor, None)
 
@@ -548,35 +627,54 @@ class RunManager:
         return stored
 
     def list(
-        self, size: int, token: str, states: list[int], kind: int, principal: Principal
+        self,
+        size: int,
+        token: str,
+        states: list[int],
+        kind: int,
+        principal: Principal,
+        task_contains: str = "",
     ) -> tuple[list[run_pb2.Run], str]:
-        """Runs of the principal's tenant (every tenant for an admin), newest first."""
+        """Runs of the principal's tenant (every tenant for an admin), newest first; with
+        `task_contains`, only those whose task holds that text (see run_search: a page may then
+        be short, even empty, and still have a next token)."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
-        rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
+        text = run_search.check_text(task_contains)
+        filters = (states, kind, principal.tenant_filter)
+        bound = paging.filter_text(states=states, kind=kind, task_contains=text)
+        before = self.page_tokens.decode("runs", token, filters=bound)
+        found = run_search.find_runs(self._store, limit, before, filters, text) if text else None
+        rows = found.runs if found else self._store.list_runs(limit + 1, before, *filters)
         runs = paging.within_bytes(
             [
                 self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
                 for r in rows[:limit]
             ]
         )
-        if len(rows) <= limit and len(runs) == len(rows):
-            return runs, ""
-        last = runs[-1]
-        return runs, self.page_tokens.encode(
-            "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
-        )
+        if len(rows) > limit or len(runs) < len(rows):
+            last = runs[-1]
+            return runs, self.page_tokens.encode(
+                "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/"), bound
+            )
+        resume = found.resume if found else None
+        return runs, self.page_tokens.encode("runs", *resume, bound) if resume else ""
 
     def watch_batches(
-        self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
+        self,
+        run_id: str,
+        after: int,
+        principal: Principal,
+        cancel_on_disconnect: bool = False,
+        answer_links: bool = False,
     ) -> AsyncGenerator[WatchBatch, None]:
         """Events after `after`, then live ones until the run ends, in the lists they became
         available in. Errors raise now, not lazily. A principal may always follow the runs it
         started (a streaming start needs no read scope); other runs of its tenant need
         `runs.read`. When the consumer goes away before the run ends and asked for it, the run
-        is cancelled."""
+        is cancelled. With `answer_links`, request events of pending interactions carry their
+        answer link when the principal may be shown it."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         run = self._find(run_id, principal.tenant_filter)
@@ -584,14 +682,23 @@ class RunManager:
             principal.require(Scope.RUNS_READ)
         self.log.check_cursor(run_id, after, run.last_sequence)
         batches = self.log.follow_batches(run_id, after, self._settings.heartbeat_interval)
+        if answer_links and self.answer_links.shown_to(principal):
+            batches = _with_links(batches, self.answer_links, principal)
         return self._cancel_if_left(run_id, batches, principal, cancel_on_disconnect)
 
     def follow(
-        self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
+        self,
+        run_id: str,
+        after: int,
+        principal: Principal,
+        cancel_on_disconnect: bool = False,
+        answer_links: bool = False,
     ) -> AsyncGenerator[WatchItem, None]:
         """`watch_batches` one event (or heartbeat) at a time; errors raise now, and the watcher
         counts (for shutdown) from now."""
-        return _one_by_one(self.watch_batches(run_id, after, principal, cancel_on_disconnect))
+        return _one_by_one(
+            self.watch_batches(run_id, after, principal, cancel_on_disconnect, answer_links)
+        )
 
     async def _cancel_if_left(
         self,
@@ -617,6 +724,18 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
+
+
+async def _with_links(
+    batches: AsyncGenerator[WatchBatch, None], links: AnswerLinks, principal: Principal
+) -> AsyncGenerator[WatchBatch, None]:
+    async with contextlib.aclosing(batches):
+        async for batch in batches:
+            yield (
+                batch
+                if isinstance(batch, run_event_pb2.Heartbeat)
+                else links.on_events(batch, principal)
+            )
 
 
 async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerator[WatchItem, None]:

@@ -21,9 +21,10 @@ from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
+from outrider.server.grpc_edge.health import HealthServicer
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
-from outrider.server.grpc_edge.readiness import Readiness
+from outrider.server.grpc_edge.readiness import HealthStatuses
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
@@ -39,8 +40,9 @@ from outrider.v1 import (
 
 log = logging.getLogger(__name__)
 
+RUN_SERVICE = run_service_pb2.DESCRIPTOR.services_by_name["RunService"].full_name
 SERVICE_NAMES = (
-    run_service_pb2.DESCRIPTOR.services_by_name["RunService"].full_name,
+    RUN_SERVICE,
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"].full_name,
 )
 # Keepalive that tolerates clients idling through a two-minute wait for a human.
@@ -71,8 +73,10 @@ class OutriderServer:
         period = keeper_period(settings.failover_interval)
         self.presence = PresenceKeeper(self.store, period) if shared else None
         self._agents = agents
-        self.health = health.aio.HealthServicer()
-        self.readiness = Readiness(self.health, SERVICE_NAMES, self.runs.not_ready)
+        self.health = HealthServicer()
+        self.statuses = HealthStatuses(
+            self.health, RUN_SERVICE, SERVICE_NAMES[1], self.runs.not_serving
+        )
         self.keyring = Keyring(settings)
         self._auth = AuthInterceptor(self.keyring, settings)
         interceptors = [
@@ -112,10 +116,19 @@ class OutriderServer:
             self.failover.start()
         await self._server.start()
         await self._start_probe_listener()
-        await self.readiness.serve()
-        self.readiness.start()
+        await self._set_health()
+        self.statuses.start()
         log.info("outrider listening on %s:%d", self.settings.host, self.port)
         return self.port
+
+    async def _set_health(self) -> None:
+        """The process ("") and interactions serve; RunService ("accepting runs") only when at
+        least one kind of run can start here (core/readiness.py), and later only while the
+        store is reachable (readiness.HealthStatuses follows that)."""
+        readiness = await self.runs.check_readiness()
+        if readiness.problems:
+            log.warning("%s", readiness.summary())
+        await self.statuses.show()
 
     def close_unstarted(self) -> None:
         """Releases what __init__ opened when the server is never started (or failed to)."""
@@ -155,7 +168,7 @@ class OutriderServer:
     async def _stop(self) -> None:
         grace = self.settings.shutdown_grace
         await self.retention.stop()
-        await self.readiness.stop()
+        await self.statuses.stop()
         if self.failover is not None:
             await self.failover.stop()
         self.runs.stop_accepting()

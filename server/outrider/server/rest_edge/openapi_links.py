@@ -21,7 +21,6 @@ OPERATION_IDS = {
     ("/v1/interactions", "get"): "listInteractions",
     ("/v1/interactions/{interactionId}", "get"): "getInteraction",
     ("/healthz", "get"): "health",
-    ("/healthz/ready", "get"): "readiness",
     ("/metrics", "get"): "metrics",
 }
 

@@ -16,6 +16,7 @@ from outrider.server.core.names import (
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
 from outrider.server.rest_edge.auth import principal_of
+from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key
 from outrider.server.rest_edge.streams import (
     APPROVAL_EVENTS_HEADER,
     StreamSettings,
@@ -44,20 +45,30 @@ class Routes:
             # This caller can neither see nor answer an approval: held actions are refused.
             spec.options.refuse_held_actions = True
         principal = principal_of(request)
-        run = await self._runs.start(spec, principal, params_at="", options_at="options.")
-        run_id = run.name.removeprefix("runs/")
+        key = idempotency_key(request)
+        started = await self._runs.start(
+            spec, principal, params_at="", options_at="options.", request_id=key
+        )
+        run_id = started.run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
-        items = self._runs.watch_batches(run_id, 0, principal, cancel_on_disconnect)
-        await self._runs.committed()  # another replica can read the run once it is named
-        return sse_response(run, items, stream)
+        items = self._runs.watch_batches(
+            run_id, 0, principal, cancel_on_disconnect, answer_links=stream.approval_events
+        )
+        response = sse_response(started.run, items, stream)
+        if started.replayed:  # the events of the run an earlier start with this key made
+            response.headers[REPLAYED_HEADER] = "true"
+        return response
 
     async def events(self, request: Request) -> Response:
         run_id = _run_id(request)
         after = queries.cursor(request)
         principal = principal_of(request)
         run = self._runs.get(run_id, principal)
-        items = self._runs.watch_batches(run_id, after, principal)
-        return sse_response(run, items, self._stream_settings(request))
+        stream = self._stream_settings(request)
+        items = self._runs.watch_batches(
+            run_id, after, principal, answer_links=stream.approval_events
+        )
+        return sse_response(run, items, stream)
 
     def _stream_settings(self, request: Request) -> StreamSettings:
         opted = queries.truthy(request.headers.get(APPROVAL_EVENTS_HEADER, ""))
@@ -82,8 +93,9 @@ class Routes:
     async def list_runs(self, request: Request) -> Response:
         page = queries.page(request)
         states = queries.run_states(request)
+        text = request.query_params.get("taskContains", "")
         runs, token = self._runs.list(
-            page.size, page.token, states, page.kind, principal_of(request)
+            page.size, page.token, states, page.kind, principal_of(request), text
         )
         return JSONResponse({"runs": [to_json(r) for r in runs], "nextPageToken": token})
 
@@ -116,27 +128,32 @@ class Routes:
         run = request.query_params.get("run")
         run_id = parse_run_name(f"runs/{run}", "run") if run else None
         states = queries.interaction_states(request)
+        principal = principal_of(request)
         items, token = self._runs.interactions.list(
-            run_id, states, page.size, page.token, principal_of(request)
+            run_id, states, page.size, page.token, principal
         )
-        return JSONResponse({"interactions": [to_json(i) for i in items], "nextPageToken": token})
+        shown = [to_json(self._runs.answer_links.with_link(i, principal)) for i in items]
+        return JSONResponse({"interactions": shown, "nextPageToken": token})
 
     async def get_interaction(self, request: Request) -> Response:
-        interaction = self._runs.interactions.get(
+        interaction = self._runs.answer_links.get(
             _interaction_id(request, "interactionId"), principal_of(request)
         )
         return JSONResponse(to_json(interaction))
 
     async def health(self, request: Request) -> Response:
-        """Liveness: the process serves (also while it waits out a database outage)."""
-        return JSONResponse({"status": "serving"})
-
-    async def readiness(self, request: Request) -> Response:
-        """Readiness: 503 while the store has been unreachable too long, or during shutdown."""
-        reason = self._runs.not_ready()
-        if reason is None:
-            return JSONResponse({"status": "ready"})
-        return JSONResponse({"status": "not_ready", "reason": reason}, 503)
+        """Readiness, as grpc.health's outrider.v1.RunService: 503 while no run can start
+        (SHUTTING_DOWN, NO_AGENT_CAN_RUN, or STORE_UNREACHABLE: the store has been unreachable
+        longer than OUTRIDER_STORE_UNREADY_AFTER)."""
+        reason = self._runs.not_serving()
+        if not reason:
+            return JSONResponse({"status": "serving"})
+        body: dict[str, object] = {"status": "not_serving", "reason": reason}
+        if reason == "NO_AGENT_CAN_RUN":
+            body["problems"] = dict(self._runs.readiness.problems)
+        if reason == "STORE_UNREACHABLE":
+            body["unreachableSeconds"] = round(self._runs.store_down_for(), 1)
+        return JSONResponse(body, status_code=503)
 
 
 async def _body(request: Request, required: bool = True) -> dict[str, object]:

@@ -18,7 +18,7 @@ Requirement = Scope | Literal["open", "authenticated"]
 
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
-HEALTH_METHODS = ("/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch")
+HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
     "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
@@ -58,7 +58,6 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
     ("GET", "/healthz"): OPEN,
-    ("GET", "/healthz/ready"): OPEN,
     ("GET", "/openapi.json"): AUTHENTICATED,
     # Counts by kind, state, model and route: no tenant's run ids or data.
     ("GET", "/metrics"): AUTHENTICATED,
@@ -75,6 +74,6 @@ def grpc_requirement(method: str, settings: Settings) -> Requirement | None:
 
 
 def rest_requirement(method: str, path: str, settings: Settings) -> Requirement | None:
-    if path in ("/healthz", "/healthz/ready") and not settings.open_health:
+    if path == "/healthz" and not settings.open_health:
         return AUTHENTICATED
     return REST_ROUTES.get((method, path))
