@@ -19,6 +19,7 @@ from typing import Any
 import grpc
 import pytest
 
+from outrider.server.core.storage import ACTIVE_STATES
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import (
@@ -214,9 +215,18 @@ def submit_turns() -> list[Any]:
 
 
 async def outcome(lost: Lost) -> run_pb2.Run:
+    """The run once it ended (its `done` event comes before the agent let go of its browser)."""
     lost.seen += await asyncio.wait_for(read_until(lost.watcher, "done"), 60)
     assert [e.sequence for e in lost.seen] == list(range(1, len(lost.seen) + 1))
-    return (await lost.runs.GetRun(run_service_pb2.GetRunRequest(name=lost.name))).run
+    ended: list[run_pb2.Run] = []
+
+    async def over() -> bool:
+        request = run_service_pb2.GetRunRequest(name=lost.name)
+        ended[:] = [(await lost.runs.GetRun(request)).run]
+        return ended[0].state not in ACTIVE_STATES
+
+    await eventually(over, within=30)
+    return ended[0]
 
 
 def side_effects(events: list[run_event_pb2.RunEvent]) -> list[run_event_pb2.SideEffect]:
