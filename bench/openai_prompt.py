@@ -7,7 +7,7 @@ for the parameter); the definitions end with 12; every reply is primed with 3. T
 assistant message are counted as their name and arguments. No estimate is published for a
 structured-output schema: it is counted as its JSON, which overstates it.
 
-OpenAI renders tool definitions far more compactly than their JSON (about 780 tokens for the
+OpenAI renders tool definitions far more compactly than their JSON (about 660 tokens for the
 browser agent's 21 tools against about 1,480 as JSON). Counting the JSON, as `json_blocks` does,
 is an upper bound kept for comparison: it puts every prefix well above the 1,024 tokens from
 which OpenAI caches, where the real prompt may sit just above or below."""
