@@ -9,6 +9,8 @@ import secrets
 
 import psycopg
 
+from outrider.server.core.storage.pg_connect import with_client_options
+
 # The first half of every presence lock's two-part key ("outr"); the second half is the owner.
 NAMESPACE = 0x6F757472
 
@@ -45,7 +47,7 @@ class Presence:
     """Holds this process's presence lock until `close()` (or until the process dies)."""
 
     def __init__(self, url: str, connect_timeout: float) -> None:
-        self._url = url
+        self._url = with_client_options(url)
         self._timeout = int(connect_timeout)
         self._conn = self._connect()
         self.key = 0

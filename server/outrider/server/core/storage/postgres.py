@@ -26,6 +26,7 @@ from outrider.server.core.storage.pg_artifacts import (
     chunk_range,
     slice_of,
 )
+from outrider.server.core.storage.pg_connect import check_url, with_client_options
 from outrider.server.core.storage.pg_events import PgEventFeed
 from outrider.server.core.storage.pg_presence import (
     OWNED,
@@ -34,6 +35,7 @@ from outrider.server.core.storage.pg_presence import (
     Presence,
     unowned,
 )
+from outrider.server.core.storage.pg_replay import ReadOnlyServer
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -57,12 +59,23 @@ _ADMISSION_WAIT = "5s"
 _COUNT_ACTIVE = (
     "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
 )
+_SAVE_RUN = (
+    "INSERT INTO runs AS r (id, kind, state, create_us, body, tenant, owner) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
+    "owner = excluded.owner"
+)
+_SAVE_INTERACTION = (
+    "INSERT INTO interactions (id, run_id, state, create_us, body) SELECT %s, %s, %s, %s, %s "
+    "WHERE {fence} ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
+    "RETURNING 1"
+)
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 
 
 def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
     pool: ConnectionPool[Any] = ConnectionPool(
-        url,
+        with_client_options(url),
         min_size=1,
         max_size=_POOL_SIZE,
         timeout=_TIMEOUT,
@@ -75,15 +88,19 @@ def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
 
 def apply_migrations(url: str) -> list[int]:
     """Brings the database's schema up to date; returns the versions it applied."""
-    with psycopg.connect(url, autocommit=True, connect_timeout=int(_TIMEOUT)) as conn:
+    with psycopg.connect(with_client_options(url), autocommit=True) as conn:
         return migrations.migrate(conn, clock.now_us())
 
 
 class PostgresStore:
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
-    def __init__(self, url: str, artifact_backlog: int = 64 * 1024 * 1024) -> None:
+    def __init__(
+        self, url: str, artifact_backlog: int = 64 * 1024 * 1024, replay_seconds: float = 10.0
+    ) -> None:
+        check_url(url)
         self.applied_migrations = apply_migrations(url)
+        self._url = url
         self._artifact_backlog = artifact_backlog
         self._presence = Presence(url, _TIMEOUT)
         try:
@@ -91,9 +108,15 @@ class PostgresStore:
         except BaseException:
             self._presence.close()
             raise
-        self._writer = WriteBehind(self._pool, _TIMEOUT)
+        self._writer = WriteBehind(self._connect_writer, _TIMEOUT, replay_seconds)
         self._feed = PgEventFeed(url)
         self._announced: tuple[str, str] | None = None
+
+    def _connect_writer(self) -> psycopg.Connection[Any]:
+        """The write-behind thread's own connection (see `pg_writer`)."""
+        return psycopg.connect(
+            with_client_options(self._url), autocommit=True, application_name="outrider-writer"
+        )
 
     def close(self) -> None:
         self._feed.close()
@@ -104,7 +127,10 @@ class PostgresStore:
 
     def announce(self, address: str, role: str) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
-        self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
+        self._writer.put(
+            # never replayed: right after a failover nobody has taken their presence back yet
+            Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", (), replay=None)
+        )
         self._announced = (address, role)
         self._announce_again()
 
@@ -180,7 +206,11 @@ class PostgresStore:
 
     def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
         with self._pool.connection() as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
+            try:
+                rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
+            except psycopg.errors.ReadOnlySqlTransaction as error:  # a standby: drop it
+                conn.close()
+                raise ReadOnlyServer(f"PostgreSQL refused a write: {error}") from error
             return rows
 
     # runs
@@ -191,13 +221,14 @@ class PostgresStore:
         another live process took over (`claim_orphan`) is no longer updated by this one."""
         self._writer.put(
             Write(
-                "INSERT INTO runs AS r (id, kind, state, create_us, body, tenant, owner) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
-                f"owner = excluded.owner WHERE r.owner = excluded.owner OR {UNOWNED}",
+                f"{_SAVE_RUN} WHERE r.owner = excluded.owner OR {UNOWNED}",
                 (*run_values(run, run_id), self._presence.key),
                 # An ended run wakes its watchers in other processes, which then stop.
                 announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
+                # Sent again after a failover only while this process still owns the run (a
+                # replica that has not taken its presence back yet looks dead meanwhile).
+                replay=f"{_SAVE_RUN} WHERE r.owner = excluded.owner",
+                run_id=run_id,
             )
         )
 
@@ -356,6 +387,7 @@ class PostgresStore:
                 f"WHERE {OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
                 "saved_us = excluded.saved_us",
                 (run_id, part, body, clock.now_us(), run_id, self._presence.key),
+                run_id=run_id,
             )
         )
 
@@ -368,6 +400,7 @@ class PostgresStore:
             Write(
                 f"DELETE FROM checkpoints WHERE run_id = %s AND {OWNED}",
                 (run_id, run_id, self._presence.key),
+                run_id=run_id,
             )
         )
 
@@ -381,13 +414,10 @@ class PostgresStore:
                 # Fenced like events: a replica that lost the run cannot resolve or reopen
                 # the new owner's questions. A dead owner's are anyone's to close (a run that
                 # ended just before its process died may have left one pending).
-                "INSERT INTO interactions (id, run_id, state, create_us, body) "
-                "SELECT %s, %s, %s, %s, %s "
-                f"WHERE {OWNED_OR_ORPHANED} "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
-                "RETURNING 1",
+                f"{_SAVE_INTERACTION.format(fence=OWNED_OR_ORPHANED)}",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
                 fenced=ids[1],
+                replay=_SAVE_INTERACTION.format(fence=OWNED),  # see save_run
             )
         )
 
@@ -483,7 +513,10 @@ class PostgresStore:
 
     def recipe_replayed(self, recipe_id: str) -> None:
         self._writer.put(
-            Write("UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,))
+            # never replayed: it counts (a replay would count the replay twice)
+            Write(
+                "UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,), replay=None
+            )
         )
 
     def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
@@ -522,22 +555,20 @@ class PostgresStore:
 
     def delete_run(self, run_id: str) -> int | None:
         self._writer.wait()
+        deletes = [
+            *(Write(f"DELETE FROM {table} WHERE run_id = %s", (run_id,)) for table in _RUN_TABLES),
+            Write("DELETE FROM runs WHERE id = %s", (run_id,)),
+        ]
         try:
             with self._pool.connection() as conn, conn.transaction():
                 weight = conn.execute(
                     "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = %s", (run_id,)
                 ).fetchone()
-                for table in (
-                    "events",
-                    "interactions",
-                    "artifacts",
-                    "artifact_chunks",
-                    "checkpoints",
-                ):
-                    conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
-                deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
-        except psycopg.OperationalError as error:
+                for delete in deletes:
+                    deleted: int = conn.execute(delete.sql, delete.params).rowcount
+        except (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction) as error:
             raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        self._writer.deleted(run_id, deletes)  # a failover's replay deletes it again
         return int(weight[0]) if deleted and weight is not None else None
 
     def reclaim_space(self) -> None:
