@@ -24,6 +24,8 @@ from tests.support.harness import REPO_ROOT
 
 PASSWORD = "tea-Leaf-2231"
 SHORT = "tea7"
+# The sources list links each URL (`<http://…>`): the terminal gets it as a hyperlink.
+LINK = r"(?:\x1b\]8;[^\x1b]*\x1b\\)?"
 
 
 def demo_env() -> dict[str, str]:
@@ -74,7 +76,8 @@ async def test_demo_asks_in_the_terminal_re_asks_after_a_rejection_and_prints_a_
     cited = re.findall(r"\[(S\d)\]", report)
     assert len(set(cited)) == 4, report
     for source in set(cited):  # each citation resolves to one listed source, listed once
-        assert len(re.findall(rf"\[{source}\] .* — http://127\.0\.0\.1:\d+/docs/", report)) == 1
+        listed = rf"\[{source}\] .* — {LINK}http://127\.0\.0\.1:\d+/docs/"
+        assert len(re.findall(listed, report)) == 1
     assert child.exitstatus == 0, shown
 
 

@@ -13,8 +13,9 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
+from outrider.server.core.storage import ActiveLimits
 from outrider.server.core.storage.postgres import PostgresStore
-from tests.store.test_contract import RUNNING, SUCCEEDED, a_run
+from tests.store.test_contract import RUNNING, SUCCEEDED, a_run, an_event
 from tests.store.test_pg_connections import append, drop_connections
 from tests.support.harness import eventually
 from tests.support.pg_replicated import ReplicatedPostgres
@@ -86,18 +87,22 @@ def test_writes_an_asynchronous_standby_missed_are_written_again(
         cluster.stop_standby()  # from now on only the primary has what is committed
         append(store, "r", range(6, 9))
         store.save_run(a_run("late", 2, state=SUCCEEDED), "late")
+        # a start commits its run at once, in a transaction of its own
+        assert store.insert_run_within(a_run("new", 3, RUNNING), "new", ActiveLimits()) is None
+        store.append_event("new", an_event("new", 1))
         store.save_run(a_run("gone", 1, state=SUCCEEDED), "gone")
         store.flush()
         assert store.delete_run("gone") is not None  # deleted before the failover
         cluster.stop_primary()
         cluster.start_standby()
-        cluster.promote()  # without events 6-8, run "late", and gone's end and deletion
+        cluster.promote()  # without events 6-8, runs "late" and "new", gone's end and deletion
         append(store, "r", range(9, 11))
         store.flush()
         assert sequences(store, "r") == list(range(1, 11))
         late = store.get_run("late")
         assert late is not None and late.state == SUCCEEDED
-        assert store.get_run("gone") is None  # a deleted run is not brought back
+        assert store.get_run("gone") is None  # deleted again
+        assert sequences(store, "new") == [1]
     finally:
         store.close()
 

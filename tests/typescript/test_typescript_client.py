@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from outrider.v1 import run_service_pb2
+from tests.client.proxy import CuttableProxy, answer_lost
 from tests.support.harness import REPO_ROOT, Harness
 
 PACKAGE = REPO_ROOT / "clients" / "typescript"
@@ -33,13 +35,13 @@ def node_ready() -> str:
     return node
 
 
-def compile_consumer(out: Path) -> Path:
+def compile_consumer(out: Path, consumer: Path = CONSUMER) -> Path:
     """Installs the package into a scratch project by symlink, as a consumer would see it, and
     compiles the consumer script with tsc --strict."""
     (out / "node_modules" / "@outrider").mkdir(parents=True)
     (out / "node_modules" / "@outrider" / "client").symlink_to(PACKAGE, target_is_directory=True)
     (out / "package.json").write_text(json.dumps({"type": "module"}))
-    shutil.copy(CONSUMER, out / "interactive.ts")
+    shutil.copy(consumer, out / consumer.name)
     tsc = PACKAGE / "node_modules" / ".bin" / "tsc"
     options = ["--strict", "--target", "es2022", "--module", "nodenext", "--skipLibCheck"]
     result = subprocess.run(
@@ -50,7 +52,7 @@ def compile_consumer(out: Path) -> Path:
             "node",
             "--typeRoots",
             str(PACKAGE / "node_modules" / "@types"),
-            "interactive.ts",
+            consumer.name,
         ],
         cwd=out,
         capture_output=True,
@@ -58,7 +60,7 @@ def compile_consumer(out: Path) -> Path:
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    return out / "interactive.js"
+    return out / consumer.with_suffix(".js").name
 
 
 def test_generated_code_is_current(tmp_path: Path) -> None:
@@ -99,3 +101,52 @@ async def test_interactive_automate_run_through_the_typed_client(
     assert "answer accepted" in text
     assert text.strip().endswith("final answer: done")
     assert harness.agent.received_inputs == [{"E1": "ts@example.com"}]
+
+
+async def test_a_start_whose_answer_was_lost_is_retried_into_the_same_run(
+    harness: Harness, tmp_path: Path
+) -> None:
+    """createRun's answer is dropped and its connection cut after the server started the run:
+    the client sends it again with the same request id and gets that run; a caller's own id
+    is used as it is, by createRun and by the automate stream."""
+    node = node_ready()
+    script = compile_consumer(tmp_path, Path(__file__).with_name("start_retry.ts"))
+    proxy = CuttableProxy(harness.server.port)
+    await proxy.start()
+    process = await asyncio.create_subprocess_exec(
+        node,
+        str(script),
+        f"http://127.0.0.1:{proxy.port}",
+        cwd=tmp_path,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        assert await asyncio.wait_for(process.stdout.readline(), 60) == b"ready\n"
+
+        async def create() -> str:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(b"go\n")
+            return (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+
+        created = await answer_lost(proxy, create(), lambda: _has_runs(harness, 1))
+        output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+        assert proxy.cuts == 1 and proxy.connections >= 2  # it connected again after the cut
+    finally:
+        await proxy.stop()
+    assert created.startswith("created runs/"), created + output.decode()
+    given = output.decode().split()
+    assert given[0] == "given" and len(set(given[1:])) == 1, output.decode()
+    names = await _run_names(harness)
+    assert sorted(names) == sorted({created.split()[1], given[1]})  # two runs in all
+
+
+async def _run_names(harness: Harness) -> list[str]:
+    listed = await harness.runs.ListRuns(run_service_pb2.ListRunsRequest())
+    return [run.name for run in listed.runs]
+
+
+async def _has_runs(harness: Harness, count: int) -> bool:
+    return len(await _run_names(harness)) == count

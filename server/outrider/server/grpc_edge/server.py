@@ -20,6 +20,7 @@ from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
+from outrider.server.grpc_edge.health import HealthServicer
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
 from outrider.server.grpc_edge.reflection import enable_reflection
@@ -67,7 +68,7 @@ class OutriderServer:
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
         self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
         self._agents = agents
-        self.health = health.aio.HealthServicer()
+        self.health = HealthServicer()
         self.keyring = Keyring(settings)
         self._auth = AuthInterceptor(self.keyring, settings)
         interceptors = [

@@ -129,6 +129,12 @@ class WriteBehind:
         with self._changed:
             return run_id in self._fenced_out
 
+    def committed_directly(self, writes: list[Write]) -> None:
+        """Idempotent writes committed outside the queue (in a transaction of their own, such
+        as a new run's insert): a replay on a new server sends them again with the rest."""
+        with self._changed:
+            self._replay.committed(writes)
+
     def deleted(self, run_id: str, deletes: list[Write]) -> None:
         """The run was deleted (by `deletes`, committed on their own): a replay on a new server
         deletes it again rather than bring any of it back. Call it after `wait()`."""
