@@ -39,6 +39,7 @@ from tests.support.requests import automate_request, names
 
 STREAMING = 4  # ScriptAgent runs per replica emitting events across the failover
 STEPS, INTERVAL = 120, 0.05  # each run: 240 events over about 6 s
+DECIDE = 3.0  # seconds from the primary's crash to the promotion: the replicas wait meanwhile
 
 
 @dataclass
@@ -208,7 +209,7 @@ async def test_runs_and_watchers_go_on_across_a_promotion(
     assert not any(w.done() for w in watchers if w.run in streaming)  # all mid-run
 
     began = time.monotonic()
-    await asyncio.to_thread(replicated_postgres.fail_over)
+    await asyncio.to_thread(replicated_postgres.fail_over, DECIDE)
     promoted = time.monotonic() - began
     (tmp_path / "go").touch()  # the research run's writer answers now
     retries = await approve(b, asking)  # relayed to A, through the new primary

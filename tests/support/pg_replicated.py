@@ -115,8 +115,11 @@ class ReplicatedPostgres:
         self._pg_ctl(self.standby, "-w", "promote")
         self.primary, self.standby = self.standby, self.primary
 
-    def fail_over(self) -> None:
+    def fail_over(self, decide: float = 0.0) -> None:
+        """Stops the primary, then promotes the standby `decide` seconds later (the time a
+        failover manager takes to judge the primary dead: Patroni's TTL, RDS's health checks)."""
         self.stop_primary()
+        time.sleep(decide)
         self.promote()
 
     def stop_standby(self) -> None:
