@@ -157,6 +157,17 @@ def watchers(delta: int) -> None:
     _gauge("outrider_event_watchers").inc(delta)
 
 
+# the store
+
+
+def store_server_changed() -> None:
+    _counter("outrider_store_server_changes_total").inc()
+
+
+def store_writes_replayed(count: int) -> None:
+    _counter("outrider_store_replayed_writes_total").inc(count)
+
+
 # edges
 
 

@@ -36,6 +36,7 @@ from outrider.server.core.storage.pg_replay import (
     ServerIdentity,
     identify,
 )
+from outrider.server.telemetry import metrics
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +266,7 @@ class WriteBehind:
         if self._replay_due:
             self._replay_due = False
             log.warning("sent %d recent writes again to %s", len(replay), self._server)
+            metrics.store_writes_replayed(len(replay))
         with self._changed:
             self._replay.committed(batch)
             self._fenced_out |= refused
@@ -305,6 +307,7 @@ class WriteBehind:
             raise
         if self._server is not None and server != self._server:
             log.warning("PostgreSQL server changed: %s, was %s", server, self._server)
+            metrics.store_server_changed()
             self._replay_due = True
         self._conn, self._server = conn, server
         return conn
