@@ -110,10 +110,24 @@ class ReplicatedPostgres:
         """As a crash: every session ends at once, nothing is flushed or handed over."""
         self._pg_ctl(self.primary, "-m", "immediate", "-w", "stop")
 
-    def promote(self) -> None:
-        """The standby becomes the primary (returns once it accepts writes); the roles swap."""
-        self._pg_ctl(self.standby, "-w", "promote")
+    def promote(self, wait: bool = True) -> None:
+        """The standby becomes the primary (with `wait`, returns once it accepts writes, which
+        pg_ctl checks every 100 ms; without, at once); the roles swap."""
+        if wait:
+            self._pg_ctl(self.standby, "-w", "promote")
+        else:
+            with psycopg.connect(f"{self.standby.url}/postgres", autocommit=True) as conn:
+                conn.execute("SELECT pg_promote(wait => false)")
         self.primary, self.standby = self.standby, self.primary
+
+    def accepts_writes(self) -> bool:
+        """The primary is out of recovery (a promotion has ended)."""
+        try:
+            with psycopg.connect(f"{self.primary.url}/postgres", autocommit=True) as conn:
+                row = conn.execute("SELECT pg_is_in_recovery()").fetchone()
+        except psycopg.OperationalError:
+            return False
+        return row is not None and not row[0]
 
     def fail_over(self, decide: float = 0.0) -> None:
         """Stops the primary, then promotes the standby `decide` seconds later (the time a

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 
 import psycopg
 
@@ -108,6 +109,6 @@ class PgEventFeed:
                 if not lost:
                     log.warning("PostgreSQL LISTEN connection lost, reconnecting: %s", error)
                 lost = True
-                await asyncio.sleep(delay)
-                # not much longer: a promoted standby is heard from within a second
-                delay = min(delay * 2, 1.0)
+                await asyncio.sleep(delay * random.uniform(0.8, 1.2))  # replicas apart
+                # not much longer: a promoted standby is heard from within half a second
+                delay = min(delay * 2, 0.5)

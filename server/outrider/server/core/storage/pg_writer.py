@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -229,7 +230,7 @@ class WriteBehind:
                     return
                 if attempt % _LOG_EVERY == 1:
                     log.warning("PostgreSQL write failed (attempt %d): %s", attempt, error)
-                time.sleep(_RETRY_DELAYS[min(attempt, len(_RETRY_DELAYS)) - 1])
+                time.sleep(_retry_delay(attempt))
                 continue
             except psycopg.Error as error:
                 if self._replay_due:  # the replay itself was refused: give it up, not the batch
@@ -325,12 +326,18 @@ class WriteBehind:
                     self._commit_batch([write])
                     break
                 except psycopg.OperationalError:  # the connection went meanwhile: not the data
-                    time.sleep(_RETRY_DELAYS[min(attempt, len(_RETRY_DELAYS)) - 1])
+                    time.sleep(_retry_delay(attempt))
                 except psycopg.Error as error:
                     log.error(
                         "PostgreSQL refused a write (%s): %s", write.sql.split(" ", 3)[:3], error
                     )
                     break
+
+
+def _retry_delay(attempt: int) -> float:
+    """Seconds before attempt `attempt + 1`, give or take a fifth: replicas that lost the server
+    at the same instant do not all knock on the new one at the same instant."""
+    return _RETRY_DELAYS[min(attempt, len(_RETRY_DELAYS)) - 1] * random.uniform(0.8, 1.2)
 
 
 def _refused(cur: psycopg.Cursor[Any], writes: list[Write]) -> set[str]:
