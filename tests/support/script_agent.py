@@ -54,6 +54,9 @@ class ScriptAgent:
         if options.model == "scripted:missing":
             raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
 
+    async def readiness(self) -> str:
+        return ""
+
     async def aclose(self) -> None:
         pass
 

@@ -1,6 +1,8 @@
 """clients/typescript: the generated, typed client (protoc-gen-es + connect-node over the gRPC
-protocol) is current with proto/, type-checks a consumer under `tsc --strict`, and runs an
-interactive automate run against a live server, answering its form request on the bidi stream."""
+protocol) is current with proto/; installed from its `npm pack` tarball it brings its
+dependencies, type-checks a consumer under `tsc --strict` (declarations included), and runs an
+interactive automate run against a live server, answering its form request on the bidi stream;
+its `engines` floor covers its dependencies' and the Node.js the tests run."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import asyncio
 import filecmp
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,32 +38,62 @@ def node_ready() -> str:
     return node
 
 
+def pack(out: Path) -> Path:
+    """The package as a release ships it: `npm pack`'s tarball."""
+    npm = shutil.which("npm")
+    assert npm is not None
+    command = [npm, "pack", "--pack-destination", str(out), "--loglevel=error"]
+    done = subprocess.run(command, cwd=PACKAGE, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out / done.stdout.strip().splitlines()[-1]
+
+
 def compile_consumer(out: Path, consumer: Path = CONSUMER) -> Path:
-    """Installs the package into a scratch project by symlink, as a consumer would see it, and
-    compiles the consumer script with tsc --strict."""
-    (out / "node_modules" / "@outrider").mkdir(parents=True)
-    (out / "node_modules" / "@outrider" / "client").symlink_to(PACKAGE, target_is_directory=True)
-    (out / "package.json").write_text(json.dumps({"type": "module"}))
-    shutil.copy(consumer, out / consumer.name)
+    """Installs the packed package into a scratch project, as its README says (npm fetches its
+    dependencies), and compiles the consumer script with the pinned TypeScript's `tsc --strict`,
+    declarations included (no --skipLibCheck)."""
+    project = out / "consumer"
+    project.mkdir()
+    (project / "package.json").write_text(json.dumps({"type": "module", "private": True}))
+    npm = shutil.which("npm")
+    assert npm is not None
+    install = [npm, "install", "--no-audit", "--no-fund", "--loglevel=error", str(pack(out))]
+    done = subprocess.run(install, cwd=project, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not (project / "node_modules" / "@outrider" / "client").is_symlink()
+    shutil.copy(consumer, project / consumer.name)
     tsc = PACKAGE / "node_modules" / ".bin" / "tsc"
-    options = ["--strict", "--target", "es2022", "--module", "nodenext", "--skipLibCheck"]
+    options = ["--strict", "--target", "es2022", "--module", "nodenext"]
+    types = ["--types", "node", "--typeRoots", str(PACKAGE / "node_modules" / "@types")]
     result = subprocess.run(
-        [
-            str(tsc),
-            *options,
-            "--types",
-            "node",
-            "--typeRoots",
-            str(PACKAGE / "node_modules" / "@types"),
-            consumer.name,
-        ],
-        cwd=out,
+        [str(tsc), *options, *types, consumer.name],
+        cwd=project,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    return out / consumer.with_suffix(".js").name
+    return project / consumer.with_suffix(".js").name
+
+
+def node_floor(package_json: Path) -> tuple[int, ...]:
+    """The lowest Node.js version a package's `engines` allows (">=18.14.1" -> (18, 14, 1))."""
+    wanted = json.loads(package_json.read_text()).get("engines", {}).get("node", ">=0")
+    match = re.fullmatch(r">=\s*(\d+(?:\.\d+)*)", wanted.strip())
+    assert match is not None, f"{package_json}: engines.node {wanted!r} is not a plain >= floor"
+    return tuple(int(part) for part in match.group(1).split("."))
+
+
+def test_engines_says_what_the_dependencies_need_and_the_tested_node_meets_it() -> None:
+    node = node_ready()
+    ours = node_floor(PACKAGE / "package.json")
+    dependencies = json.loads((PACKAGE / "package.json").read_text())["dependencies"]
+    for name in dependencies:
+        theirs = node_floor(PACKAGE / "node_modules" / name / "package.json")
+        assert ours >= theirs, f"engines.node allows {ours}, but {name} needs {theirs}"
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+    tested = tuple(int(part) for part in version.stdout.strip().lstrip("v").split("."))
+    assert tested >= ours
 
 
 def test_generated_code_is_current(tmp_path: Path) -> None:

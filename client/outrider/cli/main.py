@@ -23,8 +23,19 @@ from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, 
 from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Outrider's command line.")
-runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, delete, events.")
+# Plain click help (rich_markup_mode=None): typer's rich panels print a type beside every flag
+# (`--json <bool>`), which reads as an option that takes a value.
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help="Outrider's command line.",
+)
+runs_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Runs: list, show, cancel, delete, events.",
+)
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
 
@@ -81,12 +92,26 @@ def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
     raise typer.Exit(code)
 
 
-@app.command()
-def serve() -> None:
-    """Runs the server (needs the `server` extra), configured by OUTRIDER_* variables."""
-    from outrider.server.__main__ import main as serve_main  # heavy and optional: imported on use
-
-    serve_main()
+@app.command(
+    context_settings={
+        # The server parses its own options (and --help): one list, also for python -m.
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": [],
+    }
+)
+def serve(ctx: typer.Context) -> None:
+    """Runs the server (needs the `server` extra); `outrider serve --help` lists its options."""
+    try:
+        from outrider.server.__main__ import main as serve_main  # heavy and optional
+    except ImportError as error:
+        typer.echo(
+            f"outrider serve needs the server extra (missing: {error.name or error}): "
+            "pip install 'outrider[server,cli]'",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    serve_main(ctx.args, "outrider serve")
 
 
 @app.command()
@@ -111,7 +136,9 @@ def automate(
     trusted_host: Annotated[
         list[str] | None,
         typer.Option(
-            "--trusted-host", help="Host where filling and submitting forms needs no approval."
+            "--trusted-host",
+            metavar="HOST",
+            help="Host where filling and submitting forms needs no approval (repeatable).",
         ),
     ] = None,
     max_iterations: Annotated[int | None, typer.Option(help="1..100.")] = None,

@@ -75,10 +75,14 @@ class Watcher:
         return await self.exit_code()
 
     async def exit_code(self) -> int:
-        if not self.run:
-            return EXIT_RUN_FAILED
-        run = await self.client.get_run(self.run)
-        return EXIT_OK if run.state == run_pb2.RUN_STATE_SUCCEEDED else EXIT_RUN_FAILED
+        """From the run's final state, which also completes its outcome line."""
+        state: int | None = None
+        try:
+            if self.run:
+                state = (await self.client.get_run(self.run)).state
+        finally:
+            self.renderer.finish(state)
+        return EXIT_OK if state == run_pb2.RUN_STATE_SUCCEEDED else EXIT_RUN_FAILED
 
 
 async def interactive(watcher: Watcher, console: Console, start: Start) -> int:

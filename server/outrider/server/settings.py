@@ -68,10 +68,11 @@ class Settings(BaseSettings):
     )
     database_url: str | None = Field(
         None,
-        description="postgresql://user:password@host:port/db: keep runs, events and interactions "
-        "in PostgreSQL (shared by replicas) instead of the SQLite file of data_dir. Several "
-        "hosts for failover: postgresql://user@h1:5432,h2:5432/db?target_session_attrs=read-write "
-        "(every reconnection finds the current primary).",
+        description="postgresql://user:password@host:port/db: keep runs, events, interactions, "
+        "artifacts (their bytes too) and recipes in PostgreSQL (shared by replicas) instead of "
+        "the SQLite file and artifact files of data_dir. Several hosts for failover: "
+        "postgresql://user@h1:5432,h2:5432/db?target_session_attrs=read-write (every "
+        "reconnection finds the current primary).",
     )
     database_replay_window: float = Field(
         10.0,

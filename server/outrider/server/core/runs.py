@@ -37,6 +37,7 @@ from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
+from outrider.server.core.readiness import Readiness, check_agents
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.relay import (
     ExecutedElsewhere,
@@ -148,6 +149,7 @@ class RunManager:
         self._active: dict[str, _Active] = {}
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
+        self.readiness = Readiness()  # until check_readiness: nothing known against it
         self.takeover = Takeover(store, self.interactions, self, settings.failover_resumes)
         # another replica could resume a run of this one: its agent's checkpoints are worth saving
         self._resumable_elsewhere = bool(settings.database_url) and settings.failover_resumes > 0
@@ -199,6 +201,19 @@ class RunManager:
         if active is not None:
             active.moved = True
             self._request_cancel(active, "taken over by another replica")
+
+    async def check_readiness(self) -> Readiness:
+        """Asks every agent whether its runs can start (see core/readiness.py). An API-only
+        replica executes nothing here, so its agents' checks do not concern it."""
+        if self._settings.role != "api":
+            self.readiness = await check_agents(self._agents)
+        return self.readiness
+
+    def not_serving(self) -> str:
+        """'' while new runs can start here; else the reason (SHUTTING_DOWN, NO_AGENT_CAN_RUN)."""
+        if not self._accepting:
+            return "SHUTTING_DOWN"
+        return "" if self.readiness.ready else "NO_AGENT_CAN_RUN"
 
     def stop_accepting(self) -> None:
         """From now on `start` refuses with Unavailable."""

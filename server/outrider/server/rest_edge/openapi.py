@@ -223,9 +223,16 @@ def _paths() -> dict[str, Any]:
         },
         "/healthz": {
             "get": {
-                "summary": "Liveness (no API key needed)",
+                "summary": "Readiness: can runs start here? (no API key needed)",
                 "security": [],
-                "responses": {"200": _json(obj, "serving")},
+                "responses": {
+                    "200": _json(obj, "serving: runs can start"),
+                    "503": _json(
+                        obj,
+                        "not serving: shutting down (reason SHUTTING_DOWN), or no kind of run "
+                        "can start here (reason NO_AGENT_CAN_RUN; `problems` says why, per kind)",
+                    ),
+                },
             }
         },
         "/metrics": {

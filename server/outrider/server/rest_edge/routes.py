@@ -142,7 +142,14 @@ class Routes:
         return JSONResponse(to_json(interaction))
 
     async def health(self, request: Request) -> Response:
-        return JSONResponse({"status": "serving"})
+        """Readiness, as grpc.health's outrider.v1.RunService: 503 while no run can start."""
+        reason = self._runs.not_serving()
+        if not reason:
+            return JSONResponse({"status": "serving"})
+        body: dict[str, object] = {"status": "not_serving", "reason": reason}
+        if reason == "NO_AGENT_CAN_RUN":
+            body["problems"] = dict(self._runs.readiness.problems)
+        return JSONResponse(body, status_code=503)
 
 
 async def _body(request: Request, required: bool = True) -> dict[str, object]:
