@@ -41,7 +41,9 @@ def execute_on(url: str, sql: str) -> None:
         conn.execute(sql)
 
 
-async def test_a_store_goes_on_on_the_promoted_standby(cluster: ReplicatedPostgres) -> None:
+async def test_a_store_goes_on_on_the_promoted_standby(
+    cluster: ReplicatedPostgres, caplog: pytest.LogCaptureFixture
+) -> None:
     url = cluster.create_database()
     store, watching = PostgresStore(url), PostgresStore(url)
     feed = watching.event_feed()
@@ -57,6 +59,9 @@ async def test_a_store_goes_on_on_the_promoted_standby(cluster: ReplicatedPostgr
             if sequences(watching, "r")[-1:] == [10]:
                 break
         assert sequences(watching, "r") == list(range(1, 11))
+        # the synchronous standby had what the store noted before the crash: not sent again
+        (replayed,) = [r.args[0] for r in caplog.records if "recent writes again" in r.msg]
+        assert isinstance(replayed, int) and replayed < 6  # of the run's save and events 1-5
         # every connection is on the new primary, the presence lock too
         for each in (store, watching):
             await asyncio.to_thread(each.active_runs)  # checks its presence first

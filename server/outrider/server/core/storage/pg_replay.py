@@ -9,13 +9,16 @@ its first transaction on a different server (`ServerIdentity`), sends them again
 anything new: what the new server has is left as it is, what it lacks is written again, and the
 run's sequence stays gapless. With synchronous replication nothing is missing and the replay
 changes nothing.
+
+To send no more than needed, the writer notes the old server's WAL position every quarter second
+(`Position`). A promoted standby tells how far it replayed the old primary's WAL; when that is
+past the noted position, only what was committed after the note is sent again.
 """
 
 from __future__ import annotations
 
 import collections
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -77,19 +80,37 @@ def _size(write: Write) -> int:
 
 @dataclass(frozen=True)
 class _Batch:
+    number: int  # batches committed before it
     committed: float  # monotonic seconds
     writes: list[Write]
     size: int
 
 
+@dataclass(frozen=True)
+class Position:
+    """A WAL position of the old server read after `batches` batches were committed: every one
+    of them is at or before it."""
+
+    lsn: str
+    batches: int
+
+
+# On a promoted standby: the end of the WAL it replayed from the old primary (NULL on a server
+# that never recovered): what the old server committed up to that point is there.
+HAS_POSITION = "SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn"
+
+
 class ReplayWindow:
-    """The writes committed in the last `seconds` (at most WINDOW_BYTES of them), oldest first.
-    Used by the writer's thread only."""
+    """The writes committed in the last `seconds` (at most WINDOW_BYTES of them), oldest first,
+    and the last WAL position known to cover some of them. Not thread-safe: the writer holds
+    its lock around every call."""
 
     def __init__(self, seconds: float) -> None:
         self._seconds = seconds
         self._batches: collections.deque[_Batch] = collections.deque()
         self._bytes = 0
+        self.appended = 0  # batches ever committed
+        self.position: Position | None = None
 
     def committed(self, writes: list[Write]) -> None:
         if self._seconds <= 0:
@@ -97,15 +118,15 @@ class ReplayWindow:
         kept = [write for write in writes if write.replay is not None]
         if kept:
             size = sum(_size(write) for write in kept)
-            self._batches.append(_Batch(time.monotonic(), kept, size))
+            self._batches.append(_Batch(self.appended, time.monotonic(), kept, size))
+            self.appended += 1
             self._bytes += size
         self._prune()
 
-    def writes(self) -> Iterator[Write]:
-        """What to send again, in the order it was first committed."""
+    def writes(self, first: int = 0) -> list[Write]:
+        """What to send again, in the order it was first committed, from batch `first` on."""
         self._prune()
-        for batch in self._batches:
-            yield from batch.writes
+        return [w for batch in self._batches if batch.number >= first for w in batch.writes]
 
     def forget(self, run_id: str) -> None:
         """The run was deleted: a replay must not bring any of it back."""
@@ -115,7 +136,7 @@ class ReplayWindow:
             writes = [w for w in batch.writes if (w.run_id or w.fenced) != run_id]
             if writes:
                 size = sum(_size(write) for write in writes)
-                kept.append(_Batch(batch.committed, writes, size))
+                kept.append(_Batch(batch.number, batch.committed, writes, size))
                 self._bytes += size
         self._batches = kept
 
@@ -123,3 +144,17 @@ class ReplayWindow:
         oldest = time.monotonic() - self._seconds
         while self._batches and (self._batches[0].committed < oldest or self._bytes > WINDOW_BYTES):
             self._bytes -= self._batches.popleft().size
+
+
+def first_missing(conn: psycopg.Connection[Any], position: Position | None) -> int:
+    """The first batch the server of `conn` (just found after another) may lack: none before
+    `position` when it replayed the old server's WAL past it (a promoted standby), else all."""
+    if position is None:
+        return 0
+    try:
+        row = conn.execute(HAS_POSITION, (position.lsn,)).fetchone()
+    except psycopg.OperationalError:
+        raise
+    except psycopg.Error:  # a service that hides WAL functions: send everything
+        return 0
+    return position.batches if row is not None and row[0] else 0

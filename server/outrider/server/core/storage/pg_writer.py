@@ -32,9 +32,11 @@ import psycopg
 
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage.pg_replay import (
+    Position,
     ReadOnlyServer,
     ReplayWindow,
     ServerIdentity,
+    first_missing,
     identify,
 )
 from outrider.server.telemetry import metrics
@@ -46,6 +48,7 @@ EVENTS_CHANNEL = "outrider_events"
 # within half a second of accepting writes.
 _RETRY_DELAYS = (0.05, 0.1, 0.2, 0.5)
 _LOG_EVERY = 20  # attempts between two log lines of one outage
+_NOTE_EVERY = 0.25  # seconds between two notes of the server's WAL position
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,8 @@ class WriteBehind:
         self._conn: psycopg.Connection[Any] | None = None  # the writer thread's only
         self._server: ServerIdentity | None = None  # of the connection last opened
         self._replay = ReplayWindow(replay_seconds)
-        self._replay_due = False
+        self._replay_from: int | None = None  # the first window batch to send again, if due
+        self._noted_at = 0.0  # when the WAL position was last noted (see _note_position)
         self._barrier_timeout = barrier_timeout
         self._queue: list[Write] = []
         self._queued = 0  # writes ever queued
@@ -233,9 +237,11 @@ class WriteBehind:
                 time.sleep(_retry_delay(attempt))
                 continue
             except psycopg.Error as error:
-                if self._replay_due:  # the replay itself was refused: give it up, not the batch
+                if (
+                    self._replay_from is not None
+                ):  # the replay was refused: give it up, not the batch
                     log.error("could not write the recent writes again: %s", error)
-                    self._replay_due = False
+                    self._replay_from = None
                     continue
                 self._commit_one_by_one(batch)
             if attempt:
@@ -248,7 +254,10 @@ class WriteBehind:
 
     def _commit_batch(self, batch: list[Write]) -> None:
         conn = self._connection()
-        replay = list(self._replay.writes()) if self._replay_due else []
+        replay = []
+        if self._replay_from is not None:
+            with self._changed:
+                replay = self._replay.writes(self._replay_from)
         announce: dict[str, int] = {}
         try:
             with conn.transaction(), conn.cursor() as cur:
@@ -264,13 +273,14 @@ class WriteBehind:
         except psycopg.OperationalError:
             self._hang_up()
             raise
-        if self._replay_due:
-            self._replay_due = False
+        if self._replay_from is not None:
+            self._replay_from = None
             log.warning("sent %d recent writes again to %s", len(replay), self._server)
             metrics.store_writes_replayed(len(replay))
         with self._changed:
             self._replay.committed(batch)
             self._fenced_out |= refused
+        self._note_position(conn)
 
     def _send(
         self,
@@ -309,9 +319,36 @@ class WriteBehind:
         if self._server is not None and server != self._server:
             log.warning("PostgreSQL server changed: %s, was %s", server, self._server)
             metrics.store_server_changed()
-            self._replay_due = True
+            with self._changed:
+                position, self._replay.position = self._replay.position, None
+            try:
+                self._replay_from = first_missing(conn, position)
+            except BaseException:
+                conn.close()
+                raise
+            self._noted_at = 0.0
         self._conn, self._server = conn, server
         return conn
+
+    def _note_position(self, conn: psycopg.Connection[Any]) -> None:
+        """Notes the server's WAL position, at most every quarter second: everything committed
+        before it is there on a standby promoted past it (`first_missing`), so a replay can
+        leave it out."""
+        if not self._replay.appended or time.monotonic() - self._noted_at < _NOTE_EVERY:
+            return
+        with self._changed:
+            batches = self._replay.appended
+        try:
+            row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
+        except psycopg.OperationalError:
+            self._hang_up()  # the next batch finds out why
+            return
+        except psycopg.Error:  # WAL functions hidden (a managed service): replay everything
+            return
+        self._noted_at = time.monotonic()
+        if row is not None:
+            with self._changed:
+                self._replay.position = Position(str(row[0]), batches)
 
     def _hang_up(self) -> None:
         if self._conn is not None:
