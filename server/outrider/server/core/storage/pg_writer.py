@@ -2,8 +2,9 @@
 commits them in order, a batch per transaction, so a burst of events costs one round trip and
 one commit, and the loop never waits on the network to write.
 
-Every queued statement is idempotent (inserts ignore an existing key, saves are upserts): when a
-connection drops mid-commit, the whole batch is sent again without knowing whether it landed.
+Every queued statement is idempotent (inserts ignore an existing key, saves are upserts), but a
+recipe's replay counter (a lost acknowledgement counts that replay twice): when a connection
+drops mid-commit, the whole batch is sent again without knowing whether it landed.
 Events of a batch are announced with `pg_notify` in the same transaction, so a watcher in another
 process hears of them exactly when they become readable.
 
@@ -12,7 +13,7 @@ failover to a promoted standby: a multi-host URL finds the new primary), a few t
 while PostgreSQL cannot be reached, so queued writes go in as soon as a primary accepts them. A
 server that refuses writes (a standby a stale address still points at) counts as unreachable:
 its refusals are never taken for bad data. On a different server than the last it committed to,
-it first sends its recent writes again (`pg_replay`).
+it first sends again the recent writes that server may lack (`pg_link`, `pg_replay`).
 """
 
 from __future__ import annotations
@@ -31,15 +32,8 @@ from typing import Any
 import psycopg
 
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.storage.pg_replay import (
-    Position,
-    ReadOnlyServer,
-    ReplayWindow,
-    ServerIdentity,
-    first_missing,
-    identify,
-)
-from outrider.server.telemetry import metrics
+from outrider.server.core.storage.pg_link import WriterLink
+from outrider.server.core.storage.pg_replay import ReadOnlyServer
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +42,6 @@ EVENTS_CHANNEL = "outrider_events"
 # within half a second of accepting writes.
 _RETRY_DELAYS = (0.05, 0.1, 0.2, 0.5)
 _LOG_EVERY = 20  # attempts between two log lines of one outage
-_NOTE_EVERY = 0.25  # seconds between two notes of the server's WAL position
 
 
 @dataclass(frozen=True)
@@ -86,12 +79,7 @@ class WriteBehind:
         barrier_timeout: float,
         replay_seconds: float = 0.0,
     ) -> None:
-        self._connect = connect
-        self._conn: psycopg.Connection[Any] | None = None  # the writer thread's only
-        self._server: ServerIdentity | None = None  # of the connection last opened
-        self._replay = ReplayWindow(replay_seconds)
-        self._replay_from: int | None = None  # the first window batch to send again, if due
-        self._noted_at = 0.0  # when the WAL position was last noted (see _note_position)
+        self._link = WriterLink(connect, replay_seconds)
         self._barrier_timeout = barrier_timeout
         self._queue: list[Write] = []
         self._queued = 0  # writes ever queued
@@ -138,15 +126,12 @@ class WriteBehind:
     def committed_directly(self, writes: list[Write]) -> None:
         """Idempotent writes committed outside the queue (in a transaction of their own, such
         as a new run's insert): a replay on a new server sends them again with the rest."""
-        with self._changed:
-            self._replay.committed(writes)
+        self._link.committed_directly(writes)
 
     def deleted(self, run_id: str, deletes: list[Write]) -> None:
         """The run was deleted (by `deletes`, committed on their own): a replay on a new server
         deletes it again rather than bring any of it back. Call it after `wait()`."""
-        with self._changed:
-            self._replay.forget(run_id)
-            self._replay.committed(deletes)
+        self._link.deleted(run_id, deletes)
 
     def owned_again(self, run_id: str) -> None:
         """This process claimed the run (back): its writes to it are no longer refused."""
@@ -204,8 +189,7 @@ class WriteBehind:
             self._closing = True
             self._changed.notify_all()
         self._thread.join()
-        if self._conn is not None:
-            self._conn.close()
+        self._link.hang_up()
 
     def _drain(self) -> None:
         while True:
@@ -237,11 +221,7 @@ class WriteBehind:
                 time.sleep(_retry_delay(attempt))
                 continue
             except psycopg.Error as error:
-                if (
-                    self._replay_from is not None
-                ):  # the replay was refused: give it up, not the batch
-                    log.error("could not write the recent writes again: %s", error)
-                    self._replay_from = None
+                if self._link.give_up_replay(error):  # the batch goes on without it
                     continue
                 self._commit_one_by_one(batch)
             if attempt:
@@ -253,34 +233,28 @@ class WriteBehind:
             return
 
     def _commit_batch(self, batch: list[Write]) -> None:
-        conn = self._connection()
-        replay = []
-        if self._replay_from is not None:
-            with self._changed:
-                replay = self._replay.writes(self._replay_from)
+        conn = self._link.connection()
+        replay = self._link.due()
         announce: dict[str, int] = {}
         try:
             with conn.transaction(), conn.cursor() as cur:
-                self._send(cur, replay, announce, replaying=True)
+                self._send(cur, replay or [], announce, replaying=True)
                 refused = self._send(cur, batch, announce)
                 for run_id, sequence in announce.items():
                     cur.execute(
                         "SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, f"{sequence} {run_id}")
                     )
         except psycopg.errors.ReadOnlySqlTransaction as error:
-            self._hang_up()
+            self._link.hang_up()
             raise ReadOnlyServer(f"PostgreSQL refused writes: {error}") from error
         except psycopg.OperationalError:
-            self._hang_up()
+            self._link.hang_up()
             raise
-        if self._replay_from is not None:
-            self._replay_from = None
-            log.warning("sent %d recent writes again to %s", len(replay), self._server)
-            metrics.store_writes_replayed(len(replay))
+        if replay is not None:
+            self._link.replayed(len(replay))
         with self._changed:
-            self._replay.committed(batch)
             self._fenced_out |= refused
-        self._note_position(conn)
+        self._link.committed(batch)
 
     def _send(
         self,
@@ -304,56 +278,6 @@ class WriteBehind:
                     run_id, sequence = write.announces
                     announce[run_id] = max(sequence, announce.get(run_id, 0))
         return refused
-
-    def _connection(self) -> psycopg.Connection[Any]:
-        """The writer's connection, opened again when lost; a replay is due when it reached
-        another server than the last one."""
-        if self._conn is not None and not self._conn.closed:
-            return self._conn
-        conn = self._connect()
-        try:
-            server = identify(conn)
-        except BaseException:
-            conn.close()
-            raise
-        if self._server is not None and server != self._server:
-            log.warning("PostgreSQL server changed: %s, was %s", server, self._server)
-            metrics.store_server_changed()
-            with self._changed:
-                position, self._replay.position = self._replay.position, None
-            try:
-                self._replay_from = first_missing(conn, position)
-            except BaseException:
-                conn.close()
-                raise
-            self._noted_at = 0.0
-        self._conn, self._server = conn, server
-        return conn
-
-    def _note_position(self, conn: psycopg.Connection[Any]) -> None:
-        """Notes the server's WAL position, at most every quarter second: everything committed
-        before it is there on a standby promoted past it (`first_missing`), so a replay can
-        leave it out."""
-        if not self._replay.appended or time.monotonic() - self._noted_at < _NOTE_EVERY:
-            return
-        with self._changed:
-            batches = self._replay.appended
-        try:
-            row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
-        except psycopg.OperationalError:
-            self._hang_up()  # the next batch finds out why
-            return
-        except psycopg.Error:  # WAL functions hidden (a managed service): replay everything
-            return
-        self._noted_at = time.monotonic()
-        if row is not None:
-            with self._changed:
-                self._replay.position = Position(str(row[0]), batches)
-
-    def _hang_up(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
 
     def _commit_one_by_one(self, batch: list[Write]) -> None:
         """A batch PostgreSQL refused for its data: keep every write it accepts, log the rest."""
