@@ -48,7 +48,7 @@ def hosts_of(url: str) -> list[str]:
     ports = str(given.get("port") or "5432").split(",")
     if len(ports) == 1:
         ports = ports * len(hosts)
-    return [f"{host}:{port}" for host, port in zip(hosts, ports, strict=False)]
+    return [f"{host}:{port or 5432}" for host, port in zip(hosts, ports, strict=False)]
 
 
 def check_url(url: str) -> None:
