@@ -47,14 +47,13 @@ def test_uncited_and_unsupported_statements_are_removed_and_counted() -> None:
         "Bradfield also built the Story Bridge in Brisbane [S1].\n"
     )
     report = check(draft)
-    assert report.text == (
-        "The bridge opened on 1932-03-19 [S1].\n- It is painted often [S1].\nThe harbour is busy.\n"
-    )
+    assert report.text == "The bridge opened on 1932-03-19 [S1].\n- It is painted often [S1].\n"
     assert report.unsupported == (
         "The answer is 42.",  # a number, no citation
         "It was designed by Gustave Eiffel.",  # names the page lacks
         "The arch spans 530 metres.",  # a number the page lacks
         "Ferries began on 19 March 1932.",  # a date of the other page
+        "The harbour is busy.",  # a statement without a citation
         "Bradfield also built the Story Bridge in Brisbane.",
     )
     assert report.cited == ("S1",) and [s.segment.text for s in report.supports] == [
@@ -113,3 +112,37 @@ def test_codes_link_texts_and_lead_ins_are_still_checked() -> None:
         "The ferry costs 42 euros, see [the 2031 fares](https://example.com/fares).",
         "**Gustave Eiffel**: built the Corran Bridge, said Gustave Eiffel.",  # a name elsewhere
     ]
+
+
+def test_spelled_numbers_and_uncited_statements_are_checked_too() -> None:
+    draft = (
+        "The ferries carried forty-three passengers each [S2]. Aspirin cures every cancer.\n"
+        "- the capital of france is lyon.\n"
+        "In short, aspirin cures every cancer.\n"
+        "Everyone agrees the ferries were the best way to cross, and they still are today\n\n"
+        "Ferries sailed until the bridge\nopened [S1]. They were\nslow.\n"
+    )
+    report = check(draft)
+    # A sentence may go on over the next line.
+    assert report.text == "\nFerries sailed until the bridge opened [S1].\n"
+    assert report.unsupported == (
+        "The ferries carried forty-three passengers each.",  # the page says forty-two
+        "Aspirin cures every cancer.",
+        "the capital of france is lyon.",
+        "In short, aspirin cures every cancer.",  # sums up nothing the report cites
+        "Everyone agrees the ferries were the best way to cross, and they still are today",
+        "They were slow.",
+    )
+
+
+def test_sentences_that_introduce_point_or_sum_up_need_no_citation() -> None:
+    draft = (
+        "The ferries carried forty-two passengers each [S2], and about two million cars cross "
+        "the bridge each month [S1]. It is one of the first crossings [S1].\n"
+        "What did the ferries cost? The sources do not say. Nothing else was found.\n"
+        "The main changes were these:\n"
+        "- Faster crossings\n\n"
+        "See the harbour history for details. Overall, cars replaced the\nferries.\n"
+    )
+    report = check(draft)
+    assert (report.text, report.unsupported) == (draft, ())

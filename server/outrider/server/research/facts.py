@@ -42,8 +42,10 @@ _DATES: tuple[tuple[re.Pattern[str], tuple[int, int, int | None]], ...] = (
     (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b", re.I), (3, 1, 2)),
     (re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b", re.I), (2, 1, None)),
 )
-_NUMBER = re.compile(r"\d+(?:[.,\u00a0\u202f\u2009]\d+)*(?:\s+(thousand|million|billion))?", re.I)
-_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
+_NUMBER = re.compile(
+    r"\d+(?:[.,\u00a0\u202f\u2009]\d+)*(?:\s+(hundred|thousand|million|billion))?", re.I
+)
+_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _THOUSANDS = re.compile(r"\d{1,3}(?:[,\u00a0\u202f\u2009]\d{3})+(?:\.\d+)?")
 APOSTROPHES = "'\u2019"
 _WORD = re.compile(rf"[^\W\d_][\w{APOSTROPHES}-]*")  # a name may hold digits: F-35
@@ -63,19 +65,28 @@ _ORDINALS = (
     "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth"
 ).split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_TENTHS = [word[:-1] + "ieth" for word in _TENS]
 _NUMBER_WORDS = (
     {word: n for n, word in enumerate(_UNITS, start=1)}
     | {word: n for n, word in enumerate(_ORDINALS, start=1)}
     | {word: 10 * n for n, word in enumerate(_TENS, start=2)}
-    | {word[:-1] + "ieth": 10 * n for n, word in enumerate(_TENS, start=2)}
+    | {word: 10 * n for n, word in enumerate(_TENTHS, start=2)}
 )
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+# "forty-two", "forty two", "twenty-first", "seven", "third", "two million", "three hundred".
 _SPELLED = re.compile(
-    r"\b("
-    + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
-    + r")(?:-("
-    + "|".join(_UNITS[:9] + _ORDINALS[:9])
-    + r"))?\b"
+    rf"\b(?:({_alternatives(_TENS)})(?:[-\s]({_alternatives(_UNITS[:9] + _ORDINALS[:9])}))?"
+    rf"|({_alternatives(_UNITS + _ORDINALS + _TENTHS)}))"
+    rf"(?:\s+({_alternatives(_SCALES)}))?\b"
 )
+# Spelled numbers a sentence often writes without stating a number ("one of", "First, ...",
+# "a second bridge"): read in pages, not in the report's sentences.
+_LOOSE = frozenset({"one", "first", "second"})
 FUNCTION_WORDS = frozenset(
     "a an and as at both but by each for from how however if in it its many most no not of "
     "on one or our overall so some such that the their then there these they this those thus "
@@ -112,7 +123,7 @@ class Facts:
 def evidence(text: str) -> Evidence:
     dates = dates_in(text, blank=False)[0]
     numbers = {form for match in _NUMBER.finditer(text) for form in _number_forms(match)}
-    numbers |= _spelled_numbers(text)
+    numbers |= {form for forms in _spelled_numbers(text) for form in forms}
     words = set(_PLAIN_WORD.findall(text))
     inside = {m.group(1) for m in _INSIDE.finditer(text) if m.group(1)[0].isupper()}
     codes = {_code(t) for t in _CODE.findall(text) if _has_digit_and_letter(t)}
@@ -133,6 +144,7 @@ def extract_facts(sentence: str, is_name: Callable[[str], bool], lead: str = "")
     first word, are names only when `is_name` (of the folded word) says so."""
     dates, rest = dates_in(f"{lead} {sentence}")
     numbers = tuple(tuple(_number_forms(match)) for match in _NUMBER.finditer(rest))
+    numbers += tuple(_spelled_numbers(rest, loose=False))
     names = _names(lead, is_name, every_word_first=True) + _names(sentence, is_name)
     return Facts(numbers, tuple(sorted(dates)), tuple(names))
 
@@ -147,6 +159,22 @@ def supported(facts: Facts, cited: list[Evidence]) -> bool:
         and all(date in dates for date in facts.dates)
         and all(_name_in(name, words, codes) for name in facts.names)
     )
+
+
+def content_words(text: str) -> set[str]:
+    """The words of `text` that carry meaning (no function words or short ones), folded, a
+    plural as its singular ("ferries": "ferry")."""
+    return {_singular(fold(w)) for w in _PLAIN_WORD.findall(text) if _carries_meaning(w)}
+
+
+def _carries_meaning(word: str) -> bool:
+    return len(word) > 2 and word.lower() not in FUNCTION_WORDS
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
 
 
 def _names(text: str, is_name: Callable[[str], bool], every_word_first: bool = False) -> list[str]:
@@ -231,13 +259,17 @@ def _number_forms(match: re.Match[str]) -> Iterable[str]:
     return forms
 
 
-def _spelled_numbers(text: str) -> set[str]:
-    """Numbers a page spells out ("two to three", "the first of June", "twenty-one"), which
-    the report may write in digits."""
-    found = set()
+def _spelled_numbers(text: str, loose: bool = True) -> list[tuple[str, ...]]:
+    """Numbers spelled out ("two to three", "the first of June", "twenty-one", "two million"),
+    each with its acceptable forms; without the `loose` words ("one", "first", "second") unless
+    they are part of a larger number."""
+    found: list[tuple[str, ...]] = []
     for match in _SPELLED.finditer(text.lower()):
-        first, units = match.group(1), match.group(2)
-        found.add(str(_NUMBER_WORDS[first] + (_NUMBER_WORDS[units] if units else 0)))
+        tens, units, word, scale = match.groups()
+        if not loose and word in _LOOSE and not scale:
+            continue
+        value = _NUMBER_WORDS[tens or word] + (_NUMBER_WORDS[units] if units else 0)
+        found.append((str(value), str(value * _SCALES[scale])) if scale else (str(value),))
     return found
 
 

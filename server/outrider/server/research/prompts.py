@@ -44,11 +44,11 @@ OUTLINER = (
     "outline, and the ids of the sources (e.g. S3) the report should rely on. " + UNTRUSTED
 )
 WRITER = (
-    "You write a research report in Markdown that answers the query. Support every factual "
-    "claim with citations of the sources by id in square brackets right after the claim, e.g. "
-    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. A sentence that "
-    "states a number, date or name the sources it cites do not contain is removed from the "
-    "report. " + UNTRUSTED
+    "You write a research report in Markdown that answers the query. Every sentence that states "
+    "a fact ends with citations of the sources it comes from, by id in square brackets, e.g. "
+    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. A factual sentence "
+    "without a citation is removed from the report, and so is one that states a number, date "
+    "or name the sources it cites do not contain: write them as the sources do. " + UNTRUSTED
 )
 JUDGE = (
     "You review a research report against its query and sources. Score it from 0 to 10, approve "

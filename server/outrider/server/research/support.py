@@ -24,8 +24,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from outrider.server.research.facts import Evidence, evidence, extract_facts, supported
+from outrider.server.research.facts import (
+    Evidence,
+    content_words,
+    evidence,
+    extract_facts,
+    supported,
+)
 from outrider.server.research.sentences import MARKER, cited_ids, sentence_spans
+from outrider.server.research.statements import states_something
 
 _TIGHT = re.compile(r"\s+([.,;:!?])")  # "claim [S1]." without its marker: "claim."
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)]|>)\s+")
@@ -41,6 +48,7 @@ _LEAD_IN = re.compile(
 _LEAD_IN_WORDS = 6
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)|\[([^\]\n]+)\]\[[^\]\n]*\]")
 _URL = re.compile(r"<(?:https?|ftp)://[^>\s]*>|\b(?:(?:https?|ftp)://|www\.)\S+", re.I)
+_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|#|\||>|```|~~~|[-*_=](?:\s*[-*_=]){2,}\s*$)")
 _EMPHASIS = re.compile(r"(?<![^\W_])[*_]+|[*_]+(?![^\W_])")
 
 
@@ -55,14 +63,17 @@ class SupportCheck:
         self._evidence: dict[str, Evidence] = {}
         self._lower: frozenset[str] | None = None
         self._names: frozenset[str] = frozenset()
+        self._cited_words: set[str] | None = None
 
-    def unsupported(self, sentence: str) -> bool:
+    def unsupported(self, sentence: str, row: bool = False) -> bool:
+        """Whether `sentence` (a table's `row`) cites no page and states something, or states a
+        number, date or name no page it cites holds. A row needs a citation only for those."""
         ids = [i for i in cited_ids(sentence) if i in self.texts]
         lead, rest = plain_sentence(sentence)
         facts = extract_facts(rest, self._is_name, lead)
-        if not facts:
-            return False
-        return not ids or not supported(facts, [self._of(i) for i in ids])
+        if not ids:
+            return bool(facts) or (not row and states_something(rest, self._restated))
+        return bool(facts) and not supported(facts, [self._of(i) for i in ids])
 
     def _of(self, source_id: str) -> Evidence:
         if source_id not in self._evidence:
@@ -76,6 +87,13 @@ class SupportCheck:
             self._lower = frozenset().union(*(e.lower_words for e in every))
             self._names = frozenset().union(*(e.names for e in every))
         return word in self._names and word not in self._lower
+
+    def _restated(self, words: set[str]) -> bool:
+        """Whether the report's cited sentences use at least half of `words`."""
+        if self._cited_words is None:
+            cited = [s for s in _report_sentences(self.report) if cited_ids(s)]
+            self._cited_words = content_words(" ".join(plain_sentence(s)[1] for s in cited))
+        return 2 * len(words & self._cited_words) >= len(words)
 
 
 def plain_sentence(sentence: str) -> tuple[str, str]:
@@ -93,11 +111,17 @@ def plain_sentence(sentence: str) -> tuple[str, str]:
 def _running_text(report: str) -> str:
     """The report's sentences as plain words, without headings and lead-ins: where the report's
     own capitals tell names."""
+    return "\n".join(plain_sentence(sentence)[1] for sentence in _report_sentences(report))
+
+
+def _report_sentences(report: str) -> list[str]:
+    """The sentences of the report but its headings and code."""
     sentences = []
-    for line in report.splitlines():
-        if not line.lstrip().startswith("#"):
-            sentences += [plain_sentence(line[s:e])[1] for s, e in sentence_spans(line)]
-    return "\n".join(sentences)
+    for block, code in _blocks(report):
+        if not code and not block.lstrip().startswith("#"):
+            flat = block.rstrip("\n").replace("\n", " ")
+            sentences += [flat[s:e] for s, e in sentence_spans(flat)]
+    return sentences
 
 
 def keep_supported(text: str, texts: Mapping[str, str]) -> tuple[str, list[str]]:
@@ -106,19 +130,33 @@ def keep_supported(text: str, texts: Mapping[str, str]) -> tuple[str, list[str]]
     check = SupportCheck(texts, text)
     kept: list[str] = []
     removed: list[str] = []
-    fenced = False
-    lines = text.splitlines(keepends=True)
-    for index, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        following = lines[index + 1] if index + 1 < len(lines) else ""
-        if fenced or _not_a_statement(line) or _is_rule(following):  # a table's header
-            kept.append(line)
+    blocks = _blocks(text)
+    for index, (block, verbatim) in enumerate(blocks):
+        following = blocks[index + 1][0] if index + 1 < len(blocks) else ""
+        if verbatim or _not_a_statement(block) or _is_rule(following):  # a table's header
+            kept.append(block)
             continue
-        rest = _without_unsupported(line, check, removed)
+        rest = _without_unsupported(block, check, removed)
         if rest is not None:
             kept.append(rest)
     return "".join(kept), removed
+
+
+def _blocks(text: str) -> list[tuple[str, bool]]:
+    """The report's lines, those of one paragraph or list item joined (a sentence may go on
+    over the next line), each with whether it is code (kept as it is)."""
+    blocks: list[tuple[str, bool]] = []
+    fenced = in_text = False
+    for line in text.splitlines(keepends=True):
+        fence = line.lstrip().startswith(("```", "~~~"))
+        fenced ^= fence
+        code = fence or fenced
+        if in_text and line.strip() and not code and not _BLOCK_START.match(line):
+            blocks[-1] = (blocks[-1][0] + line, False)
+        else:
+            blocks.append((line, code))
+        in_text = bool(line.strip()) and not code and not line.lstrip().startswith(("#", "|"))
+    return blocks
 
 
 def _not_a_statement(line: str) -> bool:
@@ -137,16 +175,17 @@ def _is_rule(line: str) -> bool:
     return (bool(body) and set(body) <= set("|-: =*_") and "-" in body) or body == "***"
 
 
-def _without_unsupported(line: str, check: SupportCheck, removed: list[str]) -> str | None:
-    """The line without its unsupported sentences; None when none of it is left."""
-    bullet = _BULLET.match(line)
+def _without_unsupported(block: str, check: SupportCheck, removed: list[str]) -> str | None:
+    """The block without its unsupported sentences; None when none of it is left."""
+    bullet = _BULLET.match(block)
     prefix = bullet.group(0) if bullet else ""
-    body = line[len(prefix) :]
-    units = [(0, len(body.rstrip("\n")))] if body.lstrip().startswith("|") else None
-    spans = units or sentence_spans(body.rstrip("\n"))
-    dropped = [(s, e) for s, e in spans if check.unsupported(body[s:e])]
+    body = block[len(prefix) :]
+    flat = body.rstrip("\n").replace("\n", " ")  # the same offsets, on one line
+    row = body.lstrip().startswith("|")
+    spans = [(0, len(flat))] if row else sentence_spans(flat)
+    dropped = [(s, e) for s, e in spans if check.unsupported(flat[s:e], row)]
     if not dropped:
-        return line
+        return block
     for start, end in dropped:
         bare = " ".join(MARKER.sub("", body[start:end]).split())
         removed.append(_TIGHT.sub(r"\1", bare))
@@ -154,5 +193,5 @@ def _without_unsupported(line: str, check: SupportCheck, removed: list[str]) -> 
         body = body[:start] + body[end:]
     if not body.strip():
         return None
-    ending = "\n" if line.endswith("\n") else ""
+    ending = "\n" if block.endswith("\n") else ""
     return prefix + " ".join(body.split()) + ending
