@@ -39,11 +39,18 @@ class Settings(BaseSettings):
         description="Serve the console (web pages to watch runs and answer their questions) at "
         "/console on the REST port, with the REST edge's TLS and principals.",
     )
+    a2a: bool = Field(
+        True,
+        description="Serve the A2A agent on the REST port: its agent card at "
+        "/.well-known/agent-card.json and JSON-RPC at /a2a, with the REST edge's TLS, keys and "
+        "tenants.",
+    )
     public_url: str | None = Field(
         None,
         description="Where people reach the REST port, e.g. https://outrider.example.com (a "
         "path prefix allowed): one-time answer links are made absolute with it, and console "
-        "cookies are Secure when it is https. Unset: answer links are paths (/console/answer/…).",
+        "cookies are Secure when it is https; the A2A card and task links use it too. Unset: "
+        "answer links are paths (/console/answer/…), A2A links the address the caller reached.",
     )
     console_session: float = Field(
         "8h",
@@ -70,14 +77,34 @@ class Settings(BaseSettings):
         None,
         description="postgresql://user:password@host:port/db: keep runs, events, interactions, "
         "artifacts (their bytes too) and recipes in PostgreSQL (shared by replicas) instead of "
-        "the SQLite file and artifact files of data_dir.",
+        "the SQLite file and artifact files of data_dir. Several hosts for failover: "
+        "postgresql://user@h1:5432,h2:5432/db?target_session_attrs=read-write (every "
+        "reconnection finds the current primary).",
+    )
+    database_replay_window: float = Field(
+        10.0,
+        ge=0,
+        description="With a PostgreSQL store: seconds of its own committed writes (at most "
+        "16 MiB) a replica sends again when it finds a different server after a failover, so "
+        "what an asynchronous standby had not received yet is written again. 0 turns it off "
+        "(synchronous replication loses nothing to replay).",
     )
     failover_interval: float = Field(
         4.0,
         ge=0,
         description="With a PostgreSQL store: seconds between checks for runs a dead replica "
-        "left active; one found at two checks in a row is closed as failed with terminal "
-        "events. 0 turns the checks off.",
+        "left active; one found at two checks in a row is taken over (resumed or ended), its "
+        "part of an even spread over the live replicas. Relayed answers, cancels and api-role "
+        "starts wait up to twice this for their executor's presence. 0 turns the checks off.",
+    )
+    store_unready_after: float = Field(
+        10.0,
+        gt=0,
+        description="With a PostgreSQL store: seconds it may be unreachable before this replica "
+        "reports not ready (grpc.health outrider.v1.RunService and InteractionService "
+        "NOT_SERVING, /healthz 503 STORE_UNREACHABLE) and ends its open event streams with "
+        'UNAVAILABLE (clients resume on a ready replica); the process (grpc.health "", '
+        "liveness) stays SERVING.",
     )
     role: Literal["all", "api", "worker"] = Field(
         "all",
