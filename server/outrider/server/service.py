@@ -8,6 +8,7 @@ import logging
 
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
+from outrider.server.http_app import build_http_app
 from outrider.server.ports import check_free
 from outrider.server.rest_edge.server import RestServer
 from outrider.server.settings import Settings
@@ -23,7 +24,7 @@ class Outrider:
         self.settings = settings
         self.grpc = OutriderServer(settings, agents)
         self.rest = (
-            RestServer(settings, self.grpc.runs, self.grpc.keyring)
+            RestServer(settings, build_http_app(self.grpc.runs, settings, self.grpc.keyring))
             if settings.rest_enabled
             else None
         )

@@ -9,16 +9,14 @@ from starlette.responses import Response
 
 from outrider.server.console_edge.answering import answer_approval, answer_form
 from outrider.server.console_edge.auth import ConsoleAuth
-from outrider.server.console_edge.errors import http_status
 from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.questions import question_view
 from outrider.server.console_edge.templating import Pages
 from outrider.server.core.answer_links import AnswerLinks
+from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import FailedPrecondition, PermissionDenied
 from outrider.v1 import interaction_pb2 as ip
 
-# The token is the secret here; log lines and spans show this instead of the path.
-HIDDEN_PREFIX = "/console/answer/"
 _SENT = "Thank you: the answer went to the agent"
 _REFUSED = "This link no longer works"
 

@@ -1,4 +1,4 @@
-"""The console's Starlette application, mounted at /console by the REST edge's composer.
+"""The console's Starlette application, mounted at /console on the HTTP port (http_app.py).
 
 Every page but sign-in, the static files and the answer-link page needs a session
 (`auth.signed_in`); every POST but sign-in and the answer link also needs the session's CSRF
@@ -34,7 +34,6 @@ from outrider.server.security.sessions import SessionSigner
 from outrider.server.settings import Settings
 
 Endpoint = Callable[[Request], Awaitable[Response]]
-MOUNT_PATH = "/console"
 STATIC_PATH = "/static"
 
 

@@ -31,7 +31,8 @@ from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2
 
-LINK_PATH = "/console/answer/"
+CONSOLE_PATH = "/console"  # where the HTTP port serves the console, which serves the links
+LINK_PATH = f"{CONSOLE_PATH}/answer/"
 LINK_PRINCIPAL = "answer-link"
 _MAC_BYTES = 16
 _MAX_TOKEN_CHARS = 200

@@ -1,4 +1,5 @@
-"""The Starlette application: routes, the error table applied to every route, and auth."""
+"""The REST edge's Starlette application: routes, the error table applied to every route, the
+browser guard and auth. http_app.py puts it on the HTTP port beside the other HTTP edges."""
 
 from __future__ import annotations
 
@@ -11,17 +12,15 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Route
 
-from outrider.server.console_edge.answer_link import HIDDEN_PREFIX
-from outrider.server.console_edge.app import MOUNT_PATH, build_console
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge.auth import AuthMiddleware, principal_of
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
 from outrider.server.rest_edge.errors import error_response, internal_response
-from outrider.server.rest_edge.observe import ObservingMiddleware, metrics_endpoint
+from outrider.server.rest_edge.observe import metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
@@ -98,19 +97,11 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
     open_paths = frozenset(
         path for path, _, method in table if rest_requirement(method, path, settings) == OPEN
     )
-    # The console is an edge of its own on this port: it signs people in with sessions and
-    # guards its forms itself, so the API's key check and browser guard leave its paths alone.
-    console = (MOUNT_PATH,) if settings.console else ()
-    if console:
-        routes.append(Mount(MOUNT_PATH, build_console(runs, settings, keyring)))
     return Starlette(
         routes=routes,
         middleware=[
-            Middleware(ObservingMiddleware, hidden_prefixes=(HIDDEN_PREFIX,)),
-            Middleware(
-                BrowserGuardMiddleware, allowed_origins=settings.cors_origins, own_paths=console
-            ),
-            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths, own_paths=console),
+            Middleware(BrowserGuardMiddleware, allowed_origins=settings.cors_origins),
+            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths),
         ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
     )

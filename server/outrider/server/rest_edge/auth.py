@@ -19,23 +19,14 @@ PRINCIPAL_STATE = "principal"
 
 
 class AuthMiddleware:
-    """`own_paths`: prefixes of an edge mounted here that authenticates its own requests."""
-
-    def __init__(
-        self,
-        app: ASGIApp,
-        keyring: Keyring,
-        open_paths: frozenset[str],
-        own_paths: tuple[str, ...] = (),
-    ) -> None:
+    def __init__(self, app: ASGIApp, keyring: Keyring, open_paths: frozenset[str]) -> None:
         self._app = app
         self._keyring = keyring
         self._open_paths = open_paths
-        self._own_paths = own_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or path in self._open_paths or under(path, self._own_paths):
+        if scope["type"] != "http" or path in self._open_paths:
             await self._app(scope, receive, send)
             return
         headers = dict(scope["headers"])
@@ -48,11 +39,6 @@ class AuthMiddleware:
             await error_response(error)(scope, receive, send)
             return
         await self._app(scope, receive, send)
-
-
-def under(path: str, prefixes: tuple[str, ...]) -> bool:
-    """Whether `path` is one of `prefixes` or below one of them."""
-    return any(path == prefix or path.startswith(prefix + "/") for prefix in prefixes)
 
 
 def principal_of(request: Request) -> Principal:

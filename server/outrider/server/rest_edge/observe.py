@@ -13,6 +13,7 @@ from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from outrider.server.telemetry import metrics, tracing
@@ -81,10 +82,12 @@ def _shown_path(path: str, hidden: tuple[str, ...]) -> str:
 
 def _route_of(scope: Scope) -> str:
     """The matched route's template (under its mount, e.g. /console/runs/{runId}), so ids do
-    not become metric labels."""
+    not become metric labels; "unmatched" when only a mount (or nothing) matched."""
     route: Any = scope.get("route")
     path = getattr(route, "path", None)
-    return str(scope.get("root_path", "")) + path if isinstance(path, str) else "unmatched"
+    if not isinstance(path, str) or isinstance(route, Mount):
+        return "unmatched"
+    return str(scope.get("root_path", "")) + path
 
 
 def _record(scope: Scope, path: str, route: str, status: int, seconds: float) -> None:

@@ -7,11 +7,12 @@ from collections.abc import AsyncIterator
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from outrider.server.core.errors import InvalidArgument, NotFound, quoted
+from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import (
-    parse_artifact_name,
-    parse_interaction_name,
+    artifact_id_in_path,
+    interaction_id_in_path,
     parse_run_name,
+    run_id_in_path,
 )
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
@@ -162,27 +163,15 @@ async def _body(request: Request, required: bool = True) -> dict[str, object]:
 
 
 def _run_id(request: Request) -> str:
-    value = request.path_params["runId"]
-    try:
-        return parse_run_name(f"runs/{value}", "runId")
-    except InvalidArgument:
-        raise NotFound(f"runs/{quoted(value)} does not exist") from None
+    return run_id_in_path(request.path_params["runId"])
 
 
 def _artifact_id(request: Request, run_id: str) -> str:
-    value = request.path_params["artifactId"]
-    try:
-        return parse_artifact_name(f"runs/{run_id}/artifacts/{value}", "artifactId")[1]
-    except InvalidArgument:
-        raise NotFound(f"runs/{run_id}/artifacts/{quoted(value)} does not exist") from None
+    return artifact_id_in_path(run_id, request.path_params["artifactId"])
 
 
 def _interaction_id(request: Request, param: str) -> str:
-    value = request.path_params[param]
-    try:
-        return parse_interaction_name(value, param)
-    except InvalidArgument:
-        raise NotFound(f"interactions/{quoted(value)} does not exist") from None
+    return interaction_id_in_path(request.path_params[param])
 
 
 def _artifact_headers(size: int) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager."""
+"""The HTTP port's server (REST/SSE and the console): uvicorn in the caller's event loop, serving
+the application http_app.py composes."""
 
 from __future__ import annotations
 
@@ -9,13 +10,11 @@ import socket
 from collections.abc import Iterator
 
 import uvicorn
+from starlette.types import ASGIApp
 
-from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.ports import bind_listeners
-from outrider.server.rest_edge.app import build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
-from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
 
@@ -30,11 +29,9 @@ class RestServer:
     """`start()` returns the bound port; `stop()` (idempotent) closes the listener, lets streams
     end for the grace period, then cancels them."""
 
-    def __init__(
-        self, settings: Settings, runs: RunManager, keyring: Keyring | None = None
-    ) -> None:
+    def __init__(self, settings: Settings, app: ASGIApp) -> None:
         config = uvicorn.Config(
-            build_app(runs, settings, keyring or Keyring(settings)),
+            app,
             host=settings.rest_host,
             port=settings.rest_port,
             lifespan="off",
