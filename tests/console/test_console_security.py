@@ -12,6 +12,7 @@ from playwright.async_api import Page, expect
 from outrider.server.console_edge.headers import CONTENT_SECURITY_POLICY
 from outrider.v1 import interaction_pb2 as ip
 from tests.console.support import Console, accessibility_problems, shot
+from tests.security.tenants import CALLER
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -167,6 +168,28 @@ async def test_removing_the_key_from_the_key_file_ends_its_sessions(console: Con
     assert console.server.keyring.reload()
     await page.goto(f"{console.base}/")
     assert "/console/sign-in" in page.url  # the cookie is still there, the key is not
+    await page.context.close()
+
+
+async def test_a_removed_key_ends_its_open_run_page_before_any_new_link(
+    console: Console,
+) -> None:
+    """The run page's stream checks the session again at every batch and heartbeat (5 s here):
+    once the key is gone, the page says so and stops, and no new answer link reaches it."""
+    console.keys.add("pager", "alpha", CALLER)
+    assert console.server.keyring.reload()
+    run_id, _ = await held_run(console)
+    page = await console.signed_in("pager")
+    await page.goto(f"{console.base}/runs/{run_id}")
+    await expect(page.locator("#questions .question-pending")).to_be_visible(timeout=60_000)
+    assert "/console/answer/" in await page.content()  # the link pager may see while it may
+    console.keys.remove("pager")
+    assert console.server.keyring.reload()
+    status = page.locator("#live-status")
+    await expect(status).to_contain_text("Your session ended", timeout=30_000)
+    await expect(status).to_have_attribute("data-state", "signed-out")
+    await shot(page, "run-session-ended")
+    await cancel(console, await console.signed_in("alice"), run_id)
     await page.context.close()
 
 

@@ -59,6 +59,7 @@ from outrider.server.core.starts import (
 )
 from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
 from outrider.server.core.storage.base import REQUEST_ID_TAKEN, KeyedRun, StartKey
+from outrider.server.core.stream_checks import Reauthenticate, checked
 from outrider.server.core.takeover import Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -646,13 +647,15 @@ class RunManager:
         principal: Principal,
         cancel_on_disconnect: bool = False,
         answer_links: bool = False,
+        reauthenticate: Reauthenticate | None = None,
     ) -> AsyncGenerator[WatchBatch, None]:
         """Events after `after`, then live ones until the run ends, in the lists they became
         available in. Errors raise now, not lazily. A principal may always follow the runs it
         started (a streaming start needs no read scope); other runs of its tenant need
         `runs.read`. When the consumer goes away before the run ends and asked for it, the run
         is cancelled. With `answer_links`, request events of pending interactions carry their
-        answer link when the principal may be shown it."""
+        answer link when the principal may be shown it. With `reauthenticate`, the caller's
+        credential is checked again before each batch and heartbeat (see stream_checks)."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         run = self._find(run_id, principal.tenant_filter)
@@ -660,8 +663,8 @@ class RunManager:
             principal.require(Scope.RUNS_READ)
         self.log.check_cursor(run_id, after, run.last_sequence)
         batches = self.log.follow_batches(run_id, after, self._settings.heartbeat_interval)
-        if answer_links and self.answer_links.shown_to(principal):
-            batches = _with_links(batches, self.answer_links, principal)
+        links = self.answer_links if answer_links and self.answer_links.enabled else None
+        batches = checked(batches, run.created_by, principal, reauthenticate, links)
         return self._cancel_if_left(run_id, batches, principal, cancel_on_disconnect)
 
     def follow(
@@ -671,11 +674,14 @@ class RunManager:
         principal: Principal,
         cancel_on_disconnect: bool = False,
         answer_links: bool = False,
+        reauthenticate: Reauthenticate | None = None,
     ) -> AsyncGenerator[WatchItem, None]:
         """`watch_batches` one event (or heartbeat) at a time; errors raise now, and the watcher
         counts (for shutdown) from now."""
         return _one_by_one(
-            self.watch_batches(run_id, after, principal, cancel_on_disconnect, answer_links)
+            self.watch_batches(
+                run_id, after, principal, cancel_on_disconnect, answer_links, reauthenticate
+            )
         )
 
     async def _cancel_if_left(
@@ -702,18 +708,6 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
-
-
-async def _with_links(
-    batches: AsyncGenerator[WatchBatch, None], links: AnswerLinks, principal: Principal
-) -> AsyncGenerator[WatchBatch, None]:
-    async with contextlib.aclosing(batches):
-        async for batch in batches:
-            yield (
-                batch
-                if isinstance(batch, run_event_pb2.Heartbeat)
-                else links.on_events(batch, principal)
-            )
 
 
 async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerator[WatchItem, None]:

@@ -6,16 +6,20 @@ Under mutual TLS the verified client certificate's common name comes from the co
 
 from __future__ import annotations
 
+import functools
+
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.principals import Principal
+from outrider.server.core.stream_checks import Reauthenticate
 from outrider.server.rest_edge.errors import error_response
 from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate
 from outrider.server.telemetry.logs import bind_principal
 
 PRINCIPAL_STATE = "principal"
+RECHECK_STATE = "reauthenticate"  # checks the request's credential again (for its stream)
 
 
 class AuthMiddleware:
@@ -32,8 +36,10 @@ class AuthMiddleware:
         headers = dict(scope["headers"])
         raw = headers.get(b"authorization", b"").decode("latin-1") or None
         state = scope.setdefault("state", {})
+        peer = state.get(PEER_NAME_STATE)
         try:
-            state[PRINCIPAL_STATE] = authenticate(self._keyring, raw, state.get(PEER_NAME_STATE))
+            state[PRINCIPAL_STATE] = authenticate(self._keyring, raw, peer)
+            state[RECHECK_STATE] = functools.partial(authenticate, self._keyring, raw, peer)
             bind_principal(state[PRINCIPAL_STATE].id)  # log lines of this request name the caller
         except OutriderError as error:
             await error_response(error)(scope, receive, send)
@@ -45,3 +51,8 @@ def principal_of(request: Request) -> Principal:
     principal = request.state.principal
     assert isinstance(principal, Principal), "AuthMiddleware did not run"
     return principal
+
+
+def reauthentication_of(request: Request) -> Reauthenticate:
+    recheck: Reauthenticate = getattr(request.state, RECHECK_STATE)
+    return recheck

@@ -16,7 +16,7 @@ from outrider.server.core.names import (
 )
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
-from outrider.server.rest_edge.auth import principal_of
+from outrider.server.rest_edge.auth import principal_of, reauthentication_of
 from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key
 from outrider.server.rest_edge.streams import (
     APPROVAL_EVENTS_HEADER,
@@ -53,7 +53,12 @@ class Routes:
         run_id = started.run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         items = self._runs.watch_batches(
-            run_id, 0, principal, cancel_on_disconnect, answer_links=stream.approval_events
+            run_id,
+            0,
+            principal,
+            cancel_on_disconnect,
+            answer_links=stream.approval_events,
+            reauthenticate=reauthentication_of(request),
         )
         response = sse_response(started.run, items, stream)
         if started.replayed:  # the events of the run an earlier start with this key made
@@ -67,7 +72,11 @@ class Routes:
         run = self._runs.get(run_id, principal)
         stream = self._stream_settings(request)
         items = self._runs.watch_batches(
-            run_id, after, principal, answer_links=stream.approval_events
+            run_id,
+            after,
+            principal,
+            answer_links=stream.approval_events,
+            reauthenticate=reauthentication_of(request),
         )
         return sse_response(run, items, stream)
 

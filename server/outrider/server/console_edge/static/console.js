@@ -20,6 +20,8 @@ function liveStatus(text, state) {
 document.addEventListener("htmx:sseOpen", function () { liveStatus("Live: updates arrive as they happen.", "live"); });
 document.addEventListener("htmx:sseError", function () { liveStatus("Connection lost: reconnecting… (if this lasts, reload the page; you may have to sign in again)", "lost"); });
 document.addEventListener("htmx:sseClose", function (event) {
+  var status = document.getElementById("live-status");
+  if (status && status.dataset.state === "signed-out") { return; }  // the server said why
   if (event.detail && event.detail.type === "message") {
     liveStatus("The run has ended: nothing more will change.", "ended");
   }
