@@ -34,6 +34,12 @@ class Settings(BaseSettings):
         "REST edge from a browser, or `*` for any; empty: CORS closed (no CORS headers, "
         "preflights and cross-origin POST/DELETE refused). Credentials are never allowed.",
     )
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated host names the REST port answers while authentication is "
+        "off, besides loopback names, IP addresses, OUTRIDER_PUBLIC_URL's host and "
+        "OUTRIDER_REST_HOST (a guard against DNS rebinding); `*`: any. Ignored with keys set.",
+    )
     console: bool = Field(
         True,
         description="Serve the console (web pages to watch runs and answer their questions) at "
@@ -255,7 +261,7 @@ class Settings(BaseSettings):
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
     )
 
-    @field_validator("api_keys", "network_allow", "cors_origins", mode="before")
+    @field_validator("api_keys", "network_allow", "cors_origins", "allowed_hosts", mode="before")
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):
