@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -47,9 +48,11 @@ class Settings(BaseSettings):
     )
     public_url: str | None = Field(
         None,
-        description="Where people reach the REST port, e.g. https://outrider.example.com (a "
-        "path prefix allowed): one-time answer links are made absolute with it, and console "
-        "cookies are Secure when it is https. Unset: answer links are paths (/console/answer/…).",
+        description="Where people reach the REST port, e.g. https://outrider.example.com: "
+        "one-time answer links are made absolute with it, and console cookies are Secure when it "
+        "is https. A path prefix (https://example.com/outrider) is for a proxy that strips it: "
+        "requests arrive without it and every link, redirect and cookie carries it. Unset: answer "
+        "links are paths (/console/answer/…).",
     )
     console_session: float = Field(
         "8h",
@@ -282,6 +285,12 @@ class Settings(BaseSettings):
         if value and not value.startswith(("postgresql://", "postgres://")):
             raise ValueError("OUTRIDER_DATABASE_URL must be a postgresql:// URL")
         return value or None
+
+    @property
+    def public_path(self) -> str:
+        """The path prefix of OUTRIDER_PUBLIC_URL ("" for none): a proxy in front that strips it
+        forwards /console/... here, and pages must link to /prefix/console/..."""
+        return urlsplit(self.public_url).path.rstrip("/") if self.public_url else ""
 
     @field_validator("public_url")
     @classmethod

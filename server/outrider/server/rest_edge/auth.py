@@ -29,7 +29,7 @@ class AuthMiddleware:
         self._open_paths = open_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "")
+        path = route_path(scope)
         if scope["type"] != "http" or path in self._open_paths:
             await self._app(scope, receive, send)
             return
@@ -45,6 +45,13 @@ class AuthMiddleware:
             await error_response(error)(scope, receive, send)
             return
         await self._app(scope, receive, send)
+
+
+def route_path(scope: Scope) -> str:
+    """The request's path below the app's root path (OUTRIDER_PUBLIC_URL's prefix, or a mount),
+    which is the path the routes and these tables name."""
+    path, root = str(scope.get("path", "")), str(scope.get("root_path", ""))
+    return path[len(root) :] if root and path.startswith(root + "/") else path
 
 
 def principal_of(request: Request) -> Principal:

@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from outrider.server.rest_edge.auth import route_path
 from outrider.server.telemetry import metrics, tracing
 
 access_log = logging.getLogger("outrider.access")
@@ -40,7 +41,8 @@ class ObservingMiddleware:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         method = scope["method"]
-        path = _shown_path(scope["path"], self._hidden)
+        root = str(scope.get("root_path", ""))  # OUTRIDER_PUBLIC_URL's prefix: not shown
+        path = _shown_path(route_path(scope), self._hidden)
         status = 500  # unless a response starts
         started = time.perf_counter()
 
@@ -64,7 +66,7 @@ class ObservingMiddleware:
             try:
                 await self._app(scope, receive, observed_send)
             finally:
-                route = _route_of(scope)
+                route = _route_of(scope, root)
                 span.update_name(f"{method} {route}")
                 span.set_attribute("http.route", route)
                 span.set_attribute("http.response.status_code", status)
@@ -80,14 +82,14 @@ def _shown_path(path: str, hidden: tuple[str, ...]) -> str:
     return path
 
 
-def _route_of(scope: Scope) -> str:
+def _route_of(scope: Scope, root: str) -> str:
     """The matched route's template (under its mount, e.g. /console/runs/{runId}), so ids do
     not become metric labels; "unmatched" when only a mount (or nothing) matched."""
     route: Any = scope.get("route")
     path = getattr(route, "path", None)
     if not isinstance(path, str) or isinstance(route, Mount):
         return "unmatched"
-    return str(scope.get("root_path", "")) + path
+    return str(scope.get("root_path", "")).removeprefix(root) + path
 
 
 def _record(scope: Scope, path: str, route: str, status: int, seconds: float) -> None:

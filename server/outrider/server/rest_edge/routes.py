@@ -82,7 +82,8 @@ class Routes:
 
     def _stream_settings(self, request: Request) -> StreamSettings:
         opted = queries.truthy(request.headers.get(APPROVAL_EVENTS_HEADER, ""))
-        return StreamSettings(approval_events=opted, retry_ms=self._retry_ms)
+        root = str(request.scope.get("root_path", ""))
+        return StreamSettings(approval_events=opted, retry_ms=self._retry_ms, root_path=root)
 
     async def automate_input(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "requestId")

@@ -34,6 +34,9 @@ class RestServer:
             app,
             host=settings.rest_host,
             port=settings.rest_port,
+            # Requests arrive without OUTRIDER_PUBLIC_URL's path prefix (a proxy stripped it);
+            # links, redirects and cookies the pages make must carry it again.
+            root_path=settings.public_path,
             lifespan="off",
             log_config=None,
             access_log=False,
