@@ -10,6 +10,7 @@ import grpc
 import httpx
 import pytest
 
+from outrider.server.core.answer_links import without_token
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import run_service_pb2 as rs
@@ -193,3 +194,11 @@ async def test_streams_of_a_revoked_key_end_and_carry_no_new_link(
             assert not response.HasField("event"), "an event after the key was removed"
     assert ended.value.code() == grpc.StatusCode.UNAUTHENTICATED
     assert "no longer valid" in str(ended.value.details())
+
+
+def test_logs_show_a_link_path_without_its_token() -> None:
+    for path in ("/console/answer/abc.def", "/outrider/console/answer/abc.def"):
+        assert without_token(path).endswith("/console/answer/…") and "abc" not in without_token(
+            path
+        )
+    assert without_token("/console/runs/r1") == "/console/runs/r1"

@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from outrider.server.console_edge.app import build_console
-from outrider.server.core.answer_links import CONSOLE_PATH, LINK_PATH
+from outrider.server.core.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge.app import build_app as build_rest_app
 from outrider.server.rest_edge.observe import ObservingMiddleware
@@ -39,7 +39,7 @@ def build_http_app(runs: RunManager, settings: Settings, keyring: Keyring) -> St
     return Starlette(
         routes=routes,
         middleware=[
-            Middleware(ObservingMiddleware, hidden_prefixes=(LINK_PATH,)),
+            Middleware(ObservingMiddleware, shown_path=without_token),
             Middleware(HostGuardMiddleware, policy=HostPolicy(settings), keyring=keyring),
         ],
     )

@@ -4,6 +4,9 @@ question, never the run's other data."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -18,6 +21,26 @@ from outrider.server.core.errors import FailedPrecondition, PermissionDenied
 from outrider.v1 import interaction_pb2 as ip
 
 _SENT = "Thank you: the answer went to the agent"
+# The page's URL holds the token: no request it makes (its style sheet, scripts) names it as the
+# referrer. Its form then posts with `Origin: null` and `Sec-Fetch-Site: same-origin`, which
+# ConsoleAuth.same_origin accepts.
+NO_REFERRER = "no-referrer"
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def without_referrer(endpoint: Endpoint) -> Endpoint:
+    """`endpoint` with every response (error pages too) telling the browser to send no
+    Referer from it."""
+
+    @functools.wraps(endpoint)
+    async def wrapper(request: Request) -> Response:
+        response = await endpoint(request)
+        response.headers["Referrer-Policy"] = NO_REFERRER
+        return response
+
+    return wrapper
+
+
 _REFUSED = "This link no longer works"
 
 

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from outrider.server.console_edge.templating import Pages
+from outrider.server.core.answer_links import without_token
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import OutriderError
 
@@ -34,7 +35,8 @@ def shown(pages: Pages, endpoint: Endpoint) -> Endpoint:
         except OutriderError as error:
             return error_page(pages, request, http_status(error), error.message, error.reason)
         except Exception:
-            log.exception("unexpected error in console %s %s", request.method, request.url.path)
+            shown_path = without_token(request.url.path)  # an answer link's token is a secret
+            log.exception("unexpected error in console %s %s", request.method, shown_path)
             return error_page(pages, request, 500, "Something went wrong; see the server log.")
 
     return wrapper

@@ -39,6 +39,12 @@ _MAX_TOKEN_CHARS = 200
 _INVALID = "this answer link is not valid; ask for a new one"
 
 
+def without_token(path: str) -> str:
+    """`path` for logs and spans: an answer link's token (the secret) replaced by "…"."""
+    at = path.find(LINK_PATH)
+    return path if at < 0 else path[: at + len(LINK_PATH)] + "…"
+
+
 class AnswerLinks:
     """Issues and checks answer links; `base` is the public URL ("" for paths), `enabled` false
     when nothing serves the link page (no console), and then no link is issued."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from opentelemetry import trace
@@ -28,12 +29,12 @@ async def metrics_endpoint(request: Request) -> Response:
 
 
 class ObservingMiddleware:
-    """`hidden_prefixes`: paths whose rest is a secret (an answer link's token); spans and log
-    lines show the prefix and "…" instead."""
+    """`shown_path`: the path as spans and log lines show it (a secret in it, such as an
+    answer link's token, left out)."""
 
-    def __init__(self, app: ASGIApp, hidden_prefixes: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, shown_path: Callable[[str], str] = lambda path: path) -> None:
         self._app = app
-        self._hidden = hidden_prefixes
+        self._shown_path = shown_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -42,7 +43,7 @@ class ObservingMiddleware:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         method = scope["method"]
         root = str(scope.get("root_path", ""))  # OUTRIDER_PUBLIC_URL's prefix: not shown
-        path = _shown_path(route_path(scope), self._hidden)
+        path = self._shown_path(route_path(scope))
         status = 500  # unless a response starts
         started = time.perf_counter()
 
@@ -73,13 +74,6 @@ class ObservingMiddleware:
                 if status >= 500:
                     span.set_status(Status(StatusCode.ERROR))
                 _record(scope, path, route, status, time.perf_counter() - started)
-
-
-def _shown_path(path: str, hidden: tuple[str, ...]) -> str:
-    for prefix in hidden:
-        if path.startswith(prefix):
-            return prefix + "…"
-    return path
 
 
 def _route_of(scope: Scope, root: str) -> str:
