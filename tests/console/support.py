@@ -21,9 +21,8 @@ from outrider.server.agents import production_agents
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.grpc_edge.server import OutriderServer
-from outrider.server.http_app import build_http_app
 from outrider.server.research.settings import ResearchSettings
-from outrider.server.rest_edge.server import RestServer
+from outrider.server.rest_port import rest_server
 from outrider.server.search.corpus import CorpusIndex
 from outrider.server.search.corpus_cli import index_directory
 from outrider.server.settings import Settings
@@ -196,7 +195,7 @@ async def serve(stack: AsyncExitStack, settings: Settings) -> tuple[OutriderServ
     server = OutriderServer(settings, production_agents(settings))
     await server.start()
     stack.push_async_callback(server.stop)
-    rest = RestServer(settings, build_http_app(server.runs, settings, server.keyring))
+    rest = rest_server(settings, server.runs, server.keyring)
     await rest.start()
     stack.push_async_callback(rest.stop)
     return server, f"http://127.0.0.1:{rest.port}"

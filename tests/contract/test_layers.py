@@ -1,5 +1,5 @@
 """The layers of design.md: the core imports no edge and no transport, and no edge imports
-another (http_app.py and service.py compose them)."""
+another (rest_port.py and service.py compose them)."""
 
 from __future__ import annotations
 

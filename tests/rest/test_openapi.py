@@ -137,7 +137,8 @@ async def test_the_document_is_served_and_names_every_route(make_rest: RestFacto
         served = await http.get("/openapi.json", headers={"Authorization": f"Bearer {KEY}"})
     paths = served.json()["paths"]
     http_routes = case.rest._server.config.app.routes  # type: ignore[attr-defined]
-    (api,) = [r.app for r in http_routes if isinstance(r, Mount) and r.path == ""]  # no console
+    # the API alone: not the console nor the A2A agent, mounted beside it
+    (api,) = [r.app for r in http_routes if isinstance(r, Mount) and r.path == ""]
     routes = {r.path for r in api.routes}
     assert routes - {"/openapi.json"} == set(paths)
 

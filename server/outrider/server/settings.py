@@ -46,13 +46,20 @@ class Settings(BaseSettings):
         description="Serve the console (web pages to watch runs and answer their questions) at "
         "/console on the REST port, with the REST edge's TLS and principals.",
     )
+    a2a: bool = Field(
+        True,
+        description="Serve the A2A agent on the REST port: its agent card at "
+        "/.well-known/agent-card.json and JSON-RPC at /a2a, with the REST edge's TLS, keys and "
+        "tenants.",
+    )
     public_url: str | None = Field(
         None,
         description="Where people reach the REST port, e.g. https://outrider.example.com: "
-        "one-time answer links are made absolute with it, and console cookies are Secure when it "
-        "is https. A path prefix (https://example.com/outrider) is for a proxy that strips it: "
-        "requests arrive without it and every link, redirect and cookie carries it. Unset: answer "
-        "links are paths (/console/answer/…).",
+        "one-time answer links are made absolute with it, console cookies are Secure when it is "
+        "https, and the A2A card and task links use it. A path prefix "
+        "(https://example.com/outrider) is for a proxy that strips it: requests arrive without it "
+        "and every link, redirect and cookie carries it. Unset: answer links are paths "
+        "(/console/answer/…), A2A links the address the caller reached.",
     )
     console_session: float = Field(
         "8h",
@@ -85,8 +92,18 @@ class Settings(BaseSettings):
         4.0,
         ge=0,
         description="With a PostgreSQL store: seconds between checks for runs a dead replica "
-        "left active; one found at two checks in a row is closed as failed with terminal "
-        "events. 0 turns the checks off.",
+        "left active; one found at two checks in a row is taken over (resumed or ended), its "
+        "part of an even spread over the live replicas. Relayed answers, cancels and api-role "
+        "starts wait up to twice this for their executor's presence. 0 turns the checks off.",
+    )
+    store_unready_after: float = Field(
+        10.0,
+        gt=0,
+        description="With a PostgreSQL store: seconds it may be unreachable before this replica "
+        "reports not ready (grpc.health outrider.v1.RunService and InteractionService "
+        "NOT_SERVING, /healthz 503 STORE_UNREACHABLE) and ends its open event streams with "
+        'UNAVAILABLE (clients resume on a ready replica); the process (grpc.health "", '
+        "liveness) stays SERVING.",
     )
     role: Literal["all", "api", "worker"] = Field(
         "all",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from google.protobuf import struct_pb2
@@ -27,6 +27,9 @@ MAX_DATA_BYTES = 256 * 1024
 # A reason is stored in the run or interaction and sent in events: without a bound, one caller's
 # megabyte reason would make that run too big for every reader.
 MAX_REASON_CHARS = 1_000
+MAX_LABELS = 16
+MAX_LABEL_CHARS = 256
+_LABEL_KEY = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
 DEFAULT_MAX_ITERATIONS = 50
 DEFAULT_MAX_VALIDATION_ATTEMPTS = 3
 # Matched with fullmatch: `$` would also accept a trailing newline.
@@ -80,9 +83,48 @@ def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
     ]
     if options.recipes not in params_pb2.RecipeMode.values():
         violations.append(FieldViolation(f"{prefix}recipes", "must be off, record or replay"))
+    if options.resume_after_side_effects not in params_pb2.ResumeAfterSideEffects.values():
+        violations.append(
+            FieldViolation(f"{prefix}resume_after_side_effects", "must be ask, end or repeat")
+        )
     if options.model and (":" not in options.model or len(options.model) > 500):
         violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
     _raise_if(violations)
+
+
+def check_labels(labels: Mapping[str, str]) -> None:
+    """Labels an edge gives a run: a few short keys of its namespace, short printable values."""
+    if len(labels) > MAX_LABELS:
+        raise InvalidArgument.single("labels", f"must be at most {MAX_LABELS}")
+    violations = [
+        FieldViolation(f"labels[{quoted(key)}]", problem)
+        for key, value in labels.items()
+        for problem in _label_problems(key, value)
+    ]
+    _raise_if(violations)
+
+
+def _label_problems(key: str, value: str) -> list[str]:
+    problems = [] if _LABEL_KEY.fullmatch(key) else ["keys are 1 to 63 of a-z, 0-9, '.', '_', '-'"]
+    if len(value) > MAX_LABEL_CHARS:
+        problems.append(f"must be at most {MAX_LABEL_CHARS} characters")
+    if not value.isprintable():
+        problems.append("must be printable text")
+    return problems
+
+
+def check_resume_option(
+    params: params_pb2.AutomateParams, options: params_pb2.RunOptions, prefix: str
+) -> None:
+    """ASK needs someone who can answer the approval: an interactive run whose caller sees
+    approvals (not refuse_held_actions)."""
+    asks = options.resume_after_side_effects == params_pb2.RESUME_AFTER_SIDE_EFFECTS_ASK
+    if asks and (not params.interactive or options.refuse_held_actions):
+        raise InvalidArgument.single(
+            f"{prefix}resume_after_side_effects",
+            "ask needs an interactive run whose caller can answer approvals (interactive: true; "
+            "on REST also the x-outrider-approval-events header); choose end or repeat",
+        )
 
 
 def check_reason(reason: str, field: str = "reason") -> None:

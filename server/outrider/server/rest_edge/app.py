@@ -1,5 +1,6 @@
 """The REST edge's Starlette application: routes, the error table applied to every route, the
-browser guard and auth. http_app.py puts it on the HTTP port beside the other HTTP edges."""
+browser guard and auth. The composer (outrider.server.rest_port) puts it on the REST port beside
+the other HTTP edges."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _ALLOWED_METHODS = "GET, POST, DELETE"
 _ALLOWED_HEADERS = (
     "authorization, content-type, idempotency-key, last-event-id, traceparent, tracestate, "
-    "x-outrider-approval-events"
+    "x-outrider-approval-events, a2a-version, a2a-extensions"
 )
 _EXPOSED_HEADERS = "idempotent-replayed, location, outrider-run, retry-after, www-authenticate"
 _PREFLIGHT_MAX_AGE = "600"
@@ -39,10 +39,16 @@ def is_json_media_type(value: str) -> bool:
 
 
 class BrowserGuardMiddleware:
-    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...]) -> None:
+    """`check_media`: false for an edge that refuses bodies that are not JSON itself, in its own
+    error shape (the A2A edge: JSON-RPC errors); CORS is checked here for it all the same."""
+
+    def __init__(
+        self, app: ASGIApp, allowed_origins: tuple[str, ...], check_media: bool = True
+    ) -> None:
         self._app = app
         self._any = ANY_ORIGIN in allowed_origins
         self._origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+        self._check_media = check_media
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -67,7 +73,11 @@ class BrowserGuardMiddleware:
             return self._preflight(origin, requested)
         if origin is not None and method not in _SAFE_METHODS and not self._allows(origin):
             return _error(403, "CORS_ORIGIN_NOT_ALLOWED", _origin_message(origin))
-        if method == "POST" and not is_json_media_type(headers.get("content-type", "")):
+        if (
+            self._check_media
+            and method == "POST"
+            and not is_json_media_type(headers.get("content-type", ""))
+        ):
             return _error(
                 415,
                 "UNSUPPORTED_MEDIA_TYPE",

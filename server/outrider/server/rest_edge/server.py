@@ -1,5 +1,5 @@
-"""The HTTP port's server (REST/SSE and the console): uvicorn in the caller's event loop, serving
-the application http_app.py composes."""
+"""The REST port's server (the API, the console, the A2A agent): uvicorn in the caller's event
+loop, serving the application outrider.server.rest_port composes."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class RestServer:
             # Requests arrive without OUTRIDER_PUBLIC_URL's path prefix (a proxy stripped it);
             # links, redirects and cookies the pages make must carry it again.
             root_path=settings.public_path,
-            lifespan="off",
+            lifespan="on",  # the edges' (rest_port.MountedEdge.lifespan)
             log_config=None,
             access_log=False,
             server_header=False,
