@@ -79,8 +79,9 @@ class Settings(BaseSettings):
     )
     page_token_secret: SecretStr | None = Field(
         None,
-        description="Key that signs page tokens; give replicas the same one. Unset: a random "
-        "key made once in data_dir/page-token.key (0600).",
+        description="Key that signs page tokens (answer links and console sessions use keys "
+        "derived from it). Unset: a random key made once, in the database on PostgreSQL (every "
+        "replica reads the same), else in data_dir/page-token.key (0600).",
     )
     database_url: str | None = Field(
         None,

@@ -56,7 +56,7 @@ from outrider.server.core.starts import (
     start_key,
 )
 from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
-from outrider.server.core.storage.base import REQUEST_ID_TAKEN, KeyedRun, StartKey
+from outrider.server.core.storage.base import REQUEST_ID_TAKEN, SIGNING_SECRET, KeyedRun, StartKey
 from outrider.server.core.stream_checks import Reauthenticate, checked
 from outrider.server.core.takeover import Resumed, Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
@@ -121,10 +121,11 @@ class RunManager:
         self._relay = relay
         self.log = EventLog(store, settings.watcher_buffer, settings.store_unready_after)
         secret = settings.page_token_secret
-        # Signs page tokens; answer links and console sessions use keys derived from it.
-        self.signing_key = paging.load_key(
-            secret.get_secret_value() if secret else None, settings.data_dir
-        )
+        # Signs page tokens; answer links and console sessions use keys derived from it. Every
+        # replica must hold the same: the operator's secret, else the database's shared one
+        # (PostgreSQL), else the data directory's key file (SQLite: one process).
+        shared = secret.get_secret_value() if secret else store.shared_secret(SIGNING_SECRET)
+        self.signing_key = paging.load_key(shared, settings.data_dir)
         self.page_tokens = paging.PageTokens(self.signing_key)
         self.interactions = InteractionBroker(
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens

@@ -42,6 +42,7 @@ from outrider.server.core.storage.pg_presence import (
     Presence,
     unowned,
 )
+from outrider.server.core.storage.pg_secrets import shared_secret
 from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, forget_expired, insert_new_run
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.reachability import Reachability
@@ -190,6 +191,9 @@ class PostgresStore:
         )
         key = self._presence.key
         return [WorkerLoad(owner == key, int(active), int(room)) for owner, room, active in rows]
+
+    def shared_secret(self, name: str) -> str | None:
+        return shared_secret(self._rows, name)
 
     def executor_address(self, run_id: str) -> str | None:
         rows = self._rows(
