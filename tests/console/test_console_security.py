@@ -79,6 +79,10 @@ async def test_every_page_has_a_strict_content_security_policy(console: Console)
     await page.goto(f"{console.base}/runs/{run_id}")
     await expect(page.locator("#questions .question-pending")).to_be_visible(timeout=60_000)
     assert blocked == []  # htmx and the page's own script work under the policy
+    shown = re.search(rf'/console/runs/{run_id}/artifacts/[^"?]+', await page.content())
+    assert shown, "the run page links no screenshot"
+    screenshot = await page.request.get(console.origin + shown.group(0))
+    assert screenshot.ok and screenshot.headers["cache-control"] == "no-store"  # kept in no cache
     await cancel(console, page, run_id)
 
 

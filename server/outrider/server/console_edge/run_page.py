@@ -81,7 +81,9 @@ class RunPage:
             "Content-Length": str(size),
             "Content-Disposition": f'{"inline" if inline else "attachment"}; filename="{filename}"',
             "Content-Security-Policy": "default-src 'none'; sandbox",
-            "Cache-Control": "private, max-age=3600",  # an artifact never changes
+            # a tenant's screenshot (a page with a form, an account) outlives no sign-out in
+            # a shared laptop's disk cache
+            "Cache-Control": "no-store",
         }
         media_type = content_type if inline else "application/octet-stream"
         body = _chained(first[1], (data async for _, data in chunks))

@@ -196,6 +196,7 @@ def _artifact_headers(size: int) -> dict[str, str]:
         "Content-Disposition": "attachment",
         "X-Content-Type-Options": "nosniff",
         "Content-Security-Policy": "sandbox",
+        "Cache-Control": "no-store",  # a tenant's bytes: no shared or disk cache keeps them
     }
 
 
