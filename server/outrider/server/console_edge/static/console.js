@@ -12,6 +12,18 @@ document.addEventListener("htmx:sseBeforeMessage", function (event) {
   }
 });
 
+// The page's cursor: a new EventSource (htmx opens one when the browser gave the last one up,
+// e.g. after a 502 or 503 from a proxy) sends no Last-Event-ID, so the connect URL itself says
+// to resume after the last event the page shows instead of sending the whole run again.
+document.addEventListener("htmx:sseMessage", function (event) {
+  var message = event.detail;
+  var live = event.target.closest ? event.target.closest("[sse-connect]") : null;
+  if (live && message && message.lastEventId && /^[0-9]+$/.test(message.lastEventId)) {
+    var url = live.getAttribute("sse-connect").split("?")[0];
+    live.setAttribute("sse-connect", url + "?after=" + message.lastEventId);
+  }
+});
+
 // Says whether the run page is live: the on-call person must know when it is not.
 function liveStatus(text, state) {
   var status = document.getElementById("live-status");
