@@ -118,6 +118,30 @@ async def test_the_live_timeline_resumes_after_the_last_event_id(
     assert rest[-1][1] == "end" and cursor == rest
 
 
+async def test_a_hidden_runs_page_does_not_poll_the_store(
+    console: Console, finished: list[str]
+) -> None:
+    """The runs table refreshes every 5 s while the tab is shown, and not while it is hidden."""
+    page = await console.signed_in("dana")
+    refreshes: list[str] = []
+    page.on("request", lambda r: refreshes.append(r.url) if "/runs-table" in r.url else None)
+    await page.evaluate(_VISIBILITY, True)
+    await asyncio.sleep(11)  # two refresh periods
+    assert refreshes == []
+    await page.evaluate(_VISIBILITY, False)
+    async with page.expect_request(lambda r: "/runs-table" in r.url, timeout=8_000):
+        pass
+    await page.context.close()
+
+
+_VISIBILITY = """hidden => {
+  Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+  Object.defineProperty(document, "visibilityState",
+    {value: hidden ? "hidden" : "visible", configurable: true});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
 async def test_a_new_connection_resumes_after_the_last_event_the_page_shows(
     console: Console, finished: list[str]
 ) -> None:

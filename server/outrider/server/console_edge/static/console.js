@@ -24,6 +24,14 @@ document.addEventListener("htmx:sseMessage", function (event) {
   }
 });
 
+// The runs page refreshes its table every 5 s (two store queries each time): not while the tab
+// is hidden, where nobody reads it (an on-call laptop keeps many tabs open for hours). The next
+// refresh after the tab is shown again brings it up to date.
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var source = event.detail && event.detail.elt;
+  if (document.hidden && source && source.id === "runs") { event.preventDefault(); }
+});
+
 // Says whether the run page is live: the on-call person must know when it is not.
 function liveStatus(text, state) {
   var status = document.getElementById("live-status");
