@@ -48,6 +48,8 @@ async def test_an_edge_answers_its_paths_and_runs_its_lifespan_while_the_server_
             assert (answered.status_code, answered.text) == (200, "probe after ['started']")
             api_refused = await http.get("/v1/runs")
             assert api_refused.status_code == 401 and api_refused.json()["error"]["status"] == 401
+            unmatched = await http.get("/v1/runs/a%0Ab")  # no mount's pattern spans a newline
+            assert unmatched.json()["error"]["reason"] == "NOT_FOUND"
     finally:
         await server.stop()
     assert seen == ["started", "stopped"]

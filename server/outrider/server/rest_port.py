@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -39,6 +40,7 @@ from outrider.server.console_edge.app import build_console
 from outrider.server.core.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs import RunManager
 from outrider.server.rest_edge.app import build_app as build_api
+from outrider.server.rest_edge.app import http_error
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
 from outrider.server.rest_edge.observe import ObservingMiddleware
 from outrider.server.rest_edge.server import RestServer
@@ -81,6 +83,9 @@ def composed(
             Middleware(HostGuardMiddleware, policy=HostPolicy(settings), keyring=keyring),
         ],
         lifespan=_all_of([edge.lifespan for edge in edges if edge.lifespan is not None]),
+        # a path no mount matches (one with a newline: no route pattern spans it) is the API's
+        # JSON 404, not Starlette's plain text
+        exception_handlers={HTTPException: http_error},  # type: ignore[dict-item]
     )
 
 

@@ -104,11 +104,11 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
             Middleware(BrowserGuardMiddleware, allowed_origins=settings.cors_origins),
             Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths),
         ],
-        exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
+        exception_handlers={HTTPException: http_error},  # type: ignore[dict-item]
     )
 
 
-async def _http_error(request: Request, error: HTTPException) -> Response:
+async def http_error(request: Request, error: HTTPException) -> Response:
     """Unknown paths and methods, in the same JSON shape as every other error."""
     reason = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(error.status_code, "HTTP_ERROR")
     body = {"error": {"status": error.status_code, "reason": reason, "message": error.detail}}
