@@ -1,5 +1,5 @@
-"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager, with
-the edges the composer mounts beside the API (see `outrider.server.rest_port`)."""
+"""The REST port's server (the API, the console, the A2A agent): uvicorn in the caller's event
+loop, serving the application outrider.server.rest_port composes."""
 
 from __future__ import annotations
 
@@ -7,16 +7,14 @@ import asyncio
 import contextlib
 import math
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import uvicorn
+from starlette.types import ASGIApp
 
-from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.ports import bind_listeners
-from outrider.server.rest_edge.app import MountedEdge, build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
-from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
 
@@ -31,18 +29,15 @@ class RestServer:
     """`start()` returns the bound port; `stop()` (idempotent) closes the listener, lets streams
     end for the grace period, then cancels them."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        runs: RunManager,
-        keyring: Keyring | None = None,
-        edges: Sequence[MountedEdge] = (),
-    ) -> None:
+    def __init__(self, settings: Settings, app: ASGIApp) -> None:
         config = uvicorn.Config(
-            build_app(runs, settings, keyring or Keyring(settings), edges),
+            app,
             host=settings.rest_host,
             port=settings.rest_port,
-            lifespan="off",
+            # Requests arrive without OUTRIDER_PUBLIC_URL's path prefix (a proxy stripped it);
+            # links, redirects and cookies the pages make must carry it again.
+            root_path=settings.public_path,
+            lifespan="on",  # the edges' (rest_port.MountedEdge.lifespan)
             log_config=None,
             access_log=False,
             server_header=False,
