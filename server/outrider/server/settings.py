@@ -157,7 +157,16 @@ class Settings(BaseSettings):
         5.0, gt=0, description="Seconds a refused caller is told to wait when the server is full."
     )
     interaction_ttl: float = Field(
-        120.0, gt=0, description="Seconds a form-data request or approval waits for an answer."
+        120.0,
+        gt=0,
+        description="Seconds a form-data request, approval or request for a person "
+        "(request_human) waits for an answer.",
+    )
+    takeover_ttl: float = Field(
+        300.0,
+        gt=0,
+        description="Seconds a person who took over a run's browser keeps control without "
+        "sending input; then the agent has the browser again (the takeover expires).",
     )
     shutdown_grace: float = Field(
         30.0, ge=0, description="Seconds runs may finish after SIGTERM before they are cancelled."

@@ -24,12 +24,19 @@ something.
 """
 
 
-def system_prompt(guardrails: str, data: Any, interactive: bool) -> str:
+def system_prompt(
+    guardrails: str, data: Any, interactive: bool, can_ask_human: bool = False
+) -> str:
     parts = [SYSTEM]
     if interactive:
         parts.append(
             "- If a form needs values you were not given, call request_input with "
             "the field refs; never guess personal data.\n"
+        )
+    if can_ask_human:
+        parts.append(
+            "- If only a person can get past something (a CAPTCHA, a second-factor code, a "
+            "login you have no data for), call request_human with the reason.\n"
         )
     if guardrails.strip():
         parts.append(f"\nConstraints from the user (always obey them):\n{guardrails.strip()}\n")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from playwright.async_api import Error as PlaywrightError
 
+from outrider.server.browser.human_control import NOT_DONE
 from outrider.server.browser.page_model import SLOW_PAGE_NOTE
 from outrider.server.browser.recipe_store import Recipe, Step
 from outrider.server.browser.recipes import Values, fingerprint, page_address, refs_named
@@ -82,8 +83,12 @@ class Replayer:
         self._check_page(step)
         call = await self._call(number, step)
         run.conversation.add_reply(ModelReply(tool_calls=(call,)))
-        self._hooks.before(call, step.targets)
-        result = await run.act(call, iteration_id)
+        async with run.human.working() as fresh:
+            if not fresh:
+                run.conversation.add_result(call, NOT_DONE)
+                raise Divergence("a person took over the browser", the_recipes_fault=False)
+            self._hooks.before(call, step.targets)
+            result = await run.act(call, iteration_id)
         self._hooks.after(result.ok)
         run.errors.record(result.ok)
         if not result.ok:

@@ -17,6 +17,7 @@ from outrider.server.browser.endings import Endings
 from outrider.server.browser.firewall import Firewall, Hold
 from outrider.server.browser.forms import FilledForm, FormInput
 from outrider.server.browser.holds import HoldDecider
+from outrider.server.browser.human_control import NOT_DONE, HumanControl
 from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
 from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
 from outrider.server.browser.observe import Observer
@@ -75,23 +76,28 @@ class BrowserRun:
         self.models = RunModels(
             settings.model, settings.role_models, ctx.options.model, settings.providers
         )
+        self.human = HumanControl(self)  # people watching and taking over the browser
         self.caller = ModelCaller(
             self.reporter,
             self.models,
             self.secrets.redact,
             env.browser.model_retries,
             omit_prompts=ctx.options.omit_prompts,
+            pause=self.human.before_model_call,
         )
         self.refs = RefMap()
-        self.tools = browser_tools(self.params.interactive)
+        self.tools = browser_tools(self.params.interactive, self.human.can_ask)
         self.conversation = Conversation(
-            system_prompt(self.params.guardrails, self.data_view, self.params.interactive),
+            system_prompt(
+                self.params.guardrails, self.data_view, self.params.interactive, self.human.can_ask
+            ),
             task_message(self.params.task, self.params.url),
         )
         self.errors = ErrorBudget(env.browser.max_consecutive_errors, env.browser.max_total_errors)
         self.repeats = RepeatGuard(env.browser.repeat_limit)
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
         self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
+        self.connection.on_session = self.human.session_changed
         self.observer = Observer(self, env.browser)
         self.holds = HoldDecider(ctx, self.reporter, lambda: self.connection.session.page.url)
         self.validations = 0
@@ -195,7 +201,7 @@ class BrowserRun:
         self.reporter.emit(
             "agent_step", ae.AgentStep(current_iteration=step, iteration_id=iteration_id)
         )
-        has_screenshot = await self.observer.observe(iteration_id)
+        has_screenshot = await self._look(iteration_id)
         self.reporter.emit(
             "agent_processing",
             ae.AgentProcessing(
@@ -228,9 +234,32 @@ class BrowserRun:
             )
         return None
 
+    async def _look(self, iteration_id: str) -> bool:
+        """Reads the page; again if a person took the browser over before the model was asked
+        (the model is never asked about a page a person has changed since)."""
+        has_screenshot = await self.observer.observe(iteration_id)
+        while await self.human.before_model_call():
+            has_screenshot = await self.observer.observe(iteration_id)
+        return has_screenshot
+
     # one tool call
 
     async def _handle(self, call: ToolCall, iteration_id: str) -> run_pb2.RunOutcome | None:
+        async with self.human.working() as fresh:
+            if not fresh:  # a person took over after the model chose this: it is not done
+                self.conversation.add_result(call, NOT_DONE)
+                return None
+            result = await self._checked_act(call, iteration_id)
+        if result is None:
+            return None
+        if result.answer is not None:
+            return await self._validate(result.answer, iteration_id)
+        if result.abort_reason is not None:
+            return self.endings.aborted(result.abort_reason, iteration_id)
+        return None
+
+    async def _checked_act(self, call: ToolCall, iteration_id: str) -> ActionResult | None:
+        """The call carried out, or None when it is refused (told to the model)."""
         refusal = self._refuse(call, iteration_id)
         if refusal is not None:
             self.conversation.add_result(call, refusal)
@@ -240,14 +269,12 @@ class BrowserRun:
         result = await self.act(call, iteration_id)
         self.recipes.after(result.ok)
         self.errors.record(result.ok)
-        if result.answer is not None:
-            return await self._validate(result.answer, iteration_id)
-        if result.abort_reason is not None:
-            return self.endings.aborted(result.abort_reason, iteration_id)
-        return None
+        return result
 
     def _refuse(self, call: ToolCall, iteration_id: str) -> str | None:
         tool = next((t for t in self.tools if t.name == call.name), None)
+        if tool is None and call.name == "request_human":
+            return self.human.refusal(iteration_id)
         errors = (
             [f"unknown tool {call.name!r}"]
             if tool is None
@@ -334,6 +361,8 @@ class BrowserRun:
             )
             self.filled_form = form.filled
             return requested
+        if call.name == "request_human":
+            return await self.human.request_human(str(call.arguments["reason"]), iteration_id)
         if call.name == "wait":
             self.reporter.emit(
                 "agent_waiting",

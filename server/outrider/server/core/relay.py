@@ -1,19 +1,24 @@
 """Calls for runs another replica executes (replicas sharing a PostgreSQL store).
 
 A cancel or an answer must reach the agent, and only the replica executing the run holds it
-(form values never touch the store). Such calls are relayed to that replica, whose address the
+(form values never touch the store); so does its live browser (screen frames, a person's
+input). Such calls are relayed to that replica, whose address the
 store keeps by presence. The `Relay` itself is a transport (the gRPC edge implements it); the
 core decides when to use it.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator, Sequence
 from typing import Protocol
+
+from google.protobuf import timestamp_pb2
 
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.storage import Store
+from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import params_pb2, run_pb2
 
@@ -50,6 +55,28 @@ class Relay(Protocol):
         options: params_pb2.RunOptions,
         principal: Principal,
     ) -> run_pb2.Run: ...
+
+    def watch_screen(
+        self, address: str, run_id: str, size: tuple[int, int], principal: Principal
+    ) -> AsyncGenerator[bcs.WatchScreenResponse, None]: ...
+
+    async def take_over(
+        self, address: str, run_id: str, force: bool, principal: Principal
+    ) -> ip.Interaction: ...
+
+    async def forward_input(
+        self, address: str, run_id: str, events: Sequence[bcs.InputEvent], principal: Principal
+    ) -> timestamp_pb2.Timestamp: ...
+
+    async def hand_back(
+        self, address: str, run_id: str, takeover: tuple[str, str], principal: Principal
+    ) -> ip.Interaction:
+        """`takeover` = (takeover id or "", note)."""
+
+    async def decline_takeover(
+        self, address: str, run_id: str, takeover: tuple[str, str], principal: Principal
+    ) -> ip.Interaction:
+        """`takeover` = (takeover id or "", reason)."""
 
 
 class ExecutedElsewhere(Unimplemented):

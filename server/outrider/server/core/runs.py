@@ -19,6 +19,7 @@ from outrider.server.core.admission import Admission
 from outrider.server.core.agent import Agent, AgentRegistry, RunContext
 from outrider.server.core.answers import Answers
 from outrider.server.core.artifacts import ArtifactStore
+from outrider.server.core.browser_controls import BrowserControls
 from outrider.server.core.checkpoints import Checkpoints
 from outrider.server.core.errors import (
     FailedPrecondition,
@@ -109,6 +110,9 @@ class RunManager:
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
         self.answers = Answers(self.interactions, store, relay)
+        self.browsers = BrowserControls(
+            self.interactions, store, relay, settings.takeover_ttl, self._find
+        )
         self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
             QuotaDefaults(
@@ -320,6 +324,9 @@ class RunManager:
         """Registers a run this process executes from now on (its log is open)."""
         run_id = _id(run)
         checkpoints = Checkpoints(self._store, run_id, redactor, resumed, self._resumable_elsewhere)
+        control = (
+            self.browsers.open(run_id, redactor) if run.kind == run_pb2.RUN_KIND_AUTOMATE else None
+        )
         ctx = RunContext(
             live,
             started_us,
@@ -329,6 +336,7 @@ class RunManager:
             self._store,
             redactor,
             checkpoints,
+            control,
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -364,6 +372,7 @@ class RunManager:
         active.ending = True
         run_id = active.ctx.run_id
         self.interactions.end_run(run_id)
+        self.browsers.close(run_id)
         if active.moved:  # its events go on elsewhere; local watchers' streams end here
             self.log.close(run_id)
             del self._active[run_id]
@@ -412,7 +421,7 @@ class RunManager:
         if active is None:
             return
         kinds = self.interactions.pending_kinds(run_id)
-        if ip.INTERACTION_KIND_FORM_DATA in kinds:
+        if kinds & {ip.INTERACTION_KIND_FORM_DATA, ip.INTERACTION_KIND_TAKEOVER}:
             self._set_state(active, run_pb2.RUN_STATE_INPUT_REQUIRED)
         elif ip.INTERACTION_KIND_APPROVAL in kinds:
             self._set_state(active, run_pb2.RUN_STATE_APPROVAL_REQUIRED)

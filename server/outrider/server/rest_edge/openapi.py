@@ -45,9 +45,10 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued, recipe_replayed and run_resumed. An automate run started without it cannot "
-    "be asked for approvals: actions the firewall holds are refused at once and the model is "
-    "told.",
+    "run_queued, recipe_replayed, run_resumed, takeover_requested, takeover_started and "
+    "takeover_ended. An automate run started without it cannot be asked for approvals (actions "
+    "the firewall holds are refused at once and the model is told) nor ask for a person "
+    "(request_human is not offered).",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 

@@ -29,7 +29,7 @@ CHUNK_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class StreamSettings:
-    approval_events: bool  # also send our own events (approvals, input, queue, recipes)
+    approval_events: bool  # also send our own events (approvals, input, queue, takeovers, ...)
     retry_ms: int
 
 
