@@ -56,6 +56,8 @@ class Observer:
         """Adds the current page to the conversation; True when a screenshot was taken.
         `screenshot=False` skips it (a replayed recipe step: no model looks at it)."""
         async with self._run.human.working():  # not while a person has the browser
+            if self._run.human.gate.page_is_stale:  # where a person left it, if elsewhere
+                await self._run.connection.report_navigation(iteration_id)
             view, shot = await self._read(iteration_id, screenshot)
             told = self._run.human.read_page()
         page = self._run.connection.session.page

@@ -48,6 +48,10 @@ class BrowserControls:
         self._controls[run_id] = control
         return control
 
+    def of(self, run_id: str) -> RunControl | None:
+        """The control of a run executed here, if it is."""
+        return self._controls.get(run_id)
+
     def close(self, run_id: str) -> None:
         control = self._controls.pop(run_id, None)
         if control is not None:

@@ -123,7 +123,8 @@ METRICS: tuple[MetricDoc, ...] = (
         "outrider_interaction_wait_seconds",
         "histogram",
         ("kind", "state"),
-        "How long form-data requests and approvals waited for a person, by how they ended.",
+        "How long form-data requests, approvals and takeovers waited for (or, for a takeover, "
+        "were held by) a person, by how they ended.",
     ),
     MetricDoc(
         "outrider_interactions_pending", "gauge", ("kind",), "Interactions waiting for a person."
