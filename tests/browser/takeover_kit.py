@@ -148,9 +148,7 @@ class Screen:
 
 
 @contextlib.asynccontextmanager
-async def watching(
-    person: Person, width: int = 0, height: int = 0
-) -> AsyncIterator[Screen]:
+async def watching(person: Person, width: int = 0, height: int = 0) -> AsyncIterator[Screen]:
     screen = Screen()
     request = bcs.WatchScreenRequest(run=person.run, max_width=width, max_height=height)
     call = person.stub.WatchScreen(request, metadata=person.metadata)

@@ -82,7 +82,9 @@ async def test_a_person_types_the_code_the_agent_asked_for(
     assert requested.origin == bc.TAKEOVER_ORIGIN_AGENT
     assert requested.reason == "A six-digit code was sent to the account holder's phone"
     assert requested.url.endswith("/takeover/verify.html") and not requested.requested_by
-    assert taken.kind == ip.INTERACTION_KIND_TAKEOVER and taken.state == ip.INTERACTION_STATE_PENDING
+    assert (
+        taken.kind == ip.INTERACTION_KIND_TAKEOVER and taken.state == ip.INTERACTION_STATE_PENDING
+    )
     assert taken.takeover_control.driver == "alpha-1" and taken.takeover.takeover_id in taken.name
     assert handed.state == ip.INTERACTION_STATE_RESOLVED and handed.resolved_by == "alpha-1"
     assert handed.takeover_control.ending == bc.TAKEOVER_ENDING_HANDED_BACK
@@ -109,7 +111,9 @@ async def test_a_person_types_the_code_the_agent_asked_for(
     prompts = server.prompts_of("Read my account balance")
     assert "request_human" in prompts[-2]["tools"]
     told = prompts[-2]["messages"]  # the actor's request after the hand-back
-    assert any("A person took over the browser and handed it back: Code entered." in m for m in told)
+    assert any(
+        "A person took over the browser and handed it back: Code entered." in m for m in told
+    )
     assert_nowhere(CODE, server, [str(e) for e in events], caplog.text)
 
 
