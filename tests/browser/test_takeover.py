@@ -17,6 +17,7 @@ from outrider.server.browser.live import LiveSession
 from outrider.v1 import browser_control_pb2 as bc
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import run_service_pb2 as rs
 from tests.browser.takeover_kit import (
     CODE,
     CODE_FIELD,
@@ -250,6 +251,26 @@ async def test_only_the_person_in_control_drives(server: TakeoverServer, keys: K
         ("alpha-1", ""), ("alpha-2", "alpha-1")
     ]  # fmt: skip
     assert events[-2].automate.complete.final_answer == "A person helped."
+
+
+async def test_a_run_cancelled_while_a_person_drives_still_takes_the_hand_back(
+    server: TakeoverServer, keys: Keys
+) -> None:
+    alice = keys.bearer("alpha-1")
+    run = await create_run(server, "Wait for a person.", metadata=alice)
+    followed = Followed(server, run, alice)
+    await followed.until("takeover_requested")
+    at_screen = person(server, run, alice)
+    taken = await at_screen.take_over()
+    cancel = rs.CancelRunRequest(name=run, reason="the on-call engineer stops it")
+    await server.harness.runs.CancelRun(cancel, metadata=alice)
+    events = await followed.ended()
+    ended = next(e.takeover_ended for e in events if e.HasField("takeover_ended"))
+    assert (ended.ending, ended.driver) == (bc.TAKEOVER_ENDING_RUN_ENDED, "alpha-1")
+    assert (await refusal(at_screen.click((1, 1)))).reason == "RUN_ENDED"
+    back = await at_screen.hand_back(takeover=taken.name)
+    assert back.state == ip.INTERACTION_STATE_CANCELLED
+    assert back.takeover_control.ending == bc.TAKEOVER_ENDING_RUN_ENDED
 
 
 async def test_bad_input_is_refused_with_its_fields(server: TakeoverServer, keys: Keys) -> None:
