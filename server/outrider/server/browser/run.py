@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets as token_source
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
@@ -23,12 +23,10 @@ from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFail
 from outrider.server.browser.observe import Observer
 from outrider.server.browser.prompts import (
     PLAN_SCHEMA,
-    VALIDATION_SCHEMA,
     extract_text,
     plan_request_text,
     system_prompt,
     task_message,
-    validation_text,
 )
 from outrider.server.browser.recipe_hooks import RunRecipes
 from outrider.server.browser.recipe_store import RecipeStore
@@ -37,9 +35,9 @@ from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.browser.tools import argument_errors, browser_tools
+from outrider.server.browser.validating import Validator
 from outrider.server.core import validation
 from outrider.server.core.agent import RunContext
-from outrider.server.core.event_names import by_wire_value
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
@@ -49,9 +47,7 @@ from outrider.server.telemetry import steps, tracing
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2
 
-_QUALITY = by_wire_value(ae.CompletionQuality.DESCRIPTOR)
 _NOT_BROWSER_ACTIONS = frozenset({"done", "abort"})
-ACCEPTED_QUALITY = frozenset({"complete", "excellent"})
 ROLES = ("planner", "actor", "validator", "extractor")
 
 
@@ -100,7 +96,7 @@ class BrowserRun:
         self.connection.on_session = self.human.session_changed
         self.observer = Observer(self, env.browser)
         self.holds = HoldDecider(ctx, self.reporter, lambda: self.connection.session.page.url)
-        self.validations = 0
+        self.validator = Validator(self)
         self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
         self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
@@ -253,7 +249,7 @@ class BrowserRun:
         if result is None:
             return None
         if result.answer is not None:
-            return await self._validate(result.answer, iteration_id)
+            return await self.validator.judge(result.answer, iteration_id)
         if result.abort_reason is not None:
             return self.endings.aborted(result.abort_reason, iteration_id)
         return None
@@ -423,47 +419,3 @@ class BrowserRun:
             self.env.browser.upload_dir,
             self.env.browser.action_timeout * 1000,
         )
-
-    # validation and endings
-
-    async def _validate(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome | None:
-        self.validations += 1
-        self.reporter.emit(
-            "agent_processing",
-            ae.AgentProcessing(
-                iteration_id=iteration_id, operation="Validating the result", has_screenshot=False
-            ),
-        )
-        page = self.connection.session.page
-        text = validation_text(
-            self.params.task, answer, self.observer.last_view, page.url, await page.title()
-        )
-        request = ModelRequest(
-            messages=(Message("user", text),), output_schema=VALIDATION_SCHEMA, role="validator"
-        )
-        with steps.step("automate", "validate", "browser.validate"):
-            verdict = await self.caller.structured(request, iteration_id)
-        quality, feedback = verdict["completion_quality"], verdict.get("feedback", "")
-        validated = ae.TaskValidated(
-            completion_quality=cast("ae.CompletionQuality", _QUALITY[quality]),
-            final_answer=self.secrets.redact(answer),
-            iteration_id=iteration_id,
-            observation=verdict["observation"],
-        )
-        if feedback:
-            validated.feedback = feedback
-        self.reporter.emit("task_validated", validated)
-        if quality in ACCEPTED_QUALITY:
-            self.recipes.succeeded(answer, quality)
-            return self.endings.success(answer, iteration_id)
-        if self.validations >= validation.max_validation_attempts(self.params):
-            return self.endings.failure(
-                ae.AUTOMATE_ERROR_CODE_TASK_FAILED,
-                f"the result was judged {quality} after {self.validations} validation attempts",
-                answer,
-            )
-        self.conversation.add_note(
-            f"A reviewer judged your answer {quality}: "
-            f"{feedback or verdict['observation']} Keep working, then call done again."
-        )
-        return None

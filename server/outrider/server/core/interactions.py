@@ -16,7 +16,6 @@ import hmac
 import json
 import secrets
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field
 
 from outrider.server.core import clock, paging, validation
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
@@ -35,7 +34,13 @@ from outrider.server.core.interaction_answers import (
     refuse_closed,
     resolution_event,
 )
-from outrider.server.core.names import interaction_name, new_id, run_name
+from outrider.server.core.interaction_entries import (
+    Finishing,
+    OpenInteraction,
+    Request,
+    new_interaction,
+)
+from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.storage import Store
 from outrider.server.telemetry import metrics
@@ -45,21 +50,6 @@ from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2 as rp
 
 PENDING = ip.INTERACTION_STATE_PENDING
-
-
-Request = ae.InteractiveFormDataRequest | rp.ApprovalRequested | bc.TakeoverRequested
-# Completes a takeover's answer with how the person left the browser (URL, input count).
-Finishing = Callable[[TakeoverAnswer], TakeoverAnswer]
-
-
-@dataclass
-class _Open:
-    interaction: ip.Interaction
-    run_id: str
-    future: asyncio.Future[Answer]
-    timer: asyncio.TimerHandle | None = None
-    refs: list[str] = field(default_factory=list)
-    finishing: Finishing | None = None
 
 
 # Digests of accepted answers kept to accept a client's repeat of one (a retry after a lost
@@ -81,7 +71,7 @@ class InteractionBroker:
         self._log = log
         self._ttl = ttl
         self._on_change = on_change
-        self._open: dict[str, _Open] = {}
+        self._open: dict[str, OpenInteraction] = {}
         self._digests: dict[str, bytes] = {}
         self._key = secrets.token_bytes(32)
 
@@ -159,7 +149,7 @@ class InteractionBroker:
         if entry is not None:
             self._extend(entry, lease)
 
-    def _extend(self, entry: _Open, lease: float) -> None:
+    def _extend(self, entry: OpenInteraction, lease: float) -> None:
         interaction_id = id_of(entry.interaction)
         entry.interaction.expire_time.CopyFrom(
             clock.timestamp(clock.now_us() + int(lease * 1_000_000))
@@ -181,21 +171,12 @@ class InteractionBroker:
         self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer)
         return entry.interaction
 
-    def _open_interaction(self, run_id: str, kind: int, request: Request) -> _Open:
+    def _open_interaction(self, run_id: str, kind: int, request: Request) -> OpenInteraction:
         self._log.redact(run_id, request)
-        interaction_id = new_id()
-        now = clock.now_us()
-        interaction = ip.Interaction(
-            name=interaction_name(interaction_id),
-            run=run_name(run_id),
-            kind=kind,  # type: ignore[arg-type]
-            state=PENDING,
-            create_time=clock.timestamp(now),
-            expire_time=clock.timestamp(now + int(self._ttl * 1_000_000)),
-        )
-        _fill_request(interaction, interaction_id, request)
+        interaction = new_interaction(run_id, kind, request, self._ttl)
+        interaction_id = id_of(interaction)
         loop = asyncio.get_running_loop()
-        entry = _Open(interaction, run_id, loop.create_future())
+        entry = OpenInteraction(interaction, run_id, loop.create_future())
         entry.timer = loop.call_later(self._ttl, self._expire, interaction_id)
         self._open[interaction_id] = entry
         metrics.interaction_opened(kind_label(kind))
@@ -203,7 +184,7 @@ class InteractionBroker:
         self._on_change(run_id)
         return entry
 
-    async def _wait(self, entry: _Open) -> Answer:
+    async def _wait(self, entry: OpenInteraction) -> Answer:
         try:
             return await asyncio.shield(entry.future)
         finally:
@@ -282,7 +263,7 @@ class InteractionBroker:
         if self._store.get_interaction(interaction_id, principal.tenant_filter) is None:
             raise NotFound(f"{interaction_name(interaction_id)} does not exist")
 
-    def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> _Open | None:
+    def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> OpenInteraction | None:
         """The open interaction to resolve, None for a harmless identical repeat, or an error."""
         stored = self._get(interaction_id)
         if stored.kind != kind:
@@ -306,7 +287,7 @@ class InteractionBroker:
         return previous is not None and hmac.compare_digest(previous, digest)
 
     def _resolve(
-        self, entry: _Open, answer: InputAnswer | ApprovalAnswer, digest: bytes
+        self, entry: OpenInteraction, answer: InputAnswer | ApprovalAnswer, digest: bytes
     ) -> ip.Interaction:
         self._digests[id_of(entry.interaction)] = digest
         if len(self._digests) > _KEPT_DIGESTS:  # the oldest answers' repeats are refused
@@ -326,10 +307,10 @@ class InteractionBroker:
         if entry is not None:
             self._close(entry, ip.INTERACTION_STATE_EXPIRED, rp.RESOLUTION_SOURCE_EXPIRED)
 
-    def _close(self, entry: _Open, state: int, source: int) -> None:
+    def _close(self, entry: OpenInteraction, state: int, source: int) -> None:
         self._finish(entry, state, closing_answer(entry.interaction.kind, source))
 
-    def _finish(self, entry: _Open, state: int, answer: Answer) -> None:
+    def _finish(self, entry: OpenInteraction, state: int, answer: Answer) -> None:
         interaction_id = id_of(entry.interaction)
         if isinstance(answer, TakeoverAnswer):
             answer = entry.finishing(answer) if entry.finishing else answer
@@ -421,18 +402,3 @@ class InteractionBroker:
     def _digest(self, answer: object) -> bytes:
         canonical = json.dumps(answer, sort_keys=True, separators=(",", ":")).encode()
         return hmac.new(self._key, canonical, hashlib.sha256).digest()
-
-
-def _fill_request(interaction: ip.Interaction, interaction_id: str, request: Request) -> None:
-    """Puts the request, named by the interaction's id, in its arm of `interaction`."""
-    if isinstance(request, rp.ApprovalRequested):
-        interaction.approval.CopyFrom(request)
-        interaction.approval.approval_id = interaction_id
-        interaction.approval.expire_time.CopyFrom(interaction.expire_time)
-    elif isinstance(request, bc.TakeoverRequested):
-        interaction.takeover.CopyFrom(request)
-        interaction.takeover.takeover_id = interaction_id
-        interaction.takeover.expire_time.CopyFrom(interaction.expire_time)
-    else:
-        interaction.form_data.CopyFrom(request)
-        interaction.form_data.request_id = interaction_id
