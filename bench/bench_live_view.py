@@ -13,7 +13,11 @@ runs a task whose agent asks for a person; the bench takes over and then, per fr
   with nobody watching and with one viewer at 1280x800: the cost of watching, and that there is
   none for nobody.
 
-Run from the repo root: `.venv/bin/python -m bench.bench_live_view [turns]`.
+With `relay`, the run executes on a server process (replica A) and the viewer and the person are
+on another (B), both on a private PostgreSQL cluster: input and frames take the relay (input to
+screen only).
+
+Run from the repo root: `.venv/bin/python -m bench.bench_live_view [turns] [relay]`.
 """
 
 from __future__ import annotations
@@ -26,17 +30,26 @@ import tempfile
 import time
 from pathlib import Path
 
+import grpc
+
 from outrider.v1 import browser_control_service_pb2 as bcs
+from outrider.v1 import browser_control_service_pb2_grpc as bcg
+from outrider.v1 import params_pb2
+from outrider.v1 import run_service_pb2 as rs
+from outrider.v1.run_service_pb2_grpc import RunServiceStub
 from tests.browser.takeover_kit import (
     Followed,
     Person,
     Screen,
     create_run,
     person,
+    scenario_file,
     start_takeover_server,
     stop_takeover_server,
     watching,
 )
+from tests.support.harness import ServerProcess
+from tests.support.postgres import PostgresServer
 from tests.support.processes import chromium_processes
 from tests.support.sites import fixture_sites
 
@@ -129,5 +142,53 @@ async def main(turns: int) -> None:
             await stop_takeover_server(server)
 
 
+async def relayed(turns: int, a: int, b: int, sites: str) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{a}") as on_a:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{b}") as on_b:
+            params = params_pb2.AutomateParams(
+                task="Wait for a person.", url=f"{sites}/takeover/verify.html", interactive=True
+            )
+            created = await RunServiceStub(on_a).CreateRun(rs.CreateRunRequest(automate=params))
+            run = created.run.name
+            followed = Followed(RunServiceStub(on_b), run)
+            await followed.until("takeover_requested")
+            at_b = Person(bcg.BrowserControlServiceStub(on_b), run)
+            await at_b.take_over()
+            for size in SIZES:
+                took = await input_to_screen(at_b, size, turns)
+                print(line(f"relayed {size[0]}x{size[1]}", took))
+            await at_b.hand_back()
+            await followed.ended()
+
+
+def main_relayed(turns: int) -> None:
+    postgres = PostgresServer()
+    with tempfile.TemporaryDirectory() as scratch, fixture_sites() as sites:
+        script, _, _ = scenario_file(Path(scratch) / "scenario")
+        env = {
+            "OUTRIDER_DATABASE_URL": postgres.create_database(),
+            "OUTRIDER_CLUSTER_SECRET": "bench-live-view-secret-" + "l" * 24,
+            "OUTRIDER_LOG_LEVEL": "warning",
+        }
+        a = ServerProcess(
+            Path(scratch) / "a", production=True, OUTRIDER_MODEL=f"scripted:{script}",
+            OUTRIDER_NETWORK_ALLOW=sites.removeprefix("http://"), **env,
+        )  # fmt: skip
+        b = ServerProcess(Path(scratch) / "b", **env)
+        try:
+            for replica in (a, b):
+                replica.start()
+                replica.drain()
+            asyncio.run(relayed(turns, a.port, b.port, sites))
+        finally:
+            for replica in (a, b):
+                replica.close()
+            postgres.close()
+
+
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    if sys.argv[2:] == ["relay"]:
+        main_relayed(count)
+    else:
+        asyncio.run(main(count))

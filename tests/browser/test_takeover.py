@@ -6,6 +6,7 @@ ask is refused; people who do not have control are refused. One server for the m
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable
 
@@ -271,6 +272,32 @@ async def test_a_run_cancelled_while_a_person_drives_still_takes_the_hand_back(
     back = await at_screen.hand_back(takeover=taken.name)
     assert back.state == ip.INTERACTION_STATE_CANCELLED
     assert back.takeover_control.ending == bc.TAKEOVER_ENDING_RUN_ENDED
+
+
+async def test_viewers_leaving_a_busy_stream_leave_no_error(
+    server: TakeoverServer, keys: Keys, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Viewers cancel while frames flow (an animated page: the stream is busy writing), and the
+    log stays clean ('Failed to detach context' was logged for such streams)."""
+    alice = keys.bearer("alpha-1")
+    run = await create_run(server, "Wait for a person.", metadata=alice)
+    followed = Followed(server, run, alice)
+    await followed.until("takeover_requested")
+    at_screen = person(server, run, alice)
+    await at_screen.take_over()
+    animated = bcs.NavigateInput(
+        action=bcs.NAVIGATE_ACTION_GOTO, url=f"{server.sites}/takeover/animated.html"
+    )
+    await at_screen.send([bcs.InputEvent(navigate=animated)])
+    caplog.set_level(logging.WARNING)
+    for _ in range(10):
+        async with watching(at_screen) as screen:
+            await screen.showing("animated.html")
+            await eventually(lambda: len(screen.frames) >= 3)  # noqa: B023
+    await asyncio.sleep(0.5)  # a stream closed by the loop's finalizer has logged by now
+    await at_screen.hand_back()
+    await followed.ended()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
 async def test_bad_input_is_refused_with_its_fields(server: TakeoverServer, keys: Keys) -> None:
