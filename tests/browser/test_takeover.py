@@ -293,7 +293,7 @@ async def test_viewers_leaving_a_busy_stream_leave_no_error(
     for _ in range(10):
         async with watching(at_screen) as screen:
             await screen.showing("animated.html")
-            await eventually(lambda: len(screen.frames) >= 3)  # noqa: B023
+            await eventually(lambda: len(screen.frames) >= 3)
     await asyncio.sleep(0.5)  # a stream closed by the loop's finalizer has logged by now
     await at_screen.hand_back()
     await followed.ended()
