@@ -2,13 +2,15 @@
 // plus one helper for the bidirectional Interact stream. Types: index.d.ts and gen/**/*.d.ts.
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 
+export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 
-/** Clients of both services on one HTTP/2 connection to `baseUrl` (e.g. "http://localhost:50051"). */
+/** Clients of the services on one HTTP/2 connection to `baseUrl` (e.g. "http://localhost:50051"). */
 export function createOutriderClient({ baseUrl, apiKey, interceptors = [] }) {
   const withKey = apiKey
     ? [
@@ -22,6 +24,7 @@ export function createOutriderClient({ baseUrl, apiKey, interceptors = [] }) {
   return {
     runs: createClient(RunService, transport),
     interactions: createClient(InteractionService, transport),
+    browser: createClient(BrowserControlService, transport),
   };
 }
 
