@@ -14,6 +14,7 @@ import grpc
 import pytest
 import pytest_asyncio
 
+from outrider.client import AsyncClient, FailedPreconditionError
 from outrider.server.browser.live import LiveSession
 from outrider.v1 import browser_control_pb2 as bc
 from outrider.v1 import browser_control_service_pb2 as bcs
@@ -128,6 +129,33 @@ def assert_nowhere(secret: str, server: TakeoverServer, events: list[str], log: 
     for path in server.harness.server.settings.data_dir.rglob("*"):
         if path.is_file():
             assert secret.encode() not in path.read_bytes(), path
+
+
+async def test_the_python_client_takes_over_and_hands_back(
+    server: TakeoverServer, keys: Keys
+) -> None:
+    key = keys.keys["alpha-1"]
+    async with AsyncClient(server.harness.target, api_key=key) as client:
+        run = await create_run(server, "Read my account balance.", metadata=keys.bearer("alpha-1"))
+        followed = Followed(server, run, keys.bearer("alpha-1"))
+        await followed.until("takeover_requested")
+        screen = client.browser.watch(run, max_width=320)
+        first = await anext(aiter(screen))
+        assert isinstance(first, bcs.ControlStatus) and first.state == bcs.CONTROL_STATE_REQUESTED
+        frame = await anext(aiter(screen))
+        assert isinstance(frame, bcs.ScreenFrame) and jpeg_size(frame.data)[0] <= 320
+        await screen.aclose()  # type: ignore[attr-defined]
+        taken = await client.browser.take_over(run)
+        await client.browser.click(run, *CODE_FIELD)
+        await client.browser.type_text(run, CODE)
+        await client.browser.press(run, "Enter")
+        back = await client.browser.hand_back(run, takeover=taken.name, note="Code entered.")
+        assert back.takeover_control.ending == bc.TAKEOVER_ENDING_HANDED_BACK
+        with pytest.raises(FailedPreconditionError) as late:
+            await client.browser.decline(run, takeover=taken.name)
+        assert late.value.reason == "TAKEOVER_ENDED"
+    events = await followed.ended()
+    assert events[-2].automate.complete.final_answer == "The balance is 1,204.50 EUR."
 
 
 async def test_a_person_takes_over_unasked_once_the_action_in_progress_ends(
