@@ -85,9 +85,9 @@ class Renderer:
             ask = event.approval_requested
             return f"[magenta]approval needed[/] {ask.action} {ask.url}: {ask.reason}"
         if name == "takeover_requested" and event.takeover_requested.reason:
-            ask = event.takeover_requested
+            person = event.takeover_requested
             return (
-                f"[magenta]a person is needed[/] at {ask.url}: {ask.reason} (take over the "
+                f"[magenta]a person is needed[/] at {person.url}: {person.reason} (take over the "
                 f"browser in the console, or BrowserControlService.TakeOver {event.run})"
             )
         if name == "takeover_ended":
