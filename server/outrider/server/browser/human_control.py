@@ -24,9 +24,10 @@ from outrider.v1 import browser_control_pb2 as bc
 if TYPE_CHECKING:
     from outrider.server.browser.run import BrowserRun
 
-NOT_DONE = (
-    "Not done: a person took over the browser before this action, so the page may have "
-    "changed. Look at the page below and decide again."
+TAKEN_OVER = "a person took over the browser since it was chosen"
+NOT_DONE = (  # as browser/turns.py words the calls of a turn it stops
+    f"Not carried out: {TAKEN_OVER}. Look at the page as it is now and call it again if it "
+    "still applies."
 )
 _GO_ON = "Find another way, or abort if there is none."
 
@@ -64,6 +65,15 @@ class HumanControl:
 
     async def before_model_call(self) -> bool:
         return await self.gate.before_model_call()
+
+    async def look(self, iteration_id: str) -> bool:
+        """Reads the page; again if a person took the browser over before the model was asked
+        (the model is never asked about a page a person has changed since). True when a
+        screenshot was taken."""
+        has_screenshot = await self._run.observer.observe(iteration_id)
+        while await self.before_model_call():
+            has_screenshot = await self._run.observer.observe(iteration_id)
+        return has_screenshot
 
     def read_page(self) -> list[str]:
         """The agent reads the page now: notes on the takeovers it did not ask for that ended

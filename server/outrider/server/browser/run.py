@@ -25,8 +25,8 @@ from outrider.server.browser.prompts import (
     PLAN_SCHEMA,
     extract_text,
     plan_request_text,
-    system_prompt,
-    task_message,
+    run_rules,
+    system_rules,
 )
 from outrider.server.browser.recipe_hooks import RunRecipes
 from outrider.server.browser.recipe_store import RecipeStore
@@ -35,7 +35,8 @@ from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.browser.tools import argument_errors, browser_tools
-from outrider.server.browser.validating import Validator
+from outrider.server.browser.turns import Targets, TurnRunner
+from outrider.server.browser.validate import Validator
 from outrider.server.core import validation
 from outrider.server.core.agent import RunContext
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
@@ -82,13 +83,16 @@ class BrowserRun:
             pause=self.human.before_model_call,
         )
         self.refs = RefMap()
-        self.tools = browser_tools(self.params.interactive, self.human.can_ask)
+        can_ask = self.human.can_ask
+        self.tools = browser_tools(self.params.interactive, can_ask)
+        max_actions = env.browser.max_actions_per_turn
         self.conversation = Conversation(
-            system_prompt(
-                self.params.guardrails, self.data_view, self.params.interactive, self.human.can_ask
-            ),
-            task_message(self.params.task, self.params.url),
+            system_rules(self.params.interactive, max_actions, can_ask),
+            run_rules(self.params.guardrails, self.data_view),
+            self.params.task,
+            self.params.url,
         )
+        self.turns = TurnRunner(self, max_actions)
         self.errors = ErrorBudget(env.browser.max_consecutive_errors, env.browser.max_total_errors)
         self.repeats = RepeatGuard(env.browser.repeat_limit)
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
@@ -147,6 +151,7 @@ class BrowserRun:
 
     async def _drive(self) -> run_pb2.RunOutcome:
         plan = await self.recipes.plan(self._plan)
+        self.conversation.set_plan(plan)
         await self.connection.open_start_url(self.params.url, "plan")
         self.reporter.emit(
             "task_started",
@@ -182,7 +187,7 @@ class BrowserRun:
         )
         request = ModelRequest(
             messages=(
-                self.conversation.messages[0],
+                *self.conversation.system_messages,
                 Message("user", plan_request_text(self.params.task, self.params.url)),
             ),
             output_schema=PLAN_SCHEMA,
@@ -197,7 +202,7 @@ class BrowserRun:
         self.reporter.emit(
             "agent_step", ae.AgentStep(current_iteration=step, iteration_id=iteration_id)
         )
-        has_screenshot = await self._look(iteration_id)
+        has_screenshot = await self.human.look(iteration_id)
         self.reporter.emit(
             "agent_processing",
             ae.AgentProcessing(
@@ -206,7 +211,8 @@ class BrowserRun:
                 has_screenshot=has_screenshot,
             ),
         )
-        reply = await self.caller.generate(self.conversation.request(self.tools), iteration_id)
+        request = self.conversation.request(self.tools, one_tool_call=self.turns.limit == 1)
+        reply = await self.caller.generate(request, iteration_id)
         if reply.text:
             self.reporter.emit(
                 "agent_reasoned",
@@ -216,10 +222,11 @@ class BrowserRun:
             )
         self.conversation.add_reply(reply)
         if not reply.tool_calls:
-            self.conversation.add_note("Call exactly one of the tools.")
+            self.conversation.add_note("Call one of the tools.")
             self.errors.record(False)
-        for call in reply.tool_calls:
-            outcome = await self._handle(call, iteration_id)
+        turn = await self.turns.run(reply.tool_calls, iteration_id, step)
+        if turn.last is not None:
+            outcome = await self._conclude(turn.last, iteration_id)
             if outcome is not None:
                 return outcome
         self.reporter.metrics(iteration_id, final=False)
@@ -230,44 +237,43 @@ class BrowserRun:
             )
         return None
 
-    async def _look(self, iteration_id: str) -> bool:
-        """Reads the page; again if a person took the browser over before the model was asked
-        (the model is never asked about a page a person has changed since)."""
-        has_screenshot = await self.observer.observe(iteration_id)
-        while await self.human.before_model_call():
-            has_screenshot = await self.observer.observe(iteration_id)
-        return has_screenshot
-
-    # one tool call
-
-    async def _handle(self, call: ToolCall, iteration_id: str) -> run_pb2.RunOutcome | None:
-        async with self.human.working() as fresh:
-            if not fresh:  # a person took over after the model chose this: it is not done
-                self.conversation.add_result(call, NOT_DONE)
-                return None
-            result = await self._checked_act(call, iteration_id)
-        if result is None:
-            return None
+    async def _conclude(self, result: ActionResult, iteration_id: str) -> run_pb2.RunOutcome | None:
+        """The run's end when the turn's last call was done (once validated) or abort."""
         if result.answer is not None:
-            return await self.validator.judge(result.answer, iteration_id)
+            return await self.validator.validate(result.answer, iteration_id)
         if result.abort_reason is not None:
             return self.endings.aborted(result.abort_reason, iteration_id)
         return None
 
-    async def _checked_act(self, call: ToolCall, iteration_id: str) -> ActionResult | None:
-        """The call carried out, or None when it is refused (told to the model)."""
-        refusal = self._refuse(call, iteration_id)
-        if refusal is not None:
-            self.conversation.add_result(call, refusal)
-            self.errors.record(False)
-            return None
-        self.recipes.before(call)
-        result = await self.act(call, iteration_id)
+    # one tool call
+
+    async def handle(
+        self,
+        call: ToolCall,
+        iteration_id: str,
+        view: str,
+        turn: int,
+        targets: Targets | None = None,
+    ) -> ActionResult:
+        """One call of a turn, chosen on `view`: refused (invalid, or a loop), not done (a person
+        took the browser over since it was chosen) or carried out; its result is in the
+        conversation either way."""
+        async with self.human.working() as fresh:
+            if not fresh:
+                self.conversation.add_result(call, NOT_DONE)
+                return ActionResult(False, NOT_DONE)
+            refusal = self._refuse(call, iteration_id, view)
+            if refusal is not None:
+                self.conversation.add_result(call, refusal)
+                self.errors.record(False)
+                return ActionResult(False, refusal)
+            self.recipes.before(call, view, turn, targets)
+            result = await self.act(call, iteration_id)
         self.recipes.after(result.ok)
         self.errors.record(result.ok)
         return result
 
-    def _refuse(self, call: ToolCall, iteration_id: str) -> str | None:
+    def _refuse(self, call: ToolCall, iteration_id: str, view: str) -> str | None:
         tool = next((t for t in self.tools if t.name == call.name), None)
         if tool is None and call.name == "request_human":
             return self.human.refusal(iteration_id)
@@ -291,7 +297,7 @@ class BrowserRun:
             )
             return f"Invalid call: {'; '.join(errors)}"
         self.invalid_calls = 0
-        if self.repeats.is_repeat(call, self.observer.last_view):
+        if self.repeats.is_repeat(call, view):
             self.reporter.status(
                 iteration_id, f"refused a repeated {call.name}: the agent is looping"
             )

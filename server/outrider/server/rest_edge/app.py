@@ -11,8 +11,10 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
 
+from outrider.server.console_edge.answer_link import HIDDEN_PREFIX
+from outrider.server.console_edge.app import MOUNT_PATH, build_console
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
 from outrider.server.core.runs import RunManager
@@ -87,7 +89,7 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),
     ]
-    routes = [
+    routes: list[BaseRoute] = [
         Route(
             path, mapped(requiring(rest_requirement(method, path, settings), fn)), methods=[method]
         )
@@ -96,12 +98,19 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
     open_paths = frozenset(
         path for path, _, method in table if rest_requirement(method, path, settings) == OPEN
     )
+    # The console is an edge of its own on this port: it signs people in with sessions and
+    # guards its forms itself, so the API's key check and browser guard leave its paths alone.
+    console = (MOUNT_PATH,) if settings.console else ()
+    if console:
+        routes.append(Mount(MOUNT_PATH, build_console(runs, settings, keyring)))
     return Starlette(
         routes=routes,
         middleware=[
-            Middleware(ObservingMiddleware),
-            Middleware(BrowserGuardMiddleware, allowed_origins=settings.cors_origins),
-            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths),
+            Middleware(ObservingMiddleware, hidden_prefixes=(HIDDEN_PREFIX,)),
+            Middleware(
+                BrowserGuardMiddleware, allowed_origins=settings.cors_origins, own_paths=console
+            ),
+            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths, own_paths=console),
         ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
     )

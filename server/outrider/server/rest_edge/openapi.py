@@ -46,9 +46,10 @@ _APPROVAL_HEADER = {
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
     "run_queued, recipe_replayed, run_resumed, takeover_requested, takeover_started and "
-    "takeover_ended. An automate run started without it cannot be asked for approvals (actions "
-    "the firewall holds are refused at once and the model is told) nor ask for a person "
-    "(request_human is not offered).",
+    "takeover_ended, and the typed fields beyond Tabstack's schema (cached-token counts). An "
+    "automate run started without it cannot be asked for approvals (actions the firewall holds "
+    "are refused at once and the model is told) nor ask for a person (request_human is not "
+    "offered).",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 
@@ -136,6 +137,7 @@ def _paths() -> dict[str, Any]:
                     *page,
                     _query("kind", _enum(run_pb2.RunKind)),
                     _query("state", _enum(run_pb2.RunState)),
+                    _query("taskContains", {"type": "string", "maxLength": 200}),
                 ],
             )
         },

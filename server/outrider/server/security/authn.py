@@ -16,6 +16,10 @@ from outrider.server.settings import Settings
 
 log = logging.getLogger(__name__)
 
+# Where the REST port's connection puts the verified client certificate's common name in each
+# request's scope["state"] (rest_edge.tls), for the REST and console edges to authenticate with.
+PEER_NAME_STATE = "peer_common_name"
+
 _DENIED = Unauthenticated(
     "missing or invalid API key; send 'authorization: Bearer <key>' or a mapped client certificate"
 )
@@ -57,6 +61,14 @@ class Keyring:
 
     def by_certificate(self, common_name: str) -> Principal | None:
         return self._table.by_certificate.get(common_name)
+
+    def by_key_hash(self, digest: str) -> Principal | None:
+        return self._table.by_hash.get(digest)
+
+    def key_hashes_of(self, principal_id: str) -> list[str]:
+        """The hashes of the keys that authenticate `principal_id` now (none once its entry
+        left the key file): how a console session notices its key was revoked."""
+        return [h for h, p in self._table.by_hash.items() if p.id == principal_id]
 
 
 def authenticate(keyring: Keyring, authorization: str | None, peer_name: str | None) -> Principal:

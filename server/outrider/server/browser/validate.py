@@ -1,5 +1,5 @@
-"""The final answer judged by the validator model: accepted (the run succeeds), or sent back to
-the actor with the reviewer's feedback until the run's validation attempts are used up."""
+"""The validator's verdict on a run's final answer: accepted (the run succeeds), rejected with
+feedback for the actor (it keeps working), or rejected once too often (the run fails)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ ACCEPTED_QUALITY = frozenset({"complete", "excellent"})
 class Validator:
     def __init__(self, run: BrowserRun) -> None:
         self._run = run
-        self.attempts = 0
+        self.validations = 0
 
-    async def judge(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome | None:
+    async def validate(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome | None:
         run = self._run
-        self.attempts += 1
+        self.validations += 1
         run.reporter.emit(
             "agent_processing",
             ae.AgentProcessing(
@@ -56,10 +56,10 @@ class Validator:
         if quality in ACCEPTED_QUALITY:
             run.recipes.succeeded(answer, quality)
             return run.endings.success(answer, iteration_id)
-        if self.attempts >= validation.max_validation_attempts(run.params):
+        if self.validations >= validation.max_validation_attempts(run.params):
             return run.endings.failure(
                 ae.AUTOMATE_ERROR_CODE_TASK_FAILED,
-                f"the result was judged {quality} after {self.attempts} validation attempts",
+                f"the result was judged {quality} after {self.validations} validation attempts",
                 answer,
             )
         run.conversation.add_note(
