@@ -89,6 +89,8 @@ class Screencast:
         try:
             cdp = await page.context.new_cdp_session(page)
             cdp.on("Page.screencastFrame", lambda frame: self._on_frame(cdp, page, frame))
+            # Current before it starts: the first frame may come before the call returns.
+            self._cdp, self._page, self._size = cdp, page, size
             await cdp.send(
                 "Page.startScreencast",
                 {
@@ -100,8 +102,7 @@ class Screencast:
             )
         except PlaywrightError as error:  # the tab closed meanwhile: the next change follows
             log.debug("screencast not started: %s", error.message)
-            return
-        self._cdp, self._page, self._size = cdp, page, size
+            self._cdp, self._page, self._size = None, None, (0, 0)
 
     async def _stop(self) -> None:
         cdp, self._cdp, self._page, self._size = self._cdp, None, None, (0, 0)
