@@ -34,6 +34,10 @@ class Agent(Protocol):
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         """Raises an OutriderError when such a run cannot start (e.g. no model for a role)."""
 
+    async def readiness(self) -> str:
+        """'' when a run can start here with the server's own settings (its default model, its
+        browser); else why not, in one line. Asked once, at start (see core/readiness.py)."""
+
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
 
     async def aclose(self) -> None:

@@ -17,6 +17,7 @@ from google.protobuf import timestamp_pb2
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
+from outrider.server.core.starts import Started
 from outrider.server.core.storage import Store
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_pb2 as ip
@@ -54,7 +55,8 @@ class Relay(Protocol):
         params: params_pb2.AutomateParams | params_pb2.ResearchParams,
         options: params_pb2.RunOptions,
         principal: Principal,
-    ) -> run_pb2.Run: ...
+        request_id: str,
+    ) -> Started: ...
 
     def watch_screen(
         self, address: str, run_id: str, size: tuple[int, int], principal: Principal

@@ -20,10 +20,11 @@ from outrider.server.rest_edge.auth import under
 ANY_ORIGIN = "*"
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _ALLOWED_METHODS = "GET, POST, DELETE"
-_ALLOWED_HEADERS = "authorization, content-type, last-event-id, traceparent, tracestate, " + (
+_ALLOWED_HEADERS = (
+    "authorization, content-type, idempotency-key, last-event-id, traceparent, tracestate, "
     "x-outrider-approval-events"
 )
-_EXPOSED_HEADERS = "location, outrider-run, retry-after, www-authenticate"
+_EXPOSED_HEADERS = "idempotent-replayed, location, outrider-run, retry-after, www-authenticate"
 _PREFLIGHT_MAX_AGE = "600"
 
 

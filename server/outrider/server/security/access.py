@@ -19,7 +19,7 @@ Requirement = Scope | Literal["open", "authenticated"]
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
 _BROWSER = "/outrider.v1.BrowserControlService/"
-HEALTH_METHODS = ("/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch")
+HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
     "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
