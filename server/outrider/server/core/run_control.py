@@ -29,8 +29,9 @@ from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_pb2 as ip
 
 # How long a takeover waits for the agent's browser work in progress (an action, a page read;
-# each bounded by the browser timeouts) before it gives up.
-PAUSE_TIMEOUT = 30.0
+# each bounded by the browser timeouts) before it gives up and says to try again; under the 15 s
+# a relayed call may take, so a takeover made on another replica is answered, not timed out.
+PAUSE_TIMEOUT = 12.0
 
 
 class RunControl:
