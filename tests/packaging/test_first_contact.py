@@ -201,7 +201,7 @@ def readme_block(language: str, containing: str) -> str:
 
 def the_readme_client_example_runs_as_written(demo: Demo, tmp_path: Path) -> None:
     script = tmp_path / "example.py"
-    script.write_text(demo.as_written(readme_block("python", "asyncio.run(main())")))
+    script.write_text(demo.as_written(readme_block("python", "from outrider.client import")))
     output = demo.shell(f"{demo.venv / 'bin' / 'python'} {script}")
     assert "task:completed" in output and "Keeping tea fresh" in output
     logged_in = "Logged in. Two orders are on their way: a Green Teapot and a Red Mug."

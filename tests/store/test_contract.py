@@ -58,6 +58,10 @@ def test_runs_are_saved_updated_and_listed_newest_first_per_tenant(store: Store)
     assert [r.name for r in store.list_runs(1, None, [RUNNING], 0)] == ["runs/b"]
     assert [r.name for r in store.list_runs(10, None, [], 0, "acme")] == ["runs/a"]
     assert store.list_runs(10, None, [], run_pb2.RUN_KIND_RESEARCH) == []
+    store.flush()
+    assert store.count_runs([], 0) == 3 and store.count_runs([RUNNING], 0) == 2
+    assert store.count_runs([], 0, "acme") == 1 and store.count_runs([], 0, "nobody") == 0
+    assert store.count_runs([], run_pb2.RUN_KIND_RESEARCH) == 0
 
 
 def test_active_runs_of_a_closed_store_are_left_for_the_next_to_recover(

@@ -48,10 +48,16 @@ def pack(out: Path) -> Path:
     return out / done.stdout.strip().splitlines()[-1]
 
 
-def compile_consumer(out: Path, consumer: Path = CONSUMER) -> Path:
-    """Installs the packed package into a scratch project, as its README says (npm fetches its
-    dependencies), and compiles the consumer script with the pinned TypeScript's `tsc --strict`,
-    declarations included (no --skipLibCheck)."""
+CONSUMERS = (CONSUMER, Path(__file__).with_name("start_retry.ts"))
+
+
+@pytest.fixture(scope="module")
+def consumers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The packed package installed once into a scratch project, as its README says (npm fetches
+    its dependencies), with every consumer script compiled by the pinned TypeScript's
+    `tsc --strict`, declarations included (no --skipLibCheck): the project's folder."""
+    node_ready()
+    out = tmp_path_factory.mktemp("typescript")
     project = out / "consumer"
     project.mkdir()
     (project / "package.json").write_text(json.dumps({"type": "module", "private": True}))
@@ -61,19 +67,20 @@ def compile_consumer(out: Path, consumer: Path = CONSUMER) -> Path:
     done = subprocess.run(install, cwd=project, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert not (project / "node_modules" / "@outrider" / "client").is_symlink()
-    shutil.copy(consumer, project / consumer.name)
+    for consumer in CONSUMERS:
+        shutil.copy(consumer, project / consumer.name)
     tsc = PACKAGE / "node_modules" / ".bin" / "tsc"
     options = ["--strict", "--target", "es2022", "--module", "nodenext"]
     types = ["--types", "node", "--typeRoots", str(PACKAGE / "node_modules" / "@types")]
     result = subprocess.run(
-        [str(tsc), *options, *types, consumer.name],
+        [str(tsc), *options, *types, *(consumer.name for consumer in CONSUMERS)],
         cwd=project,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=240,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    return project / consumer.with_suffix(".js").name
+    return project
 
 
 def node_floor(package_json: Path) -> tuple[int, ...]:
@@ -109,11 +116,14 @@ def test_generated_code_is_current(tmp_path: Path) -> None:
     assert not stale, f"run scripts/gen-proto; stale: {stale}"
 
 
+# npm installs the tarball's dependencies from the registry and tsc checks every declaration:
+# minutes on a loaded machine, once per module (the fixture's time counts to the first test).
+@pytest.mark.timeout(600)
 async def test_interactive_automate_run_through_the_typed_client(
-    harness: Harness, tmp_path: Path
+    harness: Harness, tmp_path: Path, consumers: Path
 ) -> None:
     node = node_ready()
-    script = compile_consumer(tmp_path)
+    script = consumers / "interactive.js"
     env = os.environ | {
         "OUTRIDER_DATA": json.dumps({"steps": 2, "ask_input": True}),
         "OUTRIDER_ANSWERS": json.dumps({"Email": "ts@example.com"}),
@@ -137,14 +147,15 @@ async def test_interactive_automate_run_through_the_typed_client(
     assert harness.agent.received_inputs == [{"E1": "ts@example.com"}]
 
 
+@pytest.mark.timeout(600)
 async def test_a_start_whose_answer_was_lost_is_retried_into_the_same_run(
-    harness: Harness, tmp_path: Path
+    harness: Harness, tmp_path: Path, consumers: Path
 ) -> None:
     """createRun's answer is dropped and its connection cut after the server started the run:
     the client sends it again with the same request id and gets that run; a caller's own id
     is used as it is, by createRun and by the automate stream."""
     node = node_ready()
-    script = compile_consumer(tmp_path, Path(__file__).with_name("start_retry.ts"))
+    script = consumers / "start_retry.js"
     proxy = CuttableProxy(harness.server.port)
     await proxy.start()
     process = await asyncio.create_subprocess_exec(

@@ -39,11 +39,18 @@ class Settings(BaseSettings):
         description="Serve the console (web pages to watch runs and answer their questions) at "
         "/console on the REST port, with the REST edge's TLS and principals.",
     )
+    a2a: bool = Field(
+        True,
+        description="Serve the A2A agent on the REST port: its agent card at "
+        "/.well-known/agent-card.json and JSON-RPC at /a2a, with the REST edge's TLS, keys and "
+        "tenants.",
+    )
     public_url: str | None = Field(
         None,
         description="Where people reach the REST port, e.g. https://outrider.example.com (a "
         "path prefix allowed): one-time answer links are made absolute with it, and console "
-        "cookies are Secure when it is https. Unset: answer links are paths (/console/answer/…).",
+        "cookies are Secure when it is https; the A2A card and task links use it too. Unset: "
+        "answer links are paths (/console/answer/…), A2A links the address the caller reached.",
     )
     console_session: float = Field(
         "8h",

@@ -87,6 +87,11 @@ class RunContext:
         return self._run.tenant
 
     @property
+    def labels(self) -> Mapping[str, str]:
+        """The labels the starting edge gave the run (Run.labels)."""
+        return self._run.labels
+
+    @property
     def automate(self) -> params_pb2.AutomateParams:
         return self._run.automate
 

@@ -10,8 +10,8 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator, Collection, Container, Coroutine
-from dataclasses import dataclass
+from collections.abc import AsyncGenerator, Collection, Container, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from outrider.server.core import clock, paging, run_search, validation
@@ -78,11 +78,13 @@ _END_STATES = {
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What to run: the kind, its parameters, and our options."""
+    """What to run: the kind, its parameters, our options, and the labels the starting edge
+    gives the run (`Run.labels`, e.g. the A2A context)."""
 
     kind: int
     params: params_pb2.AutomateParams | params_pb2.ResearchParams
     options: params_pb2.RunOptions
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -387,6 +389,7 @@ class RunManager:
             options=spec.options,
             tenant=principal.tenant,
             created_by=principal.id,
+            labels=spec.labels,
         )
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
@@ -621,18 +624,27 @@ class RunManager:
         kind: int,
         principal: Principal,
         task_contains: str = "",
+        match: run_search.RunMatch | None = None,
     ) -> tuple[list[run_pb2.Run], str]:
         """Runs of the principal's tenant (every tenant for an admin), newest first; with
-        `task_contains`, only those whose task holds that text (see run_search: a page may then
-        be short, even empty, and still have a next token)."""
+        `task_contains`, only those whose task holds that text, with `match` only those it
+        matches (see run_search: a page may then be short, even empty, and still have a next
+        token)."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
         _check_filters(states, kind)
         text = run_search.check_text(task_contains)
+        match = replace(match, text=text) if match else run_search.RunMatch(text)
         filters = (states, kind, principal.tenant_filter)
-        bound = paging.filter_text(states=states, kind=kind, task_contains=text)
+        bound = paging.filter_text(
+            states=states,
+            kind=kind,
+            task_contains=text,
+            labels=sorted(f"{k}={v}" for k, v in match.labels.items()),
+            updated_since_us=match.updated_since_us,
+        )
         before = self.page_tokens.decode("runs", token, filters=bound)
-        found = run_search.find_runs(self._store, limit, before, filters, text) if text else None
+        found = run_search.find_runs(self._store, limit, before, filters, match) if match else None
         rows = found.runs if found else self._store.list_runs(limit + 1, before, *filters)
         runs = paging.within_bytes(
             [
@@ -647,6 +659,14 @@ class RunManager:
             )
         resume = found.resume if found else None
         return runs, self.page_tokens.encode("runs", *resume, bound) if resume else ""
+
+    def count(
+        self, states: Sequence[int], kind: int, principal: Principal, match: run_search.RunMatch
+    ) -> int:
+        """How many runs `list` would page through (see run_search.count_runs)."""
+        principal.require(Scope.RUNS_READ)
+        _check_filters(states, kind)
+        return run_search.count_runs(self._store, (states, kind, principal.tenant_filter), match)
 
     def watch_batches(
         self,
@@ -750,9 +770,10 @@ def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
     else:
         validation.check_research(spec.params, params_at)
     validation.check_options(spec.options, options_at)
+    validation.check_labels(spec.labels)
 
 
-def _check_filters(states: list[int], kind: int) -> None:
+def _check_filters(states: Sequence[int], kind: int) -> None:
     for index, state in enumerate(states):
         if state not in run_pb2.RunState.values() or state == run_pb2.RUN_STATE_UNSPECIFIED:
             raise InvalidArgument.single(f"states[{index}]", f"unknown run state {state}")

@@ -209,6 +209,14 @@ class SqliteStore:
         ).fetchall()
         return [read_run(row, self.save_run) for row in rows]
 
+    def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
+        clauses, params = _run_filters(None, list(states), kind)
+        if tenant is not None:
+            clauses.append("tenant = ?")
+            params.append(tenant)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        return int(self._conn.execute(f"SELECT count(*) FROM runs {where}", params).fetchone()[0])
+
     def active_runs(self) -> list[run_pb2.Run]:
         """Runs in an active state; unreadable ones are marked failed here and left out."""
         marks = ",".join("?" * len(ACTIVE_STATES))

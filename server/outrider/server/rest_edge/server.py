@@ -1,4 +1,5 @@
-"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager."""
+"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager, with
+the edges the composer mounts beside the API (see `outrider.server.rest_port`)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,14 @@ import asyncio
 import contextlib
 import math
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import uvicorn
 
 from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.ports import bind_listeners
-from outrider.server.rest_edge.app import build_app
+from outrider.server.rest_edge.app import MountedEdge, build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -31,10 +32,14 @@ class RestServer:
     end for the grace period, then cancels them."""
 
     def __init__(
-        self, settings: Settings, runs: RunManager, keyring: Keyring | None = None
+        self,
+        settings: Settings,
+        runs: RunManager,
+        keyring: Keyring | None = None,
+        edges: Sequence[MountedEdge] = (),
     ) -> None:
         config = uvicorn.Config(
-            build_app(runs, settings, keyring or Keyring(settings)),
+            build_app(runs, settings, keyring or Keyring(settings), edges),
             host=settings.rest_host,
             port=settings.rest_port,
             lifespan="off",

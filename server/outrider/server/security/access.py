@@ -71,6 +71,33 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
 }
 
 
+# The A2A agent (a2a_edge): its card is OPEN; each JSON-RPC method (1.0 and 0.3 names) needs
+# these scopes. Every answer is a task, which is read, hence runs.read throughout; a message
+# that names a task answers its question (interactions.answer) instead of starting a run.
+A2A_CARD_PATH = "/.well-known/agent-card.json"
+_A2A_READ = (Scope.RUNS_READ,)
+A2A_METHODS: dict[str, tuple[Scope, ...]] = {
+    **dict.fromkeys(
+        ("SendMessage", "SendStreamingMessage", "message/send", "message/stream"),
+        (Scope.RUNS_READ, Scope.RUNS_START),
+    ),
+    **dict.fromkeys(
+        ("GetTask", "ListTasks", "SubscribeToTask", "tasks/get", "tasks/resubscribe"), _A2A_READ
+    ),
+    **dict.fromkeys(("CancelTask", "tasks/cancel"), (Scope.RUNS_READ, Scope.RUNS_CANCEL)),
+}
+A2A_ANSWER = (Scope.RUNS_READ, Scope.INTERACTIONS_ANSWER)
+
+
+def a2a_requirement(method: str, names_a_task: bool) -> tuple[Scope, ...]:
+    """The scopes a JSON-RPC call needs; none beyond authentication for the methods the agent
+    does not support (push notifications, the extended card: they answer "not supported") and
+    names no method has (the SDK answers "method not found")."""
+    if method in A2A_METHODS and names_a_task and Scope.RUNS_START in A2A_METHODS[method]:
+        return A2A_ANSWER
+    return A2A_METHODS.get(method, ())
+
+
 def grpc_requirement(method: str, settings: Settings) -> Requirement | None:
     """What `method` needs; None when it is not in the table (refuse it)."""
     if method in HEALTH_METHODS and not settings.open_health:

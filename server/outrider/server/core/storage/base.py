@@ -135,6 +135,9 @@ class Store(Protocol):
         tenant: str | None = None,
     ) -> list[run_pb2.Run]: ...
 
+    def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
+        """How many runs `list_runs` would return with no limit and no cursor."""
+
     def active_runs(self) -> list[run_pb2.Run]:
         """Active runs that no running process executes (on SQLite, whose file one process
         owns: every active run), oldest first: what a starting process must close."""

@@ -260,27 +260,19 @@ class PostgresStore:
         tenant: str | None = None,
     ) -> list[run_pb2.Run]:
         """Runs newest first, strictly older than the (create_us, id) cursor when given."""
-        clauses: list[str] = ["TRUE"]
-        params: list[Any] = []
-        if before is not None:
-            clauses.append("(create_us, id) < (%s, %s)")
-            params.extend(before)
-        wanted = list(states)
-        if wanted:
-            clauses.append("state = ANY(%s)")
-            params.append(wanted)
-        if kind:
-            clauses.append("kind = %s")
-            params.append(kind)
-        if tenant is not None:
-            clauses.append("tenant = %s")
-            params.append(tenant)
+        clauses, params = _run_filters(before, states, kind, tenant)
         rows = self._rows(
             f"SELECT {RUN_COLUMNS} FROM runs WHERE {' AND '.join(clauses)} "
             "ORDER BY create_us DESC, id DESC LIMIT %s",
             [*params, limit],
         )
         return [read_run(row, self.save_run) for row in rows]
+
+    def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
+        clauses, params = _run_filters(None, states, kind, tenant)
+        return int(
+            self._rows(f"SELECT count(*) FROM runs WHERE {' AND '.join(clauses)}", params)[0][0]
+        )
 
     def active_runs(self) -> list[run_pb2.Run]:
         """Active runs no live process owns: those of replicas that died or were stopped. This
@@ -554,3 +546,24 @@ class PostgresStore:
 
     def reclaim_space(self) -> None:
         """Nothing to do: PostgreSQL's autovacuum reuses the space of deleted rows."""
+
+
+def _run_filters(
+    before: tuple[int, str] | None, states: Iterable[int], kind: int, tenant: str | None
+) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = ["TRUE"]
+    params: list[Any] = []
+    if before is not None:
+        clauses.append("(create_us, id) < (%s, %s)")
+        params.extend(before)
+    wanted = list(states)
+    if wanted:
+        clauses.append("state = ANY(%s)")
+        params.append(wanted)
+    if kind:
+        clauses.append("kind = %s")
+        params.append(kind)
+    if tenant is not None:
+        clauses.append("tenant = %s")
+        params.append(tenant)
+    return clauses, params
