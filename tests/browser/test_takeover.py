@@ -111,12 +111,15 @@ async def test_a_person_types_the_code_the_agent_asked_for(
         screen.states(),
         [bcs.CONTROL_STATE_REQUESTED, bcs.CONTROL_STATE_PERSON, bcs.CONTROL_STATE_AGENT],
     ), screen.states()
-    prompts = server.prompts_of("Read my account balance")
-    assert "request_human" in prompts[-2]["tools"]
-    told = prompts[-2]["messages"]  # the actor's request after the hand-back
-    assert any(
-        "A person took over the browser and handed it back: Code entered." in m for m in told
-    )
+    after = next(p for p in server.prompts_of("Read my account balance") if any(
+        "handed it back" in m for m in p["messages"]))  # fmt: skip
+    assert "request_human" in after["tools"]
+    told = after["messages"]  # the actor's request after the hand-back
+    handed_back = "A person took over the browser and handed it back: Code entered. "
+    where = "The browser is now at " + server.sites + "/takeover/verified.html?code=[redacted]"
+    assert any(handed_back + where in m for m in told), told  # one full stop after the note
+    # and then the page, read again:
+    assert any("Signed in" in m for m in told)
     assert_nowhere(CODE, server, [str(e) for e in events], caplog.text)
 
 

@@ -1,10 +1,13 @@
-"""A person takes a run's browser over in the console, in Chromium, and hands it back: the
-agent asks for a person at a second-factor prompt it cannot pass; the person watches the live
-view, takes over, clicks the code field on the screen, types the code, presses Enter and hands
-back with a note; the run completes. Once with the mouse, once from the keyboard alone. The
-code reaches the page and nowhere else."""
+"""A person takes a run's browser over in the console, in Chromium, and hands it back. The whole
+journey once with the mouse: sign in, watch the run live, answer its form with a password,
+approve the submit the firewall holds, then, at a second-factor prompt the scripted agent cannot
+pass, watch the live view, take over, click the code field on the screen, type the code, press
+Enter and hand back with a note; the run completes. Then the takeover from the keyboard alone.
+The password and the code reach the page and nowhere else."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.async_api import Page, expect
@@ -17,7 +20,7 @@ from tests.console.support import (
     assert_secret_nowhere,
     shot,
 )
-from tests.console.test_answering import tab_to
+from tests.console.test_answering import CANARY, EMAIL, tab_to
 from tests.support.harness import eventually
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -51,10 +54,26 @@ def page_of(console: Console, run_id: str) -> str:
     return control.live.where() if control is not None and control.live is not None else ""
 
 
-async def test_take_over_type_the_code_and_hand_back(console: Console) -> None:
+async def test_sign_in_answer_approve_take_over_and_hand_back(console: Console) -> None:
     page = await console.signed_in("alice")
-    run_id = await asking_run(console, page)
+    run_id = await console.browser_run(
+        "alice", "browser/console_journey.yaml", "takeover/login.html",
+        task="Sign in to my bank and read the balance.", interactive=True,
+    )  # fmt: skip
+    await page.goto(f"{console.base}/runs/{run_id}")
+    question = page.locator("#questions article.question-pending")
+    await expect(question).to_contain_text("The agent needs information", timeout=60_000)
+    await question.get_by_label(re.compile("^Email")).fill(EMAIL)
+    await question.get_by_label(re.compile("^Password")).fill(CANARY)
+    await question.get_by_role("button", name="Send answer").click()
+    approval = page.locator("#questions article.question-pending")
+    await expect(approval).to_contain_text("submitting a form with entered data", timeout=60_000)
+    await approval.get_by_role("button", name="Approve once").click()
+    await expect(page.locator("#questions .question-resolved")).to_have_count(2)
     controls = page.locator("#live-controls")
+    await expect(controls).to_contain_text("The agent asks for a person", timeout=60_000)
+    await expect(controls).to_contain_text("A six-digit code was sent")
+    await eventually(lambda: page.locator("#screen").evaluate("i => i.naturalWidth > 0"), 30)
     await shot(page, "run-live-view-asked")
     await part_shot(page, "#live-view", "live-view-asked")
     assert await accessibility_problems(page) == []
@@ -82,15 +101,43 @@ async def test_take_over_type_the_code_and_hand_back(console: Console) -> None:
     await expect(controls).to_contain_text("The run has ended")
     timeline = page.locator("#timeline")
     await expect(timeline).to_contain_text("takeover_ended")
-    assert CODE not in await page.content()
+    content = await page.content()
+    assert CODE not in content and CANARY not in content
     assert_secret_nowhere(console, CODE)
+    assert_secret_nowhere(console, CANARY)
     await page.context.close()
 
 
-async def test_the_keyboard_alone_takes_over_and_hands_back(console: Console) -> None:
-    page = await console.signed_in("alice")
-    run_id = await asking_run(console, page)
+async def test_the_keyboard_alone_signs_in_answers_approves_takes_over_and_hands_back(
+    console: Console,
+) -> None:
+    """The same journey without the mouse: Tab, typing, Enter and the console's Send buttons."""
+    run_id = await console.browser_run(
+        "alice", "browser/console_journey.yaml", "takeover/login.html",
+        task="Sign in to my bank by keyboard.", interactive=True,
+    )  # fmt: skip
+    page = await (await console.context()).new_page()
+    await page.goto(f"{console.base}/")
+    await tab_to(page, page.get_by_label("API key"))
+    await page.keyboard.type(console.keys.keys["alice"])
+    await page.keyboard.press("Enter")
+    await page.wait_for_url(f"{console.base}/")
+    await tab_to(page, page.locator(f"#run-{run_id}"))
+    await page.keyboard.press("Enter")
+    await page.wait_for_url(f"{console.base}/runs/{run_id}")
+    question = page.locator("#questions article.question-pending")
+    await expect(question).to_contain_text("The agent needs information", timeout=60_000)
+    await tab_to(page, question.get_by_label(re.compile("^Email")))
+    await page.keyboard.type(EMAIL)
+    await page.keyboard.press("Tab")
+    await page.keyboard.type(CANARY)  # the password field comes next
+    await page.keyboard.press("Enter")
+    approval = page.locator("#questions article.question-pending")
+    await expect(approval).to_contain_text("submitting a form with entered data", timeout=60_000)
+    await tab_to(page, approval.get_by_role("button", name="Approve once"))
+    await page.keyboard.press("Enter")
     controls = page.locator("#live-controls")
+    await expect(controls).to_contain_text("The agent asks for a person", timeout=60_000)
     await tab_to(page, controls.get_by_role("button", name="Take over"))
     await page.keyboard.press("Enter")
     await expect(controls).to_contain_text("You have control of the browser")
@@ -105,6 +152,7 @@ async def test_the_keyboard_alone_takes_over_and_hands_back(console: Console) ->
     await expect(page.locator("#result")).to_contain_text(
         "The balance is 1,204.50 EUR.", timeout=60_000
     )
+    assert_secret_nowhere(console, CANARY)
     await page.context.close()
 
 

@@ -98,9 +98,10 @@ class HumanControl:
     def _result(self, answer: TakeoverAnswer) -> str:
         note = f": {self._note(answer.note)}" if answer.note else ""
         if answer.ending == bc.TAKEOVER_ENDING_HANDED_BACK:
-            return f"A person took over the browser and handed it back{note}. {self._where()}"
+            handed = _ended(f"A person took over the browser and handed it back{note}")
+            return f"{handed} {self._where()}"
         if answer.ending == bc.TAKEOVER_ENDING_DECLINED:
-            return f"The person declined to take over{note}. {_GO_ON}"
+            return f"{_ended(f'The person declined to take over{note}')} {_GO_ON}"
         if answer.driver:
             return (
                 "A person took over the browser but did not hand it back in time; you have it "
@@ -115,7 +116,8 @@ class HumanControl:
             if answer.ending == bc.TAKEOVER_ENDING_HANDED_BACK
             else "left it without handing it back"
         )
-        return f"A person took over the browser while you worked and {how}{note}. {self._where()}"
+        told = _ended(f"A person took over the browser while you worked and {how}{note}")
+        return f"{told} {self._where()}"
 
     def _note(self, text: str) -> str:
         return defused_line(self._run.secrets.redact(text))
@@ -130,3 +132,8 @@ class HumanControl:
             f"The browser is now at {url}{tabs}; what you planned before may no longer fit. "
             "Look at the page again before you act."
         )
+
+
+def _ended(sentence: str) -> str:
+    """`sentence` with a full stop, unless a person's note already ends it."""
+    return sentence if sentence.endswith((".", "!", "?")) else sentence + "."
