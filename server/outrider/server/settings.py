@@ -77,14 +77,34 @@ class Settings(BaseSettings):
         None,
         description="postgresql://user:password@host:port/db: keep runs, events, interactions, "
         "artifacts (their bytes too) and recipes in PostgreSQL (shared by replicas) instead of "
-        "the SQLite file and artifact files of data_dir.",
+        "the SQLite file and artifact files of data_dir. Several hosts for failover: "
+        "postgresql://user@h1:5432,h2:5432/db?target_session_attrs=read-write (every "
+        "reconnection finds the current primary).",
+    )
+    database_replay_window: float = Field(
+        10.0,
+        ge=0,
+        description="With a PostgreSQL store: seconds of its own committed writes (at most "
+        "16 MiB) a replica sends again when it finds a different server after a failover, so "
+        "what an asynchronous standby had not received yet is written again. 0 turns it off "
+        "(synchronous replication loses nothing to replay).",
     )
     failover_interval: float = Field(
         4.0,
         ge=0,
         description="With a PostgreSQL store: seconds between checks for runs a dead replica "
-        "left active; one found at two checks in a row is closed as failed with terminal "
-        "events. 0 turns the checks off.",
+        "left active; one found at two checks in a row is taken over (resumed or ended), its "
+        "part of an even spread over the live replicas. Relayed answers, cancels and api-role "
+        "starts wait up to twice this for their executor's presence. 0 turns the checks off.",
+    )
+    store_unready_after: float = Field(
+        10.0,
+        gt=0,
+        description="With a PostgreSQL store: seconds it may be unreachable before this replica "
+        "reports not ready (grpc.health outrider.v1.RunService, InteractionService and "
+        "BrowserControlService NOT_SERVING, /healthz 503 STORE_UNREACHABLE) and ends its open "
+        "event streams with UNAVAILABLE (clients resume on a ready replica); the process "
+        '(grpc.health "", liveness) stays SERVING.',
     )
     role: Literal["all", "api", "worker"] = Field(
         "all",

@@ -47,7 +47,7 @@ class LiveView:
         default), until the run ends or the page goes away."""
         principal = session_of(request).principal
         size = (_pixels(request, "w"), _pixels(request, "h"))
-        watch = self._runs.browsers.watch(run_id_of(request), size, principal)
+        watch = await self._runs.browsers.watch(run_id_of(request), size, principal)
         media_type = f"multipart/x-mixed-replace; boundary={BOUNDARY}"
         return StreamingResponse(_frames(watch), media_type=media_type, headers=_STREAM_HEADERS)
 

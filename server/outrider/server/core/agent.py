@@ -18,6 +18,7 @@ from outrider.server.core.interaction_answers import ApprovalAnswer, InputAnswer
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.run_control import RunControl
+from outrider.server.core.side_effects import SideEffectJournal
 from outrider.server.core.storage import Store
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2
@@ -50,9 +51,10 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
-    run), event emission, questions to the caller, the run's one redactor, its checkpoints
-    (None when the core keeps none, e.g. in unit-level uses), and for a browser run the control
-    of its live browser (watchers, takeovers, the gate that pauses the agent)."""
+    run), event emission, questions to the caller, the run's one redactor, its checkpoints and
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), and for a
+    browser run the control of its live browser (watchers, takeovers, the gate that pauses the
+    agent)."""
 
     def __init__(
         self,
@@ -65,6 +67,7 @@ class RunContext:
         redactor: Redactor | None = None,
         checkpoints: Checkpoints | None = None,
         control: RunControl | None = None,
+        journal: SideEffectJournal | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -81,6 +84,7 @@ class RunContext:
         self.redactor = redactor if redactor is not None else Redactor()
         self.checkpoints = checkpoints
         self.control = control
+        self.journal = journal
 
     @property
     def tenant(self) -> str:

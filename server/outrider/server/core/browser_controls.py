@@ -15,7 +15,7 @@ from outrider.server.core.errors import FailedPrecondition, InvalidArgument
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.redaction import Redactor
-from outrider.server.core.relay import ExecutedElsewhere, Relay, executor_address
+from outrider.server.core.relay import ExecutedElsewhere, Relay, executor_address, relay_for
 from outrider.server.core.run_control import RunControl, takeover_of
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.v1 import browser_control_service_pb2 as bcs
@@ -35,12 +35,14 @@ class BrowserControls:
         relay: Relay | None,
         lease: float,
         find: Find,
+        patience: float,
     ) -> None:
         self._broker = broker
         self._store = store
         self._relay = relay
         self._lease = lease
         self._find = find
+        self._patience = patience  # how long a relayed call waits for its executor's presence
         self._controls: dict[str, RunControl] = {}
 
     def open(self, run_id: str, redactor: Redactor) -> RunControl:
@@ -59,7 +61,7 @@ class BrowserControls:
 
     # what people do
 
-    def watch(
+    async def watch(
         self, run_id: str, size: tuple[int, int], principal: Principal
     ) -> AsyncGenerator[bcs.WatchScreenResponse, None]:
         """The screen and control changes until the run ends; errors raise now, not lazily."""
@@ -68,7 +70,7 @@ class BrowserControls:
         try:
             control = self._control(run_id, principal)
         except ExecutedElsewhere as elsewhere:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            relay, address = await self._executor(elsewhere, principal)
             return relay.watch_screen(address, run_id, (width, height), principal)
         return _screen(control, width, height)
 
@@ -77,7 +79,7 @@ class BrowserControls:
         try:
             control = self._control(run_id, principal)
         except ExecutedElsewhere as elsewhere:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            relay, address = await self._executor(elsewhere, principal)
             return await relay.take_over(address, run_id, force, principal)
         return await control.take_over(principal.id, force)
 
@@ -89,7 +91,7 @@ class BrowserControls:
         try:
             control = self._control(run_id, principal)
         except ExecutedElsewhere as elsewhere:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            relay, address = await self._executor(elsewhere, principal)
             return await relay.forward_input(address, run_id, events, principal)
         return await control.forward(principal.id, events)
 
@@ -101,10 +103,11 @@ class BrowserControls:
         principal.require(Scope.BROWSER_CONTROL)
         validation.check_reason(note, "note")
         try:
-            control = self._control(run_id, principal)
-        except ExecutedElsewhere as elsewhere:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
-            return await relay.hand_back(address, run_id, (takeover_id, note), principal)
+            try:
+                control = self._control(run_id, principal)
+            except ExecutedElsewhere as elsewhere:
+                relay, address = await self._executor(elsewhere, principal)
+                return await relay.hand_back(address, run_id, (takeover_id, note), principal)
         except FailedPrecondition as ended:
             if ended.reason != "RUN_ENDED":
                 raise
@@ -119,11 +122,22 @@ class BrowserControls:
         try:
             control = self._control(run_id, principal)
         except ExecutedElsewhere as elsewhere:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
+            relay, address = await self._executor(elsewhere, principal)
             return await relay.decline_takeover(address, run_id, (takeover_id, reason), principal)
         return await control.decline(principal.id, takeover_id, reason)
 
     # finding the run's browser
+
+    async def _executor(
+        self, elsewhere: ExecutedElsewhere, principal: Principal
+    ) -> tuple[Relay, str]:
+        """The relay and the address of the replica whose browser the run has."""
+        relay = relay_for(self._relay, elsewhere, principal)
+        run_id = elsewhere.run_id
+        address = await executor_address(self._store, run_id, self._patience, "browser")
+        if address is None:
+            raise _ended(run_id)
+        return relay, address
 
     def _control(self, run_id: str, principal: Principal) -> RunControl:
         """This replica's control of the run; ExecutedElsewhere, or why there is none."""
@@ -137,9 +151,7 @@ class BrowserControls:
             return control
         if run.state in ACTIVE_STATES:
             raise ExecutedElsewhere(run_id)
-        raise FailedPrecondition(
-            f"{run.name} has ended; its screenshots are among its artifacts", "RUN_ENDED"
-        )
+        raise _ended(run_id)
 
     def _newest_takeover(self, run_id: str, takeover_id: str) -> ip.Interaction:
         if takeover_id:
@@ -171,3 +183,9 @@ def _checked_size(size: tuple[int, int]) -> tuple[int, int]:
             )
         checked.append(value or default)
     return checked[0], checked[1]
+
+
+def _ended(run_id: str) -> FailedPrecondition:
+    return FailedPrecondition(
+        f"runs/{run_id} has ended; its screenshots are among its artifacts", "RUN_ENDED"
+    )

@@ -28,7 +28,7 @@ class BrowserControlServicer(browser_control_service_pb2_grpc.BrowserControlServ
         self, request: bcs.WatchScreenRequest, context: Context
     ) -> AsyncIterator[bcs.WatchScreenResponse]:
         size = (request.max_width, request.max_height)
-        screen = self._browsers.watch(parse_run_name(request.run, "run"), size, caller())
+        screen = await self._browsers.watch(parse_run_name(request.run, "run"), size, caller())
         async with contextlib.aclosing(screen) as messages:
             async for message in messages:
                 yield message

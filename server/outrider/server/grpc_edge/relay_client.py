@@ -19,6 +19,7 @@ from outrider.server.grpc_edge.errors import core_error
 from outrider.server.grpc_edge.streams import is_replay
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.server.settings import Settings
+from outrider.server.telemetry import metrics
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import (
     browser_control_service_pb2_grpc,
@@ -43,6 +44,11 @@ _DECLINE = _BROWSER + "DeclineTakeover"
 RELAYED_METHODS = frozenset(
     {_SUBMIT, _DECIDE, _CANCEL, _CREATE, _WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE}
 )
+_CALL_NAMES = {_SUBMIT: "answer", _DECIDE: "answer", _CANCEL: "cancel", _CREATE: "start"} | {
+    path: "browser" for path in (_WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE)
+}
+# Codes of a hop that did not reach the executor's agent (counted as relay failures).
+_UNREACHED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 # The caller was authenticated and its scopes checked here; the executor refusing the relay's
 # credentials is a fault between replicas (secret, clock, version), not the caller's.
@@ -245,7 +251,11 @@ def _relay_error(error: grpc.aio.AioRpcError, path: str, address: str) -> Except
     """The core error the executing replica answered with; a refusal of the relay itself (not
     of the caller) as RELAY_FAILED."""
     log.info("relayed %s to %s: %s", path, address, error.code().name)
-    if error.code() in _HOP_FAILURES:
+    if error.code() in _UNREACHED:
+        metrics.relay_failed(_CALL_NAMES[path], error.code().name)
+    if error.code() in _HOP_FAILURES:  # the relay itself was refused, not the caller
+        metrics.relay_failed(_CALL_NAMES[path], "RELAY_FAILED")
+        log.warning("the replica at %s refused a relayed call: %s", address, error)
         return Unavailable(
             f"the replica executing this run ({address}) refused the relayed call: "
             f"{error.details()}; check that every replica has the same "

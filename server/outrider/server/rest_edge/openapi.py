@@ -46,11 +46,12 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued, recipe_replayed, run_resumed, takeover_requested, takeover_started and "
-    "takeover_ended, and the typed fields beyond Tabstack's schema (cached-token counts). An "
-    "automate run started without it cannot be asked for approvals (actions the firewall holds "
-    "are refused at once and the model is told) nor ask for a person (request_human is not "
-    "offered).",
+    "run_queued, recipe_replayed, run_resumed, side_effect, takeover_requested, "
+    "takeover_started and takeover_ended, and the typed fields beyond Tabstack's schema "
+    "(cached-token counts). An automate run started without it cannot be asked for approvals "
+    "(actions the firewall holds are refused at once and the model is told; a run taken over "
+    "after it did side effects ends instead of asking) nor ask for a person (request_human is "
+    "not offered).",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 
@@ -230,8 +231,11 @@ def _paths() -> dict[str, Any]:
                     "200": _json(obj, "serving: runs can start"),
                     "503": _json(
                         obj,
-                        "not serving: shutting down (reason SHUTTING_DOWN), or no kind of run "
-                        "can start here (reason NO_AGENT_CAN_RUN; `problems` says why, per kind)",
+                        "not serving: shutting down (reason SHUTTING_DOWN), no kind of run "
+                        "can start here (reason NO_AGENT_CAN_RUN; `problems` says why, per "
+                        "kind), or the store has been unreachable longer than "
+                        "OUTRIDER_STORE_UNREADY_AFTER (reason STORE_UNREACHABLE, with "
+                        "`unreachableSeconds`)",
                     ),
                 },
             }
@@ -276,6 +280,15 @@ def _schemas() -> dict[str, Any]:
                 **_enum(params_pb2.RecipeMode),
                 "description": "Browser runs: record a recipe when the run succeeds (record), "
                 "or replay the task's recipe without the model, else record one (replay).",
+            },
+            "resumeAfterSideEffects": {
+                **_enum(params_pb2.ResumeAfterSideEffects),
+                "description": "Browser runs taken over by another replica after they did side "
+                "effects (forms sent, non-GET requests, downloads, uploads, approvals granted): "
+                "ask (an approval listing them; needs interactive and the approval events "
+                "header), end (the run fails: complete.error.code TASK_FAILED, the message "
+                "starts with RESUME_UNSAFE; the run's outcome.errorCode is RESUME_UNSAFE) or "
+                "repeat. Default: ask when the run can be asked, else end.",
             },
         },
     }

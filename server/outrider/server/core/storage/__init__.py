@@ -3,10 +3,24 @@ OUTRIDER_DATABASE_URL names one. Both keep the `Store` contract of `base`."""
 
 from __future__ import annotations
 
-from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, RunUsage, Store
+from outrider.server.core.storage.base import (
+    ACTIVE_STATES,
+    ActiveLimits,
+    RunUsage,
+    Store,
+    WorkerLoad,
+)
 from outrider.server.settings import Settings
 
-__all__ = ["ACTIVE_STATES", "ActiveLimits", "RunUsage", "Store", "migrate", "open_store"]
+__all__ = [
+    "ACTIVE_STATES",
+    "ActiveLimits",
+    "RunUsage",
+    "Store",
+    "WorkerLoad",
+    "migrate",
+    "open_store",
+]
 
 
 def open_store(settings: Settings) -> Store:
@@ -14,7 +28,7 @@ def open_store(settings: Settings) -> Store:
     if settings.database_url:
         from outrider.server.core.storage.postgres import PostgresStore  # psycopg: only if used
 
-        return PostgresStore(settings.database_url)
+        return PostgresStore(settings.database_url, replay_seconds=settings.database_replay_window)
     from outrider.server.core.store import SqliteStore
 
     return SqliteStore(settings.database_path, settings.artifacts_dir)

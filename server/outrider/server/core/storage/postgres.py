@@ -25,6 +25,7 @@ from outrider.server.core.storage.base import (
     KeyedRun,
     RunUsage,
     StartKey,
+    WorkerLoad,
 )
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_artifacts import (
@@ -33,6 +34,7 @@ from outrider.server.core.storage.pg_artifacts import (
     chunk_range,
     slice_of,
 )
+from outrider.server.core.storage.pg_connect import check_url, with_client_options
 from outrider.server.core.storage.pg_events import PgEventFeed
 from outrider.server.core.storage.pg_presence import (
     OWNED,
@@ -41,8 +43,10 @@ from outrider.server.core.storage.pg_presence import (
     Presence,
     unowned,
 )
+from outrider.server.core.storage.pg_replay import ReadOnlyServer
 from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, forget_expired, insert_new_run
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
+from outrider.server.core.storage.reachability import Reachability
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,
@@ -51,19 +55,41 @@ from outrider.server.core.storage.rows import (
     interactions_from_rows,
     read_run,
     run_values,
+    side_effects_from_rows,
 )
-from outrider.server.core.storage.start_keys import FIND_KEY, key_values
+from outrider.server.core.storage.start_keys import FIND_KEY, insert_run, insert_values, key_values
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
 # The tables holding a run's rows besides `runs` (deleted with it).
-_RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
+_RUN_TABLES = (
+    "events",
+    "interactions",
+    "artifacts",
+    "artifact_chunks",
+    "checkpoints",
+    "side_effects",
+)
+_SAVE_RUN = (
+    "INSERT INTO runs AS r (id, kind, state, create_us, body, tenant, owner) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
+    "owner = excluded.owner"
+)
+_SAVE_INTERACTION = (
+    "INSERT INTO interactions (id, run_id, state, create_us, body) SELECT %s, %s, %s, %s, %s "
+    "WHERE {fence} ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
+    "RETURNING 1"
+)
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
+# Seconds a read waits for a pooled connection: reads run on the event loop, and while
+# PostgreSQL is down no connection comes (the presence keeper then marks it unreachable).
+_READ_WAIT = 2.0
 
 
 def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
     pool: ConnectionPool[Any] = ConnectionPool(
-        url,
+        with_client_options(url),
         min_size=1,
         max_size=_POOL_SIZE,
         timeout=_TIMEOUT,
@@ -76,15 +102,19 @@ def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
 
 def apply_migrations(url: str) -> list[int]:
     """Brings the database's schema up to date; returns the versions it applied."""
-    with psycopg.connect(url, autocommit=True, connect_timeout=int(_TIMEOUT)) as conn:
+    with psycopg.connect(with_client_options(url), autocommit=True) as conn:
         return migrations.migrate(conn, clock.now_us())
 
 
 class PostgresStore:
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
-    def __init__(self, url: str, artifact_backlog: int = 64 * 1024 * 1024) -> None:
+    def __init__(
+        self, url: str, artifact_backlog: int = 64 * 1024 * 1024, replay_seconds: float = 10.0
+    ) -> None:
+        check_url(url)
         self.applied_migrations = apply_migrations(url)
+        self._url = url
         self._artifact_backlog = artifact_backlog
         self._presence = Presence(url, _TIMEOUT)
         try:
@@ -92,9 +122,16 @@ class PostgresStore:
         except BaseException:
             self._presence.close()
             raise
-        self._writer = WriteBehind(self._pool, _TIMEOUT)
+        self._writer = WriteBehind(self._connect_writer, _TIMEOUT, replay_seconds)
         self._feed = PgEventFeed(url)
-        self._announced: tuple[str, str] | None = None
+        self._reach = Reachability()
+        self._announced: tuple[str, str, int] | None = None
+
+    def _connect_writer(self) -> psycopg.Connection[Any]:
+        """The write-behind thread's own connection (see `pg_writer`)."""
+        return psycopg.connect(
+            with_client_options(self._url), autocommit=True, application_name="outrider-writer"
+        )
 
     def close(self) -> None:
         self._feed.close()
@@ -103,10 +140,13 @@ class PostgresStore:
         self._pool.close()
         self._presence.close()
 
-    def announce(self, address: str, role: str) -> None:
+    def announce(self, address: str, role: str, capacity: int = 0) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
-        self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
-        self._announced = (address, role)
+        self._writer.put(
+            # never replayed: right after a failover nobody has taken their presence back yet
+            Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", (), replay=None)
+        )
+        self._announced = (address, role, capacity)
         self._announce_again()
 
     def _announce_again(self) -> None:
@@ -114,16 +154,46 @@ class PostgresStore:
         one's presence lock was briefly gone, e.g. during a database restart)."""
         if self._announced is None:
             return
-        address, role = self._announced
+        address, role, capacity = self._announced
         self._writer.put(
             Write(
-                "INSERT INTO replicas (owner, address, role, announced_us) "
-                "VALUES (%s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
+                "INSERT INTO replicas (owner, address, role, announced_us, capacity) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
                 "address = excluded.address, role = excluded.role, "
-                "announced_us = excluded.announced_us",
-                (self._presence.key, address, role, clock.now_us()),
+                "announced_us = excluded.announced_us, capacity = excluded.capacity",
+                (self._presence.key, address, role, clock.now_us(), capacity),
             )
         )
+
+    def keep_presence(self) -> bool:
+        """Checks this process's presence lock, taking it again if PostgreSQL dropped it (then
+        announcing its address again); True when it did. Blocking: call it from a thread."""
+        try:
+            retaken = self._presence.ensure()
+            if self._reach.unreachable_for():
+                self._renew_pool()
+        except psycopg.Error as error:
+            self._reach.missed(str(error).strip() or type(error).__name__)
+            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        self._reach.reached()
+        if retaken:
+            self._announce_again()
+        return retaken
+
+    def _renew_pool(self) -> None:
+        """PostgreSQL is back after an outage: reads move to a pool of fresh connections at
+        once (the writer reconnects on its own, see `pg_writer`). The old pool would hand out
+        none until its reconnection attempts, spaced further apart the longer the outage was,
+        came round (seconds, on the event loop); what still uses it fails once and is tried
+        again on the new one."""
+        old, self._pool = self._pool, connect_pool(self._url, "outrider")
+        old.close(timeout=0)
+
+    def presence_epoch(self) -> int:
+        return self._presence.retaken
+
+    def unreachable_for(self) -> float:
+        return self._reach.unreachable_for()
 
     def pick_worker(self) -> str | None:
         rows = self._rows(
@@ -134,6 +204,17 @@ class PostgresStore:
             (list(ACTIVE_STATES),),
         )
         return str(rows[0][0]) if rows else None
+
+    def worker_loads(self) -> list[WorkerLoad]:
+        rows = self._rows(
+            "SELECT p.owner, p.capacity, count(r.id) FROM replicas p LEFT JOIN runs r "
+            "ON r.owner = p.owner AND r.state = ANY(%s) "
+            f"WHERE p.role <> 'api' AND NOT {unowned('p.owner')} "
+            "GROUP BY p.owner, p.capacity ORDER BY p.owner",
+            (list(ACTIVE_STATES),),
+        )
+        key = self._presence.key
+        return [WorkerLoad(owner == key, int(active), int(room)) for owner, room, active in rows]
 
     def executor_address(self, run_id: str) -> str | None:
         rows = self._rows(
@@ -173,19 +254,28 @@ class PostgresStore:
         a failover, an idle timeout) fails once and leaves the pool: the read is tried again on
         another, until every pooled connection may have been a dropped one (after a restart
         all are), then it gives up with Unavailable."""
+        down = self._reach.unreachable_for()
+        if down:  # the presence keeper will say when it is back: do not stall the loop meanwhile
+            raise Unavailable(
+                f"PostgreSQL has been unreachable for {down:.1f} s", reason="STORE_UNAVAILABLE"
+            )
         if barrier:
-            self._writer.wait()
+            self._writer.wait(give_up=lambda: bool(self._reach.unreachable_for()))
         for attempt in range(_POOL_SIZE + 1):
             try:
                 return self._read(sql, params, binary)
             except psycopg.OperationalError as error:  # that connection has left the pool
-                if attempt == _POOL_SIZE:
+                if attempt == _POOL_SIZE or self._reach.unreachable_for():
                     raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
-        with self._pool.connection() as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
+        with self._pool.connection(timeout=_READ_WAIT) as conn:
+            try:
+                rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
+            except psycopg.errors.ReadOnlySqlTransaction as error:  # a standby: drop it
+                conn.close()
+                raise ReadOnlyServer(f"PostgreSQL refused a write: {error}") from error
             return rows
 
     # runs
@@ -196,13 +286,14 @@ class PostgresStore:
         another live process took over (`claim_orphan`) is no longer updated by this one."""
         self._writer.put(
             Write(
-                "INSERT INTO runs AS r (id, kind, state, create_us, body, tenant, owner) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
-                f"owner = excluded.owner WHERE r.owner = excluded.owner OR {UNOWNED}",
+                f"{_SAVE_RUN} WHERE r.owner = excluded.owner OR {UNOWNED}",
                 (*run_values(run, run_id), self._presence.key),
                 # An ended run wakes its watchers in other processes, which then stop.
                 announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
+                # Sent again after a failover only while this process still owns the run (a
+                # replica that has not taken its presence back yet looks dead meanwhile).
+                replay=f"{_SAVE_RUN} WHERE r.owner = excluded.owner",
+                run_id=run_id,
             )
         )
 
@@ -214,7 +305,11 @@ class PostgresStore:
         first (its ended runs) are committed before the count."""
         if limits.cluster or limits.tenant:
             self._writer.wait()
-        return insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+        values = (*insert_values(run, run_id, key), self._presence.key)
+        refusal = insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+        if refusal is None:  # a failover's replay inserts it again where it is missing
+            self._writer.committed_directly([Write(insert_run("owner"), values, run_id=run_id)])
+        return refusal
 
     async def insert_run(
         self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
@@ -275,9 +370,13 @@ class PostgresStore:
         )
 
     def active_runs(self) -> list[run_pb2.Run]:
-        """Active runs no live process owns: those of replicas that died or were stopped. This
-        process first makes sure it still holds its own presence lock."""
-        self._presence.ensure()
+        """Active runs no live process owns: those of replicas that died or were stopped. Refused
+        while this process's own presence lock is gone (the presence keeper takes it back)."""
+        if not self._presence.held:
+            raise Unavailable(
+                "this replica's presence lock is gone until PostgreSQL is reached again",
+                reason="STORE_UNAVAILABLE",
+            )
         self._announce_again()
         rows = self._rows(
             f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
@@ -360,6 +459,7 @@ class PostgresStore:
                 f"WHERE {OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
                 "saved_us = excluded.saved_us",
                 (run_id, part, body, clock.now_us(), run_id, self._presence.key),
+                run_id=run_id,
             )
         )
 
@@ -372,8 +472,37 @@ class PostgresStore:
             Write(
                 f"DELETE FROM checkpoints WHERE run_id = %s AND {OWNED}",
                 (run_id, run_id, self._presence.key),
+                run_id=run_id,
             )
         )
+
+    # side-effect journal
+
+    def record_side_effect(self, run_id: str, effect: run_event_pb2.SideEffect) -> None:
+        self._writer.put(
+            Write(
+                # Fenced like events, returning a row when written: a replica that lost the run
+                # learns it (`fenced_out`) before it lets the side effect happen.
+                "INSERT INTO side_effects (run_id, number, body, recorded_us) "
+                f"SELECT %s, %s, %s, %s WHERE {OWNED} "
+                "ON CONFLICT (run_id, number) DO UPDATE SET body = side_effects.body RETURNING 1",
+                (
+                    run_id,
+                    effect.number,
+                    effect.SerializeToString(),
+                    clock.now_us(),
+                    run_id,
+                    self._presence.key,
+                ),
+                fenced=run_id,
+            )
+        )
+
+    def side_effects(self, run_id: str) -> list[run_event_pb2.SideEffect]:
+        rows = self._rows(
+            "SELECT body FROM side_effects WHERE run_id = %s ORDER BY number", (run_id,)
+        )
+        return side_effects_from_rows(rows)
 
     # interactions
 
@@ -385,13 +514,10 @@ class PostgresStore:
                 # Fenced like events: a replica that lost the run cannot resolve or reopen
                 # the new owner's questions. A dead owner's are anyone's to close (a run that
                 # ended just before its process died may have left one pending).
-                "INSERT INTO interactions (id, run_id, state, create_us, body) "
-                "SELECT %s, %s, %s, %s, %s "
-                f"WHERE {OWNED_OR_ORPHANED} "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
-                "RETURNING 1",
+                f"{_SAVE_INTERACTION.format(fence=OWNED_OR_ORPHANED)}",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
                 fenced=ids[1],
+                replay=_SAVE_INTERACTION.format(fence=OWNED),  # see save_run
             )
         )
 
@@ -487,7 +613,10 @@ class PostgresStore:
 
     def recipe_replayed(self, recipe_id: str) -> None:
         self._writer.put(
-            Write("UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,))
+            # never replayed: it counts (a replay would count the replay twice)
+            Write(
+                "UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,), replay=None
+            )
         )
 
     def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
@@ -526,22 +655,20 @@ class PostgresStore:
 
     def delete_run(self, run_id: str) -> int | None:
         self._writer.wait()
+        deletes = [
+            *(Write(f"DELETE FROM {table} WHERE run_id = %s", (run_id,)) for table in _RUN_TABLES),
+            Write("DELETE FROM runs WHERE id = %s", (run_id,)),
+        ]
         try:
             with self._pool.connection() as conn, conn.transaction():
                 weight = conn.execute(
                     "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = %s", (run_id,)
                 ).fetchone()
-                for table in (
-                    "events",
-                    "interactions",
-                    "artifacts",
-                    "artifact_chunks",
-                    "checkpoints",
-                ):
-                    conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
-                deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
-        except psycopg.OperationalError as error:
+                for delete in deletes:
+                    deleted: int = conn.execute(delete.sql, delete.params).rowcount
+        except (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction) as error:
             raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        self._writer.deleted(run_id, deletes)  # a failover's replay deletes it again
         return int(weight[0]) if deleted and weight is not None else None
 
     def reclaim_space(self) -> None:
