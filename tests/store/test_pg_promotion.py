@@ -155,14 +155,16 @@ async def start_research(replica: Replica) -> str:
 async def approve(replica: Replica, run: str) -> int:
     """Approves the run's pending question through `replica`, as a client does: a call answered
     UNAVAILABLE is sent again. Returns how many times it was."""
-    listed = await replica.interactions.ListInteractions(isv.ListInteractionsRequest(run=run))
-    (question,) = listed.interactions
-    request = isv.DecideApprovalRequest(
-        name=question.name, decision=run_event_pb2.APPROVAL_DECISION_APPROVE
-    )
+    listing = isv.ListInteractionsRequest(run=run)
     for retries in range(150):
         try:
-            await replica.interactions.DecideApproval(request)
+            # A replica may answer UNAVAILABLE until its presence keeper has seen the new primary
+            (question,) = (await replica.interactions.ListInteractions(listing)).interactions
+            await replica.interactions.DecideApproval(
+                isv.DecideApprovalRequest(
+                    name=question.name, decision=run_event_pb2.APPROVAL_DECISION_APPROVE
+                )
+            )
             return retries
         except grpc.aio.AioRpcError as error:
             if error.code() != grpc.StatusCode.UNAVAILABLE:
