@@ -1,4 +1,4 @@
-"""Every RPC of both services, from the service descriptors, against one table: the API-key check,
+"""Every RPC of every service, from the service descriptors, against one table: the API-key check,
 what an empty request is told, and how an unknown resource is reported. A new RPC fails the
 completeness test until it has a row, so no method goes out unchecked.
 
@@ -19,6 +19,7 @@ from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2
 
+from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import run_event_pb2, run_service_pb2
 from tests.conftest import HarnessFactory
@@ -32,6 +33,7 @@ METHODS: dict[str, MethodDescriptor] = {
     for module, service in (
         (run_service_pb2, "RunService"),
         (isv, "InteractionService"),
+        (bcs, "BrowserControlService"),
     )
     for method in module.DESCRIPTOR.services_by_name[service].methods
 }
@@ -69,6 +71,13 @@ ROWS = {
     ),
     "outrider.v1.InteractionService.ListInteractions": Row(None, None),
     "outrider.v1.InteractionService.GetInteraction": Row("name", {"name": UNKNOWN_INTERACTION}),
+    "outrider.v1.BrowserControlService.WatchScreen": Row("run", {"run": UNKNOWN_RUN}),
+    "outrider.v1.BrowserControlService.TakeOver": Row("run", {"run": UNKNOWN_RUN}),
+    "outrider.v1.BrowserControlService.ForwardInput": Row(
+        "run", {"run": UNKNOWN_RUN, "events": [{"text": {"text": "x"}}]}
+    ),
+    "outrider.v1.BrowserControlService.HandBack": Row("run", {"run": UNKNOWN_RUN}),
+    "outrider.v1.BrowserControlService.DeclineTakeover": Row("run", {"run": UNKNOWN_RUN}),
 }
 
 

@@ -49,6 +49,7 @@ async def test_both_versions_list_every_service(harness: Harness, version: str) 
     assert names == {
         "outrider.v1.RunService",
         "outrider.v1.InteractionService",
+        "outrider.v1.BrowserControlService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
         "grpc.reflection.v1alpha.ServerReflection",

@@ -1,8 +1,8 @@
 """Issue 23, item 6: what operators and watchers see while PostgreSQL is down, the same on every
 replica. A run executes on A and is watched on A and on B. A short outage: both streams stay
 open and go on gapless. A long one (past OUTRIDER_STORE_UNREADY_AFTER): both replicas report
-not ready (grpc.health's RunService and InteractionService, REST /healthz) while the process
-("", liveness) serves on, and both streams end with
+not ready (grpc.health's RunService, InteractionService and BrowserControlService, REST
+/healthz) while the process ("", liveness) serves on, and both streams end with
 UNAVAILABLE STORE_UNAVAILABLE; once PostgreSQL is back both are ready again, and a client
 resuming from its last sequence gets the rest of the run, gapless. The outage is in the
 replicas' logs and metrics."""
@@ -27,6 +27,7 @@ from tests.support.requests import automate_request, read_until
 
 RUNS = "outrider.v1.RunService"
 INTERACTIONS = "outrider.v1.InteractionService"
+BROWSERS = "outrider.v1.BrowserControlService"  # takeovers need the store too
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 ENV = {
@@ -168,9 +169,9 @@ async def test_watchers_and_readiness_through_short_and_long_outages(
 
 
 async def not_ready(replica: Replica) -> bool:
-    answers = await replica.status(INTERACTIONS)
+    answers, browsers = await replica.status(INTERACTIONS), await replica.status(BROWSERS)
     runs, rest = await replica.status(RUNS), await replica.http("/healthz")
-    return runs == answers == NOT_SERVING and rest == (503, "STORE_UNREACHABLE")
+    return runs == answers == browsers == NOT_SERVING and rest == (503, "STORE_UNREACHABLE")
 
 
 async def ready(replica: Replica) -> bool:

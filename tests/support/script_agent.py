@@ -8,6 +8,7 @@ Instructions come from AutomateParams.data, or from a research query that is a J
     interval     seconds between steps (default 0)
     ask_input    ask for one form field (Email, E1) and report what happened
     ask_approval ask to submit and report the decision
+    ask_person   ask for a person (request_human) and report how the takeover ended
     artifact     save a small PNG-like artifact with a screenshot event
     hold         wait until cancelled after the steps
     crash        raise after the steps
@@ -28,7 +29,7 @@ from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.errors import FailedPrecondition
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import params_pb2, run_event_pb2, run_pb2
+from outrider.v1 import browser_control_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
 
 ARTIFACT_BYTES = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
@@ -96,6 +97,8 @@ class ScriptAgent:
             await self._ask_input(ctx)
         if plan.get("ask_approval"):
             await self._ask_approval(ctx)
+        if plan.get("ask_person"):
+            await self._ask_person(ctx)
         return await self._finish(ctx, plan)
 
     async def _step(self, ctx: RunContext, step: int, interval: float) -> None:
@@ -145,6 +148,11 @@ class ScriptAgent:
         )
         answer = await ctx.ask_approval(request, standing_key="submit:127.0.0.1")
         self._status(ctx, f"approval {run_event_pb2.ApprovalDecision.Name(answer.decision)}")
+
+    async def _ask_person(self, ctx: RunContext) -> None:
+        assert ctx.control is not None  # a browser run has one (without a browser behind it)
+        answer = await ctx.control.request_human("person", "a CAPTCHA")
+        self._status(ctx, f"takeover {browser_control_pb2.TakeoverEnding.Name(answer.ending)}")
 
     def _status(self, ctx: RunContext, message: str) -> None:
         ctx.emit(

@@ -23,12 +23,14 @@ async function main(baseUrl: string): Promise<void> {
     action: { case: "start", value: { params: { case: "automate", value: start.automate } } },
   });
   let finalAnswer = "";
+  let runName = "";
   for await (const response of interaction.responses) {
     if (response.kind.case === "answerResult") {
       const result = response.kind.value;
       console.log(`answer ${result.accepted ? "accepted" : `refused: ${result.reason}`}`);
     } else if (response.kind.case === "event") {
       const event = response.kind.value;
+      runName = event.run;
       const automate = event.payload.case === "automate" ? event.payload.value.event : undefined;
       console.log(`#${event.sequence} ${automate?.case ?? event.payload.case}`);
       if (automate?.case === "interactiveFormDataRequest") {
@@ -40,7 +42,18 @@ async function main(baseUrl: string): Promise<void> {
     }
   }
   interaction.close();
+  await handBack(client, runName);
   console.log(`final answer: ${finalAnswer}`);
+}
+
+/** The browser service is there too: handing back a run that never had a takeover is refused. */
+async function handBack(client: ReturnType<typeof createOutriderClient>, run: string): Promise<void> {
+  try {
+    await client.browser.handBack({ run, note: "nothing to do" });
+    console.log("hand back: accepted");
+  } catch (error) {
+    console.log(`hand back: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 await main(process.argv[2] ?? "http://localhost:50051");

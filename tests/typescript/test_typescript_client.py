@@ -142,6 +142,7 @@ async def test_interactive_automate_run_through_the_typed_client(
     assert process.returncode == 0, text
     assert "form requested: Email" in text
     assert "answer accepted" in text
+    assert "hand back: [failed_precondition] runs/" in text and "had no takeover to hand" in text
     assert text.strip().endswith("final answer: done")
     assert harness.agent.received_inputs == [{"E1": "ts@example.com"}]
 

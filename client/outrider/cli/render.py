@@ -15,7 +15,7 @@ from rich.panel import Panel
 from outrider.cli.steps import StepLines
 from outrider.client import RPCError, event_name, payload
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import research_events_pb2, run_event_pb2, run_pb2
+from outrider.v1 import browser_control_pb2, research_events_pb2, run_event_pb2, run_pb2
 
 _AUTOMATE_LINES: dict[str, Callable[[Any], str]] = {
     "task:setup": lambda p: f"[bold]task[/] {p.task}",
@@ -28,6 +28,9 @@ _AUTOMATE_LINES: dict[str, Callable[[Any], str]] = {
     "agent:status": lambda p: f"[dim]status:[/] {p.message}",
     "task:completed": lambda p: f"[bold green]completed[/] {p.final_answer}",
 }
+
+
+_PEOPLE_EVENTS = frozenset({"takeover_requested", "takeover_ended"})
 
 
 class Renderer:
@@ -48,6 +51,8 @@ class Renderer:
             return
         if event.HasField("automate") and event.automate.HasField("complete"):
             self.ending = event.automate.complete
+        elif _PEOPLE_EVENTS & {event.WhichOneof("payload")} and (line := self._line(event)):
+            self.console.print(line)  # someone must act, or has: shown without --verbose too
         elif self.verbose:
             if verbose_line := self._line(event):
                 self.console.print(f"[dim]{event.sequence:>4}[/] {verbose_line}")
@@ -86,6 +91,15 @@ class Renderer:
         if name == "approval_requested":
             ask = event.approval_requested
             return f"[magenta]approval needed[/] {ask.action} {ask.url}: {ask.reason}"
+        if name == "takeover_requested" and event.takeover_requested.reason:
+            person = event.takeover_requested
+            return (
+                f"[magenta]a person is needed[/] at {person.url}: {person.reason} (take over the "
+                f"browser in the console, or BrowserControlService.TakeOver {event.run})"
+            )
+        if name == "takeover_ended":
+            ending = browser_control_pb2.TakeoverEnding.Name(event.takeover_ended.ending)
+            return f"[magenta]takeover ended[/] {ending.removeprefix('TAKEOVER_ENDING_').lower()}"
         if event.HasField("research") and name not in ("complete", ""):
             message = getattr(inner, "message", "")
             return f"[cyan]{name}[/] {message}".rstrip()

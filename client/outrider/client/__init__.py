@@ -4,6 +4,7 @@ grpcio and protobuf. Events are the contract's `outrider.v1.RunEvent` messages."
 from outrider.client._resume import ResumePolicy
 from outrider.client._retry import StartRetry
 from outrider.client.aio import AsyncClient, Page
+from outrider.client.browser import AsyncBrowserControl
 from outrider.client.errors import (
     AnswerRefusedError,
     CallCancelledError,
@@ -37,6 +38,7 @@ from outrider.client.tls import Tls
 __all__ = [
     "Answer",
     "AnswerRefusedError",
+    "AsyncBrowserControl",
     "AsyncClient",
     "AsyncInteractiveSession",
     "CallCancelledError",

@@ -19,6 +19,7 @@ import grpc
 from outrider.client._grpc import metadata, open_channel, seconds, translate
 from outrider.client._resume import Cursor, ResumePolicy, follow
 from outrider.client._retry import Restart, StartRetry, request_id_for, retried
+from outrider.client.browser import AsyncBrowserControl
 from outrider.client.requests import (
     Options,
     automate_params,
@@ -82,6 +83,8 @@ class AsyncClient:
         self._start_retry = start_retry or StartRetry()
         self._runs = run_service_pb2_grpc.RunServiceStub(self._channel)  # type: ignore[no-untyped-call]
         self._interactions = interaction_service_pb2_grpc.InteractionServiceStub(self._channel)  # type: ignore[no-untyped-call]
+        # a browser run's live screen and takeovers
+        self.browser = AsyncBrowserControl(self._channel, self._metadata, deadline)
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -2,6 +2,7 @@ import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from outrider.v1 import automate_events_pb2 as _automate_events_pb2
+from outrider.v1 import browser_control_pb2 as _browser_control_pb2
 from outrider.v1 import run_event_pb2 as _run_event_pb2
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -16,6 +17,7 @@ class InteractionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INTERACTION_KIND_UNSPECIFIED: _ClassVar[InteractionKind]
     INTERACTION_KIND_FORM_DATA: _ClassVar[InteractionKind]
     INTERACTION_KIND_APPROVAL: _ClassVar[InteractionKind]
+    INTERACTION_KIND_TAKEOVER: _ClassVar[InteractionKind]
 
 class InteractionState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -27,6 +29,7 @@ class InteractionState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 INTERACTION_KIND_UNSPECIFIED: InteractionKind
 INTERACTION_KIND_FORM_DATA: InteractionKind
 INTERACTION_KIND_APPROVAL: InteractionKind
+INTERACTION_KIND_TAKEOVER: InteractionKind
 INTERACTION_STATE_UNSPECIFIED: InteractionState
 INTERACTION_STATE_PENDING: InteractionState
 INTERACTION_STATE_RESOLVED: InteractionState
@@ -34,7 +37,7 @@ INTERACTION_STATE_EXPIRED: InteractionState
 INTERACTION_STATE_CANCELLED: InteractionState
 
 class Interaction(_message.Message):
-    __slots__ = ("name", "run", "kind", "state", "create_time", "expire_time", "resolve_time", "form_data", "approval", "decision", "declined", "resolved_by", "answer_url")
+    __slots__ = ("name", "run", "kind", "state", "create_time", "expire_time", "resolve_time", "form_data", "approval", "takeover", "decision", "declined", "resolved_by", "answer_url", "takeover_control")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RUN_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -44,10 +47,12 @@ class Interaction(_message.Message):
     RESOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
     FORM_DATA_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_FIELD_NUMBER: _ClassVar[int]
+    TAKEOVER_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     DECLINED_FIELD_NUMBER: _ClassVar[int]
     RESOLVED_BY_FIELD_NUMBER: _ClassVar[int]
     ANSWER_URL_FIELD_NUMBER: _ClassVar[int]
+    TAKEOVER_CONTROL_FIELD_NUMBER: _ClassVar[int]
     name: str
     run: str
     kind: InteractionKind
@@ -57,11 +62,13 @@ class Interaction(_message.Message):
     resolve_time: _timestamp_pb2.Timestamp
     form_data: _automate_events_pb2.InteractiveFormDataRequest
     approval: _run_event_pb2.ApprovalRequested
+    takeover: _browser_control_pb2.TakeoverRequested
     decision: _run_event_pb2.ApprovalDecision
     declined: bool
     resolved_by: str
     answer_url: str
-    def __init__(self, name: _Optional[str] = ..., run: _Optional[str] = ..., kind: _Optional[_Union[InteractionKind, str]] = ..., state: _Optional[_Union[InteractionState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., resolve_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., form_data: _Optional[_Union[_automate_events_pb2.InteractiveFormDataRequest, _Mapping]] = ..., approval: _Optional[_Union[_run_event_pb2.ApprovalRequested, _Mapping]] = ..., decision: _Optional[_Union[_run_event_pb2.ApprovalDecision, str]] = ..., declined: _Optional[bool] = ..., resolved_by: _Optional[str] = ..., answer_url: _Optional[str] = ...) -> None: ...
+    takeover_control: _browser_control_pb2.TakeoverControl
+    def __init__(self, name: _Optional[str] = ..., run: _Optional[str] = ..., kind: _Optional[_Union[InteractionKind, str]] = ..., state: _Optional[_Union[InteractionState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., resolve_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., form_data: _Optional[_Union[_automate_events_pb2.InteractiveFormDataRequest, _Mapping]] = ..., approval: _Optional[_Union[_run_event_pb2.ApprovalRequested, _Mapping]] = ..., takeover: _Optional[_Union[_browser_control_pb2.TakeoverRequested, _Mapping]] = ..., decision: _Optional[_Union[_run_event_pb2.ApprovalDecision, str]] = ..., declined: _Optional[bool] = ..., resolved_by: _Optional[str] = ..., answer_url: _Optional[str] = ..., takeover_control: _Optional[_Union[_browser_control_pb2.TakeoverControl, _Mapping]] = ...) -> None: ...
 
 class FieldValue(_message.Message):
     __slots__ = ("ref", "value")

@@ -4,9 +4,11 @@ import type {
   InteractRequestSchema,
   InteractResponse,
 } from "./gen/outrider/v1/interaction_service_pb.js";
+import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 
+export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 
@@ -36,6 +38,8 @@ export interface OutriderClientOptions {
 export interface OutriderClient {
   runs: Client<typeof RunService>;
   interactions: Client<typeof InteractionService>;
+  /** A browser run's live screen and takeovers (watch, take over, send input, hand back). */
+  browser: Client<typeof BrowserControlService>;
   /** What `openInteraction` retries starts with; null when turned off. */
   startRetry: StartRetry | null;
 }

@@ -3,6 +3,7 @@
 // Starts carry a request id and are retried with it (starts.js).
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 import {
@@ -12,11 +13,12 @@ import {
   withRequestId,
 } from "./starts.js";
 
+export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 export { defaultStartRetry } from "./starts.js";
 
-/** Clients of both services on one HTTP/2 connection to `baseUrl` (e.g. "http://localhost:50051").
+/** Clients of the services on one HTTP/2 connection to `baseUrl` (e.g. "http://localhost:50051").
  * `startRetry: false` sends starts without a default request id and never sends one twice. */
 export function createOutriderClient({
   baseUrl,
@@ -40,6 +42,7 @@ export function createOutriderClient({
   return {
     runs: createClient(RunService, transport),
     interactions: createClient(InteractionService, transport),
+    browser: createClient(BrowserControlService, transport),
     startRetry: startRetry || null,
   };
 }

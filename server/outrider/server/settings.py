@@ -111,10 +111,10 @@ class Settings(BaseSettings):
         10.0,
         gt=0,
         description="With a PostgreSQL store: seconds it may be unreachable before this replica "
-        "reports not ready (grpc.health outrider.v1.RunService and InteractionService "
-        "NOT_SERVING, /healthz 503 STORE_UNREACHABLE) and ends its open event streams with "
-        'UNAVAILABLE (clients resume on a ready replica); the process (grpc.health "", '
-        "liveness) stays SERVING.",
+        "reports not ready (grpc.health outrider.v1.RunService, InteractionService and "
+        "BrowserControlService NOT_SERVING, /healthz 503 STORE_UNREACHABLE) and ends its open "
+        "event streams with UNAVAILABLE (clients resume on a ready replica); the process "
+        '(grpc.health "", liveness) stays SERVING.',
     )
     role: Literal["all", "api", "worker"] = Field(
         "all",
@@ -213,7 +213,16 @@ class Settings(BaseSettings):
         5.0, gt=0, description="Seconds a refused caller is told to wait when the server is full."
     )
     interaction_ttl: float = Field(
-        120.0, gt=0, description="Seconds a form-data request or approval waits for an answer."
+        120.0,
+        gt=0,
+        description="Seconds a form-data request, approval or request for a person "
+        "(request_human) waits for an answer.",
+    )
+    takeover_ttl: float = Field(
+        300.0,
+        gt=0,
+        description="Seconds a person who took over a run's browser keeps control without "
+        "sending input; then the agent has the browser again (the takeover expires).",
     )
     shutdown_grace: float = Field(
         30.0, ge=0, description="Seconds runs may finish after SIGTERM before they are cancelled."

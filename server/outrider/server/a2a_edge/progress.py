@@ -10,6 +10,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import browser_control_pb2 as bc
 from outrider.v1 import run_event_pb2
 
 MAX_LINE_CHARS = 600
@@ -54,6 +55,29 @@ def _navigated(navigated: ae.BrowserNavigated) -> str:
     return f"Opened {title} ({navigated.url})" if navigated.url else f"Opened {title}"
 
 
+def _takeover_requested(requested: bc.TakeoverRequested) -> str:
+    # An A2A message cannot drive a browser: the person does it in the console (or over gRPC's
+    # BrowserControlService); the task stays working meanwhile.
+    if requested.origin == bc.TAKEOVER_ORIGIN_PERSON:
+        return f"{requested.requested_by or 'A person'} is taking over the browser"
+    return (
+        f"The agent asks for a person at its browser: {requested.reason}. Take it over on the "
+        "run's page in the Outrider console; the agent waits"
+    )
+
+
+def _takeover_ended(ended: bc.TakeoverEnded) -> str | None:
+    note = f" ({ended.note})" if ended.note else ""
+    if ended.ending == bc.TAKEOVER_ENDING_HANDED_BACK:
+        return f"A person handed the browser back{note}; going on"
+    if ended.ending == bc.TAKEOVER_ENDING_DECLINED:
+        return f"The person declined to take over{note}; going on"
+    if ended.ending == bc.TAKEOVER_ENDING_EXPIRED:
+        who = "The person at the browser went quiet" if ended.driver else "Nobody took over"
+        return f"{who}; the agent has the browser again"
+    return None  # the run ended: its ending follows
+
+
 _AUTOMATE: dict[str, Callable[[Any], str | None]] = {
     "task_setup": lambda m: "Starting the browser",
     "task_started": lambda m: f"Plan: {m.plan}" if m.plan else "Started",
@@ -72,4 +96,7 @@ _OURS: dict[str, Callable[[Any], str | None]] = {
     "run_queued": lambda m: f"Queued: number {m.position} in line for a slot",
     "run_resumed": lambda m: f"Resumed: {m.reason}",
     "recipe_replayed": lambda m: f"Replayed {m.steps_replayed} of {m.steps_total} recorded steps",
+    "takeover_requested": _takeover_requested,
+    "takeover_started": lambda m: f"{m.driver or 'A person'} has the browser; the agent waits",
+    "takeover_ended": _takeover_ended,
 }

@@ -51,6 +51,8 @@ class Connection:
         self._proxy: GuardedProxy | None = None
         self._proxy_token = ""
         self.on_reconnect: Callable[[], None] = lambda: None
+        # told of each session as it opens, and with None before it closes
+        self.on_session: Callable[[BrowserSession | None], Awaitable[None]] = _nothing
 
     @property
     def session(self) -> BrowserSession:
@@ -95,6 +97,7 @@ class Connection:
             self._journal,
         )
         self._session.on_block = self._report_block
+        await self.on_session(self._session)
 
     def _proxy_settings(self, connected: Connected) -> ProxySettings | None:
         proxy = connected.proxy
@@ -194,6 +197,7 @@ class Connection:
             self._proxy.release(self._proxy_token)
             self._proxy = None
         if session is not None:
+            await self.on_session(None)
             try:
                 await session.close()
             except PlaywrightError:
@@ -203,3 +207,7 @@ class Connection:
                 await connected.browser.close()
             except PlaywrightError:
                 pass
+
+
+async def _nothing(session: BrowserSession | None) -> None:
+    return None

@@ -4,7 +4,7 @@ replies are checked against their schema and sent back with the errors (task:val
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -35,8 +35,10 @@ class ModelCaller:
         redact: Callable[[str], str],
         retries: int,
         omit_prompts: bool = False,
+        pause: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self._reporter = reporter
+        self._pause = pause  # waits while a person has the browser: no model call meanwhile
         self._models = models
         self._redact = redact
         self._retries = retries
@@ -44,6 +46,8 @@ class ModelCaller:
 
     async def generate(self, request: ModelRequest, iteration_id: str) -> ModelReply:
         """Sends `request`, with every secret the run knows by now redacted, to its role's model."""
+        if self._pause is not None:
+            await self._pause()
         request = self._redacted(request)
         model = self._models.for_role(request.role)
         try:

@@ -55,6 +55,20 @@ class Observer:
     async def observe(self, iteration_id: str, screenshot: bool = True) -> bool:
         """Adds the current page to the conversation; True when a screenshot was taken.
         `screenshot=False` skips it (a replayed recipe step: no model looks at it)."""
+        async with self._run.human.working():  # not while a person has the browser
+            if self._run.human.gate.page_is_stale:  # where a person left it, if elsewhere
+                await self._run.connection.report_navigation(iteration_id)
+            view, shot = await self._read(iteration_id, screenshot)
+            told = self._run.human.read_page()
+        page = self._run.connection.session.page
+        images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
+        notices = told + self._run.connection.session.notices.take()
+        message = page_message(view.text, page.url, self._title, notices, self._run.params.url)
+        self._run.conversation.add_page(message, images)
+        self.last_view = view.text
+        return shot is not None
+
+    async def _read(self, iteration_id: str, screenshot: bool) -> tuple[PageView, bytes | None]:
         connection = self._run.connection
         await connection.ensure_alive(iteration_id)
         try:
@@ -65,17 +79,8 @@ class Observer:
             view = await self._snapshot(connection.session.page)
         self._report_compression(view, iteration_id)
         page = connection.session.page
-        shot = (
-            await self._shot_for(view, (page.url, self._where), iteration_id)
-            if screenshot
-            else None
-        )
-        images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
-        notices = connection.session.notices.take()
-        message = page_message(view.text, page.url, self._title, notices, self._run.params.url)
-        self._run.conversation.add_page(message, images)
-        self.last_view = view.text
-        return shot is not None
+        at = (page.url, self._where)
+        return view, await self._shot_for(view, at, iteration_id) if screenshot else None
 
     async def reread(self) -> str | None:
         """The current page's view, to check between the actions of one turn that the page is

@@ -33,7 +33,7 @@ must see its effect first (a link, a search, a combobox's options, an answer to 
 """
 
 
-def system_rules(interactive: bool, max_actions: int) -> str:
+def system_rules(interactive: bool, max_actions: int, can_ask_human: bool = False) -> str:
     """The rules every run of this kind gets, byte for byte: first in every request, so that
     runs share them in the providers' prompt caches."""
     how = ONE_CALL if max_actions <= 1 else SEVERAL_CALLS
@@ -44,6 +44,11 @@ def system_rules(interactive: bool, max_actions: int) -> str:
         parts.append(
             "- If a form needs values you were not given, call request_input with "
             "the field refs; never guess personal data.\n"
+        )
+    if can_ask_human:
+        parts.append(
+            "- If only a person can get past something (a CAPTCHA, a second-factor code, a "
+            "login you have no data for), call request_human with the reason.\n"
         )
     return "".join(parts)
 

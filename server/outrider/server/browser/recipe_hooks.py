@@ -127,6 +127,8 @@ class RunRecipes:
         replayed recipe that handed over stays until it is retired)."""
         if self._recorder is None or self._store is None:
             return
+        if self._run.human.taken:  # the person's steps are not among the recorded ones
+            self._recorder.spoil("a person took over the browser")
         params = self._run.params
         recipe = self._recorder.recipe(
             self.key, params.task, params.url, self._plan, answer, quality

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from playwright.async_api import Error as PlaywrightError
 
+from outrider.server.browser.human_control import NOT_DONE, TAKEN_OVER
 from outrider.server.browser.page_model import SLOW_PAGE_NOTE
 from outrider.server.browser.recipe_store import Recipe, Step
 from outrider.server.browser.recipes import Values, fingerprint, page_address, refs_named
@@ -108,6 +109,9 @@ class Replayer:
         calls = [await self._call(f"{number}-{index}", s) for index, s in enumerate(steps, 1)]
         run.conversation.add_reply(ModelReply(tool_calls=tuple(calls)))
         turn = await run.turns.run(calls, iteration_id, number, [s.targets for s in steps])
+        if run.human.gate.page_is_stale:  # not the recipe's fault: the page is the person's now
+            last_not_done = turn.last is not None and turn.last.message == NOT_DONE
+            raise Divergence(TAKEN_OVER, False, turn.ran - 1 if last_not_done else turn.ran)
         result = turn.last
         assert result is not None
         if not result.ok:

@@ -17,6 +17,7 @@ from outrider.server.browser.endings import Endings
 from outrider.server.browser.firewall import Firewall, Hold
 from outrider.server.browser.forms import FilledForm, FormInput
 from outrider.server.browser.holds import HoldDecider
+from outrider.server.browser.human_control import NOT_DONE, HumanControl
 from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
 from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
 from outrider.server.browser.observe import Observer
@@ -75,19 +76,22 @@ class BrowserRun:
         self.models = RunModels(
             settings.model, settings.role_models, ctx.options.model, settings.providers
         )
+        self.human = HumanControl(self)  # people watching and taking over the browser
         self.caller = ModelCaller(
             self.reporter,
             self.models,
             self.secrets.redact,
             env.browser.model_retries,
             omit_prompts=ctx.options.omit_prompts,
+            pause=self.human.before_model_call,
         )
         self.refs = RefMap()
-        self.tools = browser_tools(self.params.interactive)
+        can_ask = self.human.can_ask
+        self.tools = browser_tools(self.params.interactive, can_ask)
         max_actions = env.browser.max_actions_per_turn
         self.run_rules = run_rules(self.params.guardrails, self.data_view)
         self.conversation = Conversation(
-            system_rules(self.params.interactive, max_actions),
+            system_rules(self.params.interactive, max_actions, can_ask),
             self.run_rules,
             self.params.task,
             self.params.url,
@@ -100,6 +104,7 @@ class BrowserRun:
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
         self.journal = BrowserJournal(ctx.journal)
         self.connection = Connection(env, self.reporter, ctx.save_artifact, domains, self.journal)
+        self.connection.on_session = self.human.session_changed
         self.observer = Observer(self, env.browser)
         self.holds = HoldDecider(ctx, self.reporter, self._page_url, self.journal)
         self.validator = Validator(self)
@@ -207,7 +212,7 @@ class BrowserRun:
         self.reporter.emit(
             "agent_step", ae.AgentStep(current_iteration=step, iteration_id=iteration_id)
         )
-        has_screenshot = await self.observer.observe(iteration_id)
+        has_screenshot = await self.human.look(iteration_id)
         self.reporter.emit(
             "agent_processing",
             ae.AgentProcessing(
@@ -260,20 +265,27 @@ class BrowserRun:
         turn: int,
         targets: Targets | None = None,
     ) -> ActionResult:
-        """One call of a turn, chosen on `view`: refused (invalid, or a loop) or carried out;
-        its result is in the conversation either way."""
-        refusal = self._refuse(call, iteration_id, view)
-        if refusal is not None:
-            self.conversation.add_result(call, refusal)
-            self.errors.record(False)
-            return ActionResult(False, refusal)
-        self.recipes.before(call, view, turn, targets)
-        result = await self.act(call, iteration_id)
+        """One call of a turn, chosen on `view`: refused (invalid, or a loop), not done (a person
+        took the browser over since it was chosen) or carried out; its result is in the
+        conversation either way."""
+        async with self.human.working() as fresh:
+            if not fresh:
+                self.conversation.add_result(call, NOT_DONE)
+                return ActionResult(False, NOT_DONE)
+            refusal = self._refuse(call, iteration_id, view)
+            if refusal is not None:
+                self.conversation.add_result(call, refusal)
+                self.errors.record(False)
+                return ActionResult(False, refusal)
+            self.recipes.before(call, view, turn, targets)
+            result = await self.act(call, iteration_id)
         self.recipes.after(result.ok)
         self.errors.record(result.ok)
         return result
 
     def _refuse(self, call: ToolCall, iteration_id: str, view: str) -> str | None:
+        if call.name == "request_human" and all(t.name != call.name for t in self.tools):
+            return self.human.refusal(iteration_id)
         errors = call_errors(self.tools, call)
         if errors:
             self.invalid_calls += 1
@@ -358,6 +370,8 @@ class BrowserRun:
             )
             self.filled_form = form.filled
             return requested
+        if call.name == "request_human":
+            return await self.human.request_human(str(call.arguments["reason"]), iteration_id)
         if call.name == "wait":
             self.reporter.emit(
                 "agent_waiting",

@@ -55,6 +55,7 @@ class BrowserSession:
         self._keys: dict[int, int] = {}
         self.current: Page | None = None
         self.on_block: Callable[[str, str], None] = lambda url, why: None
+        self.on_current: Callable[[], None] = lambda: None  # another tab became current
 
     @classmethod
     async def open(
@@ -105,6 +106,7 @@ class BrowserSession:
                 f"A new tab opened and is now current (tab {len(self._pages)})."
             )
         self.current = page
+        self.on_current()
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
         page.on("close", self._on_close)
@@ -145,6 +147,7 @@ class BrowserSession:
             self._pages.remove(page)
         if self.current is page:
             self.current = self._pages[-1] if self._pages else None
+            self.on_current()
 
     @property
     def page(self) -> Page:
@@ -164,6 +167,7 @@ class BrowserSession:
 
     def switch_to(self, page: Page) -> None:
         self.current = page
+        self.on_current()
 
     async def close(self) -> None:
         await self.context.close()

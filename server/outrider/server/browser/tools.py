@@ -113,8 +113,20 @@ _REQUEST_INPUT = _spec(
 )
 
 
-def browser_tools(interactive: bool) -> tuple[ToolSpec, ...]:
-    return (*_COMMON, _REQUEST_INPUT) if interactive else tuple(_COMMON)
+_REQUEST_HUMAN = _spec(
+    "request_human",
+    "Ask a person to take over the browser for what only a person can do: a CAPTCHA, a "
+    "second-factor code, a login you have no data for. You wait until they hand it back.",
+    {"reason": {"type": "string"}},
+    ["reason"],
+)
+
+
+def browser_tools(interactive: bool, can_ask_human: bool = False) -> tuple[ToolSpec, ...]:
+    """The tools offered: request_input on interactive runs, request_human where a person can
+    answer it (an interactive run whose caller sees takeover requests)."""
+    tools = (*_COMMON, _REQUEST_INPUT) if interactive else tuple(_COMMON)
+    return (*tools, _REQUEST_HUMAN) if can_ask_human else tools
 
 
 UNPARSED_PREFIX = 80  # characters of arguments that did not parse, quoted back to the model

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from outrider.server.browser.actions import ActionResult
+from outrider.server.browser.human_control import TAKEN_OVER
 from outrider.server.browser.recipes import role_and_name, shown_refs
 from outrider.server.models.base import ToolCall
 
@@ -63,6 +64,8 @@ class TurnRunner:
         chosen_on = view = self._run.observer.last_view
         last: ActionResult | None = None
         for index, call in enumerate(calls):
+            if self._run.human.gate.page_is_stale:  # chosen before a person had the browser
+                return self._stop(calls, index, last, TAKEN_OVER, iteration_id)
             if index > 0:
                 why, view = await self._before(call, index, chosen_on, calls[index - 1])
                 if why:
@@ -108,6 +111,8 @@ class TurnRunner:
 
     def _after(self, call: ToolCall, result: ActionResult, before: _Where) -> str:
         """Why the calls after this one must not be carried out, or ""."""
+        if self._run.human.gate.page_is_stale:
+            return TAKEN_OVER
         if result.answer is not None or result.abort_reason is not None:
             return f"the turn ended with {call.name}"
         if not result.ok:

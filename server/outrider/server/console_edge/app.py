@@ -24,6 +24,7 @@ from outrider.server.console_edge.auth import ConsoleAuth, signed_in
 from outrider.server.console_edge.errors import error_page, shown
 from outrider.server.console_edge.headers import SecurityHeadersMiddleware
 from outrider.server.console_edge.live import LiveStream
+from outrider.server.console_edge.live_view import LiveView
 from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
 from outrider.server.console_edge.sign_in import SignIn
@@ -65,6 +66,7 @@ def _routes(
     live = LiveStream(runs, pages, auth, settings.rest_retry_ms)
     answers = ConsoleAnswers(runs, pages, auth)
     link = AnswerLinkPage(runs.answer_links, pages, auth)
+    browser = LiveView(runs, pages, auth)
     private: list[tuple[str, Endpoint, str]] = [
         ("/", runs_page.page, "GET"),
         ("/runs-table", runs_page.table, "GET"),
@@ -73,6 +75,11 @@ def _routes(
         ("/runs/{runId}/cancel", run_page.cancel, "POST"),
         ("/runs/{runId}/delete", run_page.delete, "POST"),
         ("/runs/{runId}/artifacts/{artifactId}", run_page.artifact, "GET"),
+        ("/runs/{runId}/screen", browser.screen, "GET"),
+        ("/runs/{runId}/take-over", browser.take_over, "POST"),
+        ("/runs/{runId}/input", browser.input, "POST"),
+        ("/runs/{runId}/hand-back", browser.hand_back, "POST"),
+        ("/runs/{runId}/decline", browser.decline, "POST"),
         ("/interactions/{interactionId}/input", answers.input, "POST"),
         ("/interactions/{interactionId}/approval", answers.approval, "POST"),
         ("/sign-out", sign_in.sign_out, "POST"),

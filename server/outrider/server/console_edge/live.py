@@ -21,6 +21,7 @@ from starlette.responses import StreamingResponse
 
 from outrider.server.console_edge import timeline
 from outrider.server.console_edge.auth import ConsoleAuth, session_of
+from outrider.server.console_edge.control_view import control_view
 from outrider.server.console_edge.live_parts import Parts
 from outrider.server.console_edge.run_page import run_id_of
 from outrider.server.console_edge.templating import Pages, base_of
@@ -123,7 +124,10 @@ class LiveStream:
             run = self._runs.get(run_id, principal)
         except NotFound:
             return parts.notice("This run was deleted.")
-        return parts.summary(run_view(run, principal))
+        summary = parts.summary(run_view(run, principal))
+        if run.kind != run_pb2.RUN_KIND_AUTOMATE:
+            return summary
+        return summary + "\n" + parts.controls(control_view(self._runs, run, principal))
 
 
 def message(event: str, html: str, sequence: int | None = None) -> bytes:

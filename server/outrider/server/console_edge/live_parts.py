@@ -7,6 +7,7 @@ import json
 
 from markupsafe import Markup
 
+from outrider.server.console_edge.control_view import ControlView, control_view
 from outrider.server.console_edge.questions import question_view
 from outrider.server.console_edge.report import cited_pages, report_html
 from outrider.server.console_edge.templating import Pages
@@ -19,6 +20,7 @@ from outrider.v1 import run_event_pb2
 
 _SCREENSHOTS = ("browser:screenshot_captured", "browser:screenshot_captured_image")
 _ASKED = ("interactive_form_data_request", "interactive_form_data_error")
+_TAKEOVERS = ("takeover_requested", "takeover_started", "takeover_ended")
 
 
 class Parts:
@@ -56,7 +58,16 @@ class Parts:
             html.append(question)
         if name == "complete":
             html.append(self._result(event))
+        if event.WhichOneof("payload") in _TAKEOVERS:
+            run = runs.get(event.run.removeprefix("runs/"), principal)
+            html.append(self.controls(control_view(runs, run, principal)))
         return html
+
+    def controls(self, control: ControlView) -> str:
+        """The live view's controls as they are now (who has the browser)."""
+        return self._pages.render(
+            "live_controls.html", control=control, base=self._base, csrf=self._csrf, oob=True
+        )
 
     def _artifact(self, event: run_event_pb2.RunEvent, name: str) -> str:
         run_id, _, artifact_id = event.artifact.removeprefix("runs/").partition("/artifacts/")

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
 from outrider.server.console_edge.auth import CSRF_FIELD, ConsoleAuth, session_of
+from outrider.server.console_edge.control_view import control_view
 from outrider.server.console_edge.errors import is_htmx
 from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.templating import Pages, base_of
@@ -36,6 +37,7 @@ class RunPage:
             csrf=self._auth.signer.csrf_token(session),
             auth_enabled=self._auth.keyring.enabled,
             run=run_view(run, session.principal),
+            control=control_view(self._runs, run, session.principal),
         )
 
     async def cancel(self, request: Request) -> Response:

@@ -40,6 +40,9 @@ QUESTION_EVENTS = frozenset(
         "approval_requested",
         "approval_resolved",
         "input_resolved",
+        "takeover_requested",
+        "takeover_started",
+        "takeover_ended",
     }
 )
 # The fields that say most about an event, in the order a summary takes them.
@@ -53,6 +56,9 @@ _HEADLINE = (
     "final_answer",
     "finalAnswer",
     "reason",
+    "ending",
+    "driver",
+    "note",
     "observation",
     "operation",
     "form_description",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from google.protobuf.message import Message
@@ -12,8 +14,10 @@ from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.checkpoints import Checkpoints
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.event_names import payload_event_name
-from outrider.server.core.interactions import ApprovalAnswer, InputAnswer, InteractionBroker
+from outrider.server.core.interaction_answers import ApprovalAnswer, InputAnswer
+from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.redaction import Redactor
+from outrider.server.core.run_control import RunControl
 from outrider.server.core.side_effects import SideEffectJournal
 from outrider.server.core.storage import Store
 from outrider.v1 import automate_events_pb2 as ae
@@ -48,7 +52,9 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
-    its side-effect journal (None when the core keeps none, e.g. in unit-level uses)."""
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), and for a
+    browser run the control of its live browser (watchers, takeovers, the gate that pauses the
+    agent)."""
 
     def __init__(
         self,
@@ -60,6 +66,7 @@ class RunContext:
         store: Store,
         redactor: Redactor | None = None,
         checkpoints: Checkpoints | None = None,
+        control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
@@ -76,6 +83,7 @@ class RunContext:
         self._standing_decisions: dict[str, ApprovalAnswer] = {}
         self.redactor = redactor if redactor is not None else Redactor()
         self.checkpoints = checkpoints
+        self.control = control
         self.journal = journal
 
     @property
@@ -104,7 +112,12 @@ class RunContext:
         self, request: ae.InteractiveFormDataRequest, field_errors: dict[str, str] | None = None
     ) -> InputAnswer:
         self.questions += 1
-        return await self._interactions.ask_input(self.run_id, request, field_errors)
+        async with self._waiting_for_a_person():
+            return await self._interactions.ask_input(self.run_id, request, field_errors)
+
+    def _waiting_for_a_person(self) -> AbstractAsyncContextManager[None]:
+        """While the agent waits for an answer, a person may take its browser over."""
+        return self.control.gate.idle() if self.control else contextlib.nullcontext()
 
     async def ask_approval(
         self, request: run_event_pb2.ApprovalRequested, standing_key: str | None = None
@@ -113,7 +126,8 @@ class RunContext:
         if standing_key is not None and standing_key in self._standing_decisions:
             return self._standing_decisions[standing_key]
         self.questions += 1
-        answer = await self._interactions.ask_approval(self.run_id, request)
+        async with self._waiting_for_a_person():
+            answer = await self._interactions.ask_approval(self.run_id, request)
         if standing_key is not None and answer.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS:
             self._standing_decisions[standing_key] = answer
         return answer

@@ -1,5 +1,5 @@
-"""Interactions: questions a run asks its caller (form data, approvals), each with an id, an
-expiry and exactly one resolution.
+"""Interactions: questions a run asks its caller (form data, approvals) and takeovers of its
+browser by a person, each with an id, an expiry and exactly one resolution.
 
 Answer rules: a late answer is refused (INTERACTION_EXPIRED), a different second answer is refused
 (INTERACTION_ALREADY_RESOLVED), and repeating the accepted answer is a harmless success. Answers
@@ -16,50 +16,40 @@ import hmac
 import json
 import secrets
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field
 
 from outrider.server.core import clock, paging, validation
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from outrider.server.core.event_log import EventLog
 from outrider.server.core.form_answers import validate_form_answer
-from outrider.server.core.names import interaction_name, new_id, run_name
+from outrider.server.core.interaction_answers import (
+    Answer,
+    ApprovalAnswer,
+    InputAnswer,
+    TakeoverAnswer,
+    as_error,
+    closing_answer,
+    id_of,
+    kind_label,
+    observe_closed,
+    refuse_closed,
+    resolution_event,
+)
+from outrider.server.core.interaction_entries import (
+    Finishing,
+    OpenInteraction,
+    Request,
+    new_interaction,
+)
+from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.relay import ExecutedElsewhere
 from outrider.server.core.storage import Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import browser_control_pb2 as bc
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2 as rp
 
 PENDING = ip.INTERACTION_STATE_PENDING
-
-
-@dataclass(frozen=True)
-class InputAnswer:
-    """What the agent learns of a form-data request. `values` go into the page, nowhere else."""
-
-    submitted: bool
-    values: dict[str, str]
-    source: int
-    resolved_by: str = ""  # principal id of the caller who answered
-
-
-@dataclass(frozen=True)
-class ApprovalAnswer:
-    decision: int
-    scope: int
-    reason: str
-    source: int
-    resolved_by: str = ""
-
-
-@dataclass
-class _Open:
-    interaction: ip.Interaction
-    run_id: str
-    future: asyncio.Future[InputAnswer | ApprovalAnswer]
-    timer: asyncio.TimerHandle | None = None
-    refs: list[str] = field(default_factory=list)
 
 
 # Digests of accepted answers kept to accept a client's repeat of one (a retry after a lost
@@ -81,7 +71,7 @@ class InteractionBroker:
         self._log = log
         self._ttl = ttl
         self._on_change = on_change
-        self._open: dict[str, _Open] = {}
+        self._open: dict[str, OpenInteraction] = {}
         self._digests: dict[str, bytes] = {}
         self._key = secrets.token_bytes(32)
 
@@ -102,7 +92,7 @@ class InteractionBroker:
         else:
             self._log.append(
                 run_id,
-                ae.AutomateEvent(interactive_form_data_error=_as_error(request, field_errors)),
+                ae.AutomateEvent(interactive_form_data_error=as_error(request, field_errors)),
             )
         answer = await self._wait(entry)
         assert isinstance(answer, InputAnswer)
@@ -115,37 +105,86 @@ class InteractionBroker:
         assert isinstance(answer, ApprovalAnswer)
         return answer
 
-    def _open_interaction(
-        self, run_id: str, kind: int, request: ae.InteractiveFormDataRequest | rp.ApprovalRequested
-    ) -> _Open:
-        self._log.redact(run_id, request)
-        interaction_id = new_id()
-        now = clock.now_us()
-        interaction = ip.Interaction(
-            name=interaction_name(interaction_id),
-            run=run_name(run_id),
-            kind=kind,  # type: ignore[arg-type]
-            state=PENDING,
-            create_time=clock.timestamp(now),
-            expire_time=clock.timestamp(now + int(self._ttl * 1_000_000)),
+    # takeovers of a run's browser (core/takeovers.py leads them)
+
+    def open_takeover(
+        self, run_id: str, request: bc.TakeoverRequested, finishing: Finishing
+    ) -> tuple[ip.Interaction, asyncio.Future[Answer]]:
+        """Opens a takeover and emits its request; the future gets its one resolution."""
+        entry = self._open_interaction(run_id, ip.INTERACTION_KIND_TAKEOVER, request)
+        entry.finishing = finishing
+        self._log.append(run_id, entry.interaction.takeover)
+        return entry.interaction, entry.future
+
+    def start_takeover(
+        self, interaction_id: str, driver: str, lease: float, url: str
+    ) -> ip.Interaction:
+        """Gives the open takeover to `driver` until `lease` seconds from now."""
+        entry = self._open[interaction_id]
+        control = entry.interaction.takeover_control
+        previous, control.driver = control.driver, driver
+        control.start_time.CopyFrom(clock.timestamp(clock.now_us()))
+        self._extend(entry, lease)
+        started = bc.TakeoverStarted(
+            takeover_id=interaction_id,
+            driver=driver,
+            expire_time=entry.interaction.expire_time,
+            url=url,
+            previous_driver=previous if previous != driver else "",
         )
-        if isinstance(request, rp.ApprovalRequested):
-            interaction.approval.CopyFrom(request)
-            interaction.approval.approval_id = interaction_id
-            interaction.approval.expire_time.CopyFrom(interaction.expire_time)
-        else:
-            interaction.form_data.CopyFrom(request)
-            interaction.form_data.request_id = interaction_id
+        self._log.append(entry.run_id, started)
+        self._on_change(entry.run_id)
+        return entry.interaction
+
+    async def wait_takeover(self, interaction_id: str) -> TakeoverAnswer:
+        """Waits for the resolution of a takeover the agent asked for (request_human); if the
+        agent is cancelled meanwhile, the takeover ends with its run."""
+        answer = await self._wait(self._open[interaction_id])
+        assert isinstance(answer, TakeoverAnswer)
+        return answer
+
+    def extend_takeover(self, interaction_id: str, lease: float) -> None:
+        """The person in control is still there: their control lasts `lease` seconds more."""
+        entry = self._open.get(interaction_id)
+        if entry is not None:
+            self._extend(entry, lease)
+
+    def _extend(self, entry: OpenInteraction, lease: float) -> None:
+        interaction_id = id_of(entry.interaction)
+        entry.interaction.expire_time.CopyFrom(
+            clock.timestamp(clock.now_us() + int(lease * 1_000_000))
+        )
+        if entry.timer:
+            entry.timer.cancel()
+        entry.timer = asyncio.get_running_loop().call_later(lease, self._expire, interaction_id)
+        self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
+
+    def resolve_takeover(self, interaction_id: str, answer: TakeoverAnswer) -> ip.Interaction:
+        """Ends an open takeover (handed back or declined); one that has ended is returned as
+        it ended."""
+        entry = self._open.get(interaction_id)
+        if entry is None:
+            return self._get(interaction_id)
+        entry.interaction.declined = answer.ending == bc.TAKEOVER_ENDING_DECLINED
+        entry.interaction.resolved_by = answer.resolved_by
+        entry.interaction.takeover_control.note = answer.note
+        self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer)
+        return entry.interaction
+
+    def _open_interaction(self, run_id: str, kind: int, request: Request) -> OpenInteraction:
+        self._log.redact(run_id, request)
+        interaction = new_interaction(run_id, kind, request, self._ttl)
+        interaction_id = id_of(interaction)
         loop = asyncio.get_running_loop()
-        entry = _Open(interaction, run_id, loop.create_future())
+        entry = OpenInteraction(interaction, run_id, loop.create_future())
         entry.timer = loop.call_later(self._ttl, self._expire, interaction_id)
         self._open[interaction_id] = entry
-        metrics.interaction_opened(_kind_label(kind))
+        metrics.interaction_opened(kind_label(kind))
         self._store.save_interaction(interaction, (interaction_id, run_id))
         self._on_change(run_id)
         return entry
 
-    async def _wait(self, entry: _Open) -> InputAnswer | ApprovalAnswer:
+    async def _wait(self, entry: OpenInteraction) -> Answer:
         try:
             return await asyncio.shield(entry.future)
         finally:
@@ -224,7 +263,7 @@ class InteractionBroker:
         if self._store.get_interaction(interaction_id, principal.tenant_filter) is None:
             raise NotFound(f"{interaction_name(interaction_id)} does not exist")
 
-    def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> _Open | None:
+    def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> OpenInteraction | None:
         """The open interaction to resolve, None for a harmless identical repeat, or an error."""
         stored = self._get(interaction_id)
         if stored.kind != kind:
@@ -240,17 +279,17 @@ class InteractionBroker:
         if entry is not None:
             return entry
         if not self._is_accepted_repeat(stored, digest):
-            _refuse_closed(stored)
+            refuse_closed(stored)
         return None
 
     def _is_accepted_repeat(self, stored: ip.Interaction, digest: bytes) -> bool:
-        previous = self._digests.get(_id_of(stored))
+        previous = self._digests.get(id_of(stored))
         return previous is not None and hmac.compare_digest(previous, digest)
 
     def _resolve(
-        self, entry: _Open, answer: InputAnswer | ApprovalAnswer, digest: bytes
+        self, entry: OpenInteraction, answer: InputAnswer | ApprovalAnswer, digest: bytes
     ) -> ip.Interaction:
-        self._digests[_id_of(entry.interaction)] = digest
+        self._digests[id_of(entry.interaction)] = digest
         if len(self._digests) > _KEPT_DIGESTS:  # the oldest answers' repeats are refused
             del self._digests[next(iter(self._digests))]
         if isinstance(answer, ApprovalAnswer):
@@ -268,28 +307,24 @@ class InteractionBroker:
         if entry is not None:
             self._close(entry, ip.INTERACTION_STATE_EXPIRED, rp.RESOLUTION_SOURCE_EXPIRED)
 
-    def _close(self, entry: _Open, state: int, source: int) -> None:
-        if entry.interaction.kind == ip.INTERACTION_KIND_APPROVAL:
-            reason = "expired unanswered" if source == rp.RESOLUTION_SOURCE_EXPIRED else "run ended"
-            answer: InputAnswer | ApprovalAnswer = ApprovalAnswer(
-                rp.APPROVAL_DECISION_REJECT, rp.APPROVAL_SCOPE_ONCE, reason, source
-            )
-        else:
-            answer = InputAnswer(False, {}, source)
-        self._finish(entry, state, answer)
+    def _close(self, entry: OpenInteraction, state: int, source: int) -> None:
+        self._finish(entry, state, closing_answer(entry.interaction.kind, source))
 
-    def _finish(self, entry: _Open, state: int, answer: InputAnswer | ApprovalAnswer) -> None:
-        interaction_id = _id_of(entry.interaction)
+    def _finish(self, entry: OpenInteraction, state: int, answer: Answer) -> None:
+        interaction_id = id_of(entry.interaction)
+        if isinstance(answer, TakeoverAnswer):
+            answer = entry.finishing(answer) if entry.finishing else answer
+            entry.interaction.takeover_control.ending = answer.ending  # type: ignore[assignment]
         was_open = self._open.pop(interaction_id, None) is not None
         if entry.timer:
             entry.timer.cancel()
         entry.interaction.state = state  # type: ignore[assignment]
         entry.interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
         if was_open:
-            _observe_closed(entry.interaction)
+            observe_closed(entry.interaction)
         self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
         if self._log.is_open(entry.run_id):
-            self._log.append(entry.run_id, _resolution_event(entry, answer))
+            self._log.append(entry.run_id, resolution_event(interaction_id, answer))
         if not entry.future.done():
             entry.future.set_result(answer)
         self._on_change(entry.run_id)
@@ -315,7 +350,7 @@ class InteractionBroker:
             interaction.state = ip.INTERACTION_STATE_CANCELLED
             interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
             run_id = interaction.run.removeprefix("runs/")
-            self._store.save_interaction(interaction, (_id_of(interaction), run_id))
+            self._store.save_interaction(interaction, (id_of(interaction), run_id))
         return len(stale)
 
     # reading
@@ -329,6 +364,10 @@ class InteractionBroker:
 
     def pending_kinds(self, run_id: str) -> set[int]:
         return {e.interaction.kind for e in self._open.values() if e.run_id == run_id}
+
+    def stored(self, interaction_id: str) -> ip.Interaction:
+        """The interaction as it is now (open here, or as stored); NotFound when there is none."""
+        return self._get(interaction_id)
 
     def get(self, interaction_id: str, principal: Principal) -> ip.Interaction:
         principal.require(Scope.RUNS_READ)
@@ -364,75 +403,10 @@ class InteractionBroker:
             return rows, ""
         last = rows[limit - 1]
         token = self._page_tokens.encode(
-            "interactions", last.create_time.ToMicroseconds(), _id_of(last), filters
+            "interactions", last.create_time.ToMicroseconds(), id_of(last), filters
         )
         return rows[:limit], token
 
     def _digest(self, answer: object) -> bytes:
         canonical = json.dumps(answer, sort_keys=True, separators=(",", ":")).encode()
         return hmac.new(self._key, canonical, hashlib.sha256).digest()
-
-
-def _refuse_closed(stored: ip.Interaction) -> None:
-    if stored.state == PENDING:  # pending, but not here: another replica executes its run
-        raise ExecutedElsewhere(stored.run.removeprefix("runs/"), stored.name)
-    if stored.state == ip.INTERACTION_STATE_RESOLVED:
-        raise FailedPrecondition(
-            f"{stored.name} was already answered differently", "INTERACTION_ALREADY_RESOLVED"
-        )
-    if stored.state == ip.INTERACTION_STATE_EXPIRED:
-        raise FailedPrecondition(f"{stored.name} expired unanswered", "INTERACTION_EXPIRED")
-    raise FailedPrecondition(
-        f"{stored.name} was cancelled because its run ended", "INTERACTION_CANCELLED"
-    )
-
-
-def _id_of(interaction: ip.Interaction) -> str:
-    return interaction.name.removeprefix("interactions/")
-
-
-def _as_error(
-    request: ae.InteractiveFormDataRequest, field_errors: dict[str, str]
-) -> ae.InteractiveFormDataError:
-    return ae.InteractiveFormDataError(
-        field_errors=field_errors,
-        fields=request.fields,
-        form_description=request.form_description,
-        iteration_id=request.iteration_id,
-        page_title=request.page_title,
-        page_url=request.page_url,
-        request_id=request.request_id,
-        timestamp=request.timestamp,
-    )
-
-
-def _resolution_event(
-    entry: _Open, answer: InputAnswer | ApprovalAnswer
-) -> rp.ApprovalResolved | rp.InputResolved:
-    interaction_id = _id_of(entry.interaction)
-    if isinstance(answer, ApprovalAnswer):
-        return rp.ApprovalResolved(
-            approval_id=interaction_id,
-            decision=answer.decision,  # type: ignore[arg-type]
-            scope=answer.scope,  # type: ignore[arg-type]
-            reason=answer.reason,
-            source=answer.source,  # type: ignore[arg-type]
-            resolved_by=answer.resolved_by,
-        )
-    return rp.InputResolved(
-        request_id=interaction_id,
-        submitted=answer.submitted,
-        refs=sorted(answer.values) if answer.submitted else [],
-        source=answer.source,  # type: ignore[arg-type]
-        resolved_by=answer.resolved_by,
-    )
-
-
-def _kind_label(kind: int) -> str:
-    return ip.InteractionKind.Name(kind).removeprefix("INTERACTION_KIND_").lower()
-
-
-def _observe_closed(interaction: ip.Interaction) -> None:
-    state = ip.InteractionState.Name(interaction.state).removeprefix("INTERACTION_STATE_").lower()
-    waited = interaction.resolve_time.ToMicroseconds() - interaction.create_time.ToMicroseconds()
-    metrics.interaction_closed(_kind_label(interaction.kind), state, waited / 1e6)

@@ -21,6 +21,7 @@ class Scope(StrEnum):
     INTERACTIONS_ANSWER = "interactions.answer"
     RUNS_CANCEL = "runs.cancel"
     RUNS_DELETE = "runs.delete"  # finished runs with their events, interactions and artifacts
+    BROWSER_CONTROL = "browser.control"  # take over a run's browser, drive it, hand it back
     ADMIN = "admin"  # every scope, in every tenant
 
 

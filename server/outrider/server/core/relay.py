@@ -1,7 +1,8 @@
 """Calls for runs another replica executes (replicas sharing a PostgreSQL store).
 
 A cancel or an answer must reach the agent, and only the replica executing the run holds it
-(form values never touch the store). Such calls are relayed to that replica, whose address the
+(form values never touch the store); so does its live browser (screen frames, a person's
+input). Such calls are relayed to that replica, whose address the
 store keeps by presence. The `Relay` itself is a transport (the gRPC edge implements it); the
 core decides when to use it.
 """
@@ -10,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
+
+from google.protobuf import timestamp_pb2
 
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
@@ -19,6 +22,7 @@ from outrider.server.core.principals import Principal
 from outrider.server.core.starts import Started
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.telemetry import metrics
+from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import params_pb2, run_pb2
 
@@ -58,6 +62,28 @@ class Relay(Protocol):
         principal: Principal,
         request_id: str,
     ) -> Started: ...
+
+    def watch_screen(
+        self, address: str, run_id: str, size: tuple[int, int], principal: Principal
+    ) -> AsyncGenerator[bcs.WatchScreenResponse, None]: ...
+
+    async def take_over(
+        self, address: str, run_id: str, force: bool, principal: Principal
+    ) -> ip.Interaction: ...
+
+    async def forward_input(
+        self, address: str, run_id: str, events: Sequence[bcs.InputEvent], principal: Principal
+    ) -> timestamp_pb2.Timestamp: ...
+
+    async def hand_back(
+        self, address: str, run_id: str, takeover: tuple[str, str], principal: Principal
+    ) -> ip.Interaction:
+        """`takeover` = (takeover id or "", note)."""
+
+    async def decline_takeover(
+        self, address: str, run_id: str, takeover: tuple[str, str], principal: Principal
+    ) -> ip.Interaction:
+        """`takeover` = (takeover id or "", reason)."""
 
 
 class ExecutedElsewhere(Unimplemented):

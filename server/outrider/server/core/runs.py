@@ -19,6 +19,7 @@ from outrider.server.core.agent import Agent, AgentRegistry, RunContext
 from outrider.server.core.answer_links import AnswerLinks
 from outrider.server.core.answers import Answers
 from outrider.server.core.artifacts import ArtifactStore
+from outrider.server.core.browser_controls import BrowserControls
 from outrider.server.core.checkpoints import Checkpoints
 from outrider.server.core.errors import (
     FailedPrecondition,
@@ -135,6 +136,9 @@ class RunManager:
         self._patience = presence_patience(settings.failover_interval)
         self.answers = Answers(self.interactions, store, relay, self._patience)
         self._relayed = RelayedCancels(store, relay, self._patience, lambda i: self._find(i, None))
+        self.browsers = BrowserControls(
+            self.interactions, store, relay, settings.takeover_ttl, self._find, self._patience
+        )
         self.answer_links = AnswerLinks(
             paging.derived_key(self.signing_key, "answer links"),
             settings.public_url or "",
@@ -431,6 +435,9 @@ class RunManager:
         )
         attempt, earlier = resumed or (0, [])
         journal = SideEffectJournal(self._store, self.log, run_id, redactor, attempt, earlier)
+        control = (
+            self.browsers.open(run_id, redactor) if run.kind == run_pb2.RUN_KIND_AUTOMATE else None
+        )
         ctx = RunContext(
             live,
             started_us,
@@ -440,7 +447,8 @@ class RunManager:
             self._store,
             redactor,
             checkpoints,
-            journal,
+            journal=journal,
+            control=control,
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -476,6 +484,7 @@ class RunManager:
         active.ending = True
         run_id = active.ctx.run_id
         self.interactions.end_run(run_id)
+        self.browsers.close(run_id)
         if active.moved:  # its events go on elsewhere; local watchers' streams end here
             self.log.close(run_id)
             del self._active[run_id]
@@ -524,7 +533,7 @@ class RunManager:
         if active is None:
             return
         kinds = self.interactions.pending_kinds(run_id)
-        if ip.INTERACTION_KIND_FORM_DATA in kinds:
+        if kinds & {ip.INTERACTION_KIND_FORM_DATA, ip.INTERACTION_KIND_TAKEOVER}:
             self._set_state(active, run_pb2.RUN_STATE_INPUT_REQUIRED)
         elif ip.INTERACTION_KIND_APPROVAL in kinds:
             self._set_state(active, run_pb2.RUN_STATE_APPROVAL_REQUIRED)

@@ -104,6 +104,12 @@ class _Call:
         )
         span.end()
         # A stream closed from another task ends in another context: nothing to detach there.
+        # GeneratorExit is such a close: grpc leaves a stream cancelled while it wrote a response
+        # to the event loop's finalizer, whose task may run in a copy of the call's context (so
+        # the check below passes, yet the token belongs to the call's own context and detaching
+        # it fails with an error log). Nothing runs in the call's task after it anyway.
+        if isinstance(error, GeneratorExit):
+            return
         if otel_context.get_current() is self.attached:
             otel_context.detach(token)  # type: ignore[arg-type]
 

@@ -2,14 +2,15 @@
 (liveness: a replica waiting out a database outage is alive, and restarting it would not bring
 the database back); `outrider.v1.RunService` serves while runs can start here (readiness:
 not while no agent can run, nor while the store has been unreachable longer than
-OUTRIDER_STORE_UNREADY_AFTER); `outrider.v1.InteractionService` serves unless the store is
-unreachable that long (answers need it). Shutdown sets every status NOT_SERVING itself."""
+OUTRIDER_STORE_UNREADY_AFTER); `outrider.v1.InteractionService` and
+`outrider.v1.BrowserControlService` serve unless the store is unreachable that long (answers and
+takeovers need it). Shutdown sets every status NOT_SERVING itself."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from grpc_health.v1 import health_pb2
 
@@ -32,12 +33,13 @@ class HealthStatuses(BackgroundTask):
         self,
         servicer: HealthServicer,
         run_service: str,
-        interaction_service: str,
+        answering_services: Sequence[str],
         not_serving: Callable[[], str],
     ) -> None:
         super().__init__("outrider-health", self._follow)
         self._servicer = servicer
-        self._services = (run_service, interaction_service)
+        self._run_service = run_service
+        self._answering = tuple(answering_services)
         self._not_serving = not_serving
         self._shown: str | None = None
 
@@ -51,11 +53,11 @@ class HealthStatuses(BackgroundTask):
             else:
                 log.warning("ready again")
         self._shown = reason
-        run_service, interaction_service = self._services
         await self._servicer.set("", _SERVING)
-        await self._servicer.set(run_service, _NOT_SERVING if reason else _SERVING)
+        await self._servicer.set(self._run_service, _NOT_SERVING if reason else _SERVING)
         answers = _NOT_SERVING if reason == STORE_UNREACHABLE else _SERVING
-        await self._servicer.set(interaction_service, answers)
+        for service in self._answering:
+            await self._servicer.set(service, answers)
 
     async def _follow(self) -> None:
         while True:

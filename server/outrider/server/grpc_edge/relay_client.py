@@ -4,9 +4,11 @@ with the caller's principal in a signed relay token instead of the caller's own 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 import grpc
+from google.protobuf import timestamp_pb2
 from google.protobuf.message import Message
 
 from outrider.server.core.errors import Unavailable
@@ -18,23 +20,33 @@ from outrider.server.grpc_edge.streams import is_replay
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics
-from outrider.v1 import interaction_pb2 as ip
-from outrider.v1 import interaction_service_pb2 as isv
+from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import (
+    browser_control_service_pb2_grpc,
     interaction_service_pb2_grpc,
     params_pb2,
     run_pb2,
     run_service_pb2,
     run_service_pb2_grpc,
 )
+from outrider.v1 import interaction_pb2 as ip
+from outrider.v1 import interaction_service_pb2 as isv
 
 _TIMEOUT = 15.0  # longer than the 10 s a cancel waits on the executor for the run's ending
 _SUBMIT = "/outrider.v1.InteractionService/SubmitInput"
 _DECIDE = "/outrider.v1.InteractionService/DecideApproval"
 _CANCEL = "/outrider.v1.RunService/CancelRun"
 _CREATE = "/outrider.v1.RunService/CreateRun"
-RELAYED_METHODS = frozenset({_SUBMIT, _DECIDE, _CANCEL, _CREATE})
-_CALL_NAMES = {_SUBMIT: "answer", _DECIDE: "answer", _CANCEL: "cancel", _CREATE: "start"}
+_BROWSER = "/outrider.v1.BrowserControlService/"
+_WATCH, _TAKE_OVER = _BROWSER + "WatchScreen", _BROWSER + "TakeOver"
+_FORWARD, _HAND_BACK = _BROWSER + "ForwardInput", _BROWSER + "HandBack"
+_DECLINE = _BROWSER + "DeclineTakeover"
+RELAYED_METHODS = frozenset(
+    {_SUBMIT, _DECIDE, _CANCEL, _CREATE, _WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE}
+)
+_CALL_NAMES = {_SUBMIT: "answer", _DECIDE: "answer", _CANCEL: "cancel", _CREATE: "start"} | {
+    path: "browser" for path in (_WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE)
+}
 # Codes of a hop that did not reach the executor's agent (counted as relay failures).
 _UNREACHED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
@@ -103,6 +115,83 @@ class GrpcRelay:
         )
         return response.run
 
+    # a run's live browser (core/browser_controls.py)
+
+    async def watch_screen(
+        self, address: str, run_id: str, size: tuple[int, int], principal: Principal
+    ) -> AsyncGenerator[bcs.WatchScreenResponse, None]:
+        """The executor's frame stream, passed on as it comes (no deadline: it lasts as long
+        as the run)."""
+        request = bcs.WatchScreenRequest(
+            run=run_name(run_id), max_width=size[0], max_height=size[1]
+        )
+        stub = self._browser_stub(address)
+        call = stub.WatchScreen(
+            request, metadata=self._metadata(_WATCH, request, principal, address)
+        )
+        try:
+            async for message in call:
+                yield message
+        except grpc.aio.AioRpcError as error:
+            raise _relay_error(error, _WATCH, address) from None
+        finally:
+            call.cancel()
+
+    async def take_over(
+        self, address: str, run_id: str, force: bool, principal: Principal
+    ) -> ip.Interaction:
+        request = bcs.TakeOverRequest(run=run_name(run_id), force=force)
+        stub = self._browser_stub(address)
+        response: bcs.TakeOverResponse = await self._call(
+            stub.TakeOver, request, _TAKE_OVER, principal, address
+        )
+        return response.takeover
+
+    async def forward_input(
+        self, address: str, run_id: str, events: Sequence[bcs.InputEvent], principal: Principal
+    ) -> timestamp_pb2.Timestamp:
+        request = bcs.ForwardInputRequest(run=run_name(run_id), events=events)
+        stub = self._browser_stub(address)
+        response: bcs.ForwardInputResponse = await self._call(
+            stub.ForwardInput, request, _FORWARD, principal, address
+        )
+        return response.expire_time
+
+    async def hand_back(
+        self, address: str, run_id: str, takeover: tuple[str, str], principal: Principal
+    ) -> ip.Interaction:
+        takeover_id, note = takeover
+        request = bcs.HandBackRequest(run=run_name(run_id), takeover=_named(takeover_id), note=note)
+        stub = self._browser_stub(address)
+        response: bcs.HandBackResponse = await self._call(
+            stub.HandBack, request, _HAND_BACK, principal, address
+        )
+        return response.takeover
+
+    async def decline_takeover(
+        self, address: str, run_id: str, takeover: tuple[str, str], principal: Principal
+    ) -> ip.Interaction:
+        takeover_id, reason = takeover
+        request = bcs.DeclineTakeoverRequest(
+            run=run_name(run_id), takeover=_named(takeover_id), reason=reason
+        )
+        stub = self._browser_stub(address)
+        response: bcs.DeclineTakeoverResponse = await self._call(
+            stub.DeclineTakeover, request, _DECLINE, principal, address
+        )
+        return response.takeover
+
+    def _browser_stub(
+        self, address: str
+    ) -> browser_control_service_pb2_grpc.BrowserControlServiceStub:
+        return browser_control_service_pb2_grpc.BrowserControlServiceStub(self._channel(address))
+
+    def _metadata(
+        self, path: str, request: Message, principal: Principal, address: str
+    ) -> tuple[tuple[str, str]]:
+        token = self._key.sign(principal, RelayedCall(path, request_bytes(request), address))
+        return ((RELAY_HEADER, token),)
+
     async def _call(
         self, method: Any, request: Message, path: str, principal: Principal, address: str
     ) -> Any:
@@ -112,24 +201,12 @@ class GrpcRelay:
         self, method: Any, request: Message, path: str, principal: Principal, address: str
     ) -> tuple[Any, Any]:
         """The response and the initial metadata the replica answered with."""
-        token = self._key.sign(principal, RelayedCall(path, request_bytes(request), address))
+        metadata = self._metadata(path, request, principal, address)
         try:
-            call = method(request, metadata=((RELAY_HEADER, token),), timeout=_TIMEOUT)
+            call = method(request, metadata=metadata, timeout=_TIMEOUT)
             return await call, await call.initial_metadata()
         except grpc.aio.AioRpcError as error:
-            log.info("relayed %s to %s: %s", path, address, error.code().name)
-            if error.code() in _UNREACHED:
-                metrics.relay_failed(_CALL_NAMES[path], error.code().name)
-            if error.code() in _HOP_FAILURES:  # the relay itself was refused, not the caller
-                metrics.relay_failed(_CALL_NAMES[path], "RELAY_FAILED")
-                log.warning("the replica at %s refused a relayed call: %s", address, error)
-                raise Unavailable(
-                    f"the replica executing this run ({address}) refused the relayed call: "
-                    f"{error.details()}; check that every replica has the same "
-                    "OUTRIDER_CLUSTER_SECRET and version",
-                    reason="RELAY_FAILED",
-                ) from None
-            raise core_error(error) from None
+            raise _relay_error(error, path, address) from None
 
     async def start(
         self,
@@ -164,6 +241,28 @@ class GrpcRelay:
         for channel in self._channels.values():
             await channel.close()
         self._channels.clear()
+
+
+def _named(takeover_id: str) -> str:
+    return interaction_name(takeover_id) if takeover_id else ""
+
+
+def _relay_error(error: grpc.aio.AioRpcError, path: str, address: str) -> Exception:
+    """The core error the executing replica answered with; a refusal of the relay itself (not
+    of the caller) as RELAY_FAILED."""
+    log.info("relayed %s to %s: %s", path, address, error.code().name)
+    if error.code() in _UNREACHED:
+        metrics.relay_failed(_CALL_NAMES[path], error.code().name)
+    if error.code() in _HOP_FAILURES:  # the relay itself was refused, not the caller
+        metrics.relay_failed(_CALL_NAMES[path], "RELAY_FAILED")
+        log.warning("the replica at %s refused a relayed call: %s", address, error)
+        return Unavailable(
+            f"the replica executing this run ({address}) refused the relayed call: "
+            f"{error.details()}; check that every replica has the same "
+            "OUTRIDER_CLUSTER_SECRET and version",
+            reason="RELAY_FAILED",
+        )
+    return core_error(error)
 
 
 def _credentials(settings: Settings) -> grpc.ChannelCredentials | None:

@@ -20,6 +20,7 @@ from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
+from outrider.server.grpc_edge.browser_control_servicer import BrowserControlServicer
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
 from outrider.server.grpc_edge.health import HealthServicer
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
@@ -32,6 +33,8 @@ from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 from outrider.v1 import (
+    browser_control_service_pb2,
+    browser_control_service_pb2_grpc,
     interaction_service_pb2,
     interaction_service_pb2_grpc,
     run_service_pb2,
@@ -44,6 +47,7 @@ RUN_SERVICE = run_service_pb2.DESCRIPTOR.services_by_name["RunService"].full_nam
 SERVICE_NAMES = (
     RUN_SERVICE,
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"].full_name,
+    browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"].full_name,
 )
 # Keepalive that tolerates clients idling through a two-minute wait for a human.
 _CHANNEL_OPTIONS = (
@@ -75,7 +79,7 @@ class OutriderServer:
         self._agents = agents
         self.health = HealthServicer()
         self.statuses = HealthStatuses(
-            self.health, RUN_SERVICE, SERVICE_NAMES[1], self.runs.not_serving
+            self.health, RUN_SERVICE, SERVICE_NAMES[1:], self.runs.not_serving
         )
         self.keyring = Keyring(settings)
         self._auth = AuthInterceptor(self.keyring, settings)
@@ -139,6 +143,9 @@ class OutriderServer:
         run_service_pb2_grpc.add_RunServiceServicer_to_server(RunServicer(self.runs), self._server)
         interaction_service_pb2_grpc.add_InteractionServiceServicer_to_server(
             InteractionServicer(self.runs), self._server
+        )
+        browser_control_service_pb2_grpc.add_BrowserControlServiceServicer_to_server(
+            BrowserControlServicer(self.runs.browsers), self._server
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)

@@ -46,10 +46,12 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued, recipe_replayed, run_resumed and side_effect, and the typed fields beyond "
-    "Tabstack's schema (cached-token counts). An automate run started without it cannot "
-    "be asked for approvals: actions the firewall holds are refused at once and the model is "
-    "told (and a run taken over after it did side effects ends instead of asking).",
+    "run_queued, recipe_replayed, run_resumed, side_effect, takeover_requested, "
+    "takeover_started and takeover_ended, and the typed fields beyond Tabstack's schema "
+    "(cached-token counts). An automate run started without it cannot be asked for approvals "
+    "(actions the firewall holds are refused at once and the model is told; a run taken over "
+    "after it did side effects ends instead of asking) nor ask for a person (request_human is "
+    "not offered).",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 

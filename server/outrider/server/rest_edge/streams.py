@@ -29,8 +29,8 @@ CHUNK_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class StreamSettings:
-    # also send our own events (approvals, input, queue, recipes) and fields beyond the
-    # Tabstack schema (cached-token counts)
+    # also send our own events (approvals, input, queue, recipes, takeovers) and fields beyond
+    # the Tabstack schema (cached-token counts)
     approval_events: bool
     retry_ms: int
     root_path: str = ""  # OUTRIDER_PUBLIC_URL's path prefix, for the Location header

@@ -18,6 +18,7 @@ Requirement = Scope | Literal["open", "authenticated"]
 
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
+_BROWSER = "/outrider.v1.BrowserControlService/"
 HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -40,6 +41,12 @@ GRPC_METHODS: dict[str, Requirement] = {
     _INTERACTIONS + "DecideApproval": Scope.INTERACTIONS_ANSWER,
     _INTERACTIONS + "ListInteractions": Scope.RUNS_READ,
     _INTERACTIONS + "GetInteraction": Scope.RUNS_READ,
+    # Watching shows what screenshots show; driving a run's browser is a power of its own.
+    _BROWSER + "WatchScreen": Scope.RUNS_READ,
+    _BROWSER + "TakeOver": Scope.BROWSER_CONTROL,
+    _BROWSER + "ForwardInput": Scope.BROWSER_CONTROL,
+    _BROWSER + "HandBack": Scope.BROWSER_CONTROL,
+    _BROWSER + "DeclineTakeover": Scope.INTERACTIONS_ANSWER,
     **dict.fromkeys(HEALTH_METHODS, OPEN),
     **dict.fromkeys(REFLECTION_METHODS, OPEN),
 }

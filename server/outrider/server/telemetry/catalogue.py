@@ -130,7 +130,8 @@ METRICS: tuple[MetricDoc, ...] = (
         "outrider_interaction_wait_seconds",
         "histogram",
         ("kind", "state"),
-        "How long form-data requests and approvals waited for a person, by how they ended.",
+        "How long form-data requests, approvals and takeovers waited for (or, for a takeover, "
+        "were held by) a person, by how they ended.",
     ),
     MetricDoc(
         "outrider_interactions_pending", "gauge", ("kind",), "Interactions waiting for a person."
@@ -164,8 +165,9 @@ METRICS: tuple[MetricDoc, ...] = (
         "outrider_relay_failures_total",
         "counter",
         ("call", "reason"),
-        "Calls relayed to another replica (answer, cancel, start) that failed between replicas "
-        "(EXECUTOR_LOST, RELAY_FAILED, NO_WORKER, unreachable), not those the executor refused.",
+        "Calls relayed to another replica (answer, cancel, start, browser) that failed between "
+        "replicas (EXECUTOR_LOST, RELAY_FAILED, NO_WORKER, unreachable), not those the executor "
+        "refused.",
     ),
     MetricDoc(
         "outrider_store_unreachable",

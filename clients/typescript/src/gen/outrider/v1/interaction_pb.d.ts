@@ -7,6 +7,7 @@ import type { Message } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { InteractiveFormDataRequest } from "./automate_events_pb.js";
 import type { ApprovalDecision, ApprovalRequested } from "./run_event_pb.js";
+import type { TakeoverControl, TakeoverRequested } from "./browser_control_pb.js";
 
 /**
  * Describes the file outrider/v1/interaction.proto.
@@ -55,7 +56,8 @@ export declare type Interaction = Message<"outrider.v1.Interaction"> & {
   createTime?: Timestamp | undefined;
 
   /**
-   * When it expires unless answered.
+   * When it expires unless answered. For a takeover a person has taken, when control returns
+   * to the agent unless the person sends input or hands back first.
    *
    * @generated from field: google.protobuf.Timestamp expire_time = 6;
    */
@@ -89,6 +91,14 @@ export declare type Interaction = Message<"outrider.v1.Interaction"> & {
      */
     value: ApprovalRequested;
     case: "approval";
+  } | {
+    /**
+     * The takeover request event.
+     *
+     * @generated from field: outrider.v1.TakeoverRequested takeover = 14;
+     */
+    value: TakeoverRequested;
+    case: "takeover";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -99,7 +109,7 @@ export declare type Interaction = Message<"outrider.v1.Interaction"> & {
   decision: ApprovalDecision;
 
   /**
-   * For a resolved form-data request: true when the caller declined it.
+   * For a resolved form-data request or takeover: true when the caller declined it.
    *
    * @generated from field: bool declined = 11;
    */
@@ -120,6 +130,13 @@ export declare type Interaction = Message<"outrider.v1.Interaction"> & {
    * @generated from field: string answer_url = 13;
    */
   answerUrl: string;
+
+  /**
+   * For a takeover: who has control, since when, and how it ended.
+   *
+   * @generated from field: outrider.v1.TakeoverControl takeover_control = 20;
+   */
+  takeoverControl?: TakeoverControl | undefined;
 };
 
 /**
@@ -181,6 +198,14 @@ export enum InteractionKind {
    * @generated from enum value: INTERACTION_KIND_APPROVAL = 2;
    */
   APPROVAL = 2,
+
+  /**
+   * A person takes over the run's browser and hands it back (BrowserControlService): asked for
+   * by the agent (request_human) or begun by a person. Resolved by handing back or declining.
+   *
+   * @generated from enum value: INTERACTION_KIND_TAKEOVER = 3;
+   */
+  TAKEOVER = 3,
 }
 
 /**

@@ -7,6 +7,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { AutomateEvent } from "./automate_events_pb.js";
 import type { ResearchEvent } from "./research_events_pb.js";
+import type { TakeoverEnded, TakeoverRequested, TakeoverStarted } from "./browser_control_pb.js";
 
 /**
  * Describes the file outrider/v1/run_event.proto.
@@ -122,6 +123,30 @@ export declare type RunEvent = Message<"outrider.v1.RunEvent"> & {
      */
     value: SideEffect;
     case: "sideEffect";
+  } | {
+    /**
+     * A takeover of the run's browser was asked for (by the agent) or begun (by a person).
+     *
+     * @generated from field: outrider.v1.TakeoverRequested takeover_requested = 14;
+     */
+    value: TakeoverRequested;
+    case: "takeoverRequested";
+  } | {
+    /**
+     * A person has control of the run's browser; the agent waits.
+     *
+     * @generated from field: outrider.v1.TakeoverStarted takeover_started = 15;
+     */
+    value: TakeoverStarted;
+    case: "takeoverStarted";
+  } | {
+    /**
+     * A takeover ended; the agent has the browser again.
+     *
+     * @generated from field: outrider.v1.TakeoverEnded takeover_ended = 16;
+     */
+    value: TakeoverEnded;
+    case: "takeoverEnded";
   } | { case: undefined; value?: undefined };
 
   /**

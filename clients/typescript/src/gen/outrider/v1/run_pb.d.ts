@@ -243,7 +243,8 @@ export enum RunState {
   RUNNING = 2,
 
   /**
-   * Waiting for the caller to supply form data.
+   * Waiting for the caller to supply form data, or for a person: the agent asked for a
+   * takeover of its browser, or a person has control of it.
    *
    * @generated from enum value: RUN_STATE_INPUT_REQUIRED = 3;
    */

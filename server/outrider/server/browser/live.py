@@ -1,0 +1,41 @@
+"""A browser session as the core's RunControl uses it (core/screen_watch.LiveBrowser): its screen
+for viewers, and a person's input for its current tab. One per session; a restarted browser
+gets a new one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from outrider.server.browser.human_input import InputForwarder
+from outrider.server.browser.screencast import Screencast
+from outrider.server.browser.session import BrowserSession
+from outrider.server.core.screen_watch import Unwatch
+from outrider.v1 import browser_control_service_pb2 as bcs
+
+
+class LiveSession:
+    def __init__(self, session: BrowserSession, redact: Callable[[str], str]) -> None:
+        self._session = session
+        self.screencast = Screencast(session, redact)
+        self._input = InputForwarder(session)
+        session.on_current = self.screencast.follow  # a new tab, a switch, a closed tab
+
+    def watch(self, width: int, height: int, deliver: Callable[[bcs.ScreenFrame], None]) -> Unwatch:
+        return self.screencast.add(width, height, deliver)
+
+    async def forward(self, events: Sequence[bcs.InputEvent]) -> None:
+        await self._input.send(events)
+
+    def where(self) -> str:
+        current = self._session.current
+        return current.url if current is not None else ""
+
+    def tabs(self) -> tuple[int, int]:
+        """(the current tab's number, how many are open), 1-based as the agent's tabs tool."""
+        pages = self._session.tabs
+        current = self._session.current
+        return (pages.index(current) + 1 if current in pages else 0), len(pages)
+
+    async def close(self) -> None:
+        await self.screencast.close()
+        await self._input.close()
