@@ -6,9 +6,11 @@ committed after their LISTEN connection was dropped."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import psycopg
 
+from outrider.server.core.presence_keeper import PresenceKeeper
 from outrider.server.core.storage.postgres import PostgresStore
 from outrider.v1 import run_event_pb2
 from tests.store.test_contract import RUNNING, a_run
@@ -85,3 +87,34 @@ def test_a_process_takes_its_presence_back_after_its_session_was_dropped(postgre
     finally:
         owner.close()
         other.close()
+
+
+async def test_presence_comes_back_while_the_event_loop_is_held(postgres_url: str) -> None:
+    """The keeper's checks do not wait for the event loop: held for seconds (a read waiting for
+    a pooled connection while PostgreSQL is down, a busy machine), a live replica still takes
+    its presence back at once, and no other replica sweeps its runs up as a dead one's."""
+    owner = PostgresStore(postgres_url)
+    keeper = PresenceKeeper(owner, 0.1)
+    keeper.start()
+    try:
+        owner.save_run(a_run("a", 1, state=RUNNING), "a")
+        owner.flush()
+        drop_connections(postgres_url)  # as a database restart: every presence lock goes
+        other = PostgresStore(postgres_url)  # a replica judging it (its own lock is new)
+        try:
+            assert owner_back_while_loop_is_held(other, within=10.0)
+        finally:
+            other.close()
+    finally:
+        await keeper.stop()
+        owner.close()
+
+
+def owner_back_while_loop_is_held(other: PostgresStore, within: float) -> bool:
+    """Called on the event loop, which it holds: whether run `a` has a live owner again."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if other.active_runs() == []:
+            return True
+        time.sleep(0.05)
+    return False

@@ -1,21 +1,29 @@
-"""Keeps this replica's presence in a shared store: about every second it checks its PostgreSQL
+"""Keeps this process's presence in a shared store: about every second it checks its PostgreSQL
 presence lock and takes it back as soon as PostgreSQL lets it (after a restart, or when the
 session was dropped), so a live replica is seen alive again long before anyone judges it gone
 (a takeover needs two sweeps, a relayed call waits two failover intervals). The checks are also
-how the replica knows whether it reaches its store (readiness, fast-failing reads)."""
+how the replica knows whether it reaches its store (readiness, fast-failing reads).
+
+The checks run in a thread of their own, never on the event loop: a loop held for seconds (a
+read waiting for a pooled connection while PostgreSQL is down, a long sweep, a busy machine)
+must not keep a live replica's presence away, or other replicas take its runs over."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 
-from outrider.server.core.background import BackgroundTask
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage import Store
 from outrider.server.telemetry import metrics
 
 log = logging.getLogger(__name__)
+
+# Seconds `stop()` waits for a check under way (a connection attempt to an unreachable store
+# may take its whole connect timeout); the thread then ends after that check.
+_STOP_WAIT = 5.0
 
 
 def keeper_period(failover_interval: float) -> float:
@@ -30,24 +38,37 @@ def presence_patience(failover_interval: float) -> float:
     return max(2 * failover_interval, 3 * keeper_period(failover_interval))
 
 
-class PresenceKeeper(BackgroundTask):
-    """`start()` checks every `period` seconds (in a thread: a connect may block); `stop()`."""
+class PresenceKeeper:
+    """`start()` checks every `period` seconds in a thread; `stop()` (idempotent) ends it."""
 
     def __init__(self, store: Store, period: float) -> None:
-        super().__init__("outrider-presence", self._every_period)
         self._store = store
         self._period = period
         self._lost_at: float | None = None
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
 
-    async def _every_period(self) -> None:
-        while True:
-            await asyncio.sleep(self._period)
-            await self.check()
+    def start(self) -> None:
+        self._thread = threading.Thread(
+            target=self._every_period, name="outrider-presence", daemon=True
+        )
+        self._thread.start()
 
-    async def check(self) -> None:
-        """One check: logs and counts a presence lost and taken back."""
+    async def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, _STOP_WAIT)
+            self._thread = None
+
+    def _every_period(self) -> None:
+        while not self._stopping.wait(self._period):
+            self.check()
+
+    def check(self) -> None:
+        """One check (blocking: a connection may be opened): logs and counts a presence lost
+        and taken back."""
         try:
-            retaken = await asyncio.to_thread(self._store.keep_presence)
+            retaken = self._store.keep_presence()
         except Unavailable as error:
             self._lost(error.message)
             return
