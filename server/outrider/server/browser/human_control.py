@@ -70,10 +70,16 @@ class HumanControl:
         """Reads the page; again if a person took the browser over before the model was asked
         (the model is never asked about a page a person has changed since). True when a
         screenshot was taken."""
+        await self._settled()
         has_screenshot = await self._run.observer.observe(iteration_id)
         while await self.before_model_call():
+            await self._settled()
             has_screenshot = await self._run.observer.observe(iteration_id)
         return has_screenshot
+
+    async def _settled(self) -> None:
+        if self._live is not None:
+            await self._live.settled()
 
     def read_page(self) -> list[str]:
         """The agent reads the page now: notes on the takeovers it did not ask for that ended
@@ -93,6 +99,7 @@ class HumanControl:
     async def request_human(self, reason: str, iteration_id: str) -> ActionResult:
         assert self._control is not None  # the tool is offered only with a control (can_ask)
         answer = await self._control.request_human(iteration_id, self._run.secrets.redact(reason))
+        await self._settled()  # before `_where` says where the person left the browser
         return ActionResult(True, self._result(answer))
 
     def _result(self, answer: TakeoverAnswer) -> str:

@@ -5,6 +5,7 @@ Navigation goes through Playwright (the run's network guard and domain rules app
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,8 +44,10 @@ class InputForwarder:
         self._page: Page | None = None
         self._cdp: CDPSession | None = None
         self._buttons = 0  # buttons held down, as DevTools' bit mask
+        self.last_sent = 0.0  # monotonic time of the last input sent, 0 when settled since
 
     async def send(self, events: Sequence[bcs.InputEvent]) -> None:
+        self.last_sent = time.monotonic()
         try:
             for event in events:
                 await self._one(event)
