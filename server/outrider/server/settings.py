@@ -34,6 +34,16 @@ class Settings(BaseSettings):
         "REST edge from a browser, or `*` for any; empty: CORS closed (no CORS headers, "
         "preflights and cross-origin POST/DELETE refused). Credentials are never allowed.",
     )
+    mcp_enabled: bool = Field(
+        True, description="Serve the MCP edge (streamable HTTP) at /mcp on the REST port."
+    )
+    mcp_allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated Host header values /mcp answers (`host` for any port, or "
+        "`host:port`), against DNS rebinding; empty: the loopback names (localhost, 127.0.0.1, "
+        "[::1]) when the REST edge binds a loopback address, any host otherwise. Pages of "
+        "other origins than these hosts and OUTRIDER_CORS_ORIGINS are refused (403).",
+    )
     data_dir: Path = Field(
         Path("data"), description="Directory of the SQLite file and (on SQLite) the artifact files."
     )
@@ -226,7 +236,9 @@ class Settings(BaseSettings):
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
     )
 
-    @field_validator("api_keys", "network_allow", "cors_origins", mode="before")
+    @field_validator(
+        "api_keys", "network_allow", "cors_origins", "mcp_allowed_hosts", mode="before"
+    )
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):

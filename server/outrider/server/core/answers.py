@@ -48,3 +48,18 @@ class Answers:
         except ExecutedElsewhere as elsewhere:
             relay, address = executor_address(self._store, self._relay, elsewhere, principal)
             return await relay.decide_approval(address, interaction_id, answer, principal)
+
+    def hold_input(
+        self,
+        interaction_id: str,
+        values: list[tuple[str, str]],
+        principal: Principal,
+        run_id: str | None = None,
+    ) -> list[str] | None:
+        """Part of a form-data answer, kept until the rest arrives (see
+        `InteractionBroker.hold_input`); None when another replica executes the run: parts are
+        not relayed (the whole answer then goes one way)."""
+        try:
+            return self._broker.hold_input(interaction_id, values, principal, run_id)
+        except ExecutedElsewhere:
+            return None

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
 from outrider.server.core.runs import RunManager
+from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
+from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.rest_edge.auth import AuthMiddleware, principal_of
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
 from outrider.server.rest_edge.errors import error_response, internal_response
@@ -87,7 +90,7 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),
     ]
-    routes = [
+    routes: list[BaseRoute] = [
         Route(
             path, mapped(requiring(rest_requirement(method, path, settings), fn)), methods=[method]
         )
@@ -96,14 +99,31 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
     open_paths = frozenset(
         path for path, _, method in table if rest_requirement(method, path, settings) == OPEN
     )
+    # The MCP edge is an edge of its own on this port: it authenticates its callers and guards
+    # hosts and origins itself (the MCP transport's rules), so the API's checks leave it alone.
+    mcp = McpEdge(runs, settings, keyring) if settings.mcp_enabled else None
+    own = (MCP_PATH,) if mcp is not None else ()
+    if mcp is not None:
+        routes.append(Route(MCP_PATH, mcp.app))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as edges:
+            if mcp is not None:
+                await edges.enter_async_context(mcp.running())
+            yield
+
     return Starlette(
         routes=routes,
         middleware=[
             Middleware(ObservingMiddleware),
-            Middleware(BrowserGuardMiddleware, allowed_origins=settings.cors_origins),
-            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths),
+            Middleware(
+                BrowserGuardMiddleware, allowed_origins=settings.cors_origins, own_paths=own
+            ),
+            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths, own_paths=own),
         ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
+        lifespan=lifespan,
     )
 
 

@@ -12,21 +12,30 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.principals import Principal
 from outrider.server.rest_edge.errors import error_response
-from outrider.server.security.authn import Keyring, authenticate
+from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate
 from outrider.server.telemetry.logs import bind_principal
 
 PRINCIPAL_STATE = "principal"
-PEER_NAME_STATE = "peer_common_name"
 
 
 class AuthMiddleware:
-    def __init__(self, app: ASGIApp, keyring: Keyring, open_paths: frozenset[str]) -> None:
+    """`own_paths`: prefixes of an edge mounted here that authenticates its own requests."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        keyring: Keyring,
+        open_paths: frozenset[str],
+        own_paths: tuple[str, ...] = (),
+    ) -> None:
         self._app = app
         self._keyring = keyring
         self._open_paths = open_paths
+        self._own_paths = own_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in self._open_paths:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or path in self._open_paths or under(path, self._own_paths):
             await self._app(scope, receive, send)
             return
         headers = dict(scope["headers"])
@@ -39,6 +48,11 @@ class AuthMiddleware:
             await error_response(error)(scope, receive, send)
             return
         await self._app(scope, receive, send)
+
+
+def under(path: str, prefixes: tuple[str, ...]) -> bool:
+    """Whether `path` is one of `prefixes` or below one of them."""
+    return any(path == prefix or path.startswith(prefix + "/") for prefix in prefixes)
 
 
 def principal_of(request: Request) -> Principal:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from outrider.server.rest_edge.auth import under
+
 ANY_ORIGIN = "*"
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _ALLOWED_METHODS = "GET, POST, DELETE"
@@ -38,13 +40,18 @@ def is_json_media_type(value: str) -> bool:
 
 
 class BrowserGuardMiddleware:
-    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...]) -> None:
+    """`own_paths`: prefixes of an edge mounted here that guards its own forms (the console)."""
+
+    def __init__(
+        self, app: ASGIApp, allowed_origins: tuple[str, ...], own_paths: tuple[str, ...] = ()
+    ) -> None:
         self._app = app
         self._any = ANY_ORIGIN in allowed_origins
         self._origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+        self._own_paths = own_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or under(scope.get("path", ""), self._own_paths):
             await self._app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}

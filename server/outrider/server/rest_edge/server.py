@@ -37,7 +37,7 @@ class RestServer:
             build_app(runs, settings, keyring or Keyring(settings)),
             host=settings.rest_host,
             port=settings.rest_port,
-            lifespan="off",
+            lifespan="on",  # mounted edges (MCP) start and stop with the app
             log_config=None,
             access_log=False,
             server_header=False,

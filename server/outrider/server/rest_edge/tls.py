@@ -9,7 +9,7 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from outrider.server.rest_edge.auth import PEER_NAME_STATE
+from outrider.server.security.authn import PEER_NAME_STATE
 from outrider.server.settings import Settings
 
 

@@ -16,6 +16,10 @@ from outrider.server.settings import Settings
 
 log = logging.getLogger(__name__)
 
+# Where the REST port's connection puts the verified client certificate's common name in each
+# request's scope["state"] (rest_edge.tls), for the REST and console edges to authenticate with.
+PEER_NAME_STATE = "peer_common_name"
+
 _DENIED = Unauthenticated(
     "missing or invalid API key; send 'authorization: Bearer <key>' or a mapped client certificate"
 )
