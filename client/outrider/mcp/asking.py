@@ -93,7 +93,7 @@ class Questioner:
                 "the request was declined.",
             )
             return None
-        if plain and self.abilities.form:
+        if plain and self.abilities.form and (not secret or self.backend.partial_answers):
             return Step(
                 question.interaction,
                 "form",

@@ -23,6 +23,10 @@ class Artifact:
 
 
 class Backend(Protocol):
+    # Whether a form's answer can be given in parts (see hold_input); without, a form with a
+    # secret field goes to the answer page whole.
+    partial_answers: bool
+
     async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
         """Starts a run; violations name tool arguments ("task", "options.model")."""
         ...

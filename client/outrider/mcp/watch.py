@@ -20,8 +20,7 @@ from anyio.abc import TaskGroup
 from mcp import types
 from outrider.mcp.asking import Questioner, Step
 from outrider.mcp.backend import Backend
-from outrider.mcp.errors import Refused
-from outrider.mcp.peer import Peer
+from outrider.mcp.peer import ElicitParams, Peer
 from outrider.mcp.progress import Narrator
 from outrider.mcp.questions import Question, question_from, question_of, resolved_by
 from outrider.mcp.results import Seen, run_result
@@ -45,6 +44,9 @@ class Watch:
         self.narrator = Narrator()
         self.seen = Seen()
         self.questions = Questioner(backend, peer.abilities)
+        self._asked: set[str] = set()  # interactions asked during this call
+        self._closed: set[str] = set()  # interactions closed during this call
+        self._waiting: dict[str, anyio.CancelScope] = {}  # questions the client is considering
         self._linked: set[str] = set()  # interactions whose answer page the client opened
 
     async def _tell(self, event: run_event_pb2.RunEvent) -> None:
@@ -57,50 +59,63 @@ class Watch:
     # handshake era (or a client that cannot be asked): one call follows the run to its end
 
     async def push(self, pending: list[Question]) -> None:
-        asking: dict[str, anyio.CancelScope] = {}
         async with anyio.create_task_group() as tasks:
             for question in pending:
-                self._start(tasks, asking, question)
+                self._start(tasks, question)
             async with contextlib.aclosing(self.backend.follow(self.run, self.after)) as events:
                 async for event in events:
                     await self._tell(event)
                     asked = question_of(event)
                     if asked is not None:
-                        self._start(tasks, asking, asked)
-                    await self._withdraw(asking, resolved_by(event))
+                        self._start(tasks, asked)
+                    await self._withdraw(resolved_by(event))
             tasks.cancel_scope.cancel()
 
-    def _start(self, tasks: TaskGroup, asking: dict[str, anyio.CancelScope], q: Question) -> None:
-        if self.peer.abilities.asks and q.interaction not in asking:
-            asking[q.interaction] = anyio.CancelScope()
-            tasks.start_soon(self._ask, q, asking[q.interaction])
+    def _start(self, tasks: TaskGroup, question: Question) -> None:
+        if self.peer.abilities.asks and question.interaction not in self._asked:
+            self._asked.add(question.interaction)
+            tasks.start_soon(self._ask, question)
 
-    async def _withdraw(self, asking: dict[str, anyio.CancelScope], closed: str | None) -> None:
-        """A question closed (answered anywhere, expired): stop asking it."""
+    async def _withdraw(self, closed: str | None) -> None:
+        """A question closed (answered anywhere, expired): stop asking the client about it."""
         if closed is None:
             return
-        scope = asking.pop(closed, None)
-        if scope is not None:
-            scope.cancel()
+        self._closed.add(closed)
+        waiting = self._waiting.pop(closed, None)
+        if waiting is not None:
+            waiting.cancel()
         if closed in self._linked:
             self._linked.discard(closed)
             await self.peer.elicit_complete(closed.removeprefix("interactions/"))
 
-    async def _ask(self, question: Question, scope: anyio.CancelScope) -> None:
-        with scope:
+    async def _ask(self, question: Question) -> None:
+        try:
+            step = await self.questions.first_step(question)
+            while step is not None and step.params is not None:
+                result = await self._elicit(question.interaction, step.params)
+                if result is None:  # withdrawn
+                    return
+                if step.kind == "url" and result.action == "accept":
+                    self._linked.add(question.interaction)
+                step = await self.questions.answer(step, result)
+        except Exception as error:  # the client failed to ask (or answer); the run goes on
+            log.info("asking %s failed: %s", question.interaction, error)
+            await self.questions.decline_unasked(
+                question.interaction, f"The client could not be asked: {error}"
+            )
+
+    async def _elicit(self, interaction: str, params: ElicitParams) -> types.ElicitResult | None:
+        """The client's answer; None when the question closed meanwhile (only waiting on the
+        client is interrupted, never an answer being applied)."""
+        if interaction in self._closed:
+            return None
+        with anyio.CancelScope() as waiting:
+            self._waiting[interaction] = waiting
             try:
-                step = await self.questions.first_step(question)
-                while step is not None:
-                    assert step.params is not None
-                    result = await self.peer.elicit(step.params)
-                    if step.kind == "url" and result.action == "accept":
-                        self._linked.add(question.interaction)
-                    step = await self.questions.answer(step, result)
-            except (Refused, Exception) as error:  # the client failed to ask; the run goes on
-                log.info("asking %s failed: %s", question.interaction, error)
-                await self.questions.decline_unasked(
-                    question.interaction, f"The client could not be asked: {error}"
-                )
+                return await self.peer.elicit(params)
+            finally:
+                self._waiting.pop(interaction, None)
+        return None
 
     # 2026-07-28: questions are returned, the call retried with the answers
 

@@ -61,6 +61,8 @@ async def _awaited(call: Callable[[], Awaitable[T]]) -> T:
 
 
 class CoreBackend:
+    partial_answers = True  # held by this replica when it executes the run (else sent whole)
+
     def __init__(self, runs: RunManager, principal: Principal) -> None:
         self._runs = runs
         self._principal = principal
