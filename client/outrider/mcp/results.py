@@ -111,7 +111,7 @@ def _link(source: dict[str, str]) -> types.ResourceLink:
 
 
 def _text(content: dict[str, Any]) -> str:
-    head = f"Run {content['run']} ({content['kind']}) is {content['state']}."
+    head = f"Run {content['run']} ({content['kind']}): {content['state']}."
     lines = [head]
     if "final_answer" in content:
         lines.append(f"Answer: {content['final_answer']}")
@@ -120,7 +120,8 @@ def _text(content: dict[str, Any]) -> str:
     if "report" in content:
         lines.append(content["report"])
     for index, source in enumerate(content.get("sources", []), start=1):
-        lines.append(f"[{index}] {source['title']}: {source['url']}")
+        if source["url"] not in content.get("report", ""):  # reports list their sources
+            lines.append(f"[{index}] {source['title']}: {source['url']}")
     for question in content.get("pending_questions", []):
         lines.append(f"Waiting for an answer ({question['interaction']}): {question['summary']}")
     if content.get("screenshots"):
