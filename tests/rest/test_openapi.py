@@ -15,6 +15,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck
 
+from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.rest.conftest import RestFactory
@@ -136,7 +137,7 @@ async def test_the_document_is_served_and_names_every_route(make_rest: RestFacto
         served = await http.get("/openapi.json", headers={"Authorization": f"Bearer {KEY}"})
     paths = served.json()["paths"]
     routes = {r.path for r in case.rest._server.config.app.routes}  # type: ignore[attr-defined]
-    assert routes - {"/openapi.json"} == set(paths)
+    assert routes - {"/openapi.json", MCP_PATH} == set(paths)  # MCP is a protocol of its own
 
 
 async def test_wrong_or_missing_key_is_401_on_every_route(make_rest: RestFactory) -> None:

@@ -8,6 +8,7 @@ gRPC for the stdio bridge (grpc_backend.py). Names are resource names ("runs/{id
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -26,6 +27,11 @@ class Backend(Protocol):
     # Whether a form's answer can be given in parts (see hold_input); without, a form with a
     # secret field goes to the answer page whole.
     partial_answers: bool
+
+    def holding(self) -> AbstractContextManager[None]:
+        """While a call is served: a stopping server waits for it (and its last reads) before
+        it closes its store, as for an open event stream."""
+        ...
 
     async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
         """Starts a run; violations name tool arguments ("task", "options.model")."""

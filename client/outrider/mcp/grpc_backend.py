@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 
 from outrider.client import AsyncClient, InvalidArgumentError, Options, RPCError
 from outrider.mcp.arguments import argument_path
@@ -34,6 +35,9 @@ class GrpcBackend:
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
+
+    def holding(self) -> AbstractContextManager[None]:
+        return contextlib.nullcontext()  # the server's streams and calls are its own business
 
     async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
         chosen = Options(

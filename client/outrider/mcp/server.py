@@ -71,12 +71,13 @@ def build_server(
         if handler is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
         call = Call(ctx, params, backend_of(ctx), Peer(ctx))
-        try:
-            if params.request_state is not None:
-                return await _resume(call, params.request_state)
-            return await handler(call)
-        except Refused as refused:
-            return results.refusal(refused)
+        with call.backend.holding():
+            try:
+                if params.request_state is not None:
+                    return await _resume(call, params.request_state)
+                return await handler(call)
+            except Refused as refused:
+                return results.refusal(refused)
 
     server: Server[Any] = Server(
         NAME,

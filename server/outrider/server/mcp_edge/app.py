@@ -11,14 +11,15 @@ share).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from mcp.server import ServerRequestContext
+from mcp.server.context import CallNext
 from mcp.server.request_state import RequestStateSecurity
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -34,6 +35,7 @@ from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
 MOUNT_PATH = "/mcp"
+_LAST_RESPONSE = 0.2  # seconds for the last call's response to leave before sessions close
 _STATE_SECONDS_MIN = 600.0  # a question's think time per round, at least the SDK's default
 
 
@@ -46,6 +48,12 @@ class McpEdge:
             bind_principal=_bound_principal,
         )
         self.server = build_server(self._backend_of, _version(), security)
+        self._requests = 0  # MCP requests being served (a tool call lasts as long as its run)
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()
+        self.server.middleware.insert(0, self._counted)
         self._manager = StreamableHTTPSessionManager(
             self.server,
             # The guard checks hosts and origins (with our settings); the SDK still checks
@@ -58,11 +66,45 @@ class McpEdge:
     def _backend_of(self, ctx: ServerRequestContext[Any, Any]) -> CoreBackend:
         return CoreBackend(self._runs, principal_of_request(ctx.request))
 
-    @asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        """The session manager's life (the REST app's lifespan): sessions end with it."""
-        async with self._manager.run():
-            yield
+    async def _counted(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        if ctx.request_id is None:  # a notification
+            return await call_next(ctx)
+        self._requests += 1
+        self._idle.clear()
+        try:
+            return await call_next(ctx)
+        finally:
+            self._requests -= 1
+            if not self._requests:
+                self._idle.set()
+
+    async def start(self) -> None:
+        """Starts the session manager, in a task of its own (its task group must end where it
+        began, whichever task stops the edge)."""
+        ready, self._stopping = asyncio.Event(), asyncio.Event()
+
+        async def sessions() -> None:
+            async with self._manager.run():
+                ready.set()
+                await self._stopping.wait()
+
+        self._task = asyncio.create_task(sessions(), name="outrider-mcp-sessions")
+        waiting = asyncio.create_task(ready.wait())
+        await asyncio.wait({waiting, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        if self._task.done():
+            self._task.result()  # raises why it failed
+
+    async def stop(self, limit: float) -> None:
+        """Once no request is served (tool calls end with their runs, which a stopping server
+        ends; at most `limit` seconds), every session ends, with its idle event stream."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(limit):
+                await self._idle.wait()
+        await asyncio.sleep(_LAST_RESPONSE)
+        if self._task is not None:
+            self._stopping.set()
+            await self._task
 
 
 def _bound_principal(ctx: ServerRequestContext[Any, Any]) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import TypeVar
 
 from outrider.mcp.arguments import argument_path
@@ -66,6 +67,9 @@ class CoreBackend:
     def __init__(self, runs: RunManager, principal: Principal) -> None:
         self._runs = runs
         self._principal = principal
+
+    def holding(self) -> AbstractContextManager[None]:
+        return self._runs.log.watcher()
 
     async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
         automate = isinstance(params, params_pb2.AutomateParams)

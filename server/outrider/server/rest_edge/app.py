@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -66,7 +65,10 @@ def requiring(need: Requirement | None, endpoint: Endpoint) -> Endpoint:
     return wrapper
 
 
-def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
+def build_app(
+    runs: RunManager, settings: Settings, keyring: Keyring, mcp: McpEdge | None = None
+) -> Starlette:
+    """The REST routes, and the MCP edge at /mcp when given (its owner starts and stops it)."""
     r = Routes(runs, settings)
     document = openapi_document()
 
@@ -101,18 +103,9 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
     )
     # The MCP edge is an edge of its own on this port: it authenticates its callers and guards
     # hosts and origins itself (the MCP transport's rules), so the API's checks leave it alone.
-    mcp = McpEdge(runs, settings, keyring) if settings.mcp_enabled else None
     own = (MCP_PATH,) if mcp is not None else ()
     if mcp is not None:
         routes.append(Route(MCP_PATH, mcp.app))
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with contextlib.AsyncExitStack() as edges:
-            if mcp is not None:
-                await edges.enter_async_context(mcp.running())
-            yield
-
     return Starlette(
         routes=routes,
         middleware=[
@@ -123,7 +116,6 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
             Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths, own_paths=own),
         ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
-        lifespan=lifespan,
     )
 
 

@@ -12,6 +12,7 @@ import uvicorn
 
 from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
+from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.ports import bind_listeners
 from outrider.server.rest_edge.app import build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
@@ -33,11 +34,13 @@ class RestServer:
     def __init__(
         self, settings: Settings, runs: RunManager, keyring: Keyring | None = None
     ) -> None:
+        keyring = keyring or Keyring(settings)
+        self._mcp = McpEdge(runs, settings, keyring) if settings.mcp_enabled else None
         config = uvicorn.Config(
-            build_app(runs, settings, keyring or Keyring(settings)),
+            build_app(runs, settings, keyring, self._mcp),
             host=settings.rest_host,
             port=settings.rest_port,
-            lifespan="on",  # mounted edges (MCP) start and stop with the app
+            lifespan="off",
             log_config=None,
             access_log=False,
             server_header=False,
@@ -69,6 +72,8 @@ class RestServer:
 
     async def start(self) -> int:
         self.bind()
+        if self._mcp is not None:
+            await self._mcp.start()
         serving = self._server.serve(sockets=self._sockets)
         self._task = asyncio.create_task(serving, name="outrider-rest")
         while not self._server.started:
@@ -89,6 +94,10 @@ class RestServer:
             context.load_verify_locations(settings.tls_client_ca)
 
     async def stop(self) -> None:
+        """Listeners close, streams end with their runs; MCP sessions (whose event streams stay
+        open while idle) are closed once their calls have ended, so they do not hold it up."""
         self._server.should_exit = True
+        if self._mcp is not None:
+            await self._mcp.stop(longest_shutdown(self._settings.shutdown_grace))
         if self._task is not None:
             await asyncio.shield(self._task)
