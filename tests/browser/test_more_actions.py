@@ -46,8 +46,8 @@ async def test_history_hover_focus_and_guardrails(browser_case: BrowserCaseFacto
         if e.automate.HasField("browser_action_completed")
     ]
     assert len(completed) == 7 and all(c.success for c in completed)
-    system = case.prompts()[1]["messages"][0]
-    assert GUARDRAILS in system and "always obey" in system
+    run_rules = case.prompts()[1]["messages"][1]  # after the rules every run shares
+    assert GUARDRAILS in run_rules and "always obey" in run_rules
     assert events[0].automate.task_setup.guardrails == GUARDRAILS
 
 

@@ -15,7 +15,16 @@ from outrider.server.browser.recipes import recipe_key
 from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.telemetry.metrics import REGISTRY
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
-from tests.browser.wire_model import Turn, WireModel, act, plan, verdict, wire_harness, wire_model
+from tests.browser.wire_model import (
+    Turn,
+    WireModel,
+    act,
+    batch,
+    plan,
+    verdict,
+    wire_harness,
+    wire_model,
+)
 from tests.conftest import HarnessFactory
 from tests.security.tenants import two_tenants
 from tests.support.harness import Harness
@@ -215,6 +224,40 @@ async def test_a_recipe_failing_twice_is_retired_and_recorded_anew(
     assert len(model.provider.bodies) == asked and answer_of(healed) == ANSWER
     fresh = replay_report(healed)
     assert fresh.recipe_id != twice.recipe_id and not fresh.handed_over
+
+
+async def test_a_turn_of_several_actions_is_recorded_and_replayed_as_one_turn(
+    make_harness: HarnessFactory, shop: tuple[str, Path]
+) -> None:
+    """Recorded from a run whose model filled the quantity and pressed the button in one reply,
+    the recipe replays those two steps in one turn, with no model call."""
+    sites, _ = shop
+    recorded = recorded_run()
+    batched = [*recorded[:2], batch(recorded[2], recorded[3]), *recorded[4:]]
+    with wire_model(batched) as model:
+        harness = await recipes_server(make_harness, sites, model)
+        first = await run_task(harness, sites)
+        asked = len(model.provider.bodies)
+        second = await run_task(harness, sites)
+    assert not model.problems, model.problems
+    assert asked == 5 and len(model.provider.bodies) == asked
+    assert answer_of(first) == answer_of(second) == ANSWER
+    report = replay_report(second)
+    assert (report.steps_total, report.steps_replayed, report.handed_over) == (4, 4, False)
+    recipe = RecipeStore(harness.server.store).active(
+        recipe_key(DEFAULT_TENANT, TASK, f"{sites}/recipes/start.html")
+    )
+    assert recipe is not None
+    assert [(step.action, step.turn) for step in recipe.steps] == [
+        ("click", 1),
+        ("fill", 2),
+        ("click", 2),
+        ("done", 0),
+    ]
+    steps = [
+        e.automate.agent_action.iteration_id for e in second if e.automate.HasField("agent_action")
+    ]
+    assert steps == ["step-1", "step-2", "step-2", "step-3"]
 
 
 def rename_button(pages: Path) -> None:

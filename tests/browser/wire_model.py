@@ -32,6 +32,7 @@ class Turn:
     arguments: dict[str, Any] = field(default_factory=dict)
     data: dict[str, Any] | None = None
     expect: tuple[str, ...] = ()
+    also: tuple[Turn, ...] = ()  # more tool calls in the same reply, in order
 
 
 def plan() -> Turn:
@@ -44,6 +45,13 @@ def verdict(quality: str = "complete") -> Turn:
 
 def act(tool: str, expect: Sequence[str] = (), **arguments: Any) -> Turn:
     return Turn(tool=tool, arguments=arguments, expect=tuple(expect))
+
+
+def batch(*acts: Turn) -> Turn:
+    """One reply calling each act's tool in turn; every act's `expect` applies to the request."""
+    first, *rest = acts
+    expect = tuple(text for one in acts for text in one.expect)
+    return Turn(first.tool, first.arguments, expect=expect, also=tuple(rest))
 
 
 def message_text(message: dict[str, Any]) -> str:
@@ -90,24 +98,24 @@ class WireModel:
         if turn.data is not None:
             return Answer(openai_body(text=json.dumps(turn.data)))
         try:
-            arguments = _resolve(turn.arguments, body)
+            calls = [(one.tool, resolve_refs(one.arguments, body)) for one in (turn, *turn.also)]
         except LookupError as error:
             self.problems.append(str(error))
             return Answer(_call("abort", {"reason": "no such element"}))
-        return Answer(_call(turn.tool, arguments))
+        return Answer(openai_body(calls=[(tool, json.dumps(args)) for tool, args in calls]))
 
 
 def _call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return openai_body(calls=[(tool, json.dumps(arguments))])
 
 
-def _resolve(value: Any, body: dict[str, Any]) -> Any:
+def resolve_refs(value: Any, body: dict[str, Any]) -> Any:
     if isinstance(value, str):
         return _REF_QUERY.sub(lambda m: _find_ref(body, m.group(1)), value)
     if isinstance(value, list):
-        return [_resolve(item, body) for item in value]
+        return [resolve_refs(item, body) for item in value]
     if isinstance(value, dict):
-        return {k: _resolve(v, body) for k, v in value.items()}
+        return {k: resolve_refs(v, body) for k, v in value.items()}
     return value
 
 

@@ -32,6 +32,8 @@ class Dialect:
     tools_in: Callable[[dict[str, Any]], list[str]]
     images_in: Callable[[dict[str, Any]], list[str]]  # base64 data of image parts
     tool_results_in: Callable[[dict[str, Any]], list[str]]
+    # several calls in one reply, with (prompt, output) usage and (read, written) cache tokens
+    calls: Callable[[list[tuple[str, dict[str, Any]]], tuple[int, int], tuple[int, int]], Any]
 
     def provider_settings(self, fake: FakeProvider, **overrides: Any) -> ProviderSettings:
         return ProviderSettings(**(FAST | self.settings(fake) | overrides))
@@ -70,6 +72,9 @@ OPENAI = Dialect(
         if d.get("type") == "image_url"
     ],
     tool_results_in=lambda body: [m["content"] for m in body["messages"] if m["role"] == "tool"],
+    calls=lambda calls, usage, cache: openai_body(
+        None, [(n, json.dumps(a)) for n, a in calls], usage=usage, cache=cache
+    ),
 )
 
 
@@ -102,6 +107,7 @@ ANTHROPIC = Dialect(
         for c in d["content"]
         if c["type"] == "text"
     ],
+    calls=lambda calls, usage, cache: anthropic_body(None, calls, usage=usage, cache=cache),
 )
 
 
@@ -138,6 +144,7 @@ GEMINI = Dialect(
         for d in _walk(body["contents"])
         if "functionResponse" in d
     ],
+    calls=lambda calls, usage, cache: gemini_body(None, calls, usage=usage, cache=cache),
 )
 
 DIALECTS = [OPENAI, ANTHROPIC, GEMINI]

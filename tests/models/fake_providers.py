@@ -29,6 +29,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    raw: bytes = b""  # the body's bytes as sent
 
 
 Respond = Callable[[dict[str, Any]], Answer]
@@ -51,9 +52,11 @@ class FakeProvider:
         with self._lock:
             self.open_connections += change
 
-    def answer(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> Answer:
+    def answer(
+        self, path: str, headers: dict[str, str], body: dict[str, Any], raw: bytes = b""
+    ) -> Answer:
         with self._lock:
-            self.received.append(Received(path, headers, body))
+            self.received.append(Received(path, headers, body, raw))
             queued = self.queue.pop(0) if self.queue else None
         if queued is None:
             return self.respond(body)
@@ -79,9 +82,10 @@ def serve(provider: FakeProvider) -> Iterator[FakeProvider]:
 
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length", "0"))
-            body = json.loads(self.rfile.read(length) or b"{}")
+            raw = self.rfile.read(length)
+            body = json.loads(raw or b"{}")
             headers = {k.lower(): v for k, v in self.headers.items()}
-            answer = provider.answer(self.path, headers, body)
+            answer = provider.answer(self.path, headers, body, raw)
             time.sleep(answer.delay)
             payload = json.dumps(answer.body).encode()
             try:
@@ -114,11 +118,16 @@ def serve(provider: FakeProvider) -> Iterator[FakeProvider]:
 # Reply bodies in each protocol -------------------------------------------------------------
 
 
+# usage: (prompt tokens, output tokens); cache: (of those prompt tokens, read from the cache,
+# written to it). Each body reports them in its provider's own way.
+
+
 def openai_body(
     text: str | None = None,
     calls: list[tuple[str, str]] = (),  # type: ignore[assignment]
     finish: str = "",
     usage: tuple[int, int] = (10, 5),
+    cache: tuple[int, int] = (0, 0),
 ) -> dict[str, Any]:
     tool_calls = [
         {"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": args}}
@@ -143,6 +152,7 @@ def openai_body(
             "prompt_tokens": usage[0],
             "completion_tokens": usage[1],
             "total_tokens": sum(usage),
+            "prompt_tokens_details": {"cached_tokens": cache[0]},
         },
     }
 
@@ -152,6 +162,7 @@ def anthropic_body(
     calls: list[tuple[str, Any]] = (),  # type: ignore[assignment]
     finish: str = "",
     usage: tuple[int, int] = (10, 5),
+    cache: tuple[int, int] = (0, 0),
 ) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     content.extend(
@@ -166,7 +177,12 @@ def anthropic_body(
         "content": content,
         "stop_reason": finish or ("tool_use" if calls else "end_turn"),
         "stop_sequence": None,
-        "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+        "usage": {  # Anthropic's input_tokens leaves out what was read or written
+            "input_tokens": usage[0] - sum(cache),
+            "output_tokens": usage[1],
+            "cache_read_input_tokens": cache[0],
+            "cache_creation_input_tokens": cache[1],
+        },
     }
 
 
@@ -176,6 +192,7 @@ def gemini_body(
     finish: str = "STOP",
     usage: tuple[int, int] = (10, 5),
     finish_message: str = "",
+    cache: tuple[int, int] = (0, 0),
 ) -> dict[str, Any]:
     parts: list[dict[str, Any]] = [{"text": text}] if text else []
     parts.extend({"functionCall": {"name": name, "args": args}} for name, args in calls)
@@ -192,6 +209,7 @@ def gemini_body(
             "promptTokenCount": usage[0],
             "candidatesTokenCount": usage[1],
             "totalTokenCount": sum(usage),
+            "cachedContentTokenCount": cache[0],
         },
         "modelVersion": "fake",
     }

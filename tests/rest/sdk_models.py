@@ -9,7 +9,14 @@ from tabstack.types import AutomateEvent, ResearchEvent
 
 # Fields Outrider adds beyond the seed (the SDK keeps them in `model_extra`, so clients are fine).
 OUR_EXTENSIONS = frozenset(
-    {"groundingSupports", "removedCitations", "modelUsage", "estimatedCostUsd", "spanId"}
+    {
+        "groundingSupports",
+        "removedCitations",
+        "modelUsage",
+        "estimatedCostUsd",
+        "spanId",
+        "answerUrl",  # a one-time answer link, for callers that opted in to our events
+    }
 )
 
 AUTOMATE: TypeAdapter[Any] = TypeAdapter(AutomateEvent)  # type: ignore[arg-type]

@@ -33,6 +33,16 @@ def test_golden_event_block() -> None:
     )
 
 
+def test_cached_token_fields_beyond_the_schema_only_for_callers_who_opted_in() -> None:
+    metrics = ae.TaskMetrics(
+        total_input_tokens=900, total_cached_input_tokens=600, total_cache_write_input_tokens=200
+    )
+    event = run_event_pb2.RunEvent(sequence=3, automate=ae.AutomateEvent(task_metrics=metrics))
+    plain, opted = sse.event_block(event), sse.event_block(event, opted_in=True)
+    assert b'"totalInputTokens":900' in plain and b"Cached" not in plain
+    assert b'"totalCachedInputTokens":600,"totalCacheWriteInputTokens":200' in opted
+
+
 def test_golden_heartbeat_is_one_comment_line_without_a_blank_line() -> None:
     assert sse.heartbeat(12) == b": heartbeat 12\n"
 

@@ -38,7 +38,8 @@ def test_every_rpc_is_in_the_table() -> None:
 
 
 def test_every_route_is_in_the_table(tmp_path: Path) -> None:
-    settings = settings_for_tests(tmp_path)
+    # The console (mounted at /console) signs people in itself: tests/console covers it.
+    settings = settings_for_tests(tmp_path, console=False)
     app = build_app(None, settings, Keyring(settings))  # type: ignore[arg-type]
     routes = {
         (method, r.path) for r in app.routes for method in r.methods or () if method != "HEAD"

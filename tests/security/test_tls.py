@@ -235,6 +235,33 @@ async def test_a_mapped_certificate_is_a_principal(mtls: Edges, keys: Keys, pki:
         assert (await http.get("/v1/runs")).status_code == 401
 
 
+async def test_the_console_signs_in_with_a_mapped_certificate(mtls: Edges, pki: Pki) -> None:
+    """Its session cookie is Secure and host-only under TLS, and good only on a connection that
+    presents the same certificate: a copy of it is worthless with another certificate."""
+    origin = {"Origin": mtls.tls_origin}
+    async with pki.http(pki.mapped, base_url=mtls.tls_origin) as http:
+        page = await http.get("/console/sign-in")
+        assert "alpha-cert" in page.text and "Continue with this certificate" in page.text
+        signed = await http.post(
+            "/console/sign-in/certificate", data={"next": "/console/"}, headers=origin
+        )
+        assert signed.status_code == 303
+        cookie = signed.headers["set-cookie"]
+        assert cookie.startswith("__Host-outrider-console=") and "; Secure" in cookie
+        assert "HttpOnly" in cookie and "Path=/;" in cookie and "SameSite=strict" in cookie
+        runs = await http.get("/console/")
+        assert runs.status_code == 200 and "Signed in as <strong>alpha-cert</strong>" in runs.text
+        value = http.cookies["__Host-outrider-console"]
+    async with pki.http(pki.stranger, base_url=mtls.tls_origin) as http:
+        http.cookies.set("__Host-outrider-console", value)
+        elsewhere = await http.get("/console/")
+        assert elsewhere.status_code == 303 and "/console/sign-in" in elsewhere.headers["location"]
+        refused = await http.post(
+            "/console/sign-in/certificate", data={"next": "/console/"}, headers=origin
+        )
+        assert refused.status_code == 401  # an unmapped certificate is nobody
+
+
 async def test_cli_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:
     async def cli(*args: str) -> tuple[int, str]:
         process = await asyncio.create_subprocess_exec(

@@ -334,3 +334,33 @@ async def test_relays_under_mutual_tls(
     finally:
         for channel in channels:
             await channel.close()
+
+
+async def test_an_answer_link_used_on_c_answers_the_run_executed_by_a(
+    start_replica: Callable[..., ServerProcess],
+) -> None:
+    """The link page of a replica that does not execute the run relays the answer there, as
+    an API answer is relayed; the link one replica issues is good on every replica."""
+    shared = CLUSTER | {"OUTRIDER_PAGE_TOKEN_SECRET": "page-tokens-" + "y" * 24}
+    a = Replica(start_replica(**shared))
+    c = Replica(start_replica(rest=True, **shared))
+    run = await create(a, steps=1, ask_input=True)
+    pending = await c.pending(run)
+    assert pending.answer_url.startswith("/console/answer/")
+    origin = f"http://127.0.0.1:{c.process.rest_port}"
+    async with httpx.AsyncClient(base_url=origin, timeout=30) as http:
+        assert (await http.get(pending.answer_url)).status_code == 200
+        answered = await http.post(
+            pending.answer_url, data={"field:E1": "me@example.com"}, headers={"Origin": origin}
+        )
+    assert answered.status_code == 200, answered.text
+    assert "Answered by answer-link" in answered.text
+
+    async def succeeded() -> bool:
+        return (await c.get(run)).state == run_pb2.RUN_STATE_SUCCEEDED
+
+    await eventually(succeeded)
+    events = await collect(a.runs.StreamRunEvents(run_service_pb2.StreamRunEventsRequest(name=run)))
+    assert "input submitted (RESOLUTION_SOURCE_CALLER)" in statuses(events)
+    for replica in (a, c):
+        await replica.channel.close()

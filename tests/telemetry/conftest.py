@@ -152,6 +152,8 @@ def observed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Observed]:
         browser_scenario = yaml.safe_load(
             (SCENARIOS / "browser" / "shop_navigation.yaml").read_text()
         )
+        # a provider that served part of a prompt from its cache (GenAI cache attributes)
+        browser_scenario["turns"][1]["reply"]["usage"] |= {"cached_input_tokens": 256}
         (tmp / "shop.yaml").write_text(yaml.safe_dump(browser_scenario))
         research_path = render_scenario("research_fast.yaml", web.url, tmp / "research.yaml")
         corpus = tmp / "corpus.sqlite3"

@@ -58,6 +58,12 @@ def test_tokens_by_provider_and_model(observed: Observed, scenario: str, model: 
     labels = {"provider": "scripted", "model": model}
     assert m.get("outrider_model_tokens_total", direction="input", **labels) == sent
     assert m.get("outrider_model_tokens_total", direction="output", **labels) == received
+    cached = sum(
+        turn["reply"].get("usage", {}).get("cached_input_tokens", 0)
+        for turn in getattr(observed, f"{scenario}_scenario")["turns"]
+    )
+    assert m.get("outrider_model_cache_tokens_total", operation="read", **labels) == cached
+    assert cached == (256 if scenario == "browser" else 0)
     turns = len(getattr(observed, f"{scenario}_scenario")["turns"])
     assert m.total("outrider_model_call_duration_seconds_count", outcome="ok", **labels) == turns
     assert m.total("outrider_model_call_duration_seconds_count", outcome="error") == 0

@@ -24,22 +24,25 @@ def names(spans: list[ReceivedSpan]) -> list[str]:
     return [s.name for s in spans]
 
 
-def scripted_calls(scenario: dict[str, Any]) -> list[tuple[str, int, int]]:
-    """(role, input tokens, output tokens) of every turn the scenario scripts, in order."""
+USAGE = ("input_tokens", "output_tokens", "cached_input_tokens")
+ATTRIBUTES = ("input_tokens", "output_tokens", "cache_read.input_tokens")
+
+
+def scripted_calls(scenario: dict[str, Any]) -> list[tuple[str, int, int, int]]:
+    """(role, input, output and cached input tokens) of every turn the scenario scripts."""
     calls = []
     for turn in scenario["turns"]:
         usage = turn["reply"].get("usage", {})
-        calls.append((turn["role"], usage.get("input_tokens", 0), usage.get("output_tokens", 0)))
+        calls.append((turn["role"], *(usage.get(name, 0) for name in USAGE)))
     return calls
 
 
-def model_calls(spans: list[ReceivedSpan]) -> list[tuple[str, int, int]]:
+def model_calls(spans: list[ReceivedSpan]) -> list[tuple[str, int, int, int]]:
     chats = sorted((s for s in spans if s.name.startswith("chat ")), key=lambda s: s.start)
     return [
         (
             s.attributes["outrider.model.role"],
-            s.attributes["gen_ai.usage.input_tokens"],
-            s.attributes["gen_ai.usage.output_tokens"],
+            *(s.attributes[f"gen_ai.usage.{name}"] for name in ATTRIBUTES),
         )
         for s in chats
     ]

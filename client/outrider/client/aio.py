@@ -176,11 +176,17 @@ class AsyncClient:
         page_token: str = "",
         states: Iterable[run_pb2.RunState] = (),
         kind: run_pb2.RunKind = run_pb2.RUN_KIND_UNSPECIFIED,
+        task_contains: str = "",
         deadline: timedelta | None = None,
     ) -> Page[run_pb2.Run]:
-        """A page of runs, newest first."""
+        """A page of runs, newest first; with `task_contains`, only runs whose task holds that
+        text (such a page may be short, even empty, and still have a next token)."""
         request = run_service_pb2.ListRunsRequest(
-            page_size=page_size, page_token=page_token, states=list(states), kind=kind
+            page_size=page_size,
+            page_token=page_token,
+            states=list(states),
+            kind=kind,
+            task_contains=task_contains,
         )
         response = await self._unary(self._runs.ListRuns, request, deadline)
         return Page(list(response.runs), response.next_page_token)

@@ -53,14 +53,18 @@ class AiGeneration(_message.Message):
     def __init__(self, finish_reason: _Optional[_Union[FinishReason, str]] = ..., iteration_id: _Optional[str] = ..., prompt: _Optional[str] = ..., schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., timestamp: _Optional[float] = ..., usage: _Optional[_Union[GenerationUsage, _Mapping]] = ..., messages: _Optional[_Iterable[_Union[ModelMessage, _Mapping]]] = ..., object: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., provider_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., temperature: _Optional[float] = ..., warnings: _Optional[_Iterable[_Union[_struct_pb2.Value, _Mapping]]] = ...) -> None: ...
 
 class GenerationUsage(_message.Message):
-    __slots__ = ("input_tokens", "output_tokens", "total_tokens")
+    __slots__ = ("input_tokens", "output_tokens", "total_tokens", "cached_input_tokens", "cache_write_input_tokens")
     INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    CACHED_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    CACHE_WRITE_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     input_tokens: int
     output_tokens: int
     total_tokens: int
-    def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., total_tokens: _Optional[int] = ...) -> None: ...
+    cached_input_tokens: int
+    cache_write_input_tokens: int
+    def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., total_tokens: _Optional[int] = ..., cached_input_tokens: _Optional[int] = ..., cache_write_input_tokens: _Optional[int] = ...) -> None: ...
 
 class ModelMessage(_message.Message):
     __slots__ = ("system", "user", "assistant", "tool")

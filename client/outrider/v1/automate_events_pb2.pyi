@@ -413,7 +413,7 @@ class AutomateErrorDetail(_message.Message):
     def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., timestamp: _Optional[str] = ...) -> None: ...
 
 class InteractiveFormDataError(_message.Message):
-    __slots__ = ("field_errors", "fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp")
+    __slots__ = ("field_errors", "fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp", "answer_url")
     class FieldErrorsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -429,6 +429,7 @@ class InteractiveFormDataError(_message.Message):
     PAGE_URL_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_URL_FIELD_NUMBER: _ClassVar[int]
     field_errors: _containers.ScalarMap[str, str]
     fields: _containers.RepeatedCompositeFieldContainer[FormField]
     form_description: str
@@ -437,10 +438,11 @@ class InteractiveFormDataError(_message.Message):
     page_url: str
     request_id: str
     timestamp: float
-    def __init__(self, field_errors: _Optional[_Mapping[str, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ...) -> None: ...
+    answer_url: str
+    def __init__(self, field_errors: _Optional[_Mapping[str, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., answer_url: _Optional[str] = ...) -> None: ...
 
 class InteractiveFormDataRequest(_message.Message):
-    __slots__ = ("fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp")
+    __slots__ = ("fields", "form_description", "iteration_id", "page_title", "page_url", "request_id", "timestamp", "answer_url")
     FIELDS_FIELD_NUMBER: _ClassVar[int]
     FORM_DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     ITERATION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -448,6 +450,7 @@ class InteractiveFormDataRequest(_message.Message):
     PAGE_URL_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_URL_FIELD_NUMBER: _ClassVar[int]
     fields: _containers.RepeatedCompositeFieldContainer[FormField]
     form_description: str
     iteration_id: str
@@ -455,7 +458,8 @@ class InteractiveFormDataRequest(_message.Message):
     page_url: str
     request_id: str
     timestamp: float
-    def __init__(self, fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ...) -> None: ...
+    answer_url: str
+    def __init__(self, fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., form_description: _Optional[str] = ..., iteration_id: _Optional[str] = ..., page_title: _Optional[str] = ..., page_url: _Optional[str] = ..., request_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., answer_url: _Optional[str] = ...) -> None: ...
 
 class FormField(_message.Message):
     __slots__ = ("field_type", "label", "ref", "required", "current_value", "description", "options")
@@ -476,14 +480,18 @@ class FormField(_message.Message):
     def __init__(self, field_type: _Optional[_Union[FormFieldType, str]] = ..., label: _Optional[str] = ..., ref: _Optional[str] = ..., required: _Optional[bool] = ..., current_value: _Optional[str] = ..., description: _Optional[str] = ..., options: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ModelUsage(_message.Message):
-    __slots__ = ("input_tokens", "output_tokens", "estimated_cost_usd")
+    __slots__ = ("input_tokens", "output_tokens", "estimated_cost_usd", "cached_input_tokens", "cache_write_input_tokens")
     INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     ESTIMATED_COST_USD_FIELD_NUMBER: _ClassVar[int]
+    CACHED_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    CACHE_WRITE_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     input_tokens: int
     output_tokens: int
     estimated_cost_usd: float
-    def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., estimated_cost_usd: _Optional[float] = ...) -> None: ...
+    cached_input_tokens: int
+    cache_write_input_tokens: int
+    def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., estimated_cost_usd: _Optional[float] = ..., cached_input_tokens: _Optional[int] = ..., cache_write_input_tokens: _Optional[int] = ...) -> None: ...
 
 class SystemDebugCompression(_message.Message):
     __slots__ = ("compressed_size", "compression_percent", "iteration_id", "original_size", "timestamp")
@@ -534,7 +542,7 @@ class TaskCompleted(_message.Message):
     def __init__(self, final_answer: _Optional[str] = ..., iteration_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., success: _Optional[bool] = ...) -> None: ...
 
 class TaskMetrics(_message.Message):
-    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens", "model_usage")
+    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens", "model_usage", "total_cached_input_tokens", "total_cache_write_input_tokens")
     class EventCountsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -558,6 +566,8 @@ class TaskMetrics(_message.Message):
     TOTAL_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MODEL_USAGE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_CACHED_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_CACHE_WRITE_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     ai_generation_count: int
     ai_generation_error_count: int
     event_counts: _containers.ScalarMap[str, int]
@@ -567,10 +577,12 @@ class TaskMetrics(_message.Message):
     total_input_tokens: int
     total_output_tokens: int
     model_usage: _containers.MessageMap[str, ModelUsage]
-    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ..., model_usage: _Optional[_Mapping[str, ModelUsage]] = ...) -> None: ...
+    total_cached_input_tokens: int
+    total_cache_write_input_tokens: int
+    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ..., model_usage: _Optional[_Mapping[str, ModelUsage]] = ..., total_cached_input_tokens: _Optional[int] = ..., total_cache_write_input_tokens: _Optional[int] = ...) -> None: ...
 
 class TaskMetricsIncremental(_message.Message):
-    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens", "model_usage")
+    __slots__ = ("ai_generation_count", "ai_generation_error_count", "event_counts", "iteration_id", "step_count", "timestamp", "total_input_tokens", "total_output_tokens", "model_usage", "total_cached_input_tokens", "total_cache_write_input_tokens")
     class EventCountsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -594,6 +606,8 @@ class TaskMetricsIncremental(_message.Message):
     TOTAL_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MODEL_USAGE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_CACHED_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_CACHE_WRITE_INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     ai_generation_count: int
     ai_generation_error_count: int
     event_counts: _containers.ScalarMap[str, int]
@@ -603,7 +617,9 @@ class TaskMetricsIncremental(_message.Message):
     total_input_tokens: int
     total_output_tokens: int
     model_usage: _containers.MessageMap[str, ModelUsage]
-    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ..., model_usage: _Optional[_Mapping[str, ModelUsage]] = ...) -> None: ...
+    total_cached_input_tokens: int
+    total_cache_write_input_tokens: int
+    def __init__(self, ai_generation_count: _Optional[int] = ..., ai_generation_error_count: _Optional[int] = ..., event_counts: _Optional[_Mapping[str, int]] = ..., iteration_id: _Optional[str] = ..., step_count: _Optional[int] = ..., timestamp: _Optional[float] = ..., total_input_tokens: _Optional[int] = ..., total_output_tokens: _Optional[int] = ..., model_usage: _Optional[_Mapping[str, ModelUsage]] = ..., total_cached_input_tokens: _Optional[int] = ..., total_cache_write_input_tokens: _Optional[int] = ...) -> None: ...
 
 class TaskSetup(_message.Message):
     __slots__ = ("browser_name", "iteration_id", "task", "timestamp", "data", "guardrails", "has_api_key", "key_source", "model", "provider", "proxy", "pw_cdp_endpoint", "pw_cdp_endpoint_count", "pw_cdp_endpoints", "pw_endpoint", "url", "vision")

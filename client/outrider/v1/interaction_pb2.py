@@ -27,7 +27,7 @@ from outrider.v1 import automate_events_pb2 as outrider_dot_v1_dot_automate__eve
 from outrider.v1 import run_event_pb2 as outrider_dot_v1_dot_run__event__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1doutrider/v1/interaction.proto\x12\x0boutrider.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!outrider/v1/automate_events.proto\x1a\x1boutrider/v1/run_event.proto\"\xeb\x03\n\x0bInteraction\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03run\x18\x02 \x01(\t\x12*\n\x04kind\x18\x03 \x01(\x0e\x32\x1c.outrider.v1.InteractionKind\x12,\n\x05state\x18\x04 \x01(\x0e\x32\x1d.outrider.v1.InteractionState\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x65xpire_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0cresolve_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12<\n\tform_data\x18\x08 \x01(\x0b\x32\'.outrider.v1.InteractiveFormDataRequestH\x00\x12\x32\n\x08\x61pproval\x18\t \x01(\x0b\x32\x1e.outrider.v1.ApprovalRequestedH\x00\x12/\n\x08\x64\x65\x63ision\x18\n \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12\x10\n\x08\x64\x65\x63lined\x18\x0b \x01(\x08\x12\x13\n\x0bresolved_by\x18\x0c \x01(\tB\t\n\x07request\"(\n\nFieldValue\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t*r\n\x0fInteractionKind\x12 \n\x1cINTERACTION_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1aINTERACTION_KIND_FORM_DATA\x10\x01\x12\x1d\n\x19INTERACTION_KIND_APPROVAL\x10\x02*\xb4\x01\n\x10InteractionState\x12!\n\x1dINTERACTION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n\x19INTERACTION_STATE_PENDING\x10\x01\x12\x1e\n\x1aINTERACTION_STATE_RESOLVED\x10\x02\x12\x1d\n\x19INTERACTION_STATE_EXPIRED\x10\x03\x12\x1f\n\x1bINTERACTION_STATE_CANCELLED\x10\x04\x42\x92\x01\n\x0f\x63om.outrider.v1B\x10InteractionProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1doutrider/v1/interaction.proto\x12\x0boutrider.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!outrider/v1/automate_events.proto\x1a\x1boutrider/v1/run_event.proto\"\xff\x03\n\x0bInteraction\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03run\x18\x02 \x01(\t\x12*\n\x04kind\x18\x03 \x01(\x0e\x32\x1c.outrider.v1.InteractionKind\x12,\n\x05state\x18\x04 \x01(\x0e\x32\x1d.outrider.v1.InteractionState\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x65xpire_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0cresolve_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12<\n\tform_data\x18\x08 \x01(\x0b\x32\'.outrider.v1.InteractiveFormDataRequestH\x00\x12\x32\n\x08\x61pproval\x18\t \x01(\x0b\x32\x1e.outrider.v1.ApprovalRequestedH\x00\x12/\n\x08\x64\x65\x63ision\x18\n \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12\x10\n\x08\x64\x65\x63lined\x18\x0b \x01(\x08\x12\x13\n\x0bresolved_by\x18\x0c \x01(\t\x12\x12\n\nanswer_url\x18\r \x01(\tB\t\n\x07request\"(\n\nFieldValue\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t*r\n\x0fInteractionKind\x12 \n\x1cINTERACTION_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1aINTERACTION_KIND_FORM_DATA\x10\x01\x12\x1d\n\x19INTERACTION_KIND_APPROVAL\x10\x02*\xb4\x01\n\x10InteractionState\x12!\n\x1dINTERACTION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n\x19INTERACTION_STATE_PENDING\x10\x01\x12\x1e\n\x1aINTERACTION_STATE_RESOLVED\x10\x02\x12\x1d\n\x19INTERACTION_STATE_EXPIRED\x10\x03\x12\x1f\n\x1bINTERACTION_STATE_CANCELLED\x10\x04\x42\x92\x01\n\x0f\x63om.outrider.v1B\x10InteractionProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,12 +35,12 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'outrider.v1.interaction_pb2
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\017com.outrider.v1B\020InteractionProtoP\001Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\242\002\003OTR\252\002\013Outrider.V1\312\002\013Outrider\\V1\352\002\014Outrider::V1'
-  _globals['_INTERACTIONKIND']._serialized_start=679
-  _globals['_INTERACTIONKIND']._serialized_end=793
-  _globals['_INTERACTIONSTATE']._serialized_start=796
-  _globals['_INTERACTIONSTATE']._serialized_end=976
+  _globals['_INTERACTIONKIND']._serialized_start=699
+  _globals['_INTERACTIONKIND']._serialized_end=813
+  _globals['_INTERACTIONSTATE']._serialized_start=816
+  _globals['_INTERACTIONSTATE']._serialized_end=996
   _globals['_INTERACTION']._serialized_start=144
-  _globals['_INTERACTION']._serialized_end=635
-  _globals['_FIELDVALUE']._serialized_start=637
-  _globals['_FIELDVALUE']._serialized_end=677
+  _globals['_INTERACTION']._serialized_end=655
+  _globals['_FIELDVALUE']._serialized_start=657
+  _globals['_FIELDVALUE']._serialized_end=697
 # @@protoc_insertion_point(module_scope)

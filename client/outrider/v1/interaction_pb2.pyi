@@ -34,7 +34,7 @@ INTERACTION_STATE_EXPIRED: InteractionState
 INTERACTION_STATE_CANCELLED: InteractionState
 
 class Interaction(_message.Message):
-    __slots__ = ("name", "run", "kind", "state", "create_time", "expire_time", "resolve_time", "form_data", "approval", "decision", "declined", "resolved_by")
+    __slots__ = ("name", "run", "kind", "state", "create_time", "expire_time", "resolve_time", "form_data", "approval", "decision", "declined", "resolved_by", "answer_url")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RUN_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -47,6 +47,7 @@ class Interaction(_message.Message):
     DECISION_FIELD_NUMBER: _ClassVar[int]
     DECLINED_FIELD_NUMBER: _ClassVar[int]
     RESOLVED_BY_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_URL_FIELD_NUMBER: _ClassVar[int]
     name: str
     run: str
     kind: InteractionKind
@@ -59,7 +60,8 @@ class Interaction(_message.Message):
     decision: _run_event_pb2.ApprovalDecision
     declined: bool
     resolved_by: str
-    def __init__(self, name: _Optional[str] = ..., run: _Optional[str] = ..., kind: _Optional[_Union[InteractionKind, str]] = ..., state: _Optional[_Union[InteractionState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., resolve_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., form_data: _Optional[_Union[_automate_events_pb2.InteractiveFormDataRequest, _Mapping]] = ..., approval: _Optional[_Union[_run_event_pb2.ApprovalRequested, _Mapping]] = ..., decision: _Optional[_Union[_run_event_pb2.ApprovalDecision, str]] = ..., declined: _Optional[bool] = ..., resolved_by: _Optional[str] = ...) -> None: ...
+    answer_url: str
+    def __init__(self, name: _Optional[str] = ..., run: _Optional[str] = ..., kind: _Optional[_Union[InteractionKind, str]] = ..., state: _Optional[_Union[InteractionState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., resolve_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., form_data: _Optional[_Union[_automate_events_pb2.InteractiveFormDataRequest, _Mapping]] = ..., approval: _Optional[_Union[_run_event_pb2.ApprovalRequested, _Mapping]] = ..., decision: _Optional[_Union[_run_event_pb2.ApprovalDecision, str]] = ..., declined: _Optional[bool] = ..., resolved_by: _Optional[str] = ..., answer_url: _Optional[str] = ...) -> None: ...
 
 class FieldValue(_message.Message):
     __slots__ = ("ref", "value")

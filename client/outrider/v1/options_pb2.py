@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import descriptor_pb2 as google_dot_protobuf_dot_descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19outrider/v1/options.proto\x12\x0boutrider.v1\x1a google/protobuf/descriptor.proto:3\n\nevent_name\x12\x1d.google.protobuf.FieldOptions\x18\xd1\x86\x03 \x01(\t:7\n\nwire_value\x12!.google.protobuf.EnumValueOptions\x18\xd2\x86\x03 \x01(\tB\x8e\x01\n\x0f\x63om.outrider.v1B\x0cOptionsProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19outrider/v1/options.proto\x12\x0boutrider.v1\x1a google/protobuf/descriptor.proto:3\n\nevent_name\x12\x1d.google.protobuf.FieldOptions\x18\xd1\x86\x03 \x01(\t:4\n\x0brest_opt_in\x12\x1d.google.protobuf.FieldOptions\x18\xd3\x86\x03 \x01(\x08:7\n\nwire_value\x12!.google.protobuf.EnumValueOptions\x18\xd2\x86\x03 \x01(\tB\x8e\x01\n\x0f\x63om.outrider.v1B\x0cOptionsProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)

@@ -27,7 +27,7 @@ from outrider.v1 import run_pb2 as outrider_dot_v1_dot_run__pb2
 from outrider.v1 import run_event_pb2 as outrider_dot_v1_dot_run__event__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1doutrider/v1/run_service.proto\x12\x0boutrider.v1\x1a\x18outrider/v1/params.proto\x1a\x15outrider/v1/run.proto\x1a\x1boutrider/v1/run_event.proto\"h\n\x0f\x41utomateRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\"o\n\x10\x41utomateResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"h\n\x0fResearchRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.ResearchParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\"o\n\x10ResearchResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"\xa8\x01\n\x10\x43reateRunRequest\x12/\n\x08\x61utomate\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.outrider.v1.RunOptionsB\x08\n\x06params\"2\n\x11\x43reateRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x1d\n\rGetRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"/\n\x0eGetRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x83\x01\n\x0fListRunsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12%\n\x06states\x18\x03 \x03(\x0e\x32\x15.outrider.v1.RunState\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.outrider.v1.RunKind\"K\n\x10ListRunsResponse\x12\x1e\n\x04runs\x18\x01 \x03(\x0b\x32\x10.outrider.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"0\n\x10\x43\x61ncelRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"2\n\x11\x43\x61ncelRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\">\n\x16StreamRunEventsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"v\n\x17StreamRunEventsResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"G\n\x13ReadArtifactRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\nchunk_size\x18\x03 \x01(\x05\"^\n\x14ReadArtifactResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\ntotal_size\x18\x03 \x01(\x03\x12\x14\n\x0c\x63ontent_type\x18\x04 \x01(\t\" \n\x10\x44\x65leteRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"P\n\x11\x44\x65leteRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\x12\x1c\n\x14\x66reed_artifact_bytes\x18\x02 \x01(\x03\x32\xc9\x05\n\nRunService\x12I\n\x08\x41utomate\x12\x1c.outrider.v1.AutomateRequest\x1a\x1d.outrider.v1.AutomateResponse0\x01\x12I\n\x08Research\x12\x1c.outrider.v1.ResearchRequest\x1a\x1d.outrider.v1.ResearchResponse0\x01\x12J\n\tCreateRun\x12\x1d.outrider.v1.CreateRunRequest\x1a\x1e.outrider.v1.CreateRunResponse\x12\x41\n\x06GetRun\x12\x1a.outrider.v1.GetRunRequest\x1a\x1b.outrider.v1.GetRunResponse\x12G\n\x08ListRuns\x12\x1c.outrider.v1.ListRunsRequest\x1a\x1d.outrider.v1.ListRunsResponse\x12J\n\tCancelRun\x12\x1d.outrider.v1.CancelRunRequest\x1a\x1e.outrider.v1.CancelRunResponse\x12^\n\x0fStreamRunEvents\x12#.outrider.v1.StreamRunEventsRequest\x1a$.outrider.v1.StreamRunEventsResponse0\x01\x12U\n\x0cReadArtifact\x12 .outrider.v1.ReadArtifactRequest\x1a!.outrider.v1.ReadArtifactResponse0\x01\x12J\n\tDeleteRun\x12\x1d.outrider.v1.DeleteRunRequest\x1a\x1e.outrider.v1.DeleteRunResponseB\x91\x01\n\x0f\x63om.outrider.v1B\x0fRunServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1doutrider/v1/run_service.proto\x12\x0boutrider.v1\x1a\x18outrider/v1/params.proto\x1a\x15outrider/v1/run.proto\x1a\x1boutrider/v1/run_event.proto\"h\n\x0f\x41utomateRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\"o\n\x10\x41utomateResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"h\n\x0fResearchRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.ResearchParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\"o\n\x10ResearchResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"\xa8\x01\n\x10\x43reateRunRequest\x12/\n\x08\x61utomate\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.outrider.v1.RunOptionsB\x08\n\x06params\"2\n\x11\x43reateRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x1d\n\rGetRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"/\n\x0eGetRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x9a\x01\n\x0fListRunsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12%\n\x06states\x18\x03 \x03(\x0e\x32\x15.outrider.v1.RunState\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.outrider.v1.RunKind\x12\x15\n\rtask_contains\x18\x05 \x01(\t\"K\n\x10ListRunsResponse\x12\x1e\n\x04runs\x18\x01 \x03(\x0b\x32\x10.outrider.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"0\n\x10\x43\x61ncelRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"2\n\x11\x43\x61ncelRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\">\n\x16StreamRunEventsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"v\n\x17StreamRunEventsResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"G\n\x13ReadArtifactRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\nchunk_size\x18\x03 \x01(\x05\"^\n\x14ReadArtifactResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\ntotal_size\x18\x03 \x01(\x03\x12\x14\n\x0c\x63ontent_type\x18\x04 \x01(\t\" \n\x10\x44\x65leteRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"P\n\x11\x44\x65leteRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\x12\x1c\n\x14\x66reed_artifact_bytes\x18\x02 \x01(\x03\x32\xc9\x05\n\nRunService\x12I\n\x08\x41utomate\x12\x1c.outrider.v1.AutomateRequest\x1a\x1d.outrider.v1.AutomateResponse0\x01\x12I\n\x08Research\x12\x1c.outrider.v1.ResearchRequest\x1a\x1d.outrider.v1.ResearchResponse0\x01\x12J\n\tCreateRun\x12\x1d.outrider.v1.CreateRunRequest\x1a\x1e.outrider.v1.CreateRunResponse\x12\x41\n\x06GetRun\x12\x1a.outrider.v1.GetRunRequest\x1a\x1b.outrider.v1.GetRunResponse\x12G\n\x08ListRuns\x12\x1c.outrider.v1.ListRunsRequest\x1a\x1d.outrider.v1.ListRunsResponse\x12J\n\tCancelRun\x12\x1d.outrider.v1.CancelRunRequest\x1a\x1e.outrider.v1.CancelRunResponse\x12^\n\x0fStreamRunEvents\x12#.outrider.v1.StreamRunEventsRequest\x1a$.outrider.v1.StreamRunEventsResponse0\x01\x12U\n\x0cReadArtifact\x12 .outrider.v1.ReadArtifactRequest\x1a!.outrider.v1.ReadArtifactResponse0\x01\x12J\n\tDeleteRun\x12\x1d.outrider.v1.DeleteRunRequest\x1a\x1e.outrider.v1.DeleteRunResponseB\x91\x01\n\x0f\x63om.outrider.v1B\x0fRunServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -52,25 +52,25 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETRUNRESPONSE']._serialized_start=816
   _globals['_GETRUNRESPONSE']._serialized_end=863
   _globals['_LISTRUNSREQUEST']._serialized_start=866
-  _globals['_LISTRUNSREQUEST']._serialized_end=997
-  _globals['_LISTRUNSRESPONSE']._serialized_start=999
-  _globals['_LISTRUNSRESPONSE']._serialized_end=1074
-  _globals['_CANCELRUNREQUEST']._serialized_start=1076
-  _globals['_CANCELRUNREQUEST']._serialized_end=1124
-  _globals['_CANCELRUNRESPONSE']._serialized_start=1126
-  _globals['_CANCELRUNRESPONSE']._serialized_end=1176
-  _globals['_STREAMRUNEVENTSREQUEST']._serialized_start=1178
-  _globals['_STREAMRUNEVENTSREQUEST']._serialized_end=1240
-  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_start=1242
-  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_end=1360
-  _globals['_READARTIFACTREQUEST']._serialized_start=1362
-  _globals['_READARTIFACTREQUEST']._serialized_end=1433
-  _globals['_READARTIFACTRESPONSE']._serialized_start=1435
-  _globals['_READARTIFACTRESPONSE']._serialized_end=1529
-  _globals['_DELETERUNREQUEST']._serialized_start=1531
-  _globals['_DELETERUNREQUEST']._serialized_end=1563
-  _globals['_DELETERUNRESPONSE']._serialized_start=1565
-  _globals['_DELETERUNRESPONSE']._serialized_end=1645
-  _globals['_RUNSERVICE']._serialized_start=1648
-  _globals['_RUNSERVICE']._serialized_end=2361
+  _globals['_LISTRUNSREQUEST']._serialized_end=1020
+  _globals['_LISTRUNSRESPONSE']._serialized_start=1022
+  _globals['_LISTRUNSRESPONSE']._serialized_end=1097
+  _globals['_CANCELRUNREQUEST']._serialized_start=1099
+  _globals['_CANCELRUNREQUEST']._serialized_end=1147
+  _globals['_CANCELRUNRESPONSE']._serialized_start=1149
+  _globals['_CANCELRUNRESPONSE']._serialized_end=1199
+  _globals['_STREAMRUNEVENTSREQUEST']._serialized_start=1201
+  _globals['_STREAMRUNEVENTSREQUEST']._serialized_end=1263
+  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_start=1265
+  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_end=1383
+  _globals['_READARTIFACTREQUEST']._serialized_start=1385
+  _globals['_READARTIFACTREQUEST']._serialized_end=1456
+  _globals['_READARTIFACTRESPONSE']._serialized_start=1458
+  _globals['_READARTIFACTRESPONSE']._serialized_end=1552
+  _globals['_DELETERUNREQUEST']._serialized_start=1554
+  _globals['_DELETERUNREQUEST']._serialized_end=1586
+  _globals['_DELETERUNRESPONSE']._serialized_start=1588
+  _globals['_DELETERUNRESPONSE']._serialized_end=1668
+  _globals['_RUNSERVICE']._serialized_start=1671
+  _globals['_RUNSERVICE']._serialized_end=2384
 # @@protoc_insertion_point(module_scope)

@@ -70,16 +70,18 @@ class GetRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[_run_pb2.Run, _Mapping]] = ...) -> None: ...
 
 class ListRunsRequest(_message.Message):
-    __slots__ = ("page_size", "page_token", "states", "kind")
+    __slots__ = ("page_size", "page_token", "states", "kind", "task_contains")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     STATES_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    TASK_CONTAINS_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     states: _containers.RepeatedScalarFieldContainer[_run_pb2.RunState]
     kind: _run_pb2.RunKind
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., states: _Optional[_Iterable[_Union[_run_pb2.RunState, str]]] = ..., kind: _Optional[_Union[_run_pb2.RunKind, str]] = ...) -> None: ...
+    task_contains: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., states: _Optional[_Iterable[_Union[_run_pb2.RunState, str]]] = ..., kind: _Optional[_Union[_run_pb2.RunKind, str]] = ..., task_contains: _Optional[str] = ...) -> None: ...
 
 class ListRunsResponse(_message.Message):
     __slots__ = ("runs", "next_page_token")

@@ -34,6 +34,24 @@ class Settings(BaseSettings):
         "REST edge from a browser, or `*` for any; empty: CORS closed (no CORS headers, "
         "preflights and cross-origin POST/DELETE refused). Credentials are never allowed.",
     )
+    console: bool = Field(
+        True,
+        description="Serve the console (web pages to watch runs and answer their questions) at "
+        "/console on the REST port, with the REST edge's TLS and principals.",
+    )
+    public_url: str | None = Field(
+        None,
+        description="Where people reach the REST port, e.g. https://outrider.example.com (a "
+        "path prefix allowed): one-time answer links are made absolute with it, and console "
+        "cookies are Secure when it is https. Unset: answer links are paths (/console/answer/…).",
+    )
+    console_session: float = Field(
+        "8h",
+        gt=0,
+        validate_default=True,
+        description="How long a console sign-in lasts (seconds, or 90m, 8h): the session cookie "
+        "expires then, or as soon as its key leaves the key file.",
+    )
     mcp_enabled: bool = Field(
         True, description="Serve the MCP edge (streamable HTTP) at /mcp on the REST port."
     )
@@ -260,7 +278,14 @@ class Settings(BaseSettings):
             raise ValueError("OUTRIDER_DATABASE_URL must be a postgresql:// URL")
         return value or None
 
-    @field_validator("retention", mode="before")
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", value):
+            raise ValueError(f"{value!r} is not a URL such as https://outrider.example.com")
+        return value.rstrip("/") if value else None
+
+    @field_validator("retention", "console_session", mode="before")
     @classmethod
     def _duration(cls, value: object) -> object:
         return parse_duration(value)

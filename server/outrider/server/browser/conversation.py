@@ -1,10 +1,17 @@
-"""The actor model's conversation: system rules, the task, then turns; only the newest page
-snapshot is kept. An older page is taken out, not replaced by a placeholder: every request
-would carry one placeholder per earlier step (12 tokens each, 120 over a five-step task) to
-say what the turns around it already show."""
+"""The actor model's conversation: system rules, the run's own rules, the task (with its plan),
+then turns; only the newest page snapshot is kept. An older page is taken out, not replaced by a
+placeholder: every request would carry one placeholder per earlier step (12 tokens each, 120
+over a five-step task) to say what the turns around it already show.
+
+Every request starts with the same bytes as the one before, up to that one's page: the rules
+every run shares, the run's rules and task, then the turns in order. Requests mark where those
+prefixes end (ModelRequest.cache_points), so providers serve them from their prompt caches."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from outrider.server.browser.prompts import task_message
 from outrider.server.models.base import (
     ImagePart,
     Message,
@@ -16,9 +23,24 @@ from outrider.server.models.base import (
 
 
 class Conversation:
-    def __init__(self, system: str, task: str) -> None:
-        self.messages: list[Message] = [Message("system", system), Message("user", task)]
+    def __init__(self, rules: str, run_rules: str, task: str, url: str) -> None:
+        self.messages: list[Message] = [Message("system", rules)]
+        if run_rules:
+            self.messages.append(Message("system", run_rules))
+        self._task_index = len(self.messages)
+        self._task, self._url = task, url
+        self.messages.append(Message("user", task_message(task, url)))
         self._page_index: int | None = None
+
+    @property
+    def system_messages(self) -> tuple[Message, ...]:
+        return tuple(self.messages[: self._task_index])
+
+    def set_plan(self, plan: dict[str, Any]) -> None:
+        """Adds the plan to the task message; before the first turn, so every turn's request
+        carries the same task message."""
+        text = task_message(self._task, self._url, plan)
+        self.messages[self._task_index] = Message("user", text)
 
     def add_page(self, text: str, images: tuple[ImagePart, ...] = ()) -> None:
         if self._page_index is not None:
@@ -35,5 +57,23 @@ class Conversation:
     def add_note(self, text: str) -> None:
         self.messages.append(Message("user", text))
 
-    def request(self, tools: tuple[ToolSpec, ...], role: str = "actor") -> ModelRequest:
-        return ModelRequest(messages=tuple(self.messages), tools=tools, role=role)
+    def request(
+        self, tools: tuple[ToolSpec, ...], role: str = "actor", one_tool_call: bool = False
+    ) -> ModelRequest:
+        return ModelRequest(
+            messages=tuple(self.messages),
+            tools=tools,
+            role=role,
+            cache_points=self._cache_points(),
+            one_tool_call=one_tool_call,
+        )
+
+    def _cache_points(self) -> tuple[int, ...]:
+        """The shared rules, the task, and the last message before the newest page (the next
+        request repeats everything up to there)."""
+        last = len(self.messages) - 1
+        history = last - 1 if self._page_index == last else last
+        points = {0, self._task_index}
+        if history > self._task_index:
+            points.add(history)
+        return tuple(sorted(points))

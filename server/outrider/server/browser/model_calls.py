@@ -13,7 +13,7 @@ from google.protobuf import json_format, struct_pb2
 from outrider.server.browser.generation import to_model_messages
 from outrider.server.browser.reporting import Reporter
 from outrider.server.core.event_names import by_wire_value
-from outrider.server.models.base import Message, ModelError, ModelReply, ModelRequest
+from outrider.server.models.base import Message, ModelError, ModelReply, ModelRequest, Usage
 from outrider.server.models.pricing import estimated_cost
 from outrider.server.models.registry import RunModels
 from outrider.server.models.schema import schema_errors
@@ -73,11 +73,7 @@ class ModelCaller:
         generation = ag.AiGeneration(
             finish_reason=_FINISH.get(reply.finish_reason, ag.FINISH_REASON_OTHER),  # type: ignore[arg-type]
             iteration_id=iteration_id,
-            usage=ag.GenerationUsage(
-                input_tokens=reply.usage.input_tokens,
-                output_tokens=reply.usage.output_tokens,
-                total_tokens=reply.usage.total_tokens,
-            ),
+            usage=_usage(reply.usage),
             messages=to_model_messages(messages, self._redact),
         )
         if not self._omit_prompts:
@@ -112,10 +108,14 @@ class ModelCaller:
         return value
 
     def _describe_model(self, generation: ag.AiGeneration, model: str, reply: ModelReply) -> None:
-        """Which model answered, and its estimated cost, under provider_metadata["outrider"]."""
+        """Which model answered, its prompt-cache tokens and its estimated cost, under
+        provider_metadata["outrider"] (where the Tabstack schema leaves room for them)."""
         about: dict[str, Any] = {"model": model}
         usage = reply.usage
-        cost = estimated_cost(self._reporter.prices, model, usage.input_tokens, usage.output_tokens)
+        if usage.cached_input_tokens or usage.cache_write_tokens:
+            about["cached_input_tokens"] = usage.cached_input_tokens
+            about["cache_write_input_tokens"] = usage.cache_write_tokens
+        cost = estimated_cost(self._reporter.prices, model, usage)
         if cost is not None:
             about["estimated_cost_usd"] = cost
         generation.provider_metadata.update({"outrider": about})
@@ -155,6 +155,19 @@ class ModelCaller:
         raise StructuredReplyFailed(
             f"no valid {request.role} reply after {self._retries + 1} tries"
         )
+
+
+def _usage(usage: Usage) -> ag.GenerationUsage:
+    """The seed's three counts, and the cache's two when the provider cached anything."""
+    counts = ag.GenerationUsage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        total_tokens=usage.total_tokens,
+    )
+    if usage.cached_input_tokens or usage.cache_write_tokens:
+        counts.cached_input_tokens = usage.cached_input_tokens
+        counts.cache_write_input_tokens = usage.cache_write_tokens
+    return counts
 
 
 def _parse_json(text: str) -> Any:

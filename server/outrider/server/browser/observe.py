@@ -77,6 +77,16 @@ class Observer:
         self.last_view = view.text
         return shot is not None
 
+    async def reread(self) -> str | None:
+        """The current page's view, to check between the actions of one turn that the page is
+        still the one the model chose them on; not sent to the model. None when the page could
+        not be read (it is navigating)."""
+        try:
+            view = await self._snapshot(self._run.connection.session.page)
+        except PlaywrightError:
+            return None
+        return view.text
+
     async def _shot_for(
         self, view: PageView, at: tuple[str, str], iteration_id: str
     ) -> bytes | None:

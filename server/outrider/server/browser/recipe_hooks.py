@@ -54,11 +54,10 @@ class RunRecipes:
         """Replays the recipe, if any: (the outcome when it finished the task, the next step)."""
         if self._recipe is None:
             return None, 1
-        outcome, replayed, divergence = await Replayer(self._run, self, self._recipe).replay()
-        if outcome is None:
-            assert divergence is not None
-            self._hand_over(replayed, divergence)
-        return outcome, replayed + 2 if outcome is None else replayed
+        replayed = await Replayer(self._run, self, self._recipe).replay()
+        if replayed.divergence is not None:
+            self._hand_over(replayed.steps, replayed.divergence)
+        return replayed.outcome, replayed.turns + 1
 
     def replayed(self, steps: int) -> None:
         """The replay finished the task (before its terminal events)."""
@@ -106,15 +105,18 @@ class RunRecipes:
 
     # recording
 
-    def before(self, call: ToolCall, targets: list[list[str]] | None = None) -> None:
-        """Notes the page state and the names of the call's targets (recording runs only);
-        a replayed call brings its step's targets."""
+    def before(
+        self, call: ToolCall, view: str, turn: int, targets: list[list[str]] | None = None
+    ) -> None:
+        """Notes the page state (the view the call was chosen on or checked against) and the
+        names of the call's targets (recording runs only); a replayed call brings its step's
+        targets."""
         if self._recorder is None:
             return
         if targets is None:
-            targets = self._targets(call) if call.name in REPLAYABLE else []
+            targets = self._targets(call, view) if call.name in REPLAYABLE else []
         page = self._run.connection.session.page
-        self._recorder.before(call, page.url, self._run.observer.last_view, targets)
+        self._recorder.before(call, page.url, view, targets, turn)
 
     def after(self, ok: bool) -> None:
         if self._recorder is not None:
@@ -135,11 +137,11 @@ class RunRecipes:
         elif self._store.keep(recipe):
             metrics.recipe_run("recorded", 0)
 
-    def _targets(self, call: ToolCall) -> list[list[str]] | None:
+    def _targets(self, call: ToolCall, view: str) -> list[list[str]] | None:
         """[role, name] of each element the call names, from the view the model chose it on;
         None when one is not there (a ref from find, or an element on another tab)."""
         refs = call.arguments.get("refs", [])
         refs = [call.arguments["ref"]] if "ref" in call.arguments else refs
-        targets = [role_and_name(self._run.observer.last_view, str(ref)) for ref in refs]
+        targets = [role_and_name(view, str(ref)) for ref in refs]
         kept = [target for target in targets if target is not None]
         return kept if len(kept) == len(targets) else None

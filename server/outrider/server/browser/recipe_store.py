@@ -26,6 +26,9 @@ class Step:
     targets: list[list[str]]  # [role, accessible name] of each element the action names
     url: str  # scheme, host and path of the page (no query: it may carry form values)
     fingerprint: str  # of the view the action was chosen on (recipes.fingerprint)
+    # The model turn that chose it: steps of one turn are replayed as one turn (0: on its own,
+    # as every step of a recipe recorded before turns of several actions).
+    turn: int = 0
 
 
 @dataclass(frozen=True)

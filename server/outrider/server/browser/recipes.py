@@ -53,10 +53,11 @@ _FIELD_LINE = re.compile(
     re.MULTILINE,
 )
 # An element as the view writes it: role, name if any, flags ([active], [checked]...), ref; at
-# the start of a line or of a table cell ("| ", or after a clickable row's "row [E8]: ").
+# the start of a line or of a table cell ("| ", or after a clickable row's "row [E8]: "). A line
+# whose text holds ": " is quoted YAML-style ('button "Next: address" [E9]', quotes doubled).
 _ROW_REF = re.compile(r"row \[(E\d+)\]")
 _ELEMENT = re.compile(
-    r"(?P<at>^ *(?:- )?(?:row \[E\d+\]: )?|\| )"
+    r"(?P<at>^ *(?:- )?'?(?:row \[E\d+\]: )?|\| )"
     r'(?P<role>[a-z][a-z0-9]*)(?: "(?P<name>(?:[^"\\]|\\.)*)")?'
     r"(?: \[[a-z][^\]]*\])* \[(?P<ref>E\d+)\]",
     re.MULTILINE,
@@ -95,6 +96,11 @@ def role_and_name(view: str, ref: str) -> list[str] | None:
     return next((target for found, target in _elements(view) if found == ref), None)
 
 
+def shown_refs(view: str) -> list[str]:
+    """The refs of every element the view shows, in order."""
+    return [ref for ref, _ in _elements(view)]
+
+
 def refs_named(view: str, target: list[str]) -> list[str]:
     """The refs of the view's elements with that [role, accessible name]."""
     return [ref for ref, found in _elements(view) if found == target]
@@ -110,6 +116,8 @@ def _elements(view: str) -> Iterator[tuple[str, list[str]]]:
         role = match.group("role")
         role = "heading" if re.fullmatch(r"h\d", role) else _LONG_ROLES.get(role, role)
         name = json.loads(f'"{match.group("name")}"') if match.group("name") else ""
+        if "'" in match.group("at"):
+            name = name.replace("''", "'")
         yield match.group("ref"), [role, name]
 
 
@@ -176,14 +184,19 @@ class Recorder:
         self._pending: Step | None = None
         self._unnamed = False
         self._state = ("", "")
+        self._turn = 0
 
     def spoil(self, reason: str) -> None:
         self.spoiled = self.spoiled or reason
 
-    def before(self, call: ToolCall, url: str, view: str, targets: list[list[str]] | None) -> None:
-        """The call about to be made, the page it was chosen on and its targets' names (None
-        when they could not be named)."""
+    def before(
+        self, call: ToolCall, url: str, view: str, targets: list[list[str]] | None, turn: int
+    ) -> None:
+        """The call about to be made in model turn `turn`, the page it was chosen on (for a
+        later call of a turn: the page as it was checked just before) and its targets' names
+        (None when they could not be named)."""
         self._state = (page_address(url), fingerprint(view))
+        self._turn = turn
         self._pending, self._unnamed = None, False
         if view.startswith(SLOW_PAGE_NOTE):
             self.spoil("a page could not be read in full (the browser was busy)")
@@ -197,7 +210,7 @@ class Recorder:
         if kept is None:
             self.spoil(f"the arguments of a {call.name} hold a secret")
             return
-        self._pending = Step(call.name, kept, targets, *self._state)
+        self._pending = Step(call.name, kept, targets, *self._state, turn=self._turn)
 
     def after(self, ok: bool) -> None:
         """A call that failed changed nothing worth replaying (the model tried again)."""

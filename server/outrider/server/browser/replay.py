@@ -7,6 +7,7 @@ stay in its conversation as if it had made them."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from playwright.async_api import Error as PlaywrightError
@@ -38,11 +39,32 @@ _REPLAYED = (
 class Divergence(Exception):
     """The page no longer matches the recipe; the message says how (for the model and event).
     `the_recipes_fault` is False when the browser, not the page, differed (an overloaded
-    browser's partial view): such a hand-over does not count towards retiring the recipe."""
+    browser's partial view): such a hand-over does not count towards retiring the recipe.
+    `ran`: steps of the diverging turn carried out before it diverged."""
 
-    def __init__(self, message: str, the_recipes_fault: bool = True) -> None:
+    def __init__(self, message: str, the_recipes_fault: bool = True, ran: int = 0) -> None:
         super().__init__(message)
         self.the_recipes_fault = the_recipes_fault
+        self.ran = ran
+
+
+@dataclass(frozen=True)
+class Replayed:
+    outcome: run_pb2.RunOutcome | None  # when the replay finished the task
+    steps: int  # steps carried out
+    turns: int  # turns begun (the model's first turn, if it takes over, is the next)
+    divergence: Divergence | None = None
+
+
+def turns_of(steps: list[Step]) -> list[list[Step]]:
+    """The recipe's steps by the model turn that chose them (a step of turn 0 is a turn alone)."""
+    turns: list[list[Step]] = []
+    for step in steps:
+        if turns and step.turn and turns[-1][-1].turn == step.turn:
+            turns[-1].append(step)
+        else:
+            turns.append([step])
+    return turns
 
 
 class Replayer:
@@ -51,25 +73,28 @@ class Replayer:
         self._values: Values = hooks.values
         self._tags = itertools.count(1)
 
-    async def replay(self) -> tuple[run_pb2.RunOutcome | None, int, Divergence | None]:
-        """(the outcome when the replay finished the task, steps replayed, the divergence)."""
-        for number, step in enumerate(self._recipe.steps, start=1):
+    async def replay(self) -> Replayed:
+        turns, replayed = turns_of(self._recipe.steps), 0
+        for number, steps in enumerate(turns, start=1):
             try:
-                outcome = await self._step(number, step)
+                outcome = await self._turn(number, steps, last=number == len(turns))
             except Divergence as divergence:
-                return None, number - 1, divergence
+                return Replayed(None, replayed + divergence.ran, number, divergence)
+            replayed += len(steps)
             if outcome is not None:
-                return outcome, number, None
-        return None, len(self._recipe.steps), Divergence("the recipe ended without an answer")
+                return Replayed(outcome, replayed, number)
+        ended = Divergence("the recipe ended without an answer")
+        return Replayed(None, replayed, len(turns), ended)
 
-    async def _step(self, number: int, step: Step) -> run_pb2.RunOutcome | None:
+    async def _turn(self, number: int, steps: list[Step], last: bool) -> run_pb2.RunOutcome | None:
+        """The steps one model turn chose, carried out as that turn was: in order, stopping
+        where the page changes under the next (browser/turns.py)."""
         run, iteration_id = self._run, f"step-{number}"
         run.reporter.tally.steps = number
         run.reporter.emit(
             "agent_step", ae.AgentStep(current_iteration=number, iteration_id=iteration_id)
         )
         # Screenshots serve the model; a replay takes one only of the page it ends on.
-        last = number == len(self._recipe.steps)
         has_screenshot = await run.observer.observe(iteration_id, screenshot=last)
         run.reporter.emit(
             "agent_processing",
@@ -79,17 +104,21 @@ class Replayer:
                 has_screenshot=has_screenshot,
             ),
         )
-        self._check_page(step)
-        call = await self._call(number, step)
-        run.conversation.add_reply(ModelReply(tool_calls=(call,)))
-        self._hooks.before(call, step.targets)
-        result = await run.act(call, iteration_id)
-        self._hooks.after(result.ok)
-        run.errors.record(result.ok)
+        self._check_page(steps[0])
+        calls = [await self._call(f"{number}-{index}", s) for index, s in enumerate(steps, 1)]
+        run.conversation.add_reply(ModelReply(tool_calls=tuple(calls)))
+        turn = await run.turns.run(calls, iteration_id, number, [s.targets for s in steps])
+        result = turn.last
+        assert result is not None
         if not result.ok:
-            raise Divergence(f"the {call.name} failed: {result.message}")
+            failed = calls[turn.ran - 1].name
+            raise Divergence(f"the {failed} failed: {result.message}", ran=turn.ran - 1)
+        if turn.ran < len(calls):
+            raise Divergence(
+                f"the page changed during a recorded turn: {turn.stopped}", ran=turn.ran
+            )
         if result.answer is not None:
-            return self._finish(result.answer, number, iteration_id)
+            return self._finish(result.answer, iteration_id)
         run.reporter.metrics(iteration_id, final=False)
         return None
 
@@ -102,7 +131,7 @@ class Replayer:
         if fingerprint(self._run.observer.last_view) != step.fingerprint:
             raise Divergence(f"the page at {step.url} looks different from when it was recorded")
 
-    async def _call(self, number: int, step: Step) -> ToolCall:
+    async def _call(self, number: str, step: Step) -> ToolCall:
         if step.action == "request_input" and not self._run.params.interactive:
             raise Divergence("the recipe asks the caller for form data; this run cannot")
         try:
@@ -142,7 +171,7 @@ class Replayer:
         where = "is not on the page" if count == 0 else f"is on the page {count} times"
         raise Divergence(f'{role} "{name}" {where}')
 
-    def _finish(self, answer: str, number: int, iteration_id: str) -> run_pb2.RunOutcome:
+    def _finish(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome:
         run = self._run
         validated = ae.TaskValidated(
             completion_quality=cast("ae.CompletionQuality", _QUALITY[self._recipe.quality]),
@@ -151,5 +180,5 @@ class Replayer:
             observation=_REPLAYED,
         )
         run.reporter.emit("task_validated", validated)
-        self._hooks.replayed(number)
+        self._hooks.replayed(len(self._recipe.steps))
         return run.endings.success(answer, iteration_id)

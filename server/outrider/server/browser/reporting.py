@@ -19,19 +19,15 @@ from outrider.v1 import automate_events_pb2 as ae
 class Tally:
     ai_generations: int = 0
     ai_errors: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
+    usage: Usage = field(default_factory=Usage)  # of every model call so far
     steps: int = 0
     actions: int = 0
-    by_model: dict[str, list[int]] = field(default_factory=dict)  # model -> [input, output]
+    by_model: dict[str, Usage] = field(default_factory=dict)
 
     def add_usage(self, model: str, usage: Usage) -> None:
         self.ai_generations += 1
-        self.input_tokens += usage.input_tokens
-        self.output_tokens += usage.output_tokens
-        counts = self.by_model.setdefault(model, [0, 0])
-        counts[0] += usage.input_tokens
-        counts[1] += usage.output_tokens
+        self.usage += usage
+        self.by_model[model] = self.by_model.get(model, Usage()) + usage
 
 
 class Reporter:
@@ -42,9 +38,14 @@ class Reporter:
 
     def model_usage(self) -> dict[str, ae.ModelUsage]:
         usage = {}
-        for model, (tokens_in, tokens_out) in self.tally.by_model.items():
-            entry = ae.ModelUsage(input_tokens=tokens_in, output_tokens=tokens_out)
-            cost = estimated_cost(self.prices, model, tokens_in, tokens_out)
+        for model, used in self.tally.by_model.items():
+            entry = ae.ModelUsage(
+                input_tokens=used.input_tokens,
+                output_tokens=used.output_tokens,
+                cached_input_tokens=used.cached_input_tokens,
+                cache_write_input_tokens=used.cache_write_tokens,
+            )
+            cost = estimated_cost(self.prices, model, used)
             if cost is not None:
                 entry.estimated_cost_usd = cost
             usage[model] = entry
@@ -68,9 +69,11 @@ class Reporter:
             event_counts=dict(self.ctx.seen),
             iteration_id=iteration_id,
             step_count=tally.steps,
-            total_input_tokens=tally.input_tokens,
-            total_output_tokens=tally.output_tokens,
+            total_input_tokens=tally.usage.input_tokens,
+            total_output_tokens=tally.usage.output_tokens,
             model_usage=self.model_usage(),
+            total_cached_input_tokens=tally.usage.cached_input_tokens,
+            total_cache_write_input_tokens=tally.usage.cache_write_tokens,
         )
         if final:
             self.emit("task_metrics", ae.TaskMetrics(**fields))  # type: ignore[arg-type]

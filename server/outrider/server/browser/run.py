@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets as token_source
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
@@ -22,12 +22,10 @@ from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFail
 from outrider.server.browser.observe import Observer
 from outrider.server.browser.prompts import (
     PLAN_SCHEMA,
-    VALIDATION_SCHEMA,
     extract_text,
     plan_request_text,
-    system_prompt,
-    task_message,
-    validation_text,
+    run_rules,
+    system_rules,
 )
 from outrider.server.browser.recipe_hooks import RunRecipes
 from outrider.server.browser.recipe_store import RecipeStore
@@ -36,9 +34,10 @@ from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
 from outrider.server.browser.tools import argument_errors, browser_tools
+from outrider.server.browser.turns import Targets, TurnRunner
+from outrider.server.browser.validate import Validator
 from outrider.server.core import validation
 from outrider.server.core.agent import RunContext
-from outrider.server.core.event_names import by_wire_value
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
@@ -48,9 +47,7 @@ from outrider.server.telemetry import steps, tracing
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2
 
-_QUALITY = by_wire_value(ae.CompletionQuality.DESCRIPTOR)
 _NOT_BROWSER_ACTIONS = frozenset({"done", "abort"})
-ACCEPTED_QUALITY = frozenset({"complete", "excellent"})
 ROLES = ("planner", "actor", "validator", "extractor")
 
 
@@ -84,17 +81,21 @@ class BrowserRun:
         )
         self.refs = RefMap()
         self.tools = browser_tools(self.params.interactive)
+        max_actions = env.browser.max_actions_per_turn
         self.conversation = Conversation(
-            system_prompt(self.params.guardrails, self.data_view, self.params.interactive),
-            task_message(self.params.task, self.params.url),
+            system_rules(self.params.interactive, max_actions),
+            run_rules(self.params.guardrails, self.data_view),
+            self.params.task,
+            self.params.url,
         )
+        self.turns = TurnRunner(self, max_actions)
         self.errors = ErrorBudget(env.browser.max_consecutive_errors, env.browser.max_total_errors)
         self.repeats = RepeatGuard(env.browser.repeat_limit)
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
         self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
         self.observer = Observer(self, env.browser)
         self.holds = HoldDecider(ctx, self.reporter, lambda: self.connection.session.page.url)
-        self.validations = 0
+        self.validator = Validator(self)
         self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
         self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
@@ -145,6 +146,7 @@ class BrowserRun:
 
     async def _drive(self) -> run_pb2.RunOutcome:
         plan = await self.recipes.plan(self._plan)
+        self.conversation.set_plan(plan)
         await self.connection.open_start_url(self.params.url, "plan")
         self.reporter.emit(
             "task_started",
@@ -180,7 +182,7 @@ class BrowserRun:
         )
         request = ModelRequest(
             messages=(
-                self.conversation.messages[0],
+                *self.conversation.system_messages,
                 Message("user", plan_request_text(self.params.task, self.params.url)),
             ),
             output_schema=PLAN_SCHEMA,
@@ -204,7 +206,8 @@ class BrowserRun:
                 has_screenshot=has_screenshot,
             ),
         )
-        reply = await self.caller.generate(self.conversation.request(self.tools), iteration_id)
+        request = self.conversation.request(self.tools, one_tool_call=self.turns.limit == 1)
+        reply = await self.caller.generate(request, iteration_id)
         if reply.text:
             self.reporter.emit(
                 "agent_reasoned",
@@ -214,10 +217,11 @@ class BrowserRun:
             )
         self.conversation.add_reply(reply)
         if not reply.tool_calls:
-            self.conversation.add_note("Call exactly one of the tools.")
+            self.conversation.add_note("Call one of the tools.")
             self.errors.record(False)
-        for call in reply.tool_calls:
-            outcome = await self._handle(call, iteration_id)
+        turn = await self.turns.run(reply.tool_calls, iteration_id, step)
+        if turn.last is not None:
+            outcome = await self._conclude(turn.last, iteration_id)
             if outcome is not None:
                 return outcome
         self.reporter.metrics(iteration_id, final=False)
@@ -228,25 +232,38 @@ class BrowserRun:
             )
         return None
 
-    # one tool call
-
-    async def _handle(self, call: ToolCall, iteration_id: str) -> run_pb2.RunOutcome | None:
-        refusal = self._refuse(call, iteration_id)
-        if refusal is not None:
-            self.conversation.add_result(call, refusal)
-            self.errors.record(False)
-            return None
-        self.recipes.before(call)
-        result = await self.act(call, iteration_id)
-        self.recipes.after(result.ok)
-        self.errors.record(result.ok)
+    async def _conclude(self, result: ActionResult, iteration_id: str) -> run_pb2.RunOutcome | None:
+        """The run's end when the turn's last call was done (once validated) or abort."""
         if result.answer is not None:
-            return await self._validate(result.answer, iteration_id)
+            return await self.validator.validate(result.answer, iteration_id)
         if result.abort_reason is not None:
             return self.endings.aborted(result.abort_reason, iteration_id)
         return None
 
-    def _refuse(self, call: ToolCall, iteration_id: str) -> str | None:
+    # one tool call
+
+    async def handle(
+        self,
+        call: ToolCall,
+        iteration_id: str,
+        view: str,
+        turn: int,
+        targets: Targets | None = None,
+    ) -> ActionResult:
+        """One call of a turn, chosen on `view`: refused (invalid, or a loop) or carried out;
+        its result is in the conversation either way."""
+        refusal = self._refuse(call, iteration_id, view)
+        if refusal is not None:
+            self.conversation.add_result(call, refusal)
+            self.errors.record(False)
+            return ActionResult(False, refusal)
+        self.recipes.before(call, view, turn, targets)
+        result = await self.act(call, iteration_id)
+        self.recipes.after(result.ok)
+        self.errors.record(result.ok)
+        return result
+
+    def _refuse(self, call: ToolCall, iteration_id: str, view: str) -> str | None:
         tool = next((t for t in self.tools if t.name == call.name), None)
         errors = (
             [f"unknown tool {call.name!r}"]
@@ -268,7 +285,7 @@ class BrowserRun:
             )
             return f"Invalid call: {'; '.join(errors)}"
         self.invalid_calls = 0
-        if self.repeats.is_repeat(call, self.observer.last_view):
+        if self.repeats.is_repeat(call, view):
             self.reporter.status(
                 iteration_id, f"refused a repeated {call.name}: the agent is looping"
             )
@@ -394,47 +411,3 @@ class BrowserRun:
             self.env.browser.upload_dir,
             self.env.browser.action_timeout * 1000,
         )
-
-    # validation and endings
-
-    async def _validate(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome | None:
-        self.validations += 1
-        self.reporter.emit(
-            "agent_processing",
-            ae.AgentProcessing(
-                iteration_id=iteration_id, operation="Validating the result", has_screenshot=False
-            ),
-        )
-        page = self.connection.session.page
-        text = validation_text(
-            self.params.task, answer, self.observer.last_view, page.url, await page.title()
-        )
-        request = ModelRequest(
-            messages=(Message("user", text),), output_schema=VALIDATION_SCHEMA, role="validator"
-        )
-        with steps.step("automate", "validate", "browser.validate"):
-            verdict = await self.caller.structured(request, iteration_id)
-        quality, feedback = verdict["completion_quality"], verdict.get("feedback", "")
-        validated = ae.TaskValidated(
-            completion_quality=cast("ae.CompletionQuality", _QUALITY[quality]),
-            final_answer=self.secrets.redact(answer),
-            iteration_id=iteration_id,
-            observation=verdict["observation"],
-        )
-        if feedback:
-            validated.feedback = feedback
-        self.reporter.emit("task_validated", validated)
-        if quality in ACCEPTED_QUALITY:
-            self.recipes.succeeded(answer, quality)
-            return self.endings.success(answer, iteration_id)
-        if self.validations >= validation.max_validation_attempts(self.params):
-            return self.endings.failure(
-                ae.AUTOMATE_ERROR_CODE_TASK_FAILED,
-                f"the result was judged {quality} after {self.validations} validation attempts",
-                answer,
-            )
-        self.conversation.add_note(
-            f"A reviewer judged your answer {quality}: "
-            f"{feedback or verdict['observation']} Keep working, then call done again."
-        )
-        return None

@@ -30,6 +30,7 @@ class Notices:
 
     lines: list[str] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)  # (url, why)
+    dialogs: int = 0  # JavaScript dialogs (alert, confirm, prompt) so far
 
     def take(self) -> list[str]:
         taken, self.lines = self.lines, []
@@ -88,6 +89,7 @@ class BrowserSession:
         page.on("close", self._on_close)
 
     async def _on_dialog(self, dialog: Dialog) -> None:
+        self.notices.dialogs += 1
         self.notices.lines.append(
             f"A {dialog.type} dialog said {dialog.message!r}; it was accepted."
         )

@@ -35,6 +35,13 @@ class BrowserSettings(BaseSettings):
         2, ge=0, description="Retries of a model reply that fails its schema."
     )
     max_reconnects: int = Field(2, ge=0, description="Browser reconnects per run after a crash.")
+    max_actions_per_turn: int = Field(
+        10,
+        ge=1,
+        le=50,
+        description="Tool calls of one model reply the agent carries out (in order, stopping "
+        "where the page changes under the next); 1: one action per model call.",
+    )
 
     @field_validator("cdp_endpoints", mode="before")
     @classmethod

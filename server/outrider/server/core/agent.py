@@ -61,6 +61,7 @@ class RunContext:
         self.options = run.options
         self.started_us = started_us
         self.seen: Counter[str] = Counter()
+        self.questions = 0  # questions put to the caller so far (form data, approvals)
         self._run = run
         self._log = log
         self._interactions = interactions
@@ -90,6 +91,7 @@ class RunContext:
     async def ask_input(
         self, request: ae.InteractiveFormDataRequest, field_errors: dict[str, str] | None = None
     ) -> InputAnswer:
+        self.questions += 1
         return await self._interactions.ask_input(self.run_id, request, field_errors)
 
     async def ask_approval(
@@ -98,6 +100,7 @@ class RunContext:
         """Asks the caller, unless an earlier "always" decision for `standing_key` answers it."""
         if standing_key is not None and standing_key in self._standing_decisions:
             return self._standing_decisions[standing_key]
+        self.questions += 1
         answer = await self._interactions.ask_approval(self.run_id, request)
         if standing_key is not None and answer.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS:
             self._standing_decisions[standing_key] = answer

@@ -356,6 +356,13 @@ class InteractionBroker:
 
     # reading
 
+    def is_pending(self, interaction_id: str) -> bool:
+        """Open here, or pending in the store (asked by a run another replica executes)."""
+        if interaction_id in self._open:
+            return True
+        stored = self._store.get_interaction(interaction_id)
+        return stored is not None and stored.state == PENDING
+
     def pending_kinds(self, run_id: str) -> set[int]:
         return {e.interaction.kind for e in self._open.values() if e.run_id == run_id}
 

@@ -94,6 +94,12 @@ def load_key(secret: str | None, data_dir: Path) -> bytes:
     return _read_key(path)
 
 
+def derived_key(root: bytes, purpose: str) -> bytes:
+    """A key for one purpose (answer links, console sessions) from the signing key of
+    `load_key`: replicas that share that key share these, and none of them signs page tokens."""
+    return hmac.new(root, f"outrider {purpose}".encode(), hashlib.sha256).digest()
+
+
 def _create_key_file(path: Path) -> None:
     """Writes a new key beside `path` and links it into place: a replica starting at the same
     moment either wins or reads the winner's whole key, never a half-written file."""

@@ -14,9 +14,10 @@ from collections.abc import AsyncGenerator, Collection, Container, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from outrider.server.core import clock, paging, validation
+from outrider.server.core import clock, paging, run_search, validation
 from outrider.server.core.admission import Admission
 from outrider.server.core.agent import Agent, AgentRegistry, RunContext
+from outrider.server.core.answer_links import AnswerLinks
 from outrider.server.core.answers import Answers
 from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.checkpoints import Checkpoints
@@ -102,13 +103,23 @@ class RunManager:
         self._relayed_cancels: set[asyncio.Task[run_pb2.Run]] = set()
         self.log = EventLog(store, settings.watcher_buffer)
         secret = settings.page_token_secret
-        self.page_tokens = paging.PageTokens(
-            paging.load_key(secret.get_secret_value() if secret else None, settings.data_dir)
+        # Signs page tokens; answer links and console sessions use keys derived from it.
+        self.signing_key = paging.load_key(
+            secret.get_secret_value() if secret else None, settings.data_dir
         )
+        self.page_tokens = paging.PageTokens(self.signing_key)
         self.interactions = InteractionBroker(
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
         self.answers = Answers(self.interactions, store, relay)
+        self.answer_links = AnswerLinks(
+            paging.derived_key(self.signing_key, "answer links"),
+            settings.public_url or "",
+            settings.console and settings.rest_enabled,
+            self.interactions,
+            self.answers,
+            store.run_tenant,
+        )
         self.artifacts = ArtifactStore(store)
         self._quotas = Quotas(
             QuotaDefaults(
@@ -524,35 +535,53 @@ class RunManager:
         return stored
 
     def list(
-        self, size: int, token: str, states: list[int], kind: int, principal: Principal
+        self,
+        size: int,
+        token: str,
+        states: list[int],
+        kind: int,
+        principal: Principal,
+        task_contains: str = "",
     ) -> tuple[list[run_pb2.Run], str]:
-        """Runs of the principal's tenant (every tenant for an admin), newest first."""
+        """Runs of the principal's tenant (every tenant for an admin), newest first; with
+        `task_contains`, only those whose task holds that text (see run_search: a page may then
+        be short, even empty, and still have a next token)."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
         before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
-        rows = self._store.list_runs(limit + 1, before, states, kind, principal.tenant_filter)
+        text = run_search.check_text(task_contains)
+        filters = (states, kind, principal.tenant_filter)
+        found = run_search.find_runs(self._store, limit, before, filters, text) if text else None
+        rows = found.runs if found else self._store.list_runs(limit + 1, before, *filters)
         runs = paging.within_bytes(
             [
                 self._find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
                 for r in rows[:limit]
             ]
         )
-        if len(rows) <= limit and len(runs) == len(rows):
-            return runs, ""
-        last = runs[-1]
-        return runs, self.page_tokens.encode(
-            "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
-        )
+        if len(rows) > limit or len(runs) < len(rows):
+            last = runs[-1]
+            return runs, self.page_tokens.encode(
+                "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
+            )
+        resume = found.resume if found else None
+        return runs, self.page_tokens.encode("runs", *resume) if resume else ""
 
     def watch_batches(
-        self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
+        self,
+        run_id: str,
+        after: int,
+        principal: Principal,
+        cancel_on_disconnect: bool = False,
+        answer_links: bool = False,
     ) -> AsyncGenerator[WatchBatch, None]:
         """Events after `after`, then live ones until the run ends, in the lists they became
         available in. Errors raise now, not lazily. A principal may always follow the runs it
         started (a streaming start needs no read scope); other runs of its tenant need
         `runs.read`. When the consumer goes away before the run ends and asked for it, the run
-        is cancelled."""
+        is cancelled. With `answer_links`, request events of pending interactions carry their
+        answer link when the principal may be shown it."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         run = self._find(run_id, principal.tenant_filter)
@@ -560,14 +589,23 @@ class RunManager:
             principal.require(Scope.RUNS_READ)
         self.log.check_cursor(run_id, after, run.last_sequence)
         batches = self.log.follow_batches(run_id, after, self._settings.heartbeat_interval)
+        if answer_links and self.answer_links.shown_to(principal):
+            batches = _with_links(batches, self.answer_links, principal)
         return self._cancel_if_left(run_id, batches, principal, cancel_on_disconnect)
 
     def follow(
-        self, run_id: str, after: int, principal: Principal, cancel_on_disconnect: bool = False
+        self,
+        run_id: str,
+        after: int,
+        principal: Principal,
+        cancel_on_disconnect: bool = False,
+        answer_links: bool = False,
     ) -> AsyncGenerator[WatchItem, None]:
         """`watch_batches` one event (or heartbeat) at a time; errors raise now, and the watcher
         counts (for shutdown) from now."""
-        return _one_by_one(self.watch_batches(run_id, after, principal, cancel_on_disconnect))
+        return _one_by_one(
+            self.watch_batches(run_id, after, principal, cancel_on_disconnect, answer_links)
+        )
 
     async def _cancel_if_left(
         self,
@@ -593,6 +631,18 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
+
+
+async def _with_links(
+    batches: AsyncGenerator[WatchBatch, None], links: AnswerLinks, principal: Principal
+) -> AsyncGenerator[WatchBatch, None]:
+    async with contextlib.aclosing(batches):
+        async for batch in batches:
+            yield (
+                batch
+                if isinstance(batch, run_event_pb2.Heartbeat)
+                else links.on_events(batch, principal)
+            )
 
 
 async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerator[WatchItem, None]:

@@ -35,7 +35,7 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
         first = await anext(aiter(requests), None)
         run_id, after, cancel_on_disconnect = await self._begin(first, principal)
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
-        items = self._runs.follow(run_id, after, principal, cancel_on_disconnect)
+        items = self._runs.follow(run_id, after, principal, cancel_on_disconnect, answer_links=True)
         async with contextlib.aclosing(items):
             await context.send_initial_metadata(((RUN_METADATA_KEY, f"runs/{run_id}"),))
             async for response in interact(self._runs, principal, run_id, items, requests):
@@ -86,14 +86,16 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
         self, request: isv.ListInteractionsRequest, context: Context
     ) -> isv.ListInteractionsResponse:
         run_id = parse_run_name(request.run, "run") if request.run else None
+        principal = caller()
         items, token = self._runs.interactions.list(
-            run_id, list(request.states), request.page_size, request.page_token, caller()
+            run_id, list(request.states), request.page_size, request.page_token, principal
         )
-        return isv.ListInteractionsResponse(interactions=items, next_page_token=token)
+        shown = [self._runs.answer_links.with_link(item, principal) for item in items]
+        return isv.ListInteractionsResponse(interactions=shown, next_page_token=token)
 
     @unary
     async def GetInteraction(
         self, request: isv.GetInteractionRequest, context: Context
     ) -> isv.GetInteractionResponse:
-        interaction = self._runs.interactions.get(parse_interaction_name(request.name), caller())
+        interaction = self._runs.answer_links.get(parse_interaction_name(request.name), caller())
         return isv.GetInteractionResponse(interaction=interaction)

@@ -54,7 +54,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         run_id = run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
-        items = self._runs.follow(run_id, 0, principal, cancel_on_disconnect)
+        items = self._runs.follow(run_id, 0, principal, cancel_on_disconnect, answer_links=True)
         async with contextlib.aclosing(items):
             await self._runs.committed()  # another replica can read the run once it is named
             await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
@@ -83,7 +83,12 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.ListRunsRequest, context: Context
     ) -> run_service_pb2.ListRunsResponse:
         runs, token = self._runs.list(
-            request.page_size, request.page_token, list(request.states), request.kind, caller()
+            request.page_size,
+            request.page_token,
+            list(request.states),
+            request.kind,
+            caller(),
+            request.task_contains,
         )
         return run_service_pb2.ListRunsResponse(runs=runs, next_page_token=token)
 
@@ -106,7 +111,8 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.StreamRunEventsRequest, context: Context
     ) -> AsyncIterator[run_service_pb2.StreamRunEventsResponse]:
         run_id = parse_run_name(request.name)
-        async for item in self._runs.follow(run_id, request.after_sequence, caller()):
+        items = self._runs.follow(run_id, request.after_sequence, caller(), answer_links=True)
+        async for item in items:
             yield as_response(run_service_pb2.StreamRunEventsResponse, item)
 
     @streaming

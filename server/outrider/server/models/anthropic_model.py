@@ -61,9 +61,9 @@ class AnthropicModel:
         kwargs: dict[str, Any] = {
             "model": self._model,
             "max_tokens": self._max_tokens,
-            "messages": to_messages(request.messages),
+            "messages": to_messages(request.messages, request.cache_points),
         }
-        system = "\n\n".join(m.text for m in request.messages if m.role == "system")
+        system = system_blocks(request.messages, request.cache_points)
         if system:
             kwargs["system"] = system
         tools = [
@@ -79,6 +79,8 @@ class AnthropicModel:
                 }
             )
             kwargs["tool_choice"] = {"type": "tool", "name": REPLY_TOOL}
+        elif request.one_tool_call and tools:
+            kwargs["tool_choice"] = {"type": "auto", "disable_parallel_tool_use": True}
         if tools:
             kwargs["tools"] = tools
         if request.temperature is not None:
@@ -91,21 +93,41 @@ class AnthropicModel:
         return to_reply(message, request, self.name)
 
 
-def to_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
-    """Anthropic turns: tool results are user blocks, and consecutive same-role turns merge."""
+def system_blocks(
+    messages: tuple[Message, ...], cache_points: tuple[int, ...] = ()
+) -> list[dict[str, Any]]:
+    """One text block per system message. A cache point on one caches the tools and the system
+    blocks up to it (Anthropic's prefix order is tools, system, messages)."""
+    return [
+        _cached({"type": "text", "text": m.text}, index in cache_points)
+        for index, m in enumerate(messages)
+        if m.role == "system" and m.text
+    ]
+
+
+def to_messages(
+    messages: tuple[Message, ...], cache_points: tuple[int, ...] = ()
+) -> list[dict[str, Any]]:
+    """Anthropic turns: tool results are user blocks, and consecutive same-role turns merge. The
+    last block of a message at a cache point carries a cache breakpoint."""
     out: list[dict[str, Any]] = []
-    for message in messages:
+    for index, message in enumerate(messages):
         if message.role == "system":
             continue
         role = "assistant" if message.role == "assistant" else "user"
         blocks = _blocks(message)
         if not blocks:
             continue
+        blocks[-1] = _cached(blocks[-1], index in cache_points)
         if out and out[-1]["role"] == role:
             out[-1]["content"].extend(blocks)
         else:
             out.append({"role": role, "content": blocks})
     return out
+
+
+def _cached(block: dict[str, Any], breakpoint: bool) -> dict[str, Any]:
+    return {**block, "cache_control": {"type": "ephemeral"}} if breakpoint else block
 
 
 def _blocks(message: Message) -> list[dict[str, Any]]:
@@ -145,15 +167,25 @@ def to_reply(message: Any, request: ModelRequest, name: str) -> ModelReply:
     finish = _FINISH.get(message.stop_reason or "", "other")
     if data is not None and finish == "tool-calls":
         finish = "stop"  # the forced reply tool is the answer, not an action
-    usage = message.usage
     return ModelReply(
         text="".join(texts),
         tool_calls=tuple(calls),
-        usage=Usage(usage.input_tokens or 0, usage.output_tokens or 0) if usage else Usage(),
+        usage=_usage(message.usage),
         finish_reason=finish,
         model=name,
         data=data,
     )
+
+
+def _usage(usage: Any) -> Usage:
+    """Anthropic's input_tokens leaves out the tokens read from and written to the cache; ours
+    counts every prompt token (as the other providers and the GenAI conventions do)."""
+    if usage is None:
+        return Usage()
+    read = getattr(usage, "cache_read_input_tokens", None) or 0
+    written = getattr(usage, "cache_creation_input_tokens", None) or 0
+    prompt = (usage.input_tokens or 0) + read + written
+    return Usage(prompt, usage.output_tokens or 0, read, written)
 
 
 def classify(error: Exception) -> Failure | None:

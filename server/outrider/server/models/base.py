@@ -52,16 +52,42 @@ class ModelRequest:
     output_schema: dict[str, Any] | None = None  # ask for JSON matching this schema
     role: str = "default"  # which agent role asks: actor, validator, planner, writer, judge, ...
     temperature: float | None = None
+    # Indexes of messages that end a prefix later calls send again byte for byte, in order: what
+    # every run shares (tools, system rules), what this run's calls share (its task and plan),
+    # the turns so far. Anthropic gets a cache breakpoint at each; OpenAI a cache key from the
+    # run's prefix; all of them cache identical prefixes by themselves.
+    cache_points: tuple[int, ...] = ()
+    one_tool_call: bool = False  # ask the provider for at most one tool call per reply
 
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens of a call. `input_tokens` counts every prompt token, the cached ones included (as
+    OpenAI and Gemini report it, and as the GenAI conventions ask); `cached_input_tokens` of them
+    were read from the provider's prompt cache and `cache_write_tokens` written to it (Anthropic
+    bills writing; the others cache for free)."""
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
         return self.input_tokens + self.output_tokens
+
+    @property
+    def uncached_input_tokens(self) -> int:
+        """Input tokens billed at the full input price."""
+        return max(0, self.input_tokens - self.cached_input_tokens - self.cache_write_tokens)
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cached_input_tokens + other.cached_input_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
 
 
 @dataclass(frozen=True)

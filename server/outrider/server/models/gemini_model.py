@@ -11,6 +11,7 @@ unknown tool in a task:validation_error and asks the model again.
 from __future__ import annotations
 
 import re
+import secrets
 
 from google import genai
 from google.genai import errors, types
@@ -137,26 +138,23 @@ def _parts(message: Message, names: dict[str, str]) -> list[types.Part]:
 def to_reply(
     response: types.GenerateContentResponse, request: ModelRequest, name: str
 ) -> ModelReply:
-    meta = response.usage_metadata
-    usage = (
-        Usage(
-            meta.prompt_token_count or 0,
-            (meta.candidates_token_count or 0) + (meta.thoughts_token_count or 0),
-        )
-        if meta
-        else Usage()
-    )
+    usage = _usage(response.usage_metadata)
     if not response.candidates:
         return ModelReply(finish_reason="content-filter", usage=usage, model=name)
     candidate = response.candidates[0]
     texts: list[str] = []
     calls: list[ToolCall] = []
     parts = candidate.content.parts if candidate.content and candidate.content.parts else []
+    reply_id = secrets.token_hex(4)  # Gemini's calls may have no id: ours are unique per run
     for n, part in enumerate(parts):
         if part.function_call is not None and part.function_call.name:
             call = part.function_call
             calls.append(
-                ToolCall(call.id or f"call_{n}", call.name or "", tool_arguments(call.args or {}))
+                ToolCall(
+                    call.id or f"call_{reply_id}_{n}",
+                    call.name or "",
+                    tool_arguments(call.args or {}),
+                )
             )
         elif part.text and not part.thought:
             texts.append(part.text)
@@ -176,6 +174,15 @@ def to_reply(
         model=name,
         data=json_reply(text) if request.output_schema is not None and text else None,
     )
+
+
+def _usage(meta: types.GenerateContentResponseUsageMetadata | None) -> Usage:
+    """promptTokenCount counts the cached tokens too; cachedContentTokenCount says how many of
+    them Gemini read from its cache (implicit caching of repeated prefixes)."""
+    if meta is None:
+        return Usage()
+    output = (meta.candidates_token_count or 0) + (meta.thoughts_token_count or 0)
+    return Usage(meta.prompt_token_count or 0, output, meta.cached_content_token_count or 0)
 
 
 def _malformed_call(message: str) -> ToolCall:

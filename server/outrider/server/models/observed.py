@@ -56,6 +56,8 @@ class ObservedModel:
                     "gen_ai.response.model": reply.model or self._model_name,
                     "gen_ai.usage.input_tokens": reply.usage.input_tokens,
                     "gen_ai.usage.output_tokens": reply.usage.output_tokens,
+                    "gen_ai.usage.cache_read.input_tokens": reply.usage.cached_input_tokens,
+                    "gen_ai.usage.cache_creation.input_tokens": reply.usage.cache_write_tokens,
                     "gen_ai.response.finish_reasons": [reply.finish_reason],
                 }
             )
@@ -63,8 +65,5 @@ class ObservedModel:
         return reply
 
     def _count_usage(self, reply: ModelReply) -> None:
-        usage = reply.usage
-        cost = estimated_cost(self._prices, self.name, usage.input_tokens, usage.output_tokens)
-        metrics.model_usage(
-            self._provider, self._model_name, usage.input_tokens, usage.output_tokens, cost
-        )
+        cost = estimated_cost(self._prices, self.name, reply.usage)
+        metrics.model_usage(self._provider, self._model_name, reply.usage, cost)

@@ -4,6 +4,7 @@ images as data-URL image parts."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -43,6 +44,9 @@ class OpenAIChatModel:
         self.name = name
         self._model = model
         self._policy = policy
+        # OpenAI routes requests with the same key and prefix to the same cache; other servers
+        # may refuse a parameter they do not know.
+        self._cache_key = name.startswith("openai:")
         self._client = openai.AsyncOpenAI(
             api_key=api_key,
             base_url=base_url or None,
@@ -67,6 +71,10 @@ class OpenAIChatModel:
                 }
                 for t in request.tools
             ]
+            if request.one_tool_call:
+                kwargs["parallel_tool_calls"] = False
+        if self._cache_key and request.cache_points:
+            kwargs["prompt_cache_key"] = cache_key(request)
         if request.output_schema is not None:
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -153,10 +161,26 @@ def to_reply(completion: Any, request: ModelRequest, name: str) -> ModelReply:
 
 
 def _usage(completion: Any) -> Usage:
+    """prompt_tokens counts the cached ones too; prompt_tokens_details.cached_tokens says how
+    many of them were read from the prompt cache (OpenAI caches by itself, for free)."""
     usage = completion.usage
     if usage is None:
         return Usage()
-    return Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0)
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) or 0
+    return Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0, cached)
+
+
+def cache_key(request: ModelRequest) -> str:
+    """The same for every call of a run: a digest of the prefix its calls share (to the second
+    cache point, the run's own, when there is one), so a run's calls meet the same cache and
+    nothing but the prompt itself goes into the key."""
+    points = request.cache_points
+    prefix = request.messages[: points[min(1, len(points) - 1)] + 1]
+    text = json.dumps(
+        [[t.name for t in request.tools], [[m.role, m.text] for m in prefix]], ensure_ascii=False
+    )
+    return "outrider-" + hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def classify(error: Exception) -> Failure | None:

@@ -2,6 +2,14 @@
 
 OUTRIDER_PROVIDER_PRICES='{"openai:gpt-4.1-mini": {"input": 0.4, "output": 1.6}}' — a key is a
 model spec or a bare model name; models without a price get no estimate (never a made-up one).
+
+Prompt-cache tokens are priced as the provider bills them: `cached_input` per million tokens read
+from the cache and `cache_write` per million written to it, when the table names them; else from
+the provider's published ratio to the input price. Anthropic bills every Claude model alike
+(reads 0.1x, five-minute writes 1.25x). OpenAI's and Gemini's read discount depends on the model
+(OpenAI 0.5x for the GPT-4o family, 0.25x for GPT-4.1, 0.1x for GPT-5; Gemini 0.25x for 2.5):
+the smallest discount is assumed, so an estimate without `cached_input` is never below the bill.
+Servers behind openai-compatible report what they like and get no discount.
 """
 
 from __future__ import annotations
@@ -10,16 +18,48 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, Field
 
+from outrider.server.models.base import Usage
+
+# provider -> (read, write) as a share of the input price, where the table gives none
+_CACHE_RATIOS = {
+    "anthropic": (0.1, 1.25),
+    "openai": (0.5, 1.0),
+    "gemini": (0.25, 1.0),
+}
+
 
 class Price(BaseModel):
     input: float = Field(ge=0, description="US dollars per million input tokens.")
     output: float = Field(ge=0, description="US dollars per million output tokens.")
+    cached_input: float | None = Field(
+        None, ge=0, description="US dollars per million input tokens read from the prompt cache."
+    )
+    cache_write: float | None = Field(
+        None, ge=0, description="US dollars per million input tokens written to the prompt cache."
+    )
+
+    def cache_prices(self, provider: str) -> tuple[float, float]:
+        """(read, write) per million tokens: the table's, else the provider's ratio."""
+        read, write = _CACHE_RATIOS.get(provider, (1.0, 1.0))
+        return (
+            self.input * read if self.cached_input is None else self.cached_input,
+            self.input * write if self.cache_write is None else self.cache_write,
+        )
 
 
-def estimated_cost(
-    prices: Mapping[str, Price], model: str, input_tokens: int, output_tokens: int
-) -> float | None:
-    price = prices.get(model) or prices.get(model.partition(":")[2])
+def price_of(prices: Mapping[str, Price], model: str) -> Price | None:
+    return prices.get(model) or prices.get(model.partition(":")[2])
+
+
+def estimated_cost(prices: Mapping[str, Price], model: str, usage: Usage) -> float | None:
+    price = price_of(prices, model)
     if price is None:
         return None
-    return round((input_tokens * price.input + output_tokens * price.output) / 1_000_000, 6)
+    read, write = price.cache_prices(model.partition(":")[0])
+    dollars = (
+        usage.uncached_input_tokens * price.input
+        + usage.cached_input_tokens * read
+        + usage.cache_write_tokens * write
+        + usage.output_tokens * price.output
+    )
+    return round(dollars / 1_000_000, 6)

@@ -55,7 +55,9 @@ class ProviderSettings(BaseSettings):
     prices: dict[str, Price] = Field(
         default_factory=dict,
         description='JSON price table, US dollars per million tokens: {"openai:gpt-4.1-mini": '
-        '{"input": 0.4, "output": 1.6}}. Models without a price get no cost estimate.',
+        '{"input": 0.4, "output": 1.6}}, optionally "cached_input" and "cache_write" (prompt-cache '
+        "reads and writes; else the provider's published ratio). Models without a price get no "
+        "cost estimate.",
     )
     timeout: float = Field(120.0, gt=0, description="Seconds one model call attempt may take.")
     max_retries: int = Field(

@@ -8,10 +8,10 @@ Scenario (YAML or JSON):
         expect: ["Example Domain"]       # optional: texts the request's messages must contain
         reply:
           text: "I will click the link"
-          tool_calls: [{name: click, arguments: {ref: E3}}]
+          tool_calls: [{name: click, arguments: {ref: E3}}]   # several: carried out in order
           data: {quality: complete}      # optional structured output
-          usage: {input_tokens: 120, output_tokens: 9}
-          finish_reason: tool-calls
+          usage: {input_tokens: 120, output_tokens: 9}   # also cached_input_tokens,
+          finish_reason: tool-calls                      # cache_write_tokens
       - error: "provider unavailable"    # this turn fails the call instead
       - role: actor
         when: ["The user declined"]      # optional: the turn is skipped unless these texts show
@@ -37,9 +37,11 @@ several demo tasks:
 Tool arguments may name page elements by what the snapshot shows instead of by ref:
 `{{ref: link "Log in"}}` becomes the ref (e.g. "E7") of a line containing `link "Log in"` in the
 newest message that has one (a page snapshot or a find result), so scenarios survive changes in
-ref numbering. Likewise `{{source: green-tea.html}}` in reply text becomes the id (e.g. "S2") of
-the research source whose fenced page (`<external_content id="S2" url="...">`) names that text, so
-a scripted writer cites the right page whatever order the pages were fetched in.
+ref numbering. Every call of a reply is resolved against that same page, the one the turn was
+chosen on, as a model's several calls of one turn are. Likewise `{{source: green-tea.html}}` in
+reply text becomes the id (e.g. "S2") of the research source whose fenced page
+(`<external_content id="S2" url="...">`) names that text, so a scripted writer cites the right
+page whatever order the pages were fetched in.
 """
 
 from __future__ import annotations

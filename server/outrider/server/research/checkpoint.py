@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 
 from outrider.server.core.checkpoints import Checkpoints
 from outrider.server.fetch.page import Page
+from outrider.server.models.base import Usage
 from outrider.server.research.run import ResearchRun
 from outrider.server.research.state import Analysis, Candidate, Progress, ResearchState, Source
 from outrider.server.search.chain import SearchStats
@@ -72,7 +73,7 @@ def dump(run: ResearchRun) -> dict[str, Any]:
             **{name: getattr(metrics, name) for name in _COUNTS},
             "elapsed": now - metrics.started,
             "phases": dict(metrics.phases),
-            "tokens": metrics.tokens,
+            "tokens": {model: _usage_row(used) for model, used in metrics.tokens.items()},
         },
         "search": {
             "searches": dict(search.searches),
@@ -97,7 +98,7 @@ def restore(run: ResearchRun, parts: dict[str, Any]) -> bool:
         elapsed = float(used["elapsed"]), float(counts["elapsed"])
         searches_used = int(used["searches_used"])
         phases = {name: float(ms) for name, ms in counts["phases"].items()}
-        tokens = {model: [int(i), int(o)] for model, (i, o) in counts["tokens"].items()}
+        tokens = {model: Usage(*map(int, row)) for model, row in counts["tokens"].items()}
         stats = SearchStats(
             Counter(search["searches"]),
             Counter(search["cached"]),
@@ -119,6 +120,14 @@ def restore(run: ResearchRun, parts: dict[str, Any]) -> bool:
     run.search.stats = stats
     state.progress.resumed = True
     return True
+
+
+def _usage_row(used: Usage) -> list[int]:
+    """[input, output], then [cached, written] when there are any (the layout before cached
+    tokens, which replicas of that version still read)."""
+    row = [used.input_tokens, used.output_tokens]
+    cached = [used.cached_input_tokens, used.cache_write_tokens]
+    return row + cached if any(cached) else row
 
 
 # The counters of RunMetrics (the fetch budget counts `fetch_attempts`).

@@ -20,7 +20,7 @@ class RunMetrics:
     prices: Mapping[str, Price] = field(default_factory=dict)  # for cost estimates
     started: float = field(default_factory=time.monotonic)
     phases: dict[str, float] = field(default_factory=lambda: defaultdict(float))  # ms
-    tokens: dict[str, list[int]] = field(default_factory=dict)  # model -> [input, output]
+    tokens: dict[str, Usage] = field(default_factory=dict)  # model -> its usage so far
     fetch_attempts: int = 0  # URLs handed to the fetcher: what the fetch budget counts
     fetches: int = 0  # requests made (network or cache)
     fetched_ok: int = 0
@@ -38,21 +38,19 @@ class RunMetrics:
         finally:
             self.phases[name] += (time.monotonic() - began) * 1000
 
-    def _token_usage(self, model: str, tokens_in: int, tokens_out: int) -> re.TokenUsage:
-        usage = re.TokenUsage(input=tokens_in, output=tokens_out)
-        cost = estimated_cost(self.prices, model, tokens_in, tokens_out)
+    def _token_usage(self, model: str, used: Usage) -> re.TokenUsage:
+        usage = re.TokenUsage(input=used.input_tokens, output=used.output_tokens)
+        cost = estimated_cost(self.prices, model, used)
         if cost is not None:
             usage.estimated_cost_usd = cost
         return usage
 
     def add_usage(self, model: str, usage: Usage) -> None:
-        counts = self.tokens.setdefault(model, [0, 0])
-        counts[0] += usage.input_tokens
-        counts[1] += usage.output_tokens
+        self.tokens[model] = self.tokens.get(model, Usage()) + usage
 
     @property
     def total_tokens(self) -> int:
-        return sum(i + o for i, o in self.tokens.values())
+        return sum(used.total_tokens for used in self.tokens.values())
 
     def record_fetch(self, outcome: FetchOutcome) -> None:
         self.fetch_attempts += 1
@@ -78,6 +76,6 @@ class RunMetrics:
                 fetches=self.fetched_ok / self.fetches if self.fetches else 1.0,
                 searches=search.success_rate,
             ),
-            tokens={m: self._token_usage(m, i, o) for m, (i, o) in self.tokens.items()},
+            tokens={model: self._token_usage(model, used) for model, used in self.tokens.items()},
             total_duration=(time.monotonic() - self.started) * 1000,
         )

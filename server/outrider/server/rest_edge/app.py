@@ -11,8 +11,10 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Mount, Route
 
+from outrider.server.console_edge.answer_link import HIDDEN_PREFIX
+from outrider.server.console_edge.app import MOUNT_PATH, build_console
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
 from outrider.server.core.runs import RunManager
@@ -101,15 +103,21 @@ def build_app(
     open_paths = frozenset(
         path for path, _, method in table if rest_requirement(method, path, settings) == OPEN
     )
-    # The MCP edge is an edge of its own on this port: it authenticates its callers and guards
-    # hosts and origins itself (the MCP transport's rules), so the API's checks leave it alone.
-    own = (MCP_PATH,) if mcp is not None else ()
+    # The console and the MCP edge are edges of their own on this port: the console signs people
+    # in with sessions and guards its forms itself, the MCP edge authenticates its callers and
+    # guards hosts and origins itself (the MCP transport's rules), so the API's key check and
+    # browser guard leave their paths alone.
+    own: tuple[str, ...] = ()
+    if settings.console:
+        routes.append(Mount(MOUNT_PATH, build_console(runs, settings, keyring)))
+        own += (MOUNT_PATH,)
     if mcp is not None:
         routes.append(Route(MCP_PATH, mcp.app))
+        own += (MCP_PATH,)
     return Starlette(
         routes=routes,
         middleware=[
-            Middleware(ObservingMiddleware),
+            Middleware(ObservingMiddleware, hidden_prefixes=(HIDDEN_PREFIX,)),
             Middleware(
                 BrowserGuardMiddleware, allowed_origins=settings.cors_origins, own_paths=own
             ),

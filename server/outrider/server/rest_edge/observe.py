@@ -26,8 +26,12 @@ async def metrics_endpoint(request: Request) -> Response:
 
 
 class ObservingMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
+    """`hidden_prefixes`: paths whose rest is a secret (an answer link's token); spans and log
+    lines show the prefix and "…" instead."""
+
+    def __init__(self, app: ASGIApp, hidden_prefixes: tuple[str, ...] = ()) -> None:
         self._app = app
+        self._hidden = hidden_prefixes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -35,6 +39,7 @@ class ObservingMiddleware:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         method = scope["method"]
+        path = _shown_path(scope["path"], self._hidden)
         status = 500  # unless a response starts
         started = time.perf_counter()
 
@@ -46,12 +51,12 @@ class ObservingMiddleware:
 
         span_or_not = (
             contextlib.nullcontext(trace.INVALID_SPAN)
-            if scope["path"] in _QUIET_PATHS
+            if path in _QUIET_PATHS
             else tracing.TRACER.start_as_current_span(
-                f"{method} {scope['path']}",
+                f"{method} {path}",
                 context=tracing.incoming(headers),
                 kind=SpanKind.SERVER,
-                attributes={"http.request.method": method, "url.path": scope["path"]},
+                attributes={"http.request.method": method, "url.path": path},
             )
         )
         with span_or_not as span:
@@ -64,18 +69,26 @@ class ObservingMiddleware:
                 span.set_attribute("http.response.status_code", status)
                 if status >= 500:
                     span.set_status(Status(StatusCode.ERROR))
-                _record(scope, route, status, time.perf_counter() - started)
+                _record(scope, path, route, status, time.perf_counter() - started)
+
+
+def _shown_path(path: str, hidden: tuple[str, ...]) -> str:
+    for prefix in hidden:
+        if path.startswith(prefix):
+            return prefix + "…"
+    return path
 
 
 def _route_of(scope: Scope) -> str:
-    """The matched route's template, so ids do not become metric labels."""
+    """The matched route's template (under its mount, e.g. /console/runs/{runId}), so ids do
+    not become metric labels."""
     route: Any = scope.get("route")
     path = getattr(route, "path", None)
-    return path if isinstance(path, str) else "unmatched"
+    return str(scope.get("root_path", "")) + path if isinstance(path, str) else "unmatched"
 
 
-def _record(scope: Scope, route: str, status: int, seconds: float) -> None:
-    method, path = scope["method"], scope["path"]
+def _record(scope: Scope, path: str, route: str, status: int, seconds: float) -> None:
+    method = scope["method"]
     metrics.http_request(method, route, status, seconds)
     client = scope.get("client")
     access_log.log(

@@ -45,7 +45,8 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued, recipe_replayed and run_resumed. An automate run started without it cannot "
+    "run_queued, recipe_replayed and run_resumed, and the typed fields beyond Tabstack's schema "
+    "(cached-token counts). An automate run started without it cannot "
     "be asked for approvals: actions the firewall holds are refused at once and the model is "
     "told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
@@ -135,6 +136,7 @@ def _paths() -> dict[str, Any]:
                     *page,
                     _query("kind", _enum(run_pb2.RunKind)),
                     _query("state", _enum(run_pb2.RunState)),
+                    _query("taskContains", {"type": "string", "maxLength": 200}),
                 ],
             )
         },

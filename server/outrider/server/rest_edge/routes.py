@@ -47,7 +47,9 @@ class Routes:
         run = await self._runs.start(spec, principal, params_at="", options_at="options.")
         run_id = run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
-        items = self._runs.watch_batches(run_id, 0, principal, cancel_on_disconnect)
+        items = self._runs.watch_batches(
+            run_id, 0, principal, cancel_on_disconnect, answer_links=stream.approval_events
+        )
         await self._runs.committed()  # another replica can read the run once it is named
         return sse_response(run, items, stream)
 
@@ -56,8 +58,11 @@ class Routes:
         after = queries.cursor(request)
         principal = principal_of(request)
         run = self._runs.get(run_id, principal)
-        items = self._runs.watch_batches(run_id, after, principal)
-        return sse_response(run, items, self._stream_settings(request))
+        stream = self._stream_settings(request)
+        items = self._runs.watch_batches(
+            run_id, after, principal, answer_links=stream.approval_events
+        )
+        return sse_response(run, items, stream)
 
     def _stream_settings(self, request: Request) -> StreamSettings:
         opted = queries.truthy(request.headers.get(APPROVAL_EVENTS_HEADER, ""))
@@ -82,8 +87,9 @@ class Routes:
     async def list_runs(self, request: Request) -> Response:
         page = queries.page(request)
         states = queries.run_states(request)
+        text = request.query_params.get("taskContains", "")
         runs, token = self._runs.list(
-            page.size, page.token, states, page.kind, principal_of(request)
+            page.size, page.token, states, page.kind, principal_of(request), text
         )
         return JSONResponse({"runs": [to_json(r) for r in runs], "nextPageToken": token})
 
@@ -116,13 +122,15 @@ class Routes:
         run = request.query_params.get("run")
         run_id = parse_run_name(f"runs/{run}", "run") if run else None
         states = queries.interaction_states(request)
+        principal = principal_of(request)
         items, token = self._runs.interactions.list(
-            run_id, states, page.size, page.token, principal_of(request)
+            run_id, states, page.size, page.token, principal
         )
-        return JSONResponse({"interactions": [to_json(i) for i in items], "nextPageToken": token})
+        shown = [to_json(self._runs.answer_links.with_link(i, principal)) for i in items]
+        return JSONResponse({"interactions": shown, "nextPageToken": token})
 
     async def get_interaction(self, request: Request) -> Response:
-        interaction = self._runs.interactions.get(
+        interaction = self._runs.answer_links.get(
             _interaction_id(request, "interactionId"), principal_of(request)
         )
         return JSONResponse(to_json(interaction))

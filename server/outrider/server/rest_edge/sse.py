@@ -47,9 +47,12 @@ def named_payload(event: run_event_pb2.RunEvent) -> tuple[str, Message]:
     return arm_event_name(outer, inner_arm), getattr(outer, inner_arm)
 
 
-def event_block(event: run_event_pb2.RunEvent, retry_ms: int | None = None) -> bytes:
+def event_block(
+    event: run_event_pb2.RunEvent, retry_ms: int | None = None, opted_in: bool = False
+) -> bytes:
+    """`opted_in`: the caller asked for Outrider's own events and fields too."""
     name, payload = named_payload(event)
-    return block(event.sequence, name, to_json(payload), retry_ms)
+    return block(event.sequence, name, to_json(payload, opted_in), retry_ms)
 
 
 def block(sequence: int, name: str, data: Any, retry_ms: int | None = None) -> bytes:

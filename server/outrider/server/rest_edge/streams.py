@@ -29,7 +29,9 @@ CHUNK_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class StreamSettings:
-    approval_events: bool  # also send our own events (approvals, input, queue, recipes)
+    # also send our own events (approvals, input, queue, recipes) and fields beyond the
+    # Tabstack schema (cached-token counts)
+    approval_events: bool
     retry_ms: int
 
 
@@ -82,7 +84,7 @@ class _Encoder:
             self._last = event.sequence
             if not self._shown(event):
                 continue
-            block = sse.event_block(event, self._retry)
+            block = sse.event_block(event, self._retry, self._settings.approval_events)
             self._retry = None
             blocks.append(block)
             size += len(block)

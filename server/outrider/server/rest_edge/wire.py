@@ -30,6 +30,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor, OneofDescrip
 from google.protobuf.message import Message
 
 from outrider.server.rest_edge.enums import enum_text
+from outrider.v1 import options_pb2
 
 _PLAIN_JSON = frozenset(
     {"google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"}
@@ -37,16 +38,17 @@ _PLAIN_JSON = frozenset(
 _TIMESTAMP = "google.protobuf.Timestamp"
 
 
-def to_json(message: Message) -> Any:
-    """The Tabstack JSON value of `message`."""
-    return _encoder(message.DESCRIPTOR)(message)
+def to_json(message: Message, opted_in: bool = False) -> Any:
+    """The Tabstack JSON value of `message`; with `opted_in`, also the fields marked
+    (outrider.v1.rest_opt_in), which go beyond the schema of a message that mirrors it."""
+    return _encoder(message.DESCRIPTOR, opted_in)(message)
 
 
 Encode = Callable[[Any], Any]
 
 
 @cache
-def _encoder(descriptor: Descriptor) -> Encode:
+def _encoder(descriptor: Descriptor, opted_in: bool) -> Encode:
     """The function turning a message of this type into JSON, built once per type: an event
     stream converts thousands of messages of a few types, and walking the descriptor for each
     was a good part of what an event cost to send."""
@@ -57,8 +59,8 @@ def _encoder(descriptor: Descriptor) -> Encode:
         return _timestamp_ms
     union = _sole_oneof(descriptor)
     if union is not None:
-        return partial(_union, oneof=union)
-    return _fields_encoder(descriptor)
+        return partial(_union, oneof=union, opted_in=opted_in)
+    return _fields_encoder(descriptor, opted_in)
 
 
 def _timestamp_ms(message: timestamp_pb2.Timestamp) -> float:
@@ -82,16 +84,17 @@ def _plain_json(message: Any) -> Any:
     return None if kind in (None, "null_value") else getattr(message, kind)
 
 
-def _fields_encoder(descriptor: Descriptor) -> Encode:
+def _fields_encoder(descriptor: Descriptor, opted_in: bool) -> Encode:
     """A message of fields: each real oneof under its own name, then the plain fields under
     their JSON names; a field whose value converts to None is left out."""
     oneofs = tuple(
-        (oneof.name, {f.name: _value_encoder(f) or _same for f in oneof.fields})
+        (oneof.name, {f.name: _value_encoder(f, opted_in) or _same for f in oneof.fields})
         for oneof in _real_oneofs(descriptor)
     )
     plain = tuple(
-        (field.name, field.json_name, has_presence, _value_encoder(field))
+        (field.name, field.json_name, has_presence, _value_encoder(field, opted_in))
         for field, has_presence in _plain_fields(descriptor)
+        if opted_in or not _opt_in(field)
     )
 
     def encode(message: Message) -> dict[str, Any]:
@@ -114,35 +117,41 @@ def _fields_encoder(descriptor: Descriptor) -> Encode:
     return encode
 
 
+def _opt_in(field: FieldDescriptor) -> bool:
+    """Marked (outrider.v1.rest_opt_in): beyond the schema of a message that mirrors it."""
+    extension: Any = options_pb2.rest_opt_in  # typed by the stubs as an option of no message
+    return bool(field.GetOptions().Extensions[extension])
+
+
 def _same(value: Any) -> Any:
     return value
 
 
-def _union(message: Message, oneof: OneofDescriptor) -> Any:
+def _union(message: Message, oneof: OneofDescriptor, opted_in: bool) -> Any:
     arm = message.WhichOneof(oneof.name)
     if arm is None:
         return None
     field = _field(message.DESCRIPTOR, arm)
     if _is_discriminated(oneof):
         key = "role" if oneof.name == "role" else "type"
-        inner = to_json(getattr(message, arm))
+        inner = to_json(getattr(message, arm), opted_in)
         return {key: arm.replace("_", "-"), **inner}
-    return _field_value(message, field)
+    return _field_value(message, field, opted_in)
 
 
-def _field_value(message: Message, field: FieldDescriptor) -> Any:
+def _field_value(message: Message, field: FieldDescriptor, opted_in: bool) -> Any:
     value = getattr(message, field.name)
-    convert = _value_encoder(field)
+    convert = _value_encoder(field, opted_in)
     return value if convert is None else convert(value)
 
 
 @cache
-def _value_encoder(field: FieldDescriptor) -> Encode | None:
+def _value_encoder(field: FieldDescriptor, opted_in: bool) -> Encode | None:
     """What turns the field's value (a map, a list or one value) into JSON; None when the
     value already is its JSON (a string, a number, a bool)."""
-    single = _single_encoder(field)
+    single = _single_encoder(field, opted_in)
     if _is_map(field):
-        entry = _single_encoder(_field(field.message_type, "value")) or _same
+        entry = _single_encoder(_field(field.message_type, "value"), opted_in) or _same
         return lambda value: {key: entry(item) for key, item in value.items()}
     if field.is_repeated:
         each = single or _same
@@ -150,13 +159,13 @@ def _value_encoder(field: FieldDescriptor) -> Encode | None:
     return single
 
 
-def _single_encoder(field: FieldDescriptor) -> Encode | None:
+def _single_encoder(field: FieldDescriptor, opted_in: bool) -> Encode | None:
     if field.type == FieldDescriptor.TYPE_MESSAGE:
         wrapped = _wrapped_field(field.message_type)
         if wrapped is None:
-            return to_json
+            return partial(to_json, opted_in=opted_in)
         # Looked up when called, not now: a message type may contain itself.
-        return lambda value: _field_value(value, wrapped)
+        return lambda value: _field_value(value, wrapped, opted_in)
     if field.type == FieldDescriptor.TYPE_ENUM:
         enum = field.enum_type
         return (lambda _: None) if enum is None else partial(enum_text, enum)

@@ -62,6 +62,14 @@ class Keyring:
     def by_certificate(self, common_name: str) -> Principal | None:
         return self._table.by_certificate.get(common_name)
 
+    def by_key_hash(self, digest: str) -> Principal | None:
+        return self._table.by_hash.get(digest)
+
+    def key_hashes_of(self, principal_id: str) -> list[str]:
+        """The hashes of the keys that authenticate `principal_id` now (none once its entry
+        left the key file): how a console session notices its key was revoked."""
+        return [h for h, p in self._table.by_hash.items() if p.id == principal_id]
+
 
 def authenticate(keyring: Keyring, authorization: str | None, peer_name: str | None) -> Principal:
     """The caller's principal from its `authorization` header or its client certificate's common

@@ -80,6 +80,13 @@ METRICS: tuple[MetricDoc, ...] = (
         "Tokens sent (direction=input) and received (direction=output).",
     ),
     MetricDoc(
+        "outrider_model_cache_tokens_total",
+        "counter",
+        ("provider", "model", "operation"),
+        "Input tokens the provider read from its prompt cache (operation=read) or wrote to it "
+        "(operation=write); both are part of the input tokens.",
+    ),
+    MetricDoc(
         "outrider_model_cost_usd_total",
         "counter",
         ("provider", "model"),
@@ -203,6 +210,8 @@ SPANS: tuple[SpanDoc, ...] = (
             "gen_ai.response.model",
             "gen_ai.usage.input_tokens",
             "gen_ai.usage.output_tokens",
+            "gen_ai.usage.cache_read.input_tokens",
+            "gen_ai.usage.cache_creation.input_tokens",
             "gen_ai.response.finish_reasons",
             "outrider.model.role",
         ),

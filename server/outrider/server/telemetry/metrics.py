@@ -19,6 +19,7 @@ from prometheus_client import (
 )
 from prometheus_client.metrics import Counter, Gauge, Histogram, MetricWrapperBase
 
+from outrider.server.models.base import Usage
 from outrider.server.telemetry.catalogue import LATENCY_BUCKETS, METRICS, MetricDoc
 
 disable_created_metrics()  # type: ignore[no-untyped-call]  # `_created` series double the scrape
@@ -112,12 +113,13 @@ def model_call(provider: str, model: str, role: str, ok: bool, seconds: float) -
     _histogram("outrider_model_call_duration_seconds").labels(*labels).observe(seconds)
 
 
-def model_usage(
-    provider: str, model: str, input_tokens: int, output_tokens: int, cost: float | None
-) -> None:
+def model_usage(provider: str, model: str, usage: Usage, cost: float | None) -> None:
     tokens = _counter("outrider_model_tokens_total")
-    tokens.labels(provider, model, "input").inc(input_tokens)
-    tokens.labels(provider, model, "output").inc(output_tokens)
+    tokens.labels(provider, model, "input").inc(usage.input_tokens)
+    tokens.labels(provider, model, "output").inc(usage.output_tokens)
+    cached = _counter("outrider_model_cache_tokens_total")
+    cached.labels(provider, model, "read").inc(usage.cached_input_tokens)
+    cached.labels(provider, model, "write").inc(usage.cache_write_tokens)
     if cost is not None:
         _counter("outrider_model_cost_usd_total").labels(provider, model).inc(cost)
 

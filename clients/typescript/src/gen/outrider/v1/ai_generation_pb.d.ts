@@ -127,6 +127,22 @@ export declare type GenerationUsage = Message<"outrider.v1.GenerationUsage"> & {
    * @generated from field: optional int32 total_tokens = 3;
    */
   totalTokens?: number | undefined;
+
+  /**
+   * Beyond the seed: prompt tokens read from the provider's prompt cache
+   * (part of input_tokens). On REST also in provider_metadata.outrider.
+   *
+   * @generated from field: optional int32 cached_input_tokens = 4;
+   */
+  cachedInputTokens?: number | undefined;
+
+  /**
+   * Beyond the seed: prompt tokens written to the provider's prompt cache
+   * (part of input_tokens; Anthropic bills writing).
+   *
+   * @generated from field: optional int32 cache_write_input_tokens = 5;
+   */
+  cacheWriteInputTokens?: number | undefined;
 };
 
 /**

@@ -1211,6 +1211,14 @@ export declare type InteractiveFormDataError = Message<"outrider.v1.InteractiveF
    * @generated from field: double timestamp = 8;
    */
   timestamp: number;
+
+  /**
+   * Beyond the seed: a one-time link that answers this re-request in a web page without an API
+   * key, for a caller allowed to answer it (never stored); absent otherwise.
+   *
+   * @generated from field: optional string answer_url = 9;
+   */
+  answerUrl?: string | undefined;
 };
 
 /**
@@ -1273,6 +1281,14 @@ export declare type InteractiveFormDataRequest = Message<"outrider.v1.Interactiv
    * @generated from field: double timestamp = 7;
    */
   timestamp: number;
+
+  /**
+   * Beyond the seed: a one-time link that answers this request in a web page without an API
+   * key, for a caller allowed to answer it (never stored); absent otherwise.
+   *
+   * @generated from field: optional string answer_url = 8;
+   */
+  answerUrl?: string | undefined;
 };
 
 /**
@@ -1369,6 +1385,20 @@ export declare type ModelUsage = Message<"outrider.v1.ModelUsage"> & {
    * @generated from field: optional double estimated_cost_usd = 3;
    */
   estimatedCostUsd?: number | undefined;
+
+  /**
+   * Input tokens read from the provider's prompt cache (part of input_tokens).
+   *
+   * @generated from field: int32 cached_input_tokens = 4;
+   */
+  cachedInputTokens: number;
+
+  /**
+   * Input tokens written to the provider's prompt cache (part of input_tokens).
+   *
+   * @generated from field: int32 cache_write_input_tokens = 5;
+   */
+  cacheWriteInputTokens: number;
 };
 
 /**
@@ -1609,6 +1639,22 @@ export declare type TaskMetrics = Message<"outrider.v1.TaskMetrics"> & {
    * @generated from field: map<string, outrider.v1.ModelUsage> model_usage = 9;
    */
   modelUsage: { [key: string]: ModelUsage };
+
+  /**
+   * Beyond the seed: prompt tokens read from providers' prompt caches
+   * (part of total_input_tokens).
+   *
+   * @generated from field: int32 total_cached_input_tokens = 10;
+   */
+  totalCachedInputTokens: number;
+
+  /**
+   * Beyond the seed: prompt tokens written to providers' prompt caches
+   * (part of total_input_tokens).
+   *
+   * @generated from field: int32 total_cache_write_input_tokens = 11;
+   */
+  totalCacheWriteInputTokens: number;
 };
 
 /**
@@ -1685,6 +1731,22 @@ export declare type TaskMetricsIncremental = Message<"outrider.v1.TaskMetricsInc
    * @generated from field: map<string, outrider.v1.ModelUsage> model_usage = 9;
    */
   modelUsage: { [key: string]: ModelUsage };
+
+  /**
+   * Beyond the seed: prompt tokens read from providers' prompt caches so far
+   * (part of total_input_tokens).
+   *
+   * @generated from field: int32 total_cached_input_tokens = 10;
+   */
+  totalCachedInputTokens: number;
+
+  /**
+   * Beyond the seed: prompt tokens written to providers' prompt caches so far
+   * (part of total_input_tokens).
+   *
+   * @generated from field: int32 total_cache_write_input_tokens = 11;
+   */
+  totalCacheWriteInputTokens: number;
 };
 
 /**

@@ -111,6 +111,15 @@ export declare type Interaction = Message<"outrider.v1.Interaction"> & {
    * @generated from field: string resolved_by = 12;
    */
   resolvedBy: string;
+
+  /**
+   * While pending, for a caller allowed to answer it: a one-time link that answers it in a web
+   * page without an API key (OUTRIDER_PUBLIC_URL + "/console/answer/<token>", or that path alone
+   * when no public URL is set); empty otherwise. Never stored.
+   *
+   * @generated from field: string answer_url = 13;
+   */
+  answerUrl: string;
 };
 
 /**

@@ -18,6 +18,16 @@ export declare const file_outrider_v1_options: GenFile;
 export declare const event_name: GenExtension<FieldOptions, string>;
 
 /**
+ * A field beyond the Tabstack schema in a message that mirrors the schema:
+ * the REST/SSE adapter writes it only to callers that opted in to
+ * Outrider's own events and fields (X-Outrider-Approval-Events: true).
+ * gRPC always carries it.
+ *
+ * @generated from extension: bool rest_opt_in = 50003;
+ */
+export declare const rest_opt_in: GenExtension<FieldOptions, boolean>;
+
+/**
  * The literal string Tabstack uses on the wire for this enum value,
  * e.g. "content-filter" or "Comprehensive".
  *

@@ -9,7 +9,7 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file outrider/v1/options.proto.
  */
 export const file_outrider_v1_options = /*@__PURE__*/
-  fileDesc("ChlvdXRyaWRlci92MS9vcHRpb25zLnByb3RvEgtvdXRyaWRlci52MTo+CgpldmVudF9uYW1lEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjRhgMgASgJUglldmVudE5hbWU6QgoKd2lyZV92YWx1ZRIhLmdvb2dsZS5wcm90b2J1Zi5FbnVtVmFsdWVPcHRpb25zGNKGAyABKAlSCXdpcmVWYWx1ZUKOAQoPY29tLm91dHJpZGVyLnYxQgxPcHRpb25zUHJvdG9QAVo6Z2l0aHViLmNvbS9vdXRyaWRlci9vdXRyaWRlci9nZW4vZ28vb3V0cmlkZXIvdjE7b3V0cmlkZXJ2MaICA09UUqoCC091dHJpZGVyLlYxygILT3V0cmlkZXJcVjHqAgxPdXRyaWRlcjo6VjFiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("ChlvdXRyaWRlci92MS9vcHRpb25zLnByb3RvEgtvdXRyaWRlci52MTo+CgpldmVudF9uYW1lEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjRhgMgASgJUglldmVudE5hbWU6PwoLcmVzdF9vcHRfaW4SHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNOGAyABKAhSCXJlc3RPcHRJbjpCCgp3aXJlX3ZhbHVlEiEuZ29vZ2xlLnByb3RvYnVmLkVudW1WYWx1ZU9wdGlvbnMY0oYDIAEoCVIJd2lyZVZhbHVlQo4BCg9jb20ub3V0cmlkZXIudjFCDE9wdGlvbnNQcm90b1ABWjpnaXRodWIuY29tL291dHJpZGVyL291dHJpZGVyL2dlbi9nby9vdXRyaWRlci92MTtvdXRyaWRlcnYxogIDT1RSqgILT3V0cmlkZXIuVjHKAgtPdXRyaWRlclxWMeoCDE91dHJpZGVyOjpWMWIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * The Tabstack SSE event name of a oneof arm, e.g. "agent:action".
@@ -20,11 +20,22 @@ export const event_name = /*@__PURE__*/
   extDesc(file_outrider_v1_options, 0);
 
 /**
+ * A field beyond the Tabstack schema in a message that mirrors the schema:
+ * the REST/SSE adapter writes it only to callers that opted in to
+ * Outrider's own events and fields (X-Outrider-Approval-Events: true).
+ * gRPC always carries it.
+ *
+ * @generated from extension: bool rest_opt_in = 50003;
+ */
+export const rest_opt_in = /*@__PURE__*/
+  extDesc(file_outrider_v1_options, 1);
+
+/**
  * The literal string Tabstack uses on the wire for this enum value,
  * e.g. "content-filter" or "Comprehensive".
  *
  * @generated from extension: string wire_value = 50002;
  */
 export const wire_value = /*@__PURE__*/
-  extDesc(file_outrider_v1_options, 1);
+  extDesc(file_outrider_v1_options, 2);
 

@@ -214,6 +214,14 @@ export declare type ApprovalRequested = Message<"outrider.v1.ApprovalRequested">
    * @generated from field: google.protobuf.Timestamp expire_time = 8;
    */
   expireTime?: Timestamp | undefined;
+
+  /**
+   * A one-time link that decides this approval in a web page without an API key, for a caller
+   * allowed to answer it (never stored); absent otherwise.
+   *
+   * @generated from field: optional string answer_url = 9;
+   */
+  answerUrl?: string | undefined;
 };
 
 /**

@@ -275,6 +275,15 @@ export declare type ListRunsRequest = Message<"outrider.v1.ListRunsRequest"> & {
    * @generated from field: outrider.v1.RunKind kind = 4;
    */
   kind: RunKind;
+
+  /**
+   * Only runs whose task (a browser run's task, a research run's query) contains this text,
+   * ignoring case; at most 200 characters. A page may then hold fewer runs than page_size (even
+   * none) and still have a next_page_token: each page looks through a bounded number of runs.
+   *
+   * @generated from field: string task_contains = 5;
+   */
+  taskContains: string;
 };
 
 /**

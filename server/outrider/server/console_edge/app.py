@@ -1,0 +1,100 @@
+"""The console's Starlette application, mounted at /console by the REST edge's composer.
+
+Every page but sign-in, the static files and the answer-link page needs a session
+(`auth.signed_in`); every POST but sign-in and the answer link also needs the session's CSRF
+token. Core errors become error pages with the REST edge's statuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from outrider.server.console_edge.answer_link import AnswerLinkPage
+from outrider.server.console_edge.answering import ConsoleAnswers
+from outrider.server.console_edge.auth import ConsoleAuth, signed_in
+from outrider.server.console_edge.errors import error_page, shown
+from outrider.server.console_edge.headers import SecurityHeadersMiddleware
+from outrider.server.console_edge.live import LiveStream
+from outrider.server.console_edge.run_page import RunPage
+from outrider.server.console_edge.runs_page import RunsPage
+from outrider.server.console_edge.sign_in import SignIn
+from outrider.server.console_edge.templating import STATIC, Pages
+from outrider.server.core import paging
+from outrider.server.core.runs import RunManager
+from outrider.server.security.authn import Keyring
+from outrider.server.security.sessions import SessionSigner
+from outrider.server.settings import Settings
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+MOUNT_PATH = "/console"
+STATIC_PATH = "/static"
+
+
+def build_console(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
+    pages = Pages()
+    auth = ConsoleAuth(
+        SessionSigner(
+            paging.derived_key(runs.signing_key, "console sessions"), settings.console_session
+        ),
+        keyring,
+        secure=settings.tls_cert is not None or (settings.public_url or "").startswith("https:"),
+        public=settings.public_url or "",
+    )
+    routes = _routes(runs, settings, pages, auth)
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(SecurityHeadersMiddleware, static_prefix=STATIC_PATH)],
+        exception_handlers={HTTPException: _not_found(pages)},  # type: ignore[dict-item]
+    )
+
+
+def _routes(
+    runs: RunManager, settings: Settings, pages: Pages, auth: ConsoleAuth
+) -> list[BaseRoute]:
+    sign_in = SignIn(auth, pages)
+    runs_page = RunsPage(runs, pages, auth)
+    run_page = RunPage(runs, pages, auth)
+    live = LiveStream(runs, pages, auth, settings.rest_retry_ms)
+    answers = ConsoleAnswers(runs, pages, auth)
+    link = AnswerLinkPage(runs.answer_links, pages, auth)
+    private: list[tuple[str, Endpoint, str]] = [
+        ("/", runs_page.page, "GET"),
+        ("/runs-table", runs_page.table, "GET"),
+        ("/runs/{runId}", run_page.page, "GET"),
+        ("/runs/{runId}/live", live.stream, "GET"),
+        ("/runs/{runId}/cancel", run_page.cancel, "POST"),
+        ("/runs/{runId}/delete", run_page.delete, "POST"),
+        ("/runs/{runId}/artifacts/{artifactId}", run_page.artifact, "GET"),
+        ("/interactions/{interactionId}/input", answers.input, "POST"),
+        ("/interactions/{interactionId}/approval", answers.approval, "POST"),
+        ("/sign-out", sign_in.sign_out, "POST"),
+    ]
+    public: list[tuple[str, Endpoint, str]] = [
+        ("/sign-in", sign_in.page, "GET"),
+        ("/sign-in", sign_in.with_key, "POST"),
+        ("/sign-in/certificate", sign_in.with_certificate, "POST"),
+        ("/answer/{token}", link.page, "GET"),
+        ("/answer/{token}", link.answer, "POST"),
+    ]
+    return [
+        *(Route(p, shown(pages, signed_in(auth, fn)), methods=[m]) for p, fn, m in private),
+        *(Route(p, shown(pages, fn), methods=[m]) for p, fn, m in public),
+        Mount(STATIC_PATH, StaticFiles(directory=STATIC), name="static"),
+    ]
+
+
+def _not_found(pages: Pages) -> Callable[[Request, HTTPException], Awaitable[Response]]:
+    async def handler(request: Request, error: HTTPException) -> Response:
+        messages = {404: "There is no such page.", 405: "That is not something this page does."}
+        text = messages.get(error.status_code, str(error.detail))
+        return error_page(pages, request, error.status_code, text)
+
+    return handler

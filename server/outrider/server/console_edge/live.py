@@ -1,0 +1,132 @@
+"""The run page's live stream (SSE): each batch of events becomes one message of HTML for htmx
+to place (timeline rows appended; screenshots, artifacts, questions, the result and the run's
+summary swapped out of band by their element ids).
+
+Every message has the sequence of its batch's last event as its SSE id, so a browser that loses
+the connection comes back with Last-Event-ID and gets exactly the events it missed; the page's
+script drops a message it already has (a fresh EventSource after an error starts from the
+page's own cursor). When the run ends, the summary and result go out once more and an `end`
+message tells the page to close the stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+
+from outrider.server.console_edge import timeline
+from outrider.server.console_edge.auth import ConsoleAuth, session_of
+from outrider.server.console_edge.live_parts import Parts
+from outrider.server.console_edge.run_page import run_id_of
+from outrider.server.console_edge.templating import Pages, base_of
+from outrider.server.console_edge.views import run_view
+from outrider.server.core.errors import InvalidArgument, NotFound, OutriderError
+from outrider.server.core.event_log import WatchBatch
+from outrider.server.core.principals import Principal
+from outrider.server.core.runs import RunManager
+from outrider.v1 import run_event_pb2, run_pb2
+
+log = logging.getLogger(__name__)
+_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+_MAX_CURSOR = 2**63 - 1
+
+
+@dataclass
+class _Shown:
+    """What the page shows now, to send the summary again only when it changed."""
+
+    state: int
+
+
+class LiveStream:
+    def __init__(self, runs: RunManager, pages: Pages, auth: ConsoleAuth, retry_ms: int) -> None:
+        self._runs = runs
+        self._pages = pages
+        self._auth = auth
+        self._retry_ms = retry_ms
+
+    async def stream(self, request: Request) -> StreamingResponse:
+        session = session_of(request)
+        run_id = run_id_of(request)
+        run = self._runs.get(run_id, session.principal)
+        items = self._runs.watch_batches(
+            run_id, _cursor(request), session.principal, answer_links=True
+        )
+        parts = Parts(self._pages, base_of(request), self._auth.signer.csrf_token(session))
+        body = self._body(run, items, session.principal, parts)
+        return StreamingResponse(body, media_type="text/event-stream", headers=_HEADERS)
+
+    async def _body(
+        self,
+        run: run_pb2.Run,
+        items: AsyncGenerator[WatchBatch, None],
+        principal: Principal,
+        parts: Parts,
+    ) -> AsyncIterator[bytes]:
+        yield f"retry: {self._retry_ms}\n\n".encode()
+        shown = _Shown(run.state)
+        run_id = run.name.removeprefix("runs/")
+        async with contextlib.aclosing(items):
+            try:
+                async for batch in items:
+                    if isinstance(batch, run_event_pb2.Heartbeat):
+                        yield b": heartbeat\n\n"
+                    elif batch:
+                        html = self._batch(run_id, batch, principal, parts, shown)
+                        yield message("timeline", html, batch[-1].sequence)
+            except OutriderError as error:  # e.g. the run was deleted while it was followed
+                yield message("final", parts.notice(error.message))
+                return
+            except Exception:
+                log.exception("the console stream of %s failed", run.name)
+                yield message("final", parts.notice("The live view stopped; reload the page."))
+                return
+        yield message("final", self._ending(run_id, principal, parts))
+        yield message("end", "end")
+
+    def _batch(
+        self,
+        run_id: str,
+        batch: list[run_event_pb2.RunEvent],
+        principal: Principal,
+        parts: Parts,
+        shown: _Shown,
+    ) -> str:
+        html = [parts.rows([timeline.row(event) for event in batch])]
+        for event in batch:
+            html.extend(parts.extras(event, self._runs, principal))
+        run = self._runs.get(run_id, principal)
+        if run.state != shown.state:
+            shown.state = run.state
+            html.append(parts.summary(run_view(run, principal)))
+        return "\n".join(html)
+
+    def _ending(self, run_id: str, principal: Principal, parts: Parts) -> str:
+        try:
+            run = self._runs.get(run_id, principal)
+        except NotFound:
+            return parts.notice("This run was deleted.")
+        return parts.summary(run_view(run, principal))
+
+
+def message(event: str, html: str, sequence: int | None = None) -> bytes:
+    """One SSE message; every line of the HTML is a `data:` line."""
+    lines = [f"event: {event}"]
+    if sequence is not None:
+        lines.append(f"id: {sequence}")
+    lines.extend(f"data: {line}" for line in html.replace("\r", "").split("\n"))
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+def _cursor(request: Request) -> int:
+    """Resume after the browser's Last-Event-ID, else after ?after= (the page's own cursor)."""
+    text = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
+    text = text.strip()
+    if len(text) > 19 or not text.isdigit() or int(text) > _MAX_CURSOR:
+        raise InvalidArgument.single("after", "must be a non-negative integer")
+    return int(text)

@@ -1,0 +1,131 @@
+"""One line of the run page's timeline per event: its name, a summary people can scan, and the
+whole payload behind a disclosure. Frequent bookkeeping events (metrics, model calls, debug,
+screenshots) are marked as detail: the page hides them until asked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from outrider.server.core.event_names import event_name
+from outrider.v1 import run_event_pb2
+
+DETAIL_EVENTS = frozenset(
+    {
+        "agent:processing",
+        "ai:generation",
+        "browser:action_started",
+        "browser:action_completed",
+        "browser:screenshot_captured",
+        "browser:screenshot_captured_image",
+        "system:debug_compression",
+        "system:debug_message",
+        "task:metrics",
+        "task:metrics_incremental",
+        "task:trace_context",
+        "cdp:endpoint_connected",
+    }
+)
+PROBLEM_EVENTS = frozenset(
+    {"error", "ai:generation:error", "task:aborted", "task:validation_error", "agent:waiting"}
+)
+QUESTION_EVENTS = frozenset(
+    {
+        "interactive:form_data:request",
+        "interactive:form_data:error",
+        "approval_requested",
+        "approval_resolved",
+        "input_resolved",
+    }
+)
+# The fields that say most about an event, in the order a summary takes them.
+_HEADLINE = (
+    "message",
+    "reasoning",
+    "action",
+    "ref",
+    "title",
+    "url",
+    "final_answer",
+    "finalAnswer",
+    "reason",
+    "observation",
+    "operation",
+    "form_description",
+    "decision",
+    "position",
+    "current_iteration",
+    "query",
+    "queries",
+)
+_MAX_SUMMARY = 300
+
+
+@dataclass(frozen=True)
+class Row:
+    sequence: int
+    time: Timestamp
+    name: str
+    summary: str
+    detail: dict[str, Any]
+    category: str  # "detail", "problem", "question" or "step"
+    artifact: str  # the artifact's id when the event has one
+
+
+def row(event: run_event_pb2.RunEvent) -> Row:
+    name = event_name(event)
+    data = _payload_dict(event)
+    return Row(
+        sequence=event.sequence,
+        time=event.time,
+        name=name,
+        summary=_summary(data),
+        detail=data,
+        category=_category(name, data),
+        artifact=event.artifact.rsplit("/", 1)[-1] if event.artifact else "",
+    )
+
+
+def _payload_dict(event: run_event_pb2.RunEvent) -> dict[str, Any]:
+    arm = event.WhichOneof("payload")
+    outer: Message = getattr(event, arm or "automate")
+    if arm in ("automate", "research"):
+        inner = outer.WhichOneof("event")
+        outer = getattr(outer, inner) if inner else outer
+    data: dict[str, Any] = json_format.MessageToDict(outer, preserving_proto_field_name=True)
+    data.pop("image_data", None)  # an inline screenshot: shown in the filmstrip, not as text
+    data.pop("answer_url", None)
+    return data
+
+
+def _summary(data: dict[str, Any]) -> str:
+    parts: list[str] = []
+    for key in _HEADLINE:
+        value = data.get(key)
+        if value in (None, "", [], {}):
+            continue
+        text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        parts.append(text if key in ("message", "reasoning") else f"{key}: {text}")
+        if len(" · ".join(parts)) > _MAX_SUMMARY:
+            break
+    line = " · ".join(parts) or _fallback(data)
+    return line if len(line) <= _MAX_SUMMARY else line[: _MAX_SUMMARY - 1] + "…"
+
+
+def _fallback(data: dict[str, Any]) -> str:
+    scalars = [f"{k}: {v}" for k, v in data.items() if isinstance(v, str | int | float | bool)]
+    return " · ".join(scalars[:4])
+
+
+def _category(name: str, data: dict[str, Any]) -> str:
+    if name in QUESTION_EVENTS:
+        return "question"
+    if name in PROBLEM_EVENTS or (name == "complete" and data.get("success") is False):
+        return "problem"
+    if name in DETAIL_EVENTS:
+        return "detail"
+    return "step"

@@ -1,0 +1,153 @@
+"""Watching runs in the console: the runs page (filters, task search, paging, live updates),
+a research report rendered with its citations, resuming the live timeline after a dropped
+connection, and every page in a narrow window; axe-core finds nothing serious anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+import pytest_asyncio
+from playwright.async_api import expect
+
+from tests.console.support import Console, accessibility_problems, shot
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+TASKS = ("Find the price of oolong tea.", "Find the price of green tea.", "Compare black teas.")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def finished(console: Console) -> list[str]:
+    """Three finished browser runs of dana's, oldest first (dana's tenant has no other runs
+    but the one the runs page test starts)."""
+    runs = []
+    for task in TASKS:
+        run_id = await console.browser_run(
+            "dana", "browser/console_done.yaml", "browser/welcome.html", task=task
+        )
+        await console.ended("dana", run_id)
+        runs.append(run_id)
+    return runs
+
+
+async def test_the_runs_page_filters_searches_pages_and_updates_live(
+    console: Console, finished: list[str]
+) -> None:
+    page = await console.signed_in("dana")
+    table = page.locator("#runs table")
+    await expect(table.locator("tbody tr")).to_have_count(3)
+    await shot(page, "runs")
+    assert await accessibility_problems(page) == []
+    await page.get_by_label("Task contains").fill("GREEN tea")  # ignoring case
+    await expect(table.locator("tbody tr")).to_have_count(1)
+    await expect(table).to_contain_text("Find the price of green tea.")
+    assert "q=GREEN+tea" in page.url  # the address bar keeps the filters
+    await page.get_by_label("Task contains").fill("")
+    await page.get_by_label("Kind").select_option("research")
+    await expect(page.locator("#runs")).to_contain_text("No run matches these filters.")
+    await page.get_by_label("Kind").select_option("browser")
+    await page.get_by_label("State").select_option("succeeded")
+    await expect(table.locator("tbody tr")).to_have_count(3)
+    await page.goto(f"{console.base}/?size=2")
+    await expect(table.locator("tbody tr")).to_have_count(2)
+    await page.get_by_role("link", name="Older runs").click()
+    await expect(table.locator("tbody tr")).to_have_count(1)
+    await expect(table).to_contain_text(TASKS[0])  # newest first: the oldest is last
+    await page.goto(f"{console.base}/")
+    waiting = await console.browser_run(
+        "dana", "browser/interactive_login.yaml", "browser/login.html",
+        task="Log me in.", interactive=True, trusted_hostnames=["127.0.0.1"],
+    )  # fmt: skip
+    banner = page.locator(".waiting")  # the page refreshes itself; nobody reloads it
+    await expect(banner).to_contain_text("1 run waiting for a person", timeout=20_000)
+    await expect(table.locator(f"#run-{waiting}")).to_be_visible()
+    await shot(page, "runs-waiting")
+    await page.goto(f"{console.base}/?q={waiting}")  # a run id in the search box opens it
+    await expect(page.locator("#run-summary")).to_contain_text(waiting)
+    page.once("dialog", lambda dialog: dialog.accept())
+    await page.get_by_role("button", name="Cancel run").click()
+    await expect(page.locator("#run-summary")).to_contain_text("Cancelled", timeout=30_000)
+    page.once("dialog", lambda dialog: dialog.accept())
+    await page.get_by_role("button", name="Delete run").click()  # now that it has ended
+    await page.wait_for_url(f"{console.base}/?deleted=1")
+    await expect(page.get_by_role("status").first).to_contain_text("The run was deleted")
+    await expect(table.locator("tbody tr")).to_have_count(3)
+    assert waiting not in await page.content()
+    await page.context.close()
+
+
+async def test_a_research_report_is_rendered_with_linked_citations(console: Console) -> None:
+    run_id = await console.research_run(
+        "alice", "research_fast.yaml", "Why do honey bee colonies die?"
+    )
+    page = await console.signed_in("alice")
+    await page.goto(f"{console.base}/runs/{run_id}")
+    report = page.locator("#result article.report")
+    await expect(report).to_contain_text("Varroa mites", timeout=60_000)
+    citations = report.locator("a.citation")
+    assert await citations.count() >= 1
+    for index in range(await citations.count()):
+        href = await citations.nth(index).get_attribute("href")
+        assert href is not None and href.startswith(console.web + "/"), href
+        assert await citations.nth(index).get_attribute("rel") == "noopener noreferrer nofollow"
+    assert "S99" not in await report.inner_text()  # a citation of a page never fetched: removed
+    await expect(page.locator("#run-summary")).to_contain_text("Succeeded")
+    await shot(page, "run-research")
+    assert await accessibility_problems(page) == []
+    await page.context.close()
+
+
+async def test_the_live_timeline_resumes_after_the_last_event_id(
+    console: Console, finished: list[str]
+) -> None:
+    """What a browser does after a dropped connection: Last-Event-ID gets the rest, no repeat."""
+    run_id = finished[0]
+    async with httpx.AsyncClient(base_url=console.base, follow_redirects=False) as client:
+        await client.post(
+            "/sign-in", data={"key": console.keys.keys["dana"]}, headers={"Origin": console.origin}
+        )
+        whole = await read_stream(client, f"/runs/{run_id}/live", {})
+        rest = await read_stream(client, f"/runs/{run_id}/live", {"Last-Event-ID": "5"})
+    every = [seq for ids, _ in whole for seq in ids]
+    after = [seq for ids, _ in rest for seq in ids]
+    assert every == list(range(1, every[-1] + 1)) and every[-1] > 8
+    assert after == list(range(6, every[-1] + 1))
+    assert rest[-1][1] == "end"
+
+
+async def read_stream(
+    client: httpx.AsyncClient, path: str, headers: dict[str, str]
+) -> list[tuple[list[int], str]]:
+    """(sequences of the timeline rows, event name) of each message, to the end."""
+    messages: list[tuple[list[int], str]] = []
+    async with client.stream("GET", path, headers=headers, timeout=30) as response:
+        assert response.status_code == 200, response.status_code
+        event, data = "", []
+        async for line in response.aiter_lines():
+            if line.startswith("event: "):
+                event = line.removeprefix("event: ")
+            elif line.startswith("data: "):
+                data.append(line.removeprefix("data: "))
+            elif line == "" and event:
+                html = "\n".join(data)
+                ids = [int(part.split('"')[0]) for part in html.split('<li id="ev-')[1:]]
+                messages.append((ids, event))
+                event, data = "", []
+    return messages
+
+
+async def test_every_page_fits_a_narrow_window(console: Console, finished: list[str]) -> None:
+    page = await console.signed_in("dana", viewport={"width": 390, "height": 844})
+    for name, path in (("narrow-runs", "/"), ("narrow-run", f"/runs/{finished[1]}")):
+        await page.goto(console.base + path)
+        await asyncio.sleep(0.5)  # the live part fills in
+        await expect(page.locator("h1").first).to_be_visible()
+        overflow = await page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 1, f"{name} scrolls sideways by {overflow}px"
+        await shot(page, name)
+        assert await accessibility_problems(page) == []
+    await page.context.close()
