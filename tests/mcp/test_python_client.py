@@ -5,15 +5,23 @@ client retries with). Production browser agent, Chromium, the fixture shop, scri
 
 from __future__ import annotations
 
+import asyncio
+import re
+import socket
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from urllib.parse import urlsplit
 
+import httpx
 import pytest
 from mcp import Client, types
 
 from outrider.client import AsyncClient
 from outrider.mcp.watch import NO_QUESTIONS
 from tests.mcp.support import McpCase, Mode, Person, Progress, http_client, stdio_client, text_of
+from tests.rest.support import start_rest
+from tests.support.harness import eventually
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -86,16 +94,83 @@ async def test_declining_the_form_and_rejecting_the_approval(mcp_case: McpCase) 
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-async def test_a_password_is_never_asked_through_the_client(mcp_case: McpCase, mode: Mode) -> None:
-    person = Person(values={"Email": "ada@example.com"})
+async def test_a_password_goes_through_the_answer_page_never_the_client(
+    mcp_case: McpCase, mode: Mode
+) -> None:
+    """The email is asked in the client's form; the password only on the one-time answer page
+    (URL mode), which then asks for nothing else, and the run logs in."""
+    person, password = Person(values={"Email": "ada@example.com"}), "correct-horse-battery"
     async with http_client(mcp_case, mcp_case.keys.keys["alpha-1"], mode, person) as client:
-        result = await automate(client, mcp_case, "login", "login.html")
+        call = asyncio.create_task(automate(client, mcp_case, "login", "login.html"))
+        await eventually(lambda: bool(person.pages()) or call.done(), within=60)
+        (page,) = person.pages()
+        asked = await answer_on_the_page(page.url, password)
+        result = await call
 
-    (form,) = person.forms()
-    assert [p["title"] for p in form.requested_schema["properties"].values()] == ["Email"]
     content = result.structured_content or {}
-    assert content["final_answer"] == "Not logged in: no login details."
-    assert any("Password" in note and "answer page" in note for note in content["notes"]), content
+    assert (content["state"], content.get("final_answer")) == ("succeeded", "Logged in."), content
+    form, approval = person.forms()
+    assert [p["title"] for p in form.requested_schema["properties"].values()] == ["Email"]
+    assert "decision" in approval.requested_schema["properties"]
+    assert page.url.startswith(f"{mcp_case.case.origin}/console/answer/")
+    assert "Password" in page.message and "never through this assistant" in page.message
+    assert asked == ["password"]  # the email, already given, is not asked again
+    assert password not in str(person.asked) and password not in str(content)
+
+
+async def test_the_stdio_bridge_sends_the_whole_form_to_the_page(
+    mcp_case: McpCase, tmp_path: Path
+) -> None:
+    """Over gRPC a form's answer cannot be given in parts, so a form with a password goes to
+    the answer page whole (made absolute by OUTRIDER_PUBLIC_URL), and the client is not asked
+    the email first."""
+    port = free_port()
+    case = await start_rest(
+        tmp_path / "data",
+        production=True,
+        keys_file=mcp_case.keys.file,
+        network_allow=urlsplit(mcp_case.sites).netloc,
+        rest_port=port,
+        public_url=f"http://127.0.0.1:{port}",
+    )
+    bridged = McpCase(case, mcp_case.keys, mcp_case.sites, mcp_case.folder)
+    person = Person(values={})
+    try:
+        async with stdio_client(bridged, bridged.keys.keys["alpha-1"], "auto", person) as client:
+            call = asyncio.create_task(automate(client, bridged, "login", "login.html"))
+            await eventually(lambda: bool(person.pages()) or call.done(), within=60)
+            (page,) = person.pages()
+            asked = await answer_on_the_page(page.url, "ada@example.com")
+            result = await call
+    finally:
+        await case.stop()
+    content = result.structured_content or {}
+    assert (content["state"], content.get("final_answer")) == ("succeeded", "Logged in."), content
+    assert asked == ["email", "password"]
+    (approval,) = person.forms()  # the only form: the approval
+    assert "decision" in approval.requested_schema["properties"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def answer_on_the_page(url: str, password: str) -> list[str]:
+    """What a person's browser does with the link: open it, type the password, send it. Returns
+    the input types of the fields the page asked for."""
+    async with httpx.AsyncClient(timeout=30) as browser:
+        page = await browser.get(url)
+        assert page.status_code == 200, page.text
+        refs = re.findall(r'name="field:([^"]+)"', page.text)
+        kinds = re.findall(r'<input type="([a-z]+)" id="[^"]*" name="field:', page.text)
+        origin = url.split("/console/")[0]
+        sent = await browser.post(
+            url, data={f"field:{ref}": password for ref in refs}, headers={"Origin": origin}
+        )
+        assert sent.status_code == 200 and "went to the agent" in sent.text, sent.text
+    return kinds
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

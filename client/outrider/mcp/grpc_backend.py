@@ -106,4 +106,15 @@ class GrpcBackend:
             )
 
     async def answer_url(self, interaction: str) -> str:
-        raise Refused("UNIMPLEMENTED", NO_ANSWER_PAGE, "ANSWER_PAGE_UNAVAILABLE")
+        with _translated():
+            url = (await self._client.get_interaction(interaction)).answer_url
+        if not url:
+            raise Refused("UNIMPLEMENTED", NO_ANSWER_PAGE, "ANSWER_PAGE_UNAVAILABLE")
+        if url.startswith("/"):
+            raise Refused(
+                "FAILED_PRECONDITION",
+                "the server gives its answer links as paths; set OUTRIDER_PUBLIC_URL on it "
+                "(where people reach its REST port) so that they are links a browser can open",
+                "ANSWER_LINK_NOT_ABSOLUTE",
+            )
+        return url

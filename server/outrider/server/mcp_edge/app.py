@@ -64,7 +64,7 @@ class McpEdge:
         self.app: ASGIApp = HostOriginGuard(AuthMiddleware(handler, keyring), settings)
 
     def _backend_of(self, ctx: ServerRequestContext[Any, Any]) -> CoreBackend:
-        return CoreBackend(self._runs, principal_of_request(ctx.request))
+        return CoreBackend(self._runs, principal_of_request(ctx.request), _origin(ctx.request))
 
     async def _counted(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
         if ctx.request_id is None:  # a notification
@@ -111,6 +111,15 @@ def _bound_principal(ctx: ServerRequestContext[Any, Any]) -> str | None:
     """A request state opens only for the principal it was made for."""
     principal = principal_of_request(ctx.request)
     return f"{principal.tenant}/{principal.id}"
+
+
+def _origin(request: Any) -> str:
+    """scheme://host[:port] and mount prefix of the HTTP request carrying an MCP message (the
+    host passed the guard: the caller reached this server there)."""
+    url = getattr(request, "url", None)
+    if url is None:
+        return ""
+    return f"{url.scheme}://{url.netloc}{request.scope.get('root_path', '')}"
 
 
 def _state_key(settings: Settings) -> bytes:

@@ -35,8 +35,8 @@ _STATUS: tuple[tuple[type[errors.OutriderError], str], ...] = (
     (errors.PermissionDenied, "PERMISSION_DENIED"),
 )
 NO_ANSWER_PAGE = (
-    "this server serves no one-time answer page (the console), so a secret cannot be asked "
-    "through MCP; answer the question from the CLI or another client"
+    "this server serves no one-time answer page (OUTRIDER_CONSOLE is off), or this key may "
+    "not answer questions, so a secret cannot be asked through MCP"
 )
 
 
@@ -64,9 +64,12 @@ async def _awaited(call: Callable[[], Awaitable[T]]) -> T:
 class CoreBackend:
     partial_answers = True  # held by this replica when it executes the run (else sent whole)
 
-    def __init__(self, runs: RunManager, principal: Principal) -> None:
+    def __init__(self, runs: RunManager, principal: Principal, origin: str) -> None:
+        """`origin`: where the caller reached this server (scheme://host[:port][/prefix]),
+        for answer links when OUTRIDER_PUBLIC_URL does not make them absolute."""
         self._runs = runs
         self._principal = principal
+        self._origin = origin.rstrip("/")
 
     def holding(self) -> AbstractContextManager[None]:
         return self._runs.log.watcher()
@@ -155,4 +158,12 @@ class CoreBackend:
         )
 
     async def answer_url(self, interaction: str) -> str:
-        raise Refused("UNIMPLEMENTED", NO_ANSWER_PAGE, "ANSWER_PAGE_UNAVAILABLE")
+        links = self._runs.answer_links
+        if not links.shown_to(self._principal):
+            raise Refused("UNIMPLEMENTED", NO_ANSWER_PAGE, "ANSWER_PAGE_UNAVAILABLE")
+        with _translated():
+            interaction_id = parse_interaction_name(interaction, "interaction")
+            url = links.get(interaction_id, self._principal).answer_url
+        if not url:
+            raise Refused("FAILED_PRECONDITION", f"{interaction} is no longer pending")
+        return self._origin + url if url.startswith("/") else url
