@@ -19,6 +19,7 @@ import anyio
 
 from mcp import types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.caching import CacheHint
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from outrider.mcp import arguments, results, tools
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 NAME = "outrider"
 MAX_ARTIFACT_BYTES = 8 * 1024 * 1024  # bigger downloads: the REST route streams them
 _LEAVE_TIMEOUT = 10.0
+_TOOLS_FRESH_MS = 3_600_000
 INSTRUCTIONS = (
     "Outrider runs a browser agent (automate) and a web research agent (research). Both report "
     "progress while they work and return structured results; the browser agent may ask the "
@@ -84,6 +86,8 @@ def build_server(
         version=version,
         title="Outrider",
         instructions=INSTRUCTIONS,
+        # every caller is shown the same tools, which change only with the server's version
+        cache_hints={"tools/list": CacheHint(ttl_ms=_TOOLS_FRESH_MS, scope="public")},
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
