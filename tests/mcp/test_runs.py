@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from mcp import types
 
-from outrider.client import AsyncClient
+from outrider.client import AsyncClient, Options, automate_params
 from outrider.v1 import run_pb2
 from tests.mcp.support import McpCase, Mode, Person, http_client, stdio_client, text_of
 from tests.support.harness import REPO_ROOT, eventually
@@ -110,6 +110,30 @@ async def test_a_closed_stream_leaves_the_run_running_unless_asked(
             found = await client.call_tool("get_run", {"run": run.name, "wait": True})
     content = found.structured_content or {}
     assert (content["state"], content.get("final_answer")) == ("succeeded", "Released."), content
+
+
+async def test_cancelling_get_run_stops_following_only(mcp_case: McpCase, tmp_path: Path) -> None:
+    """get_run is a read: a client that cancels it stops watching; the run goes on."""
+    key, marker, go = mcp_case.keys.keys["alpha-1"], uuid.uuid4().hex, tmp_path / "go"
+    arguments = await held_run(mcp_case, marker, go)
+    async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
+        params = automate_params(arguments["task"], url=arguments["url"])
+        run = await grpc_client.create_run(
+            params, options=Options(model=arguments["options"]["model"])
+        )
+        await run_with(grpc_client, marker)
+        async with http_client(mcp_case, key, "legacy") as client:
+            watching = asyncio.create_task(
+                client.call_tool("get_run", {"run": run.name, "wait": True})
+            )
+            await asyncio.sleep(0.5)
+            watching.cancel()  # notifications/cancelled for the get_run call
+            with pytest.raises(asyncio.CancelledError):
+                await watching
+            await asyncio.sleep(0.5)
+        assert (await grpc_client.get_run(run.name)).state == run_pb2.RUN_STATE_RUNNING
+        go.touch()
+        await state_of(grpc_client, run.name, run_pb2.RUN_STATE_SUCCEEDED)
 
 
 async def test_get_run_picks_up_a_vanished_client_s_run_and_its_question(

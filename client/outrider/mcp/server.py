@@ -99,14 +99,18 @@ def build_server(
 
 
 async def _automate(call: Call) -> Result:
-    start = arguments.automate_start(call.args, interactive=call.peer.abilities.asks)
-    run = await call.backend.start(start.params, start.options)
-    return await _follow(call, run, 0, [])
+    return await _start(call, arguments.automate_start(call.args, call.peer.abilities.asks))
 
 
 async def _research(call: Call) -> Result:
-    start = arguments.research_start(call.args)
-    run = await call.backend.start(start.params, start.options)
+    return await _start(call, arguments.research_start(call.args))
+
+
+async def _start(call: Call, start: arguments.Start) -> Result:
+    # Shielded: a cancel arriving while the run is created is applied once the run is known
+    # (by _guarded), instead of leaving a run nobody knows the name of.
+    with anyio.CancelScope(shield=True):
+        run = await call.backend.start(start.params, start.options)
     return await _follow(call, run, 0, [])
 
 
@@ -147,8 +151,11 @@ async def _until_end(watch: Watch, pending: list[Any]) -> Result:
 
 
 async def _guarded(call: Call, run: run_pb2.Run, following: Awaitable[Result]) -> Result:
-    """When the call is cancelled: cancel the run if the client asked for it (it sent
-    notifications/cancelled), or if the run was started to end with its caller."""
+    """When a call that started the run (automate, research, a retry of theirs) is cancelled:
+    cancel the run if the client asked for it (notifications/cancelled), or if the run was
+    started to end with its caller. get_run only stops following (it is a read)."""
+    if call.params.name not in (tools.AUTOMATE, tools.RESEARCH):
+        return await following
     try:
         return await following
     except anyio.get_cancelled_exc_class():
