@@ -66,7 +66,7 @@ def mcp(port: int, mode: str) -> Measure:
 
 async def run(events: int, repeat: int, transports: dict[str, Measure]) -> None:
     rates: dict[str, list[float]] = {name: [] for name in transports}
-    for name, measure in transports.items():
+    for measure in transports.values():
         await measure(events)  # warm-up
     for _ in range(repeat):
         for name, measure in transports.items():
