@@ -1,135 +1,79 @@
-"""The /mcp endpoint: the SDK's streamable HTTP session manager serving outrider.mcp's server,
-behind the Host/Origin guard and authentication. Mounted by the REST app, which enters
-`running()` in its lifespan.
+"""The /mcp endpoint, mounted by the REST app, which starts and stops it with the REST server.
 
 Both protocol eras are served: clients of the initialize handshake (up to 2025-11-25) get
 stateful sessions (bound to their principal) whose tool calls may push elicitation requests;
 2026-07-28 clients send self-contained requests, and questions come back as input requests
-whose sealed state any replica can open (the key derives from the page-token key replicas
-share).
+whose sealed state any replica can open (the key derives from the signing key replicas share).
+
+The SDK takes seconds to import (its protocol models of every revision): it is loaded in a
+thread once the server starts, so that neither the start nor the event loop waits for it; a
+request arriving earlier waits until it is ready.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
-from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+import importlib
+import logging
+from typing import TYPE_CHECKING
 
-from mcp.server import ServerRequestContext
-from mcp.server.context import CallNext
-from mcp.server.request_state import RequestStateSecurity
-from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import ASGIApp
+from starlette.types import Receive, Scope, Send
 
-from outrider.mcp.server import build_server
-from outrider.server.core import paging
 from outrider.server.core.runs import RunManager
-from outrider.server.mcp_edge.auth import AuthMiddleware, principal_of_request
-from outrider.server.mcp_edge.backend import CoreBackend
-from outrider.server.mcp_edge.guard import HostOriginGuard
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
+if TYPE_CHECKING:
+    from outrider.server.mcp_edge.serving import McpServing
+
+log = logging.getLogger(__name__)
 MOUNT_PATH = "/mcp"
-_LAST_RESPONSE = 0.2  # seconds for the last call's response to leave before sessions close
-_STATE_SECONDS_MIN = 600.0  # a question's think time per round, at least the SDK's default
 
 
 class McpEdge:
     def __init__(self, runs: RunManager, settings: Settings, keyring: Keyring) -> None:
-        self._runs = runs
-        security = RequestStateSecurity(
-            keys=[_state_key(settings)],
-            ttl=max(_STATE_SECONDS_MIN, 2 * settings.interaction_ttl),
-            bind_principal=_bound_principal,
-        )
-        self.server = build_server(self._backend_of, _version(), security)
-        self._requests = 0  # MCP requests being served (a tool call lasts as long as its run)
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self._made = (runs, settings, keyring)
+        self._serving: asyncio.Future[McpServing] | None = None
         self._task: asyncio.Task[None] | None = None
-        self._stopping = asyncio.Event()
-        self.server.middleware.insert(0, self._counted)
-        self._manager = StreamableHTTPSessionManager(
-            self.server,
-            # The guard checks hosts and origins (with our settings); the SDK still checks
-            # POST content types.
-            security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-        )
-        handler = StreamableHTTPASGIApp(self._manager)
-        self.app: ASGIApp = HostOriginGuard(AuthMiddleware(handler, keyring), settings)
 
-    def _backend_of(self, ctx: ServerRequestContext[Any, Any]) -> CoreBackend:
-        return CoreBackend(self._runs, principal_of_request(ctx.request), _origin(ctx.request))
+    @property
+    def app(self) -> McpEdge:
+        """The ASGI app of /mcp (an object, not a function: Starlette mounts it as ASGI)."""
+        return self
 
-    async def _counted(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
-        if ctx.request_id is None:  # a notification
-            return await call_next(ctx)
-        self._requests += 1
-        self._idle.clear()
-        try:
-            return await call_next(ctx)
-        finally:
-            self._requests -= 1
-            if not self._requests:
-                self._idle.set()
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self._serving is not None, "the MCP edge was not started"
+        serving = await asyncio.shield(self._serving)
+        await serving.app(scope, receive, send)
 
     async def start(self) -> None:
-        """Starts the session manager, in a task of its own (its task group must end where it
-        began, whichever task stops the edge)."""
-        ready, self._stopping = asyncio.Event(), asyncio.Event()
+        """Starts loading the SDK and serving, in a task of its own (the session manager's task
+        group must end where it began, whichever task stops the edge)."""
+        self._serving = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._serve(self._serving), name="outrider-mcp")
 
-        async def sessions() -> None:
-            async with self._manager.run():
-                ready.set()
-                await self._stopping.wait()
-
-        self._task = asyncio.create_task(sessions(), name="outrider-mcp-sessions")
-        waiting = asyncio.create_task(ready.wait())
-        await asyncio.wait({waiting, self._task}, return_when=asyncio.FIRST_COMPLETED)
-        waiting.cancel()
-        if self._task.done():
-            self._task.result()  # raises why it failed
+    async def _serve(self, ready: asyncio.Future[McpServing]) -> None:
+        try:
+            module = await asyncio.to_thread(importlib.import_module, f"{__package__}.serving")
+            serving: McpServing = module.McpServing(*self._made)
+            async with serving.running():
+                ready.set_result(serving)
+                await serving.stopping.wait()
+        except Exception as error:
+            log.exception("the MCP edge could not start; /mcp answers with errors")
+            if not ready.done():
+                ready.set_exception(error)
+            raise
 
     async def stop(self, limit: float) -> None:
         """Once no request is served (tool calls end with their runs, which a stopping server
         ends; at most `limit` seconds), every session ends, with its idle event stream."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(limit):
-                await self._idle.wait()
-        await asyncio.sleep(_LAST_RESPONSE)
-        if self._task is not None:
-            self._stopping.set()
-            await self._task
-
-
-def _bound_principal(ctx: ServerRequestContext[Any, Any]) -> str | None:
-    """A request state opens only for the principal it was made for."""
-    principal = principal_of_request(ctx.request)
-    return f"{principal.tenant}/{principal.id}"
-
-
-def _origin(request: Any) -> str:
-    """scheme://host[:port] and mount prefix of the HTTP request carrying an MCP message (the
-    host passed the guard: the caller reached this server there)."""
-    url = getattr(request, "url", None)
-    if url is None:
-        return ""
-    return f"{url.scheme}://{url.netloc}{request.scope.get('root_path', '')}"
-
-
-def _state_key(settings: Settings) -> bytes:
-    secret = settings.page_token_secret
-    signing = paging.load_key(secret.get_secret_value() if secret else None, settings.data_dir)
-    return hmac.new(signing, b"outrider mcp request state", hashlib.sha256).digest()
-
-
-def _version() -> str:
-    try:
-        return version("outrider")
-    except PackageNotFoundError:  # running from a source tree
-        return "0"
+        if self._task is None or self._serving is None:
+            return
+        if not self._serving.done():
+            self._task.cancel()
+        else:
+            with contextlib.suppress(Exception):
+                await (await self._serving).drain(limit)
+        await asyncio.gather(self._task, return_exceptions=True)
