@@ -1,7 +1,9 @@
-# Outrider server image. Build with `make image` (podman; see the Makefile for the flags this machine
-# needs). Both stages install through scripts/bootstrap.sh, the same script the README, CI and
-# scripts/serve use, so there is one list of what Outrider needs.
-ARG BASE_IMAGE=localhost/debian:bookworm-slim
+# Outrider server image: `docker build -t outrider .` (or `docker compose up --build`) on the public
+# Debian image; `make image` builds with podman on the local base `make base-image` makes, for
+# machines that reach no image registry (see the Makefile for the flags this machine needs). Both
+# stages install through scripts/bootstrap.sh, the same script the README, CI and scripts/serve
+# use, so there is one list of what Outrider needs.
+ARG BASE_IMAGE=debian:bookworm-slim
 
 # --- builder: the virtualenv with the `server` extra -------------------------------------------------
 FROM ${BASE_IMAGE} AS builder

@@ -5,6 +5,8 @@
 
 BASE_IMAGE ?= localhost/debian:bookworm-slim
 IMAGE ?= localhost/outrider:dev
+# The gRPC port of the server `make image-smoke` starts inside the image (on 127.0.0.1 only).
+SMOKE_PORT ?= 50051
 # The Debian mirror apt already uses (first URIs line of debian.sources); no registry is reachable.
 DEBIAN_MIRROR ?= $(shell awk '/^URIs:/ {print $$2; exit}' /etc/apt/sources.list.d/debian.sources)
 # pip in the build needs this machine's CA bundle (HTTPS to PyPI goes through its CA). PyPI itself is
@@ -53,4 +55,4 @@ image:
 	  -t $(IMAGE) .
 
 image-smoke:
-	IMAGE=$(IMAGE) scripts/image-smoke
+	IMAGE=$(IMAGE) PORT=$(SMOKE_PORT) scripts/image-smoke

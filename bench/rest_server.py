@@ -29,6 +29,9 @@ class EmittingAgent:
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         pass
 
+    async def readiness(self) -> str:
+        return ""
+
     async def aclose(self) -> None:
         pass
 

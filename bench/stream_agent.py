@@ -48,6 +48,9 @@ class BenchAgent:
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         """Every run can start: the agent needs no model or browser."""
 
+    async def readiness(self) -> str:
+        return ""
+
     async def aclose(self) -> None:
         """Holds nothing across runs."""
 

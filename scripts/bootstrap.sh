@@ -6,8 +6,11 @@
 #                                          postgresql for tests)
 #   scripts/bootstrap.sh python [--test]   virtualenv + Python packages (+ test tools, npm tools)
 #   scripts/bootstrap.sh all    [--test]   both
+#   ... --demo                             also grpcurl and curl, which `outrider demo --serve`
+#                                          prints commands for (the test tools include them)
 #
-# Re-running is cheap: each step is skipped when its inputs have not changed.
+# Re-running is cheap: each step is skipped when its inputs have not changed, and a virtualenv
+# installed with more extras (the test tools) serves the commands that need fewer.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,14 +33,16 @@ apt_install() {
 }
 
 install_system() {
-  local want_tests="$1" missing=()
+  local want="$1" missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   "$PYTHON" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
   # Playwright's bundled Node.js driver links libatomic.so.1, which chromium does not pull in and
   # a minimal Debian (debootstrap minbase, the container's base) lacks: without it every browser
   # run fails at launch while the server still reports SERVING.
   [ "$(dpkg-query -W -f='${db:Status-Status}' libatomic1 2>/dev/null)" = installed ] || missing+=(libatomic1)
-  if [ "$want_tests" = yes ]; then
+  # The demo prints curl commands (grpcurl comes with the Python packages of --demo).
+  if [ "$want" != server ]; then command -v curl >/dev/null 2>&1 || missing+=(curl); fi
+  if [ "$want" = tests ]; then
     command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
     # `ip`, for the test that probes the renderer in a private network namespace (10.x, metadata).
     command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || missing+=(iproute2)
@@ -52,19 +57,37 @@ inputs_hash() {
   cat "$ROOT/pyproject.toml" "$ROOT/constraints.txt" 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
+# Whether an install with these inputs already covered every wanted extra (comma-separated).
+installed_with() {
+  local wanted="$1" hash="$2" stamp have extra covered
+  for stamp in "$VENV"/.outrider-*-"$hash"; do
+    [ -e "$stamp" ] || continue
+    have="${stamp##*/.outrider-}"
+    have=",${have%-"$hash"},"
+    covered=yes
+    for extra in ${wanted//,/ }; do
+      case "$have" in *",$extra,"*) ;; *) covered=no ;; esac
+    done
+    [ "$covered" = yes ] && return 0
+  done
+  return 1
+}
+
 install_python() {
-  local want_tests="$1" extras="server,cli" stamp
-  [ "$want_tests" = yes ] && extras="server,cli,test"
+  local want="$1" extras="server,cli" stamp hash
+  [ "$want" = demo ] && extras="server,cli,demo"
+  [ "$want" = tests ] && extras="server,cli,demo,test"
   [ -x "$VENV/bin/python" ] || { log "creating virtualenv $VENV"; "$PYTHON" -m venv "$VENV"; }
-  stamp="$VENV/.outrider-$extras-$(inputs_hash)"
-  if [ ! -e "$stamp" ]; then
+  hash="$(inputs_hash)"
+  stamp="$VENV/.outrider-$extras-$hash"
+  if ! installed_with "$extras" "$hash"; then
     log "installing Python packages [$extras]"
     "$VENV/bin/pip" install -q --disable-pip-version-check --upgrade pip
     "$VENV/bin/pip" install -q --disable-pip-version-check -c "$ROOT/constraints.txt" -e "$ROOT[$extras]"
     rm -f "$VENV"/.outrider-*
     touch "$stamp"
   fi
-  if [ "$want_tests" = yes ]; then install_node_tools; fi
+  if [ "$want" = tests ]; then install_node_tools; fi
 }
 
 install_node_tools() {
@@ -93,13 +116,18 @@ install_node_package() {
 }
 
 main() {
-  local what="${1:-all}" want_tests=no
-  [ "${2:-}" = "--test" ] && want_tests=yes
+  local what="${1:-all}" want=server
+  case "${2:-}" in
+    --test) want=tests ;;
+    --demo) want=demo ;;
+    "") ;;
+    *) log "usage: $0 system|python|all [--test|--demo]"; exit 2 ;;
+  esac
   case "$what" in
-    system) install_system "$want_tests" ;;
-    python) install_python "$want_tests" ;;
-    all) install_system "$want_tests"; install_python "$want_tests" ;;
-    *) log "usage: $0 system|python|all [--test]"; exit 2 ;;
+    system) install_system "$want" ;;
+    python) install_python "$want" ;;
+    all) install_system "$want"; install_python "$want" ;;
+    *) log "usage: $0 system|python|all [--test|--demo]"; exit 2 ;;
   esac
 }
 

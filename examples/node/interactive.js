@@ -14,16 +14,21 @@
 //                      again; the last one repeats). A required field without a value declines.
 //   OUTRIDER_APPROVE   what to answer approvals: "once", "always" or "no" (default "no": reject)
 //   OUTRIDER_TRUSTED   comma-separated trusted hostnames (no approval needed there)
+//   OUTRIDER_REQUEST_ID  the start's request id (a UUID; default: a new one). The start is sent
+//                      again with it after UNAVAILABLE before any answer (up to 4 attempts,
+//                      random backoff): the server then returns the run it may have started.
 //   OUTRIDER_TLS       "1" for TLS with the system's roots (implied by the next three)
 //   OUTRIDER_CA_FILE   PEM CA to trust instead of the system's roots
 //   OUTRIDER_CLIENT_CERT, OUTRIDER_CLIENT_KEY   PEM client certificate and key (mutual TLS)
 'use strict';
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
+const START_ATTEMPTS = 4;
 const PROTO_ROOT = process.env.OUTRIDER_PROTO_ROOT || path.resolve(__dirname, '..', '..', 'proto');
 // google/protobuf/*.proto: the ones protobufjs ships (descriptor.proto for our custom options;
 // struct and timestamp are built into protobufjs). OUTRIDER_PROTO_INCLUDE may add another folder,
@@ -156,10 +161,27 @@ class Turns {
   }
 }
 
+// Milliseconds before the next attempt of a start: random up to 0.2 s, 0.4 s, 0.8 s (full jitter,
+// so clients that failed together do not come back together).
+function startBackoff(attempt) {
+  return Math.random() * Math.min(200 * 2 ** (attempt - 1), 5000);
+}
+
+function startMessage(task, url) {
+  const data = JSON.parse(process.env.OUTRIDER_DATA || '{}');
+  const trusted = (process.env.OUTRIDER_TRUSTED || '').split(',').filter(Boolean);
+  return {
+    start: {
+      automate: { task, url, data: toStruct(data), interactive: true, trusted_hostnames: trusted },
+      options: { omit_prompts: true },
+      request_id: process.env.OUTRIDER_REQUEST_ID || crypto.randomUUID(),
+    },
+  };
+}
+
 function main() {
   const [task = 'log in', url = ''] = process.argv.slice(2);
   const target = process.env.OUTRIDER_TARGET || 'localhost:50051';
-  const data = JSON.parse(process.env.OUTRIDER_DATA || '{}');
   const answers = JSON.parse(process.env.OUTRIDER_ANSWERS || '{}');
   const { InteractionService } = loadServices();
   const client = new InteractionService(target, channelCredentials(process.env), {
@@ -170,46 +192,57 @@ function main() {
   if (process.env.OUTRIDER_API_KEY) {
     metadata.set('authorization', `Bearer ${process.env.OUTRIDER_API_KEY}`);
   }
-
-  const call = client.Interact(metadata);
-  const turns = new Turns(call, answers, process.env.OUTRIDER_APPROVE || 'no');
+  const start = startMessage(task, url);
   let finalAnswer = null;
   let success = false;
-  call.on('data', (response) => {
-    if (response.answer_result) {
-      const r = response.answer_result;
-      console.log(`answer to ${r.interaction_id}: ${r.accepted ? 'accepted' : `refused (${r.reason})`}`);
-      return;
-    }
-    const event = response.event;
-    if (!event) return; // heartbeat
-    console.log(`#${event.sequence} ${describe(event)}`);
-    turns.handle(event);
-    const complete = (event.automate || {}).complete;
-    if (complete) {
-      success = Boolean(complete.success);
-      finalAnswer = complete.final_answer ?? (complete.error || {}).message ?? null;
-    }
-  });
-  call.on('end', () => {
-    call.end();
-    client.close();
-    console.log(`${success ? 'final answer' : 'failed'}: ${finalAnswer}`);
-    process.exitCode = success ? 0 : 1;
-  });
-  call.on('error', (error) => {
-    console.error(`error: ${grpc.status[error.code]}: ${error.details}`);
-    client.close();
-    process.exitCode = 3;
-  });
 
-  const trusted = (process.env.OUTRIDER_TRUSTED || '').split(',').filter(Boolean);
-  call.write({
-    start: {
-      automate: { task, url, data: toStruct(data), interactive: true, trusted_hostnames: trusted },
-      options: { omit_prompts: true },
-    },
-  });
+  // One attempt of the stream. Until the first answer, a failure may have left the run started
+  // or not: the same start (same request id) is sent again, and returns the run if it was.
+  function attempt(number) {
+    const call = client.Interact(metadata);
+    const turns = new Turns(call, answers, process.env.OUTRIDER_APPROVE || 'no');
+    let heard = false;
+    let failed = false; // grpc-js ends the stream after its error too
+    call.on('data', (response) => {
+      heard = true;
+      if (response.answer_result) {
+        const r = response.answer_result;
+        console.log(`answer to ${r.interaction_id}: ${r.accepted ? 'accepted' : `refused (${r.reason})`}`);
+        return;
+      }
+      const event = response.event;
+      if (!event) return; // heartbeat
+      console.log(`#${event.sequence} ${describe(event)}`);
+      turns.handle(event);
+      const complete = (event.automate || {}).complete;
+      if (complete) {
+        success = Boolean(complete.success);
+        finalAnswer = complete.final_answer ?? (complete.error || {}).message ?? null;
+      }
+    });
+    call.on('end', () => {
+      if (failed) return;
+      call.end();
+      client.close();
+      console.log(`${success ? 'final answer' : 'failed'}: ${finalAnswer}`);
+      process.exitCode = success ? 0 : 1;
+    });
+    call.on('error', (error) => {
+      failed = true;
+      if (!heard && error.code === grpc.status.UNAVAILABLE && number < START_ATTEMPTS) {
+        const delay = startBackoff(number);
+        console.log(`start not answered (${error.details}); sending it again in ${Math.round(delay)} ms`);
+        setTimeout(() => attempt(number + 1), delay);
+        return;
+      }
+      console.error(`error: ${grpc.status[error.code]}: ${error.details}`);
+      client.close();
+      process.exitCode = 3;
+    });
+    call.write(start);
+  }
+
+  attempt(1);
 }
 
 main();

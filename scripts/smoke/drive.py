@@ -2,7 +2,8 @@
 environment and interpreter). Exits non-zero, naming the step, on any failure.
 
 1. serves ./site on a free loopback port and indexes it into the research corpus (corpus_cli);
-2. starts the image's ENTRYPOINT, the network guard opened to that port only;
+2. starts the image's ENTRYPOINT on loopback (OUTRIDER_PORT, else 50051), the network guard
+   opened to that port only;
 3. polls the image's own HEALTHCHECK command until it prints SERVING;
 4. an Automate run (scripted model, real Chromium) on the served page must succeed and leave a
    readable screenshot; a fast Research run over the corpus must succeed with a cited report;
@@ -139,7 +140,14 @@ def main() -> None:
     port = serve_site()
     site = f"http://127.0.0.1:{port}/"
     index_corpus(site)
-    env = os.environ | {"OUTRIDER_NETWORK_ALLOW": f"127.0.0.1:{port}", "OUTRIDER_REST_PORT": "0"}
+    env = os.environ | {
+        "OUTRIDER_NETWORK_ALLOW": f"127.0.0.1:{port}",
+        "OUTRIDER_REST_PORT": "0",
+        # The image binds every address (its ENV); a smoke RUN shares the build host's network,
+        # so its server listens on loopback only.
+        "OUTRIDER_HOST": "127.0.0.1",
+        "OUTRIDER_REST_HOST": "127.0.0.1",
+    }
     say(f"starting {shlex.join(entry)}; smoke site on {site}")
     server = subprocess.Popen(entry, env=env)
     try:

@@ -212,6 +212,43 @@ async def test_an_overlay_covering_the_page_is_dismissed_before_the_page_under_i
     assert "overlay" not in second and seen_line(second, 'button "Pay now"')  # back, addressable
 
 
+async def test_a_banner_over_a_short_page_covers_it(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    """The page's content ends high on the screen, under a banner a third of the window tall:
+    the view shows the banner first (before, only the failed click said it was in the way)."""
+
+    def policy(seen: Seen) -> Call:
+        if seen.line("[an overlay covers the page"):
+            return "click", {"ref": seen.ref('button "Accept all"')}
+        if "You are subscribed." in seen.page:
+            return "done", {"answer": "Subscribed"}
+        return "click", {"ref": seen.ref('button "Subscribe"')}
+
+    reader = PageReader(policy)
+    events = await run(make_harness, fake, sites, reader, "short_banner.html", "Subscribe me.")
+    assert complete(events).success, complete(events)
+    assert [o.success for o in outcomes(events)] == [True, True]  # Accept all, then Subscribe
+    first = reader.seen[0].page
+    assert seen_line(first, "[an overlay covers").startswith(
+        '[an overlay covers the page (h2 "Parish newsletter", 2 more elements): dismiss it'
+    )
+    assert 'button "Subscribe"' not in first and seen_line(first, 'button "Reject"')
+
+
+async def test_lines_the_page_breaks_stay_apart_in_the_view(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    """Text separated only by <br> came out of the snapshot as one run: an error message and the
+    next field's label read "...address Message", opening hours "Mon-Fri 9-5Sat 10-2"."""
+    reader = PageReader(lambda seen: ("done", {"answer": seen.page}))
+    events = await run(make_harness, fake, sites, reader, "contact.html", "Read.")
+    page = complete(events).final_answer
+    assert "p: Opening hours / Mon-Fri 9-5 / Sat 10-2" in page
+    assert "text: Please enter a valid email address\n" in page
+    assert "address Message" not in page and seen_line(page, 'input "Message"')
+
+
 async def test_an_app_drawn_in_one_window_sized_box_is_not_an_overlay(
     make_harness: HarnessFactory, fake: FakeProvider, sites: str
 ) -> None:

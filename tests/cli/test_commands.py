@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from pathlib import Path
 
 from outrider.client import AsyncClient, automate_params
@@ -177,3 +178,14 @@ async def test_runs_delete_removes_a_finished_run_and_refuses_an_active_one(
 
 async def _finished(client: AsyncClient, name: str) -> bool:
     return (await client.get_run(name)).HasField("end_time")
+
+
+async def test_a_request_id_given_twice_starts_one_run(cli_server: CliServer) -> None:
+    request_id = str(uuid.uuid4())
+    arguments = ("--json", "automate", "t", "--request-id", request_id)
+    started = [await asyncio.to_thread(cli_server.run, *arguments) for _ in range(2)]
+    assert [done.returncode for done in started] == [0, 0], started[0].stderr
+    runs = [{json.loads(line)["run"] for line in done.stdout.splitlines()} for done in started]
+    assert runs[0] == runs[1] and len(runs[0]) == 1  # the second printed the same run's events
+    async with AsyncClient(cli_server.target) as client:
+        assert len((await client.list_runs()).items) == 1

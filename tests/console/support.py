@@ -22,7 +22,7 @@ from outrider.server.browser.settings import BrowserSettings
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.research.settings import ResearchSettings
-from outrider.server.rest_edge.server import RestServer
+from outrider.server.rest_port import rest_server
 from outrider.server.search.corpus import CorpusIndex
 from outrider.server.search.corpus_cli import index_directory
 from outrider.v1 import interaction_pb2 as ip
@@ -170,7 +170,7 @@ async def console_server(folder: Path) -> AsyncIterator[Console]:
         server = OutriderServer(settings, production_agents(settings))
         await server.start()
         stack.push_async_callback(server.stop)
-        rest = RestServer(settings, server.runs, server.keyring)
+        rest = rest_server(settings, server.runs, server.keyring)
         await rest.start()
         stack.push_async_callback(rest.stop)
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")

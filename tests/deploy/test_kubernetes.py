@@ -13,16 +13,22 @@ import yaml
 
 from outrider.server.grpc_edge.server import SERVICE_NAMES
 from outrider.server.settings import Settings
+from tests.deploy.sizing import mebibytes, needed_memory_mib
 from tests.support.harness import REPO_ROOT
 
 DEPLOY = REPO_ROOT / "deploy" / "kubernetes"
+TOPOLOGIES = (DEPLOY, DEPLOY / "postgresql")  # one replica on SQLite; API + workers on PostgreSQL
 # The oldest Kubernetes still in upstream support when written, and the newest schemas we have.
 VERSIONS = ("1.32.0", kubernetes_validate.latest_version() + ".0")
 
 
-def manifest_files() -> list[Path]:
-    kustomization = yaml.safe_load((DEPLOY / "kustomization.yaml").read_text())
-    return [DEPLOY / name for name in kustomization["resources"]]
+def manifest_files(directory: Path = DEPLOY) -> list[Path]:
+    kustomization = yaml.safe_load((directory / "kustomization.yaml").read_text())
+    return [directory / name for name in kustomization["resources"]]
+
+
+def every_manifest_file() -> list[Path]:
+    return [path for directory in TOPOLOGIES for path in manifest_files(directory)]
 
 
 def manifests() -> dict[str, dict[str, Any]]:
@@ -34,13 +40,14 @@ def manifests() -> dict[str, dict[str, Any]]:
     return found
 
 
-def test_kustomization_lists_every_manifest() -> None:
-    on_disk = {p.name for p in DEPLOY.glob("*.yaml")} - {"kustomization.yaml"}
-    assert {p.name for p in manifest_files()} == on_disk
+@pytest.mark.parametrize("directory", TOPOLOGIES, ids=lambda p: p.name)
+def test_kustomization_lists_every_manifest(directory: Path) -> None:
+    on_disk = {p.name for p in directory.glob("*.yaml")} - {"kustomization.yaml"}
+    assert {p.name for p in manifest_files(directory)} == on_disk
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("path", manifest_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", every_manifest_file(), ids=lambda p: str(p.relative_to(DEPLOY)))
 def test_manifest_validates_against_the_kubernetes_schema(path: Path, version: str) -> None:
     for document in yaml.safe_load_all(path.read_text()):
         kubernetes_validate.validate(document, version, strict=True)
@@ -119,20 +126,9 @@ def test_pod_runs_as_the_images_user_with_the_data_dir_on_the_volume() -> None:
 def test_resources_cover_the_measured_memory_of_the_configured_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """docs/benchmarks.md measures the idle tree and the PSS per concurrent run; the request must
-    hold the idle tree plus that many runs, the limit twice it (real pages weigh more)."""
-    runs = configured_settings(monkeypatch).max_concurrent_runs
-    table = (REPO_ROOT / "docs" / "benchmarks.md").read_text()
-    idle = re.search(r"^\| idle server, Chromium up \| [\d,]+ \| ([\d,]+) \|", table, re.M)
-    per_run = re.search(r"^\| 16 concurrent \|(?: [^|]+ \|){5} ([\d.]+) \|", table, re.M)
-    assert idle and per_run, "the memory table of docs/benchmarks.md changed shape"
-    needed_mib = float(idle.group(1).replace(",", "")) + runs * float(per_run.group(1))
+    """The request must hold the idle tree plus the configured runs, the limit twice it."""
+    needed_mib = needed_memory_mib(configured_settings(monkeypatch).max_concurrent_runs)
     resources = container()["resources"]
     assert mebibytes(resources["requests"]["memory"]) >= needed_mib
     assert mebibytes(resources["limits"]["memory"]) >= 2 * needed_mib
     assert resources["requests"]["cpu"]
-
-
-def mebibytes(quantity: str) -> float:
-    number, unit = re.fullmatch(r"(\d+)(Mi|Gi)", quantity).groups()  # type: ignore[union-attr]
-    return float(number) * (1024 if unit == "Gi" else 1)

@@ -93,7 +93,11 @@ async def test_a_browser_run_through_the_provider(
     raw = call.raw_response.struct_value.fields["arguments"].struct_value.fields
     assert "invalid_json_arguments" in raw
     second = model.actor_bodies[1]
-    assert any("Invalid call" in text for text in dialect.tool_results_in(second))
+    [said] = [text for text in dialect.tool_results_in(second) if "Invalid call" in text]
+    # what the model is told: its JSON did not parse, and how it began (not "ref is required")
+    assert "did not parse as JSON" in said and "is required" not in said, said
+    began = "MALFORMED_FUNCTION_CALL" if dialect.provider == "gemini" else """'{"ref": "E1"'"""
+    assert began in said, said
     assert verdict.retry_count == 1 and any("completion_quality" in e for e in verdict.errors)
     assert "$.observation is required" in verdict.errors
 

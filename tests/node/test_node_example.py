@@ -16,6 +16,8 @@ import pytest
 
 from outrider.server.demo import SCENARIO, WEB_DIR
 from outrider.server.demo.site import DemoSite
+from outrider.v1 import run_service_pb2
+from tests.client.proxy import CuttableProxy, answer_lost
 from tests.conftest import HarnessFactory
 from tests.support.harness import REPO_ROOT, Harness
 
@@ -105,3 +107,39 @@ async def test_node_client_declines_when_it_has_no_value(
     assert text.strip().endswith(
         "final answer: Not logged in: you declined to give the login details."
     )
+
+
+async def test_node_client_sends_its_start_again_when_the_answer_was_lost(
+    harness: Harness,
+) -> None:
+    """The start reaches the server (which starts the run), then the connection breaks before
+    any answer: the example sends the same start again, with its request id, and follows that
+    run to its end. One run on the server."""
+    node = node_ready()
+    proxy = CuttableProxy(harness.server.port)
+    await proxy.start()
+    env = {"OUTRIDER_TARGET": f"127.0.0.1:{proxy.port}", "OUTRIDER_DATA": '{"steps": 1}'}
+    process = await asyncio.create_subprocess_exec(
+        node,
+        "interactive.js",
+        "t",
+        cwd=EXAMPLE,
+        env=os.environ | env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        output, _ = await answer_lost(
+            proxy, asyncio.wait_for(process.communicate(), timeout=60), lambda: _runs(harness, 1)
+        )
+    finally:
+        await proxy.stop()
+    text = output.decode()
+    assert process.returncode == 0, text
+    assert "sending it again" in text and text.strip().endswith("final answer: done")
+    assert await _runs(harness, 1)
+
+
+async def _runs(harness: Harness, count: int) -> bool:
+    listed = await harness.runs.ListRuns(run_service_pb2.ListRunsRequest())
+    return len(listed.runs) == count

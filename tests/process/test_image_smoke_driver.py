@@ -37,7 +37,14 @@ def test_the_smoke_driver_passes_against_this_checkout(tmp_path: Path) -> None:
     entry = dockerfile_command("ENTRYPOINT")
     health = ["CMD", *dockerfile_command("HEALTHCHECK")]  # as `podman image inspect` shows it
     assert entry[1:] == ["-m", "outrider.server"]
-    env = os.environ | {"OUTRIDER_DATA_DIR": str(tmp_path), "OUTRIDER_PORT": str(free_port())}
+    port = free_port()
+    # as the image sets it: the smoke server must listen on loopback all the same
+    env = os.environ | {
+        "OUTRIDER_DATA_DIR": str(tmp_path),
+        "OUTRIDER_PORT": str(port),
+        "OUTRIDER_HOST": "0.0.0.0",
+        "OUTRIDER_REST_HOST": "0.0.0.0",
+    }
     driver = REPO_ROOT / "scripts" / "smoke" / "drive.py"
     done = subprocess.run(
         [sys.executable, str(driver), json.dumps(entry), json.dumps(health)],
@@ -52,3 +59,5 @@ def test_the_smoke_driver_passes_against_this_checkout(tmp_path: Path) -> None:
     for line in ("grpc.health Check -> SERVING", "Automate: runs/", "Research: runs/"):
         assert f"image-smoke: {line}" in output, output
     assert "image-smoke: clean exit after SIGTERM" in output
+    assert f"outrider: serving on 127.0.0.1:{port}" in output
+    assert re.search(r"outrider: REST/SSE on http://127\.0\.0\.1:\d+/v1", output), output

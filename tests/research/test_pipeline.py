@@ -107,6 +107,7 @@ def check_grounding(done: re_pb.ResearchComplete) -> None:
         assert report[support.start_index : support.end_index].decode() == support.text
         assert all(0 <= i < len(done.metadata.cited_pages) for i in support.cited_page_indices)
     assert list(done.metadata.removed_citations) == []
+    assert list(done.metadata.removed_statements) == []  # a correct report comes through whole
 
 
 def check_planning(events: list[run_event_pb2.RunEvent]) -> None:

@@ -19,6 +19,9 @@ class CatalogueAgent:
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         pass
 
+    async def readiness(self) -> str:
+        return ""
+
     async def aclose(self) -> None:
         pass
 

@@ -12,6 +12,7 @@ OUR_EXTENSIONS = frozenset(
     {
         "groundingSupports",
         "removedCitations",
+        "removedStatements",
         "modelUsage",
         "estimatedCostUsd",
         "spanId",

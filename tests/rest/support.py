@@ -14,6 +14,7 @@ from outrider.server.agents import production_agents
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.rest_edge.server import RestServer
+from outrider.server.rest_port import rest_server
 from outrider.v1 import run_pb2
 from tests.support.harness import settings_for_tests
 from tests.support.script_agent import ScriptAgent
@@ -52,7 +53,7 @@ async def start_rest(
     registry = agents or {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
     server = OutriderServer(settings, registry)
     await server.start()
-    rest = RestServer(settings, server.runs)
+    rest = rest_server(settings, server.runs, server.keyring)
     await rest.start()
     return RestCase(server, rest, agent)
 

@@ -21,6 +21,8 @@ import httpx
 import pytest
 import pytest_asyncio
 import tabstack
+from a2a.client import ClientConfig, create_client
+from a2a.types import a2a_pb2 as a2a
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from outrider.client import AsyncClient, Tls, UnauthenticatedError, automate_params, event_name
@@ -260,6 +262,27 @@ async def test_the_console_signs_in_with_a_mapped_certificate(mtls: Edges, pki: 
             "/console/sign-in/certificate", data={"next": "/console/"}, headers=origin
         )
         assert refused.status_code == 401  # an unmapped certificate is nobody
+
+
+async def test_the_a2a_agent_takes_a_mapped_certificate(mtls: Edges, pki: Pki) -> None:
+    """The card names mutual TLS beside bearer keys; the a2a-sdk client with the mapped
+    certificate (and no key) is that principal; an unmapped one gets a JSON-RPC 401."""
+    async with pki.http(pki.mapped, timeout=30) as http:
+        card = (await http.get(f"{mtls.tls_origin}/.well-known/agent-card.json")).json()
+        assert set(card["securitySchemes"]) == {"bearer", "mtls"}
+        client = await create_client(
+            mtls.tls_origin, ClientConfig(streaming=False, httpx_client=http)
+        )
+        sent = a2a.Message(message_id="tls-1", role=a2a.ROLE_USER, parts=[a2a.Part(text="t")])
+        sent.parts.add().data.struct_value.update({"data": {"steps": 0}})
+        async for response in client.send_message(a2a.SendMessageRequest(message=sent)):
+            assert response.task.status.state == a2a.TASK_STATE_COMPLETED
+            run = await http.get(f"{mtls.tls_origin}/v1/runs/{response.task.id}")
+            assert run.json()["createdBy"] == "alpha-cert" and run.json()["tenant"] == "alpha"
+    async with pki.http(pki.stranger) as http:
+        body = {"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}}
+        refused = await http.post(f"{mtls.tls_origin}/a2a", json=body)
+        assert refused.status_code == 401 and refused.json()["error"]["code"] == -32000
 
 
 async def test_cli_with_a_client_certificate(mtls: Edges, pki: Pki) -> None:

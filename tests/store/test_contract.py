@@ -13,11 +13,13 @@ import pytest
 from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage import Store, open_store
+from outrider.server.core.storage.base import REQUEST_ID_TAKEN, ActiveLimits, KeyedRun, StartKey
 from outrider.server.core.storage.postgres import PostgresStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 from tests.support.harness import settings_for_tests
 
 RUNNING, SUCCEEDED = run_pb2.RUN_STATE_RUNNING, run_pb2.RUN_STATE_SUCCEEDED
+QUEUED = run_pb2.RUN_STATE_QUEUED
 PENDING = interaction_pb2.INTERACTION_STATE_PENDING
 
 
@@ -56,6 +58,10 @@ def test_runs_are_saved_updated_and_listed_newest_first_per_tenant(store: Store)
     assert [r.name for r in store.list_runs(1, None, [RUNNING], 0)] == ["runs/b"]
     assert [r.name for r in store.list_runs(10, None, [], 0, "acme")] == ["runs/a"]
     assert store.list_runs(10, None, [], run_pb2.RUN_KIND_RESEARCH) == []
+    store.flush()
+    assert store.count_runs([], 0) == 3 and store.count_runs([RUNNING], 0) == 2
+    assert store.count_runs([], 0, "acme") == 1 and store.count_runs([], 0, "nobody") == 0
+    assert store.count_runs([], run_pb2.RUN_KIND_RESEARCH) == 0
 
 
 def test_active_runs_of_a_closed_store_are_left_for_the_next_to_recover(
@@ -194,6 +200,38 @@ def test_on_postgresql_another_process_reads_the_artifact_bytes(postgres_url: st
 def a_recipe(recipe_id: str, key: str = "k") -> Recipe:
     step = Step("click", {}, [["button", "Go"]], "http://a/", "f")
     return Recipe(key, "task", "http://a/", {}, [step], "answer", "complete", id=recipe_id)
+
+
+def a_start(
+    name: str, create_us: int, by: str = "ann", state: run_pb2.RunState = QUEUED
+) -> run_pb2.Run:
+    run = a_run(name, create_us, state, tenant="acme")
+    run.created_by = by
+    return run
+
+
+async def test_a_request_id_names_one_run_of_its_principal_until_it_expires(store: Store) -> None:
+    anns, bobs = (StartKey("acme", who, "rid", "digest", since_us=50) for who in ("ann", "bob"))
+    any_room = ActiveLimits()
+    assert await store.insert_run(a_start("a", 100), "a", any_room, anns) is None
+    assert await store.insert_run(a_start("b", 101), "b", any_room, anns) == REQUEST_ID_TAKEN
+    assert store.get_run("b") is None  # refused: nothing saved
+    assert await store.find_start(anns) == KeyedRun("a", "digest")
+    assert await store.insert_run(a_start("c", 102, "bob"), "c", any_room, bobs) is None
+    later = StartKey("acme", "ann", "rid", "digest", since_us=200)  # a was created before
+    assert await store.find_start(later) == KeyedRun("a", "digest")  # but is active: kept
+    store.save_run(a_start("a", 100, state=SUCCEEDED), "a")
+    store.flush()
+    assert await store.find_start(later) is None  # ended and expired
+    assert await store.insert_run(a_start("d", 201), "d", any_room, later) is None
+    assert await store.find_start(later) == KeyedRun("d", "digest")
+    store.save_run(a_start("c", 102, "bob", state=SUCCEEDED), "c")
+    store.flush()
+    assert await store.forget_request_ids(1_000) == 1  # c's: ended, created before; d is active
+    assert await store.find_start(bobs) is None
+    assert store.delete_run("d") is not None
+    assert await store.find_start(later) is None  # a deleted run's id is free
+    assert await store.run_saved("a") and not await store.run_saved("d")
 
 
 def test_two_failures_retire_a_recipe_and_free_its_key(store: Store) -> None:

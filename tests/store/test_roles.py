@@ -4,6 +4,7 @@ live worker, and the caller follows, cancels and answers the run through the API
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -157,3 +158,31 @@ async def test_a_refusal_relayed_from_a_worker_keeps_its_retry_delay(
     error = rich_error(refused.value)
     assert (error.code, error.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CLUSTER_BUSY")
     assert error.retry_delay == 7.0  # the worker's hint, not one the relay made up
+
+
+async def test_one_request_id_racing_on_every_replica_starts_one_run(
+    tier: Tier, postgres_url: str
+) -> None:
+    """The same start sent at the same moment to the API replica (relayed to a worker) and to
+    both workers: one run, and every other answer is that run, marked as a replay."""
+    request_id = str(uuid.uuid4())
+    params = automate_request(steps=1).params
+    request = run_service_pb2.CreateRunRequest(automate=params, request_id=request_id)
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in (tier.api, *tier.workers)]
+
+    async def start(channel: grpc.aio.Channel) -> tuple[str, bool]:
+        call = run_service_pb2_grpc.RunServiceStub(channel).CreateRun(request)  # type: ignore[no-untyped-call]
+        run = (await call).run
+        metadata = dict(await call.initial_metadata())
+        return run.name, metadata.get("outrider-idempotent-replayed") == "true"
+
+    try:
+        answers = await asyncio.gather(*(start(c) for c in channels for _ in range(4)))
+    finally:
+        for channel in channels:
+            await channel.close()
+    assert len({name for name, _ in answers}) == 1
+    assert [replayed for _, replayed in answers].count(False) == 1
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        rows = conn.execute("SELECT id, request_id FROM runs").fetchall()
+    assert rows == [(answers[0][0].removeprefix("runs/"), request_id)]

@@ -2,6 +2,8 @@
 exercised before the real agents exist. Never registered in production.
 
 Instructions come from AutomateParams.data, or from a research query that is a JSON object:
+    visit        a URL to GET first, as a browser run's first page load would (a side effect a
+                 test counts at the site)
     steps        how many agent:step/agent:action pairs to emit (default 3)
     interval     seconds between steps (default 0)
     ask_input    ask for one form field (Email, E1) and report what happened
@@ -19,6 +21,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 from google.protobuf import json_format
 
 from outrider.server.core.agent import Params, RunContext
@@ -51,11 +54,17 @@ class ScriptAgent:
         if options.model == "scripted:missing":
             raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
 
+    async def readiness(self) -> str:
+        return ""
+
     async def aclose(self) -> None:
         pass
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         plan = instructions(ctx)
+        if plan.get("visit"):
+            async with httpx.AsyncClient(timeout=10) as http:
+                await http.get(str(plan["visit"]))
         if ctx.kind == run_pb2.RUN_KIND_RESEARCH:
             return await self._research(ctx, plan)
         return await self._automate(ctx, plan)

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.panel import Panel
 
 from outrider.cli.demo_commands import LOGIN_TASK, QUESTION, commands
-from outrider.cli.run import EXIT_OK, EXIT_RUN_FAILED, Config, Watcher, interactive
+from outrider.cli.run import EXIT_OK, EXIT_RUN_FAILED, Config, Start, Watcher, interactive
 from outrider.client import Options, RPCError, automate_params
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ async def _runs(config: Config, console: Console, web_url: str) -> int:
         )
         params = automate_params(LOGIN_TASK, url=f"{web_url}/shop/login.html", interactive=True)
         watcher = Watcher(client, config.renderer())
-        browser = await interactive(watcher, console, params, Options(omit_prompts=True))
+        browser = await interactive(watcher, console, Start(params, Options(omit_prompts=True)))
         console.rule("2. A research run over the bundled tea notes")
         console.print(f"Question: {QUESTION}\n")
         watcher = Watcher(client, config.renderer())

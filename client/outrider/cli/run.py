@@ -39,6 +39,15 @@ class Config:
         return Console(stderr=self.as_json, highlight=False)
 
 
+@dataclass(frozen=True)
+class Start:
+    """What to start: the run's parameters, options and request id (None: a new one)."""
+
+    params: Params
+    options: Options
+    request_id: str | None = None
+
+
 @dataclass
 class Watcher:
     client: AsyncClient
@@ -66,16 +75,23 @@ class Watcher:
         return await self.exit_code()
 
     async def exit_code(self) -> int:
-        if not self.run:
-            return EXIT_RUN_FAILED
-        run = await self.client.get_run(self.run)
-        return EXIT_OK if run.state == run_pb2.RUN_STATE_SUCCEEDED else EXIT_RUN_FAILED
+        """From the run's final state, which also completes its outcome line."""
+        state: int | None = None
+        try:
+            if self.run:
+                state = (await self.client.get_run(self.run)).state
+        finally:
+            self.renderer.finish(state)
+        return EXIT_OK if state == run_pb2.RUN_STATE_SUCCEEDED else EXIT_RUN_FAILED
 
 
-async def interactive(watcher: Watcher, console: Console, params: Params, options: Options) -> int:
+async def interactive(watcher: Watcher, console: Console, start: Start) -> int:
     """The run over the bidirectional stream, asking the person for values and decisions."""
+    session = watcher.client.interact(
+        start.params, options=start.options, request_id=start.request_id
+    )
     with terminal_restored():
-        async with watcher.client.interact(params, options=options) as session:
+        async with session:
             asker = Asker(session, console)
             try:
                 async for event in session:

@@ -23,6 +23,8 @@ class StepLines:
         self.width = max(width, 40)
         self.step = 0
         self.reasoning = ""
+        self.held: dict[str, tuple[str, str]] = {}  # approval id -> (iteration id, action)
+        self.refused: set[str] = set()  # iterations whose held action a person rejected
 
     def line(self, event: RunEvent) -> str | None:
         name, inner = event_name(event), payload(event)
@@ -45,10 +47,30 @@ class StepLines:
         elif name == "agent:status":
             return f"  [yellow]![/] {inner.message}"
         elif name == "browser:action_completed" and not inner.success:
+            if inner.iteration_id in self.refused:
+                return None  # not a failure: the rejection's own line said it
             return f"  [red]✗ the action failed:[/] {inner.error}"
+        elif name == "approval_requested":
+            what = " ".join(part for part in (inner.action, inner.ref) if part)
+            self.held[inner.approval_id] = (inner.iteration_id, what)
+        elif name == "approval_resolved" and inner.source == run_event_pb2.RESOLUTION_SOURCE_CALLER:
+            return self._decision(inner)
         elif name in ("approval_resolved", "input_resolved") and inner.source in _SOURCES:
             return f"  [yellow]the question {_SOURCES[inner.source]}[/]"
         return None
+
+    def _decision(self, resolved: run_event_pb2.ApprovalResolved) -> str:
+        iteration, what = self.held.get(resolved.approval_id, ("", "the action"))
+        if resolved.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
+            always = resolved.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS
+            return (
+                f"  [green]✓ approved:[/] {what}{' (and the like, for this run)' if always else ''}"
+            )
+        self.refused.add(iteration)
+        because = f": {resolved.reason}" if resolved.reason else ""
+        who = resolved.resolved_by
+        by = f" by {who}" if who and who != "anonymous" else ""  # anonymous: no keys, this person
+        return f"  [yellow]⊘ rejected{by}:[/] {what}{because}"
 
     def _action(self, action: Any) -> str:
         # done's value is the answer, which the outcome line shows next

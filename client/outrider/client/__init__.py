@@ -2,6 +2,7 @@
 grpcio and protobuf. Events are the contract's `outrider.v1.RunEvent` messages."""
 
 from outrider.client._resume import ResumePolicy
+from outrider.client._retry import StartRetry
 from outrider.client.aio import AsyncClient, Page
 from outrider.client.errors import (
     AnswerRefusedError,
@@ -54,6 +55,7 @@ __all__ = [
     "RPCError",
     "ResourceExhaustedError",
     "ResumePolicy",
+    "StartRetry",
     "Tls",
     "UnauthenticatedError",
     "UnavailableError",

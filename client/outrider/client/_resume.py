@@ -11,6 +11,7 @@ from typing import Any
 import grpc
 
 from outrider.client._grpc import is_disconnect, translate
+from outrider.client._retry import Restart
 from outrider.v1 import run_event_pb2
 
 Opener = Callable[[str, int], Any]  # (run name, after sequence) -> a server-streaming call
@@ -46,10 +47,11 @@ class Cursor:
 
 
 async def follow(
-    first: Any, reopen: Opener, policy: ResumePolicy, cursor: Cursor
+    first: Any, reopen: Opener, policy: ResumePolicy, cursor: Cursor, restart: Restart | None = None
 ) -> AsyncIterator[run_event_pb2.RunEvent]:
     """Events of `first` (a streaming call of responses with `event` or `heartbeat`), then, after
-    a dropped connection, those of `reopen(run, last_sequence)`, until the run's stream ends."""
+    a dropped connection, those of `reopen(run, last_sequence)`, until the run's stream ends. A
+    start that failed before its run was known is opened again by `restart` (same request id)."""
     call, attempt = first, 0
     while True:
         try:
@@ -60,9 +62,31 @@ async def follow(
             return
         except grpc.RpcError as error:
             attempt += 1
-            if not (is_disconnect(error) and cursor.run and attempt <= policy.max_attempts):
+            delay = _retry_delay(error, attempt, policy, cursor, restart)
+            if delay is None:
                 raise translate(error) from None
         finally:
             call.cancel()
-        await asyncio.sleep(policy.backoff(attempt))
-        call = reopen(cursor.run, cursor.last_sequence)
+        await asyncio.sleep(delay)
+        if cursor.run:
+            call = reopen(cursor.run, cursor.last_sequence)
+        else:
+            assert restart is not None  # without one, _retry_delay gave up
+            call = restart.open()
+
+
+def _retry_delay(
+    error: grpc.RpcError,
+    attempt: int,
+    policy: ResumePolicy,
+    cursor: Cursor,
+    restart: Restart | None,
+) -> float | None:
+    """Seconds to wait before the next attempt, None to give up: a known run is resumed by the
+    resume policy, a start not answered yet is sent again by its retry policy."""
+    if cursor.run:
+        resumes = is_disconnect(error) and attempt <= policy.max_attempts
+        return policy.backoff(attempt) if resumes else None
+    if restart is not None and restart.policy.retries(error, attempt):
+        return restart.policy.backoff(attempt)
+    return None

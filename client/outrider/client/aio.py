@@ -7,6 +7,7 @@ async with AsyncClient("localhost:50051") as client:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,6 +18,7 @@ import grpc
 
 from outrider.client._grpc import metadata, open_channel, seconds, translate
 from outrider.client._resume import Cursor, ResumePolicy, follow
+from outrider.client._retry import Restart, StartRetry, request_id_for, retried
 from outrider.client.requests import (
     Options,
     automate_params,
@@ -61,7 +63,13 @@ class Page(Generic[T]):
 class AsyncClient:
     """One channel to an Outrider server. Unary calls get `deadline` (a timedelta) unless given
     their own; streams have none and resume after dropped connections. `secure` uses TLS with the
-    system's roots; `tls` names a CA file and, for mutual TLS, a client certificate."""
+    system's roots; `tls` names a CA file and, for mutual TLS, a client certificate.
+
+    Every start (automate, research, stream, interact, create_run) sends a request id: the
+    caller's `request_id` as it is, else a new UUID. A start that gets UNAVAILABLE, or whose
+    stream drops before its run is known, is sent again with the same id as `start_retry` says:
+    the server returns the run it may have started already instead of starting another. An
+    explicit `request_id=""` sends none, and such a start is never sent twice."""
 
     def __init__(
         self,
@@ -72,12 +80,14 @@ class AsyncClient:
         tls: Tls | None = None,
         deadline: timedelta | None = DEFAULT_DEADLINE,
         resume: ResumePolicy | None = None,
+        start_retry: StartRetry | None = None,
     ) -> None:
         self.target = target
         self._channel = open_channel(target, secure, tls)
         self._metadata = metadata(api_key)
         self._deadline = deadline
         self._policy = resume or ResumePolicy()
+        self._start_retry = start_retry or StartRetry()
         self._runs = run_service_pb2_grpc.RunServiceStub(self._channel)  # type: ignore[no-untyped-call]
         self._interactions = interaction_service_pb2_grpc.InteractionServiceStub(self._channel)  # type: ignore[no-untyped-call]
 
@@ -99,29 +109,45 @@ class AsyncClient:
     # streaming runs
 
     def automate(
-        self, task: str, *, options: Options | None = None, **params: Any
+        self,
+        task: str,
+        *,
+        options: Options | None = None,
+        request_id: str | None = None,
+        **params: Any,
     ) -> AsyncIterator[run_event_pb2.RunEvent]:
         """Starts a browser run and yields its events until it ends. `params` are those of
         `automate_params` (url, data, guardrails, interactive, max_iterations, ...)."""
-        return self.stream(automate_params(task, **params), options=options)
+        return self.stream(automate_params(task, **params), options=options, request_id=request_id)
 
     def research(
-        self, query: str, *, options: Options | None = None, **params: Any
+        self,
+        query: str,
+        *,
+        options: Options | None = None,
+        request_id: str | None = None,
+        **params: Any,
     ) -> AsyncIterator[run_event_pb2.RunEvent]:
         """Starts a research run and yields its events until it ends (mode="fast", ...)."""
-        return self.stream(research_params(query, **params), options=options)
+        return self.stream(research_params(query, **params), options=options, request_id=request_id)
 
     def stream(
-        self, params: Params, *, options: Options | None = None
+        self, params: Params, *, options: Options | None = None, request_id: str | None = None
     ) -> AsyncIterator[run_event_pb2.RunEvent]:
         """Starts a run of either kind from its parameter message and yields its events."""
+        request_id = request_id_for(request_id)
         if isinstance(params, params_pb2.AutomateParams):
-            automate = run_service_pb2.AutomateRequest(params=params, options=_options(options))
-            call = self._runs.Automate(automate, metadata=self._metadata)
+            automate = run_service_pb2.AutomateRequest(
+                params=params, options=_options(options), request_id=request_id
+            )
+            start = functools.partial(self._runs.Automate, automate, metadata=self._metadata)
         else:
-            research = run_service_pb2.ResearchRequest(params=params, options=_options(options))
-            call = self._runs.Research(research, metadata=self._metadata)
-        return self._follow(call, Cursor())
+            research = run_service_pb2.ResearchRequest(
+                params=params, options=_options(options), request_id=request_id
+            )
+            start = functools.partial(self._runs.Research, research, metadata=self._metadata)
+        restart = Restart(start, self._start_retry) if request_id else None
+        return follow(start(), self._stream_events, self._policy, Cursor(), restart)
 
     def events(self, run: str, *, after: int = 0) -> AsyncIterator[run_event_pb2.RunEvent]:
         """The run's events with a sequence above `after`, then live ones until it ends."""
@@ -129,14 +155,20 @@ class AsyncClient:
         return self._follow(self._stream_events(cursor.run, after), cursor)
 
     def interact(
-        self, params: Params, *, options: Options | None = None
+        self, params: Params, *, options: Options | None = None, request_id: str | None = None
     ) -> AsyncInteractiveSession:
         """Starts a run on the bidirectional stream, to answer its questions as they come."""
         arm = "automate" if isinstance(params, params_pb2.AutomateParams) else "research"
-        start = interaction_service_pb2.InteractStart(options=_options(options))
+        request_id = request_id_for(request_id)
+        start = interaction_service_pb2.InteractStart(
+            options=_options(options), request_id=request_id
+        )
         getattr(start, arm).CopyFrom(params)
         first = interaction_service_pb2.InteractRequest(start=start)
-        return AsyncInteractiveSession(self._interactions, first, self._metadata, self._policy)
+        retry = self._start_retry if request_id else None
+        return AsyncInteractiveSession(
+            self._interactions, first, self._metadata, self._policy, retry
+        )
 
     def attach(self, run: str, *, after: int = 0) -> AsyncInteractiveSession:
         """An interactive session on an existing run, from the events after `after`."""
@@ -156,13 +188,23 @@ class AsyncClient:
     # runs
 
     async def create_run(
-        self, params: Params, *, options: Options | None = None, deadline: timedelta | None = None
+        self,
+        params: Params,
+        *,
+        options: Options | None = None,
+        deadline: timedelta | None = None,
+        request_id: str | None = None,
     ) -> run_pb2.Run:
-        """Starts a run without watching it; follow it with `events(run.name)`."""
+        """Starts a run without watching it; follow it with `events(run.name)`. Sent again
+        with the same request id after UNAVAILABLE (see the class)."""
         arm = "automate" if isinstance(params, params_pb2.AutomateParams) else "research"
-        request = run_service_pb2.CreateRunRequest(options=_options(options))
+        request = run_service_pb2.CreateRunRequest(
+            options=_options(options), request_id=request_id_for(request_id)
+        )
         getattr(request, arm).CopyFrom(params)
-        response = await self._unary(self._runs.CreateRun, request, deadline)
+        retry = self._start_retry if request.request_id else None
+        call = functools.partial(self._call, self._runs.CreateRun, request, deadline)
+        response = await retried(call, retry)
         return response.run  # type: ignore[no-any-return]
 
     async def get_run(self, run: str, *, deadline: timedelta | None = None) -> run_pb2.Run:
@@ -296,12 +338,15 @@ class AsyncClient:
         return response.interaction  # type: ignore[no-any-return]
 
     async def _unary(self, method: Any, request: Any, deadline: timedelta | None) -> Any:
-        timeout = seconds(self._deadline if deadline is None else deadline)
-        call: Awaitable[Any] = method(request, metadata=self._metadata, timeout=timeout)
         try:
-            return await call
+            return await self._call(method, request, deadline)
         except grpc.RpcError as error:
             raise translate(error) from None
+
+    def _call(self, method: Any, request: Any, deadline: timedelta | None) -> Awaitable[Any]:
+        timeout = seconds(self._deadline if deadline is None else deadline)
+        call: Awaitable[Any] = method(request, metadata=self._metadata, timeout=timeout)
+        return call
 
 
 def _options(options: Options | None) -> params_pb2.RunOptions:

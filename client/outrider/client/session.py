@@ -9,7 +9,8 @@
 
 Answers are queued at once and return a future of the server's verdict, so they can be sent from
 inside the loop. A dropped connection is resumed by attaching after the last event seen; answers
-whose verdict had not arrived are sent again (an identical accepted answer is harmless).
+whose verdict had not arrived are sent again (an identical accepted answer is harmless). Before
+the first event, a start with a request id is sent again as it was (see `StartRetry`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import grpc
 
 from outrider.client._grpc import is_disconnect, translate
 from outrider.client._resume import Cursor, ResumePolicy
+from outrider.client._retry import StartRetry
 from outrider.client.errors import AnswerRefusedError
 from outrider.v1 import interaction_pb2, interaction_service_pb2, interaction_service_pb2_grpc
 from outrider.v1 import run_event_pb2 as rp
@@ -54,8 +56,10 @@ class AsyncInteractiveSession:
         first: Request,
         metadata: Sequence[tuple[str, str]],
         policy: ResumePolicy,
+        start_retry: StartRetry | None = None,
     ) -> None:
         self._stub, self._first, self._metadata, self._policy = stub, first, metadata, policy
+        self._start_retry = start_retry  # None: the first message is not sent again
         self._outbox: asyncio.Queue[Request | None] = asyncio.Queue()
         self._pending: dict[str, tuple[Request, asyncio.Future[Answer]]] = {}
         self.cursor = Cursor()
@@ -167,10 +171,20 @@ class AsyncInteractiveSession:
                 return
             except grpc.RpcError as error:
                 attempt += 1
-                if not (is_disconnect(error) and self.run and attempt <= self._policy.max_attempts):
+                delay = self._retry_delay(error, attempt)
+                if delay is None:
                     raise translate(error) from None
             finally:
                 call.cancel()
                 self._outbox.put_nowait(None)
-            await asyncio.sleep(self._policy.backoff(attempt))
-            call = self._open(self._attach())
+            await asyncio.sleep(delay)
+            call = self._open(self._attach() if self.run else self._first)
+
+    def _retry_delay(self, error: grpc.RpcError, attempt: int) -> float | None:
+        """A known run is attached to again by the resume policy; a start whose run is not
+        known yet is sent again by its retry policy; None: give up."""
+        if self.run:
+            resumes = is_disconnect(error) and attempt <= self._policy.max_attempts
+            return self._policy.backoff(attempt) if resumes else None
+        retry = self._start_retry
+        return retry.backoff(attempt) if retry and retry.retries(error, attempt) else None

@@ -139,6 +139,7 @@ class Client:
     def automate(
         self, task: str, *, options: Options | None = None, **params: Any
     ) -> Iterator[run_event_pb2.RunEvent]:
+        """`params` include `request_id` (see AsyncClient)."""
         stream = self._loop.call(lambda: self._async.automate(task, options=options, **params))
         return self._loop.iterate(stream)
 
@@ -148,11 +149,14 @@ class Client:
         stream = self._loop.call(lambda: self._async.research(query, options=options, **params))
         return self._loop.iterate(stream)
 
+    def stream(self, params: Params, **kwargs: Any) -> Iterator[run_event_pb2.RunEvent]:
+        return self._loop.iterate(self._loop.call(lambda: self._async.stream(params, **kwargs)))
+
     def events(self, run: str, *, after: int = 0) -> Iterator[run_event_pb2.RunEvent]:
         return self._loop.iterate(self._loop.call(lambda: self._async.events(run, after=after)))
 
-    def interact(self, params: Params, *, options: Options | None = None) -> InteractiveSession:
-        session = self._loop.call(lambda: self._async.interact(params, options=options))
+    def interact(self, params: Params, **kwargs: Any) -> InteractiveSession:
+        session = self._loop.call(lambda: self._async.interact(params, **kwargs))
         return InteractiveSession(self._loop, session)
 
     def attach(self, run: str, *, after: int = 0) -> InteractiveSession:

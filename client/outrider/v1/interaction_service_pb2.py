@@ -27,7 +27,7 @@ from outrider.v1 import params_pb2 as outrider_dot_v1_dot_params__pb2
 from outrider.v1 import run_event_pb2 as outrider_dot_v1_dot_run__event__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%outrider/v1/interaction_service.proto\x12\x0boutrider.v1\x1a\x1doutrider/v1/interaction.proto\x1a\x18outrider/v1/params.proto\x1a\x1boutrider/v1/run_event.proto\"\x89\x02\n\x0fInteractRequest\x12+\n\x05start\x18\x01 \x01(\x0b\x32\x1a.outrider.v1.InteractStartH\x00\x12-\n\x06\x61ttach\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.InteractAttachH\x00\x12\x30\n\tform_data\x18\x03 \x01(\x0b\x32\x1b.outrider.v1.FormDataAnswerH\x00\x12/\n\x08\x61pproval\x18\x04 \x01(\x0b\x32\x1b.outrider.v1.ApprovalAnswerH\x00\x12-\n\x06\x63\x61ncel\x18\x05 \x01(\x0b\x32\x1b.outrider.v1.InteractCancelH\x00\x42\x08\n\x06\x61\x63tion\"\xa5\x01\n\rInteractStart\x12/\n\x08\x61utomate\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.outrider.v1.RunOptionsB\x08\n\x06params\"5\n\x0eInteractAttach\x12\x0b\n\x03run\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"`\n\x0e\x46ormDataAnswer\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\'\n\x06\x66ields\x18\x02 \x03(\x0b\x32\x17.outrider.v1.FieldValue\x12\x11\n\tcancelled\x18\x03 \x01(\x08\"\x91\x01\n\x0e\x41pprovalAnswer\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\" \n\x0eInteractCancel\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\xa3\x01\n\x10InteractResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x12\x32\n\ranswer_result\x18\x03 \x01(\x0b\x32\x19.outrider.v1.AnswerResultH\x00\x42\x06\n\x04kind\"Y\n\x0c\x41nswerResult\x12\x16\n\x0einteraction_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\"^\n\x12SubmitInputRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\'\n\x06\x66ields\x18\x02 \x03(\x0b\x32\x17.outrider.v1.FieldValue\x12\x11\n\tcancelled\x18\x03 \x01(\x08\"D\n\x13SubmitInputResponse\x12-\n\x0binteraction\x18\x01 \x01(\x0b\x32\x18.outrider.v1.Interaction\"\x91\x01\n\x15\x44\x65\x63ideApprovalRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\"G\n\x16\x44\x65\x63ideApprovalResponse\x12-\n\x0binteraction\x18\x01 \x01(\x0b\x32\x18.outrider.v1.Interaction\"|\n\x17ListInteractionsRequest\x12\x0b\n\x03run\x18\x01 \x01(\t\x12-\n\x06states\x18\x02 \x03(\x0e\x32\x1d.outrider.v1.InteractionState\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"c\n\x18ListInteractionsResponse\x12.\n\x0cinteractions\x18\x01 \x03(\x0b\x32\x18.outrider.v1.Interaction\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"%\n\x15GetInteractionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"G\n\x16GetInteractionResponse\x12-\n\x0binteraction\x18\x01 \x01(\x0b\x32\x18.outrider.v1.Interaction2\xca\x03\n\x12InteractionService\x12K\n\x08Interact\x12\x1c.outrider.v1.InteractRequest\x1a\x1d.outrider.v1.InteractResponse(\x01\x30\x01\x12P\n\x0bSubmitInput\x12\x1f.outrider.v1.SubmitInputRequest\x1a .outrider.v1.SubmitInputResponse\x12Y\n\x0e\x44\x65\x63ideApproval\x12\".outrider.v1.DecideApprovalRequest\x1a#.outrider.v1.DecideApprovalResponse\x12_\n\x10ListInteractions\x12$.outrider.v1.ListInteractionsRequest\x1a%.outrider.v1.ListInteractionsResponse\x12Y\n\x0eGetInteraction\x12\".outrider.v1.GetInteractionRequest\x1a#.outrider.v1.GetInteractionResponseB\x99\x01\n\x0f\x63om.outrider.v1B\x17InteractionServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%outrider/v1/interaction_service.proto\x12\x0boutrider.v1\x1a\x1doutrider/v1/interaction.proto\x1a\x18outrider/v1/params.proto\x1a\x1boutrider/v1/run_event.proto\"\x89\x02\n\x0fInteractRequest\x12+\n\x05start\x18\x01 \x01(\x0b\x32\x1a.outrider.v1.InteractStartH\x00\x12-\n\x06\x61ttach\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.InteractAttachH\x00\x12\x30\n\tform_data\x18\x03 \x01(\x0b\x32\x1b.outrider.v1.FormDataAnswerH\x00\x12/\n\x08\x61pproval\x18\x04 \x01(\x0b\x32\x1b.outrider.v1.ApprovalAnswerH\x00\x12-\n\x06\x63\x61ncel\x18\x05 \x01(\x0b\x32\x1b.outrider.v1.InteractCancelH\x00\x42\x08\n\x06\x61\x63tion\"\xb9\x01\n\rInteractStart\x12/\n\x08\x61utomate\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.outrider.v1.RunOptions\x12\x12\n\nrequest_id\x18\x04 \x01(\tB\x08\n\x06params\"5\n\x0eInteractAttach\x12\x0b\n\x03run\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"`\n\x0e\x46ormDataAnswer\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\'\n\x06\x66ields\x18\x02 \x03(\x0b\x32\x17.outrider.v1.FieldValue\x12\x11\n\tcancelled\x18\x03 \x01(\x08\"\x91\x01\n\x0e\x41pprovalAnswer\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\" \n\x0eInteractCancel\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\xa3\x01\n\x10InteractResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x12\x32\n\ranswer_result\x18\x03 \x01(\x0b\x32\x19.outrider.v1.AnswerResultH\x00\x42\x06\n\x04kind\"Y\n\x0c\x41nswerResult\x12\x16\n\x0einteraction_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\"^\n\x12SubmitInputRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\'\n\x06\x66ields\x18\x02 \x03(\x0b\x32\x17.outrider.v1.FieldValue\x12\x11\n\tcancelled\x18\x03 \x01(\x08\"D\n\x13SubmitInputResponse\x12-\n\x0binteraction\x18\x01 \x01(\x0b\x32\x18.outrider.v1.Interaction\"\x91\x01\n\x15\x44\x65\x63ideApprovalRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\"G\n\x16\x44\x65\x63ideApprovalResponse\x12-\n\x0binteraction\x18\x01 \x01(\x0b\x32\x18.outrider.v1.Interaction\"|\n\x17ListInteractionsRequest\x12\x0b\n\x03run\x18\x01 \x01(\t\x12-\n\x06states\x18\x02 \x03(\x0e\x32\x1d.outrider.v1.InteractionState\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"c\n\x18ListInteractionsResponse\x12.\n\x0cinteractions\x18\x01 \x03(\x0b\x32\x18.outrider.v1.Interaction\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"%\n\x15GetInteractionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"G\n\x16GetInteractionResponse\x12-\n\x0binteraction\x18\x01 \x01(\x0b\x32\x18.outrider.v1.Interaction2\xca\x03\n\x12InteractionService\x12K\n\x08Interact\x12\x1c.outrider.v1.InteractRequest\x1a\x1d.outrider.v1.InteractResponse(\x01\x30\x01\x12P\n\x0bSubmitInput\x12\x1f.outrider.v1.SubmitInputRequest\x1a .outrider.v1.SubmitInputResponse\x12Y\n\x0e\x44\x65\x63ideApproval\x12\".outrider.v1.DecideApprovalRequest\x1a#.outrider.v1.DecideApprovalResponse\x12_\n\x10ListInteractions\x12$.outrider.v1.ListInteractionsRequest\x1a%.outrider.v1.ListInteractionsResponse\x12Y\n\x0eGetInteraction\x12\".outrider.v1.GetInteractionRequest\x1a#.outrider.v1.GetInteractionResponseB\x99\x01\n\x0f\x63om.outrider.v1B\x17InteractionServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,35 +38,35 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_INTERACTREQUEST']._serialized_start=141
   _globals['_INTERACTREQUEST']._serialized_end=406
   _globals['_INTERACTSTART']._serialized_start=409
-  _globals['_INTERACTSTART']._serialized_end=574
-  _globals['_INTERACTATTACH']._serialized_start=576
-  _globals['_INTERACTATTACH']._serialized_end=629
-  _globals['_FORMDATAANSWER']._serialized_start=631
-  _globals['_FORMDATAANSWER']._serialized_end=727
-  _globals['_APPROVALANSWER']._serialized_start=730
-  _globals['_APPROVALANSWER']._serialized_end=875
-  _globals['_INTERACTCANCEL']._serialized_start=877
-  _globals['_INTERACTCANCEL']._serialized_end=909
-  _globals['_INTERACTRESPONSE']._serialized_start=912
-  _globals['_INTERACTRESPONSE']._serialized_end=1075
-  _globals['_ANSWERRESULT']._serialized_start=1077
-  _globals['_ANSWERRESULT']._serialized_end=1166
-  _globals['_SUBMITINPUTREQUEST']._serialized_start=1168
-  _globals['_SUBMITINPUTREQUEST']._serialized_end=1262
-  _globals['_SUBMITINPUTRESPONSE']._serialized_start=1264
-  _globals['_SUBMITINPUTRESPONSE']._serialized_end=1332
-  _globals['_DECIDEAPPROVALREQUEST']._serialized_start=1335
-  _globals['_DECIDEAPPROVALREQUEST']._serialized_end=1480
-  _globals['_DECIDEAPPROVALRESPONSE']._serialized_start=1482
-  _globals['_DECIDEAPPROVALRESPONSE']._serialized_end=1553
-  _globals['_LISTINTERACTIONSREQUEST']._serialized_start=1555
-  _globals['_LISTINTERACTIONSREQUEST']._serialized_end=1679
-  _globals['_LISTINTERACTIONSRESPONSE']._serialized_start=1681
-  _globals['_LISTINTERACTIONSRESPONSE']._serialized_end=1780
-  _globals['_GETINTERACTIONREQUEST']._serialized_start=1782
-  _globals['_GETINTERACTIONREQUEST']._serialized_end=1819
-  _globals['_GETINTERACTIONRESPONSE']._serialized_start=1821
-  _globals['_GETINTERACTIONRESPONSE']._serialized_end=1892
-  _globals['_INTERACTIONSERVICE']._serialized_start=1895
-  _globals['_INTERACTIONSERVICE']._serialized_end=2353
+  _globals['_INTERACTSTART']._serialized_end=594
+  _globals['_INTERACTATTACH']._serialized_start=596
+  _globals['_INTERACTATTACH']._serialized_end=649
+  _globals['_FORMDATAANSWER']._serialized_start=651
+  _globals['_FORMDATAANSWER']._serialized_end=747
+  _globals['_APPROVALANSWER']._serialized_start=750
+  _globals['_APPROVALANSWER']._serialized_end=895
+  _globals['_INTERACTCANCEL']._serialized_start=897
+  _globals['_INTERACTCANCEL']._serialized_end=929
+  _globals['_INTERACTRESPONSE']._serialized_start=932
+  _globals['_INTERACTRESPONSE']._serialized_end=1095
+  _globals['_ANSWERRESULT']._serialized_start=1097
+  _globals['_ANSWERRESULT']._serialized_end=1186
+  _globals['_SUBMITINPUTREQUEST']._serialized_start=1188
+  _globals['_SUBMITINPUTREQUEST']._serialized_end=1282
+  _globals['_SUBMITINPUTRESPONSE']._serialized_start=1284
+  _globals['_SUBMITINPUTRESPONSE']._serialized_end=1352
+  _globals['_DECIDEAPPROVALREQUEST']._serialized_start=1355
+  _globals['_DECIDEAPPROVALREQUEST']._serialized_end=1500
+  _globals['_DECIDEAPPROVALRESPONSE']._serialized_start=1502
+  _globals['_DECIDEAPPROVALRESPONSE']._serialized_end=1573
+  _globals['_LISTINTERACTIONSREQUEST']._serialized_start=1575
+  _globals['_LISTINTERACTIONSREQUEST']._serialized_end=1699
+  _globals['_LISTINTERACTIONSRESPONSE']._serialized_start=1701
+  _globals['_LISTINTERACTIONSRESPONSE']._serialized_end=1800
+  _globals['_GETINTERACTIONREQUEST']._serialized_start=1802
+  _globals['_GETINTERACTIONREQUEST']._serialized_end=1839
+  _globals['_GETINTERACTIONRESPONSE']._serialized_start=1841
+  _globals['_GETINTERACTIONRESPONSE']._serialized_end=1912
+  _globals['_INTERACTIONSERVICE']._serialized_start=1915
+  _globals['_INTERACTIONSERVICE']._serialized_end=2373
 # @@protoc_insertion_point(module_scope)

@@ -24,14 +24,16 @@ class InteractRequest(_message.Message):
     def __init__(self, start: _Optional[_Union[InteractStart, _Mapping]] = ..., attach: _Optional[_Union[InteractAttach, _Mapping]] = ..., form_data: _Optional[_Union[FormDataAnswer, _Mapping]] = ..., approval: _Optional[_Union[ApprovalAnswer, _Mapping]] = ..., cancel: _Optional[_Union[InteractCancel, _Mapping]] = ...) -> None: ...
 
 class InteractStart(_message.Message):
-    __slots__ = ("automate", "research", "options")
+    __slots__ = ("automate", "research", "options", "request_id")
     AUTOMATE_FIELD_NUMBER: _ClassVar[int]
     RESEARCH_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     automate: _params_pb2.AutomateParams
     research: _params_pb2.ResearchParams
     options: _params_pb2.RunOptions
-    def __init__(self, automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class InteractAttach(_message.Message):
     __slots__ = ("run", "after_sequence")

@@ -233,7 +233,7 @@ class ResearchComplete(_message.Message):
     def __init__(self, message: _Optional[str] = ..., metadata: _Optional[_Union[ResearchMetadata, _Mapping]] = ..., report: _Optional[str] = ..., timestamp: _Optional[float] = ...) -> None: ...
 
 class ResearchMetadata(_message.Message):
-    __slots__ = ("executed_queries", "mode", "prompt", "query_complexity", "research_objective", "research_plan", "research_questions", "total_pages_analyzed", "cited_pages", "gap_evaluations", "judgments", "metrics", "outline", "url_sources", "grounding_supports", "removed_citations")
+    __slots__ = ("executed_queries", "mode", "prompt", "query_complexity", "research_objective", "research_plan", "research_questions", "total_pages_analyzed", "cited_pages", "gap_evaluations", "judgments", "metrics", "outline", "url_sources", "grounding_supports", "removed_citations", "removed_statements")
     EXECUTED_QUERIES_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
@@ -250,6 +250,7 @@ class ResearchMetadata(_message.Message):
     URL_SOURCES_FIELD_NUMBER: _ClassVar[int]
     GROUNDING_SUPPORTS_FIELD_NUMBER: _ClassVar[int]
     REMOVED_CITATIONS_FIELD_NUMBER: _ClassVar[int]
+    REMOVED_STATEMENTS_FIELD_NUMBER: _ClassVar[int]
     executed_queries: _containers.RepeatedCompositeFieldContainer[QueryBatch]
     mode: ResearchMode
     prompt: str
@@ -266,7 +267,8 @@ class ResearchMetadata(_message.Message):
     url_sources: UrlSourceCounts
     grounding_supports: _containers.RepeatedCompositeFieldContainer[GroundingSupport]
     removed_citations: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, executed_queries: _Optional[_Iterable[_Union[QueryBatch, _Mapping]]] = ..., mode: _Optional[_Union[ResearchMode, str]] = ..., prompt: _Optional[str] = ..., query_complexity: _Optional[_Union[QueryComplexity, str]] = ..., research_objective: _Optional[str] = ..., research_plan: _Optional[str] = ..., research_questions: _Optional[_Iterable[str]] = ..., total_pages_analyzed: _Optional[int] = ..., cited_pages: _Optional[_Iterable[_Union[CitedPage, _Mapping]]] = ..., gap_evaluations: _Optional[_Iterable[_Union[GapEvaluation, _Mapping]]] = ..., judgments: _Optional[_Iterable[_Union[Judgment, _Mapping]]] = ..., metrics: _Optional[_Union[ResearchMetrics, _Mapping]] = ..., outline: _Optional[_Union[ReportOutline, _Mapping]] = ..., url_sources: _Optional[_Union[UrlSourceCounts, _Mapping]] = ..., grounding_supports: _Optional[_Iterable[_Union[GroundingSupport, _Mapping]]] = ..., removed_citations: _Optional[_Iterable[str]] = ...) -> None: ...
+    removed_statements: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, executed_queries: _Optional[_Iterable[_Union[QueryBatch, _Mapping]]] = ..., mode: _Optional[_Union[ResearchMode, str]] = ..., prompt: _Optional[str] = ..., query_complexity: _Optional[_Union[QueryComplexity, str]] = ..., research_objective: _Optional[str] = ..., research_plan: _Optional[str] = ..., research_questions: _Optional[_Iterable[str]] = ..., total_pages_analyzed: _Optional[int] = ..., cited_pages: _Optional[_Iterable[_Union[CitedPage, _Mapping]]] = ..., gap_evaluations: _Optional[_Iterable[_Union[GapEvaluation, _Mapping]]] = ..., judgments: _Optional[_Iterable[_Union[Judgment, _Mapping]]] = ..., metrics: _Optional[_Union[ResearchMetrics, _Mapping]] = ..., outline: _Optional[_Union[ReportOutline, _Mapping]] = ..., url_sources: _Optional[_Union[UrlSourceCounts, _Mapping]] = ..., grounding_supports: _Optional[_Iterable[_Union[GroundingSupport, _Mapping]]] = ..., removed_citations: _Optional[_Iterable[str]] = ..., removed_statements: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GroundingSupport(_message.Message):
     __slots__ = ("start_index", "end_index", "text", "cited_page_indices")

@@ -2,6 +2,7 @@ import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from outrider.v1 import params_pb2 as _params_pb2
+from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -39,7 +40,14 @@ RUN_STATE_FAILED: RunState
 RUN_STATE_CANCELLED: RunState
 
 class Run(_message.Message):
-    __slots__ = ("name", "kind", "state", "create_time", "update_time", "end_time", "last_sequence", "automate", "research", "options", "outcome", "tenant", "created_by", "cancelled_by")
+    __slots__ = ("name", "kind", "state", "create_time", "update_time", "end_time", "last_sequence", "automate", "research", "options", "outcome", "tenant", "created_by", "cancelled_by", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -54,6 +62,7 @@ class Run(_message.Message):
     TENANT_FIELD_NUMBER: _ClassVar[int]
     CREATED_BY_FIELD_NUMBER: _ClassVar[int]
     CANCELLED_BY_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: RunKind
     state: RunState
@@ -68,7 +77,8 @@ class Run(_message.Message):
     tenant: str
     created_by: str
     cancelled_by: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ..., tenant: _Optional[str] = ..., created_by: _Optional[str] = ..., cancelled_by: _Optional[str] = ...) -> None: ...
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ..., tenant: _Optional[str] = ..., created_by: _Optional[str] = ..., cancelled_by: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RunOutcome(_message.Message):
     __slots__ = ("success", "result", "error_code", "error_message")

@@ -27,7 +27,7 @@ from outrider.v1 import run_pb2 as outrider_dot_v1_dot_run__pb2
 from outrider.v1 import run_event_pb2 as outrider_dot_v1_dot_run__event__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1doutrider/v1/run_service.proto\x12\x0boutrider.v1\x1a\x18outrider/v1/params.proto\x1a\x15outrider/v1/run.proto\x1a\x1boutrider/v1/run_event.proto\"h\n\x0f\x41utomateRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\"o\n\x10\x41utomateResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"h\n\x0fResearchRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.ResearchParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\"o\n\x10ResearchResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"\xa8\x01\n\x10\x43reateRunRequest\x12/\n\x08\x61utomate\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.outrider.v1.RunOptionsB\x08\n\x06params\"2\n\x11\x43reateRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x1d\n\rGetRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"/\n\x0eGetRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x9a\x01\n\x0fListRunsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12%\n\x06states\x18\x03 \x03(\x0e\x32\x15.outrider.v1.RunState\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.outrider.v1.RunKind\x12\x15\n\rtask_contains\x18\x05 \x01(\t\"K\n\x10ListRunsResponse\x12\x1e\n\x04runs\x18\x01 \x03(\x0b\x32\x10.outrider.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"0\n\x10\x43\x61ncelRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"2\n\x11\x43\x61ncelRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\">\n\x16StreamRunEventsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"v\n\x17StreamRunEventsResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"G\n\x13ReadArtifactRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\nchunk_size\x18\x03 \x01(\x05\"^\n\x14ReadArtifactResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\ntotal_size\x18\x03 \x01(\x03\x12\x14\n\x0c\x63ontent_type\x18\x04 \x01(\t\" \n\x10\x44\x65leteRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"P\n\x11\x44\x65leteRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\x12\x1c\n\x14\x66reed_artifact_bytes\x18\x02 \x01(\x03\x32\xc9\x05\n\nRunService\x12I\n\x08\x41utomate\x12\x1c.outrider.v1.AutomateRequest\x1a\x1d.outrider.v1.AutomateResponse0\x01\x12I\n\x08Research\x12\x1c.outrider.v1.ResearchRequest\x1a\x1d.outrider.v1.ResearchResponse0\x01\x12J\n\tCreateRun\x12\x1d.outrider.v1.CreateRunRequest\x1a\x1e.outrider.v1.CreateRunResponse\x12\x41\n\x06GetRun\x12\x1a.outrider.v1.GetRunRequest\x1a\x1b.outrider.v1.GetRunResponse\x12G\n\x08ListRuns\x12\x1c.outrider.v1.ListRunsRequest\x1a\x1d.outrider.v1.ListRunsResponse\x12J\n\tCancelRun\x12\x1d.outrider.v1.CancelRunRequest\x1a\x1e.outrider.v1.CancelRunResponse\x12^\n\x0fStreamRunEvents\x12#.outrider.v1.StreamRunEventsRequest\x1a$.outrider.v1.StreamRunEventsResponse0\x01\x12U\n\x0cReadArtifact\x12 .outrider.v1.ReadArtifactRequest\x1a!.outrider.v1.ReadArtifactResponse0\x01\x12J\n\tDeleteRun\x12\x1d.outrider.v1.DeleteRunRequest\x1a\x1e.outrider.v1.DeleteRunResponseB\x91\x01\n\x0f\x63om.outrider.v1B\x0fRunServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1doutrider/v1/run_service.proto\x12\x0boutrider.v1\x1a\x18outrider/v1/params.proto\x1a\x15outrider/v1/run.proto\x1a\x1boutrider/v1/run_event.proto\"|\n\x0f\x41utomateRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"o\n\x10\x41utomateResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"|\n\x0fResearchRequest\x12+\n\x06params\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.ResearchParams\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.outrider.v1.RunOptions\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"o\n\x10ResearchResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"\xbc\x01\n\x10\x43reateRunRequest\x12/\n\x08\x61utomate\x18\x01 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\x02 \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.outrider.v1.RunOptions\x12\x12\n\nrequest_id\x18\x04 \x01(\tB\x08\n\x06params\"2\n\x11\x43reateRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x1d\n\rGetRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"/\n\x0eGetRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\"\x9a\x01\n\x0fListRunsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12%\n\x06states\x18\x03 \x03(\x0e\x32\x15.outrider.v1.RunState\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.outrider.v1.RunKind\x12\x15\n\rtask_contains\x18\x05 \x01(\t\"K\n\x10ListRunsResponse\x12\x1e\n\x04runs\x18\x01 \x03(\x0b\x32\x10.outrider.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"0\n\x10\x43\x61ncelRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"2\n\x11\x43\x61ncelRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\">\n\x16StreamRunEventsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"v\n\x17StreamRunEventsResponse\x12&\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x15.outrider.v1.RunEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind\"G\n\x13ReadArtifactRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\nchunk_size\x18\x03 \x01(\x05\"^\n\x14ReadArtifactResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12\x0e\n\x06offset\x18\x02 \x01(\x03\x12\x12\n\ntotal_size\x18\x03 \x01(\x03\x12\x14\n\x0c\x63ontent_type\x18\x04 \x01(\t\" \n\x10\x44\x65leteRunRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"P\n\x11\x44\x65leteRunResponse\x12\x1d\n\x03run\x18\x01 \x01(\x0b\x32\x10.outrider.v1.Run\x12\x1c\n\x14\x66reed_artifact_bytes\x18\x02 \x01(\x03\x32\xc9\x05\n\nRunService\x12I\n\x08\x41utomate\x12\x1c.outrider.v1.AutomateRequest\x1a\x1d.outrider.v1.AutomateResponse0\x01\x12I\n\x08Research\x12\x1c.outrider.v1.ResearchRequest\x1a\x1d.outrider.v1.ResearchResponse0\x01\x12J\n\tCreateRun\x12\x1d.outrider.v1.CreateRunRequest\x1a\x1e.outrider.v1.CreateRunResponse\x12\x41\n\x06GetRun\x12\x1a.outrider.v1.GetRunRequest\x1a\x1b.outrider.v1.GetRunResponse\x12G\n\x08ListRuns\x12\x1c.outrider.v1.ListRunsRequest\x1a\x1d.outrider.v1.ListRunsResponse\x12J\n\tCancelRun\x12\x1d.outrider.v1.CancelRunRequest\x1a\x1e.outrider.v1.CancelRunResponse\x12^\n\x0fStreamRunEvents\x12#.outrider.v1.StreamRunEventsRequest\x1a$.outrider.v1.StreamRunEventsResponse0\x01\x12U\n\x0cReadArtifact\x12 .outrider.v1.ReadArtifactRequest\x1a!.outrider.v1.ReadArtifactResponse0\x01\x12J\n\tDeleteRun\x12\x1d.outrider.v1.DeleteRunRequest\x1a\x1e.outrider.v1.DeleteRunResponseB\x91\x01\n\x0f\x63om.outrider.v1B\x0fRunServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,41 +36,41 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\017com.outrider.v1B\017RunServiceProtoP\001Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\242\002\003OTR\252\002\013Outrider.V1\312\002\013Outrider\\V1\352\002\014Outrider::V1'
   _globals['_AUTOMATEREQUEST']._serialized_start=124
-  _globals['_AUTOMATEREQUEST']._serialized_end=228
-  _globals['_AUTOMATERESPONSE']._serialized_start=230
-  _globals['_AUTOMATERESPONSE']._serialized_end=341
-  _globals['_RESEARCHREQUEST']._serialized_start=343
-  _globals['_RESEARCHREQUEST']._serialized_end=447
-  _globals['_RESEARCHRESPONSE']._serialized_start=449
-  _globals['_RESEARCHRESPONSE']._serialized_end=560
-  _globals['_CREATERUNREQUEST']._serialized_start=563
-  _globals['_CREATERUNREQUEST']._serialized_end=731
-  _globals['_CREATERUNRESPONSE']._serialized_start=733
-  _globals['_CREATERUNRESPONSE']._serialized_end=783
-  _globals['_GETRUNREQUEST']._serialized_start=785
-  _globals['_GETRUNREQUEST']._serialized_end=814
-  _globals['_GETRUNRESPONSE']._serialized_start=816
-  _globals['_GETRUNRESPONSE']._serialized_end=863
-  _globals['_LISTRUNSREQUEST']._serialized_start=866
-  _globals['_LISTRUNSREQUEST']._serialized_end=1020
-  _globals['_LISTRUNSRESPONSE']._serialized_start=1022
-  _globals['_LISTRUNSRESPONSE']._serialized_end=1097
-  _globals['_CANCELRUNREQUEST']._serialized_start=1099
-  _globals['_CANCELRUNREQUEST']._serialized_end=1147
-  _globals['_CANCELRUNRESPONSE']._serialized_start=1149
-  _globals['_CANCELRUNRESPONSE']._serialized_end=1199
-  _globals['_STREAMRUNEVENTSREQUEST']._serialized_start=1201
-  _globals['_STREAMRUNEVENTSREQUEST']._serialized_end=1263
-  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_start=1265
-  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_end=1383
-  _globals['_READARTIFACTREQUEST']._serialized_start=1385
-  _globals['_READARTIFACTREQUEST']._serialized_end=1456
-  _globals['_READARTIFACTRESPONSE']._serialized_start=1458
-  _globals['_READARTIFACTRESPONSE']._serialized_end=1552
-  _globals['_DELETERUNREQUEST']._serialized_start=1554
-  _globals['_DELETERUNREQUEST']._serialized_end=1586
-  _globals['_DELETERUNRESPONSE']._serialized_start=1588
-  _globals['_DELETERUNRESPONSE']._serialized_end=1668
-  _globals['_RUNSERVICE']._serialized_start=1671
-  _globals['_RUNSERVICE']._serialized_end=2384
+  _globals['_AUTOMATEREQUEST']._serialized_end=248
+  _globals['_AUTOMATERESPONSE']._serialized_start=250
+  _globals['_AUTOMATERESPONSE']._serialized_end=361
+  _globals['_RESEARCHREQUEST']._serialized_start=363
+  _globals['_RESEARCHREQUEST']._serialized_end=487
+  _globals['_RESEARCHRESPONSE']._serialized_start=489
+  _globals['_RESEARCHRESPONSE']._serialized_end=600
+  _globals['_CREATERUNREQUEST']._serialized_start=603
+  _globals['_CREATERUNREQUEST']._serialized_end=791
+  _globals['_CREATERUNRESPONSE']._serialized_start=793
+  _globals['_CREATERUNRESPONSE']._serialized_end=843
+  _globals['_GETRUNREQUEST']._serialized_start=845
+  _globals['_GETRUNREQUEST']._serialized_end=874
+  _globals['_GETRUNRESPONSE']._serialized_start=876
+  _globals['_GETRUNRESPONSE']._serialized_end=923
+  _globals['_LISTRUNSREQUEST']._serialized_start=926
+  _globals['_LISTRUNSREQUEST']._serialized_end=1080
+  _globals['_LISTRUNSRESPONSE']._serialized_start=1082
+  _globals['_LISTRUNSRESPONSE']._serialized_end=1157
+  _globals['_CANCELRUNREQUEST']._serialized_start=1159
+  _globals['_CANCELRUNREQUEST']._serialized_end=1207
+  _globals['_CANCELRUNRESPONSE']._serialized_start=1209
+  _globals['_CANCELRUNRESPONSE']._serialized_end=1259
+  _globals['_STREAMRUNEVENTSREQUEST']._serialized_start=1261
+  _globals['_STREAMRUNEVENTSREQUEST']._serialized_end=1323
+  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_start=1325
+  _globals['_STREAMRUNEVENTSRESPONSE']._serialized_end=1443
+  _globals['_READARTIFACTREQUEST']._serialized_start=1445
+  _globals['_READARTIFACTREQUEST']._serialized_end=1516
+  _globals['_READARTIFACTRESPONSE']._serialized_start=1518
+  _globals['_READARTIFACTRESPONSE']._serialized_end=1612
+  _globals['_DELETERUNREQUEST']._serialized_start=1614
+  _globals['_DELETERUNREQUEST']._serialized_end=1646
+  _globals['_DELETERUNRESPONSE']._serialized_start=1648
+  _globals['_DELETERUNRESPONSE']._serialized_end=1728
+  _globals['_RUNSERVICE']._serialized_start=1731
+  _globals['_RUNSERVICE']._serialized_end=2444
 # @@protoc_insertion_point(module_scope)

@@ -10,12 +10,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AutomateRequest(_message.Message):
-    __slots__ = ("params", "options")
+    __slots__ = ("params", "options", "request_id")
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     params: _params_pb2.AutomateParams
     options: _params_pb2.RunOptions
-    def __init__(self, params: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, params: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class AutomateResponse(_message.Message):
     __slots__ = ("event", "heartbeat")
@@ -26,12 +28,14 @@ class AutomateResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_run_event_pb2.RunEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[_run_event_pb2.Heartbeat, _Mapping]] = ...) -> None: ...
 
 class ResearchRequest(_message.Message):
-    __slots__ = ("params", "options")
+    __slots__ = ("params", "options", "request_id")
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     params: _params_pb2.ResearchParams
     options: _params_pb2.RunOptions
-    def __init__(self, params: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, params: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class ResearchResponse(_message.Message):
     __slots__ = ("event", "heartbeat")
@@ -42,14 +46,16 @@ class ResearchResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_run_event_pb2.RunEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[_run_event_pb2.Heartbeat, _Mapping]] = ...) -> None: ...
 
 class CreateRunRequest(_message.Message):
-    __slots__ = ("automate", "research", "options")
+    __slots__ = ("automate", "research", "options", "request_id")
     AUTOMATE_FIELD_NUMBER: _ClassVar[int]
     RESEARCH_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     automate: _params_pb2.AutomateParams
     research: _params_pb2.ResearchParams
     options: _params_pb2.RunOptions
-    def __init__(self, automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateRunResponse(_message.Message):
     __slots__ = ("run",)

@@ -10,17 +10,34 @@ import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 
+/** How a start that got UNAVAILABLE (or lost its connection before its first answer) is sent
+ * again with the same request id: attempts in all, and the ceiling of the random wait after the
+ * first failure, doubling after each, never above `maxDelayMs`. */
+export interface StartRetry {
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** 4 attempts, waits of up to 0.2 s, 0.4 s, 0.8 s (full jitter), at most 5 s. */
+export declare const defaultStartRetry: Readonly<StartRetry>;
+
 export interface OutriderClientOptions {
   /** The server, e.g. "http://localhost:50051" (gRPC over HTTP/2; https for TLS). */
   baseUrl: string;
   /** Sent as `authorization: Bearer <apiKey>` when the server requires API keys. */
   apiKey?: string;
   interceptors?: Interceptor[];
+  /** Starts (createRun, automate, research, an Interact start) get a new request id unless they
+   * carry one, and are sent again with it as this says; `false`: neither. */
+  startRetry?: StartRetry | false;
 }
 
 export interface OutriderClient {
   runs: Client<typeof RunService>;
   interactions: Client<typeof InteractionService>;
+  /** What `openInteraction` retries starts with; null when turned off. */
+  startRetry: StartRetry | null;
 }
 
 export declare function createOutriderClient(options: OutriderClientOptions): OutriderClient;

@@ -1,24 +1,33 @@
-"""`python -m outrider.server`: serve until SIGTERM or SIGINT, then shut down gracefully."""
+"""`python -m outrider.server [--host ... --port ... --help]`: serve until SIGTERM or SIGINT, then
+shut down gracefully. The options are in outrider.server.options."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 from outrider.server.agents import production_agents
 from outrider.server.core.agent import AgentRegistry
-from outrider.server.models.registry import HOW_TO_CONFIGURE
+from outrider.server.core.readiness import Readiness
+from outrider.server.options import settings_from
 from outrider.server.ports import PortInUse
 from outrider.server.service import Outrider
 from outrider.server.settings import Settings
 from outrider.server.telemetry import tracing
 from outrider.server.telemetry.logs import configure_logging
 
-NO_MODEL = (
-    f"outrider: {HOW_TO_CONFIGURE}. Until then runs are refused (health, listing and the "
-    "rest work).\noutrider: to try everything without a model API key, run `outrider demo` "
-    "(or `outrider demo --serve` for a server with a bundled site, corpus and scripted model)."
+NOT_READY = (
+    "outrider: not ready: grpc.health says NOT_SERVING for outrider.v1.RunService and /healthz "
+    "answers 503 until this is fixed (health, listing and the rest work; a run that names its "
+    "own model in options.model may still start)."
+)
+TRY_THE_DEMO = (
+    "outrider: to try everything without a model API key, run `outrider demo` (or `outrider "
+    "demo --serve` for a server with a bundled site, corpus and scripted model)."
 )
 
 
@@ -45,15 +54,24 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
             f"outrider: metrics on http://{settings.metrics_host}:{server.metrics.port}/metrics",
             flush=True,
         )
-    if not (settings.model or settings.role_models):
-        print(NO_MODEL, flush=True)
+    _say_what_cannot_run(server.grpc.runs.readiness, settings)
     await stop.wait()
     logging.getLogger(__name__).info("signal received; shutting down")
     await server.stop()
 
 
-def main() -> None:
-    settings = Settings()
+def _say_what_cannot_run(readiness: Readiness, settings: Settings) -> None:
+    if readiness.problems:
+        print(f"outrider: {readiness.summary()}", flush=True)
+    if not readiness.ready:
+        print(NOT_READY, flush=True)
+    if not (settings.model or settings.role_models):
+        print(TRY_THE_DEMO, flush=True)
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "") -> None:
+    """Reads the options (sys.argv when None) over the OUTRIDER_* variables, then serves."""
+    settings = settings_from(sys.argv[1:] if argv is None else argv, prog or _prog())
     configure_logging(settings.log_level, settings.log_format)
     tracer_provider = tracing.install()
     try:
@@ -61,6 +79,12 @@ def main() -> None:
     finally:
         if tracer_provider is not None:
             tracer_provider.shutdown()  # exports the spans still buffered
+
+
+def _prog() -> str:
+    """How the server was started, for usage lines: `python -m outrider.server` or the script."""
+    name = Path(sys.argv[0]).name
+    return "python -m outrider.server" if name == "__main__.py" else name
 
 
 if __name__ == "__main__":

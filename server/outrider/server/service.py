@@ -9,7 +9,7 @@ import logging
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.ports import check_free
-from outrider.server.rest_edge.server import RestServer
+from outrider.server.rest_port import rest_server
 from outrider.server.settings import Settings
 from outrider.server.telemetry.metrics_server import MetricsServer
 
@@ -23,7 +23,7 @@ class Outrider:
         self.settings = settings
         self.grpc = OutriderServer(settings, agents)
         self.rest = (
-            RestServer(settings, self.grpc.runs, self.grpc.keyring)
+            rest_server(settings, self.grpc.runs, self.grpc.keyring)
             if settings.rest_enabled
             else None
         )

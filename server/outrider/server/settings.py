@@ -39,11 +39,18 @@ class Settings(BaseSettings):
         description="Serve the console (web pages to watch runs and answer their questions) at "
         "/console on the REST port, with the REST edge's TLS and principals.",
     )
+    a2a: bool = Field(
+        True,
+        description="Serve the A2A agent on the REST port: its agent card at "
+        "/.well-known/agent-card.json and JSON-RPC at /a2a, with the REST edge's TLS, keys and "
+        "tenants.",
+    )
     public_url: str | None = Field(
         None,
         description="Where people reach the REST port, e.g. https://outrider.example.com (a "
         "path prefix allowed): one-time answer links are made absolute with it, and console "
-        "cookies are Secure when it is https. Unset: answer links are paths (/console/answer/…).",
+        "cookies are Secure when it is https; the A2A card and task links use it too. Unset: "
+        "answer links are paths (/console/answer/…), A2A links the address the caller reached.",
     )
     console_session: float = Field(
         "8h",
@@ -78,8 +85,9 @@ class Settings(BaseSettings):
     )
     database_url: str | None = Field(
         None,
-        description="postgresql://user:password@host:port/db: keep runs, events and interactions "
-        "in PostgreSQL (shared by replicas) instead of the SQLite file of data_dir.",
+        description="postgresql://user:password@host:port/db: keep runs, events, interactions, "
+        "artifacts (their bytes too) and recipes in PostgreSQL (shared by replicas) instead of "
+        "the SQLite file and artifact files of data_dir.",
     )
     failover_interval: float = Field(
         4.0,
@@ -213,6 +221,16 @@ class Settings(BaseSettings):
     retention_interval: float = Field(
         60.0, gt=0, description="Seconds between two retention sweeps (the first runs at start)."
     )
+    idempotency_ttl: float = Field(
+        "24h",
+        gt=0,
+        validate_default=True,
+        description="How long a start's request id (gRPC request_id, REST Idempotency-Key) "
+        "keeps naming its run: a retry with the same id within this time after the run was "
+        "created (or while it is still active) gets that run instead of a new one. Seconds, "
+        "or 90m, 36h, 7d. Expired ids are freed by the retention sweep; deleting a run frees "
+        "its id at once.",
+    )
     model: str = Field(
         "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'
     )
@@ -285,7 +303,7 @@ class Settings(BaseSettings):
             raise ValueError(f"{value!r} is not a URL such as https://outrider.example.com")
         return value.rstrip("/") if value else None
 
-    @field_validator("retention", "console_session", mode="before")
+    @field_validator("retention", "console_session", "idempotency_ttl", mode="before")
     @classmethod
     def _duration(cls, value: object) -> object:
         return parse_duration(value)

@@ -76,9 +76,9 @@ async def test_a_page_its_printable_copy_and_a_mirror_become_one_source(
     body, _, listing = done.report.partition("## Sources")
     assert "A printable copy is at [S1]." in body
     assert listing.strip().splitlines() == [
-        f"- [S1] How tides work — {web}/tides.html",
-        f"- [S2] Tide tables for Harbour Point — {web}/reports/tide-tables.pdf",
-        f"- [S3] scan-0042.pdf — {web}/reports/scan-0042.pdf",
+        f"- [S1] How tides work — <{web}/tides.html>",
+        f"- [S2] Tide tables for Harbour Point — <{web}/reports/tide-tables.pdf>",
+        f"- [S3] scan-0042.pdf — <{web}/reports/scan-0042.pdf>",
     ]
     titles = [p.title for p in done.metadata.cited_pages]
     assert titles == ["How tides work", "Tide tables for Harbour Point", "scan-0042.pdf"]

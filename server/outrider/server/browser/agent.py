@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from outrider.server.browser.launcher import BrowserLauncher
 from outrider.server.browser.run import ROLES, BrowserEnv, BrowserRun
+from outrider.server.chromium import browser_problem
 from outrider.server.core.agent import Params, RunContext
+from outrider.server.core.errors import OutriderError
 from outrider.server.models.registry import RunModels
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
@@ -22,6 +24,18 @@ class BrowserAgent:
         RunModels(settings.model, settings.role_models, options.model, settings.providers).check(
             ROLES
         )
+
+    async def readiness(self) -> str:
+        """The default model of every role, then the local browser (remote CDP endpoints are
+        connected per run, with failover between them)."""
+        settings = self._env.settings
+        try:
+            RunModels(settings.model, settings.role_models, "", settings.providers).check(ROLES)
+        except OutriderError as error:
+            return error.message
+        if settings.browser.cdp_endpoints:
+            return ""
+        return await browser_problem(settings.chromium_path)
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         return await BrowserRun(ctx, self._env).execute()

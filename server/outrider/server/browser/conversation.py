@@ -5,7 +5,11 @@ over a five-step task) to say what the turns around it already show.
 
 Every request starts with the same bytes as the one before, up to that one's page: the rules
 every run shares, the run's rules and task, then the turns in order. Requests mark where those
-prefixes end (ModelRequest.cache_points), so providers serve them from their prompt caches."""
+prefixes end (ModelRequest.cache_points), so providers serve them from their prompt caches.
+
+Tool results and notes quote the page at times (an element's text, a form's error message, an
+extracted answer, a tab's title): the fence's marker word is defused in them, so no quoted page
+text can open or close a fence there."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from outrider.server.models.base import (
     ToolCall,
     ToolSpec,
 )
+from outrider.server.security.fences import defuse
 
 
 class Conversation:
@@ -52,10 +57,10 @@ class Conversation:
         self.messages.append(Message("assistant", reply.text, tool_calls=reply.tool_calls))
 
     def add_result(self, call: ToolCall, text: str) -> None:
-        self.messages.append(Message("tool", text, tool_call_id=call.id))
+        self.messages.append(Message("tool", defuse(text), tool_call_id=call.id))
 
     def add_note(self, text: str) -> None:
-        self.messages.append(Message("user", text))
+        self.messages.append(Message("user", defuse(text)))
 
     def request(
         self, tools: tuple[ToolSpec, ...], role: str = "actor", one_tool_call: bool = False

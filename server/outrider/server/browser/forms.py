@@ -17,6 +17,7 @@ from outrider.server.browser.elements import ElementInfo
 from outrider.server.browser.js import load_js
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.interactions import InputAnswer
+from outrider.server.security.fences import inline
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2 as rp
 
@@ -30,6 +31,7 @@ _TRUE = frozenset({"true", "yes", "on", "1", "checked", "x"})
 _PAGE_ERRORS_JS = load_js("page_errors.js")
 _WATCH_ERRORS_JS = load_js("watch_errors.js")
 _CHOOSE_RADIO_JS = load_js("choose_radio.js")
+_FORM_MESSAGES_JS = load_js("form_messages.js")
 
 
 @dataclass
@@ -58,7 +60,7 @@ class FormInput:
         errors, fields = await self._verdict(form.fields)
         if not errors:
             return None
-        summary = "; ".join(f"{ref}: {message}" for ref, message in errors.items())
+        summary = "; ".join(f'{ref}: "{inline(message)}"' for ref, message in errors.items())
         if form.rounds >= MAX_ROUNDS:
             return f"The page rejected the user's values again ({summary}). Stop trying."
         result = await self._ask_and_fill(form.request, fields, errors, form.rounds)
@@ -142,10 +144,10 @@ class FormInput:
             pass  # a page that refuses scripts: every alert after the submit then counts
 
     async def _page_errors(self, fields: list[Field], after_submit: bool) -> dict[str, str]:
-        """Messages the page shows for each field; form-level ones go to the fields they name,
-        or to every field when they name none."""
+        """Messages the page shows for each field; each form-level one goes to the fields it
+        names, or to every field when it names none."""
         own: dict[str, str] = {}
-        form_level = ""
+        form_level: list[str] = []
         for ref, locator, _ in fields:
             # After a submit the field may vanish under a navigation: do not wait for it long.
             timeout = _VERDICT_TIMEOUT_MS if after_submit else self._runner.timeout_ms
@@ -154,12 +156,33 @@ class FormInput:
             )
             if found["field"]:
                 own[ref] = found["field"]
-            form_level = form_level or found["form"]
-        if form_level:
-            named = [ref for ref, _, info in fields if _names(form_level, info.label)]
-            for ref in named or [ref for ref, _, _ in fields]:
-                own[ref] = f"{own[ref]} {form_level}" if ref in own else form_level
-        return {ref: self._runner.secrets.redact(message) for ref, message in own.items()}
+            if found["form"] and found["form"] not in form_level:
+                form_level.append(found["form"])
+        if after_submit:
+            shown = await self._new_messages(fields)
+            for (ref, _, _), messages in zip(fields, shown["fields"], strict=True):
+                own[ref] = _joined(own.get(ref, ""), messages)
+            form_level += shown["form"]
+        for ref, messages in _by_field(form_level, fields).items():
+            own[ref] = _joined(own.get(ref, ""), messages)
+        return {
+            ref: self._runner.secrets.redact(message) for ref, message in own.items() if message
+        }
+
+    async def _new_messages(self, fields: list[Field]) -> dict[str, Any]:
+        """What the submit made the page show near each field and elsewhere, read from the
+        page's text (pages that mark nothing up for assistive technology; form_messages.js)."""
+        handles = [
+            await locator.element_handle(timeout=_VERDICT_TIMEOUT_MS) for _, locator, _ in fields
+        ]
+        try:
+            found: dict[str, Any] = await self._runner.session.page.evaluate(
+                _FORM_MESSAGES_JS, handles
+            )
+        finally:
+            for handle in handles:
+                await handle.dispose()
+        return found
 
     async def _verdict(self, fields: list[Field]) -> tuple[dict[str, str], list[Field]]:
         """The page's messages after a submit (waiting briefly for them), and the fields as
@@ -205,6 +228,28 @@ async def _present(locator: Locator) -> bool:
         return await locator.count() > 0
     except PlaywrightError:
         return False  # an aria ref of a document that is gone: look for the field anew
+
+
+def _by_field(messages: list[str], fields: list[Field]) -> dict[str, list[str]]:
+    """Form-level messages by the fields they name. One naming no field goes to every field,
+    unless others name fields: then it introduces them ("Please fix the following:") and goes
+    to the fields they name."""
+    named = {m: [ref for ref, _, info in fields if _names(m, info.label)] for m in messages}
+    rejected = [ref for ref, _, _ in fields if any(ref in refs for refs in named.values())]
+    everyone = rejected or [ref for ref, _, _ in fields]
+    found: dict[str, list[str]] = {}
+    for message, refs in named.items():
+        for ref in refs or everyone:
+            found.setdefault(ref, []).append(message)
+    return found
+
+
+def _joined(message: str, more: list[str]) -> str:
+    """`message` and the `more` messages it does not already say, in one text."""
+    for extra in more:
+        if extra not in message:
+            message = f"{message} {extra}".strip()
+    return message
 
 
 def _names(message: str, label: str) -> bool:

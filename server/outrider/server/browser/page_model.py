@@ -14,6 +14,7 @@ and how much more there is), as it cannot be used until the dialog or overlay is
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +59,10 @@ _REF = re.compile(r" \[(E\d+)\]")
 _LEVEL = re.compile(r" \[level=(\d)\]")
 _TEXT = re.compile(r"^ *text: (?P<label>.+)$")
 _NOISE = re.compile(r" \[cursor=pointer\]")
+_TEXT_LINE = re.compile(r"^(?P<indent> *)- text: (?P<text>.+)$")
+_INLINE_LINE = re.compile(
+    r'^(?P<head> *- [a-z]+(?: "(?:[^"\\]|\\.)*")?(?: \[[^\]]*\])*): (?P<text>.+)$'
+)
 
 _NAMED_LINE = {
     role: re.compile(
@@ -89,6 +94,8 @@ class PageFacts:
     field_notes: dict[str, str] = field(default_factory=dict)  # date fields: name -> format
     hidden_texts: frozenset[str] = frozenset()  # texts on the page nobody can see
     overlay: Overlay | None = None  # an overlay covering the page (none with a modal dialog)
+    # text the snapshot runs together across line breaks -> its lines
+    breaks: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def page_facts(found: dict[str, Any]) -> PageFacts:
@@ -97,7 +104,8 @@ def page_facts(found: dict[str, Any]) -> PageFacts:
     covering = found["overlay"]
     overlay = Overlay(tuple(covering["texts"]), covering["controls"]) if covering else None
     hidden = frozenset(found["hidden"])
-    return PageFacts(found["modal"], notes, found["typed"], hidden, overlay)
+    breaks = {text: tuple(lines) for text, lines in found.get("breaks", {}).items()}
+    return PageFacts(found["modal"], notes, found["typed"], hidden, overlay, breaks)
 
 
 @dataclass(frozen=True)
@@ -119,7 +127,9 @@ def build_view(
     """From a raw Playwright AI snapshot to the model's view of the page."""
     facts = facts or PageFacts()
     annotated = _annotate(
-        _annotate(raw, "combobox", facts.combobox_notes), "textbox", facts.field_notes
+        _annotate(_with_breaks(raw, facts.breaks), "combobox", facts.combobox_notes),
+        "textbox",
+        facts.field_notes,
     )
     roots = view_tree.parse(secrets.redact(refs.rename(page_key, annotated)))
     kept = _dedent(_drop_repeated_labels(_lines(roots, facts)))
@@ -155,6 +165,35 @@ def _summary(lines: list[str]) -> str:
         return f"{more} elements" if more else ""
     rest = f", {more} more elements" if more else ""
     return f"{view_tree.strip_refs(heading)}{rest}"
+
+
+def _with_breaks(raw: str, breaks: dict[str, tuple[str, ...]]) -> str:
+    """The snapshot with the line breaks it lost put back: a text line of several lines
+    becomes one text line each (so an error message and the next field's label stay apart), an
+    element's inline text gets " / " between its lines."""
+    if not breaks:
+        return raw
+    lines = []
+    for line in raw.splitlines():
+        text = _TEXT_LINE.match(line)
+        inline = text or _INLINE_LINE.match(line)
+        parts = breaks.get(_unquoted(inline["text"])) if inline else None
+        if inline is None or not parts:
+            lines.append(line)
+        elif text is not None:
+            lines.extend(f"{text['indent']}- text: {part}" for part in parts)
+        else:
+            lines.append(f"{inline['head']}: {' / '.join(parts)}")
+    return "\n".join(lines)
+
+
+def _unquoted(text: str) -> str:
+    if len(text) > 1 and text.startswith('"') and text.endswith('"'):
+        try:
+            return str(json.loads(text))
+        except ValueError:
+            return text[1:-1]
+    return text
 
 
 def _annotate(raw: str, role: str, notes: dict[str, str]) -> str:

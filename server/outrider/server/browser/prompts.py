@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from outrider.server.security.fences import defuse, defused_line
+from outrider.server.security.fences import defuse, inline
 
 SYSTEM = """You are a browser agent. You complete the user's task by calling {how} on the \
 current page, which you see as an accessibility snapshot with element refs like E12.
@@ -81,8 +81,8 @@ def fence(content: str, url: str, title: str, start_url: str = "") -> str:
     conversation, gives it), nor the title when the content shows it as a heading
     (`h1 "Newsroom"`)."""
     same = start_url and url in (start_url, f"{start_url}/")  # Chromium adds a bare host's /
-    head = STARTING_URL if same else defused_line(url)
-    title = defused_line(title)
+    head = STARTING_URL if same else inline(url)
+    title = inline(title)
     if title and f' "{title}"' not in content:
         head += f' "{title}"'
     return f"{FENCE_OPEN} {head}\n{defuse(content)}\n{FENCE_CLOSE}"
@@ -128,7 +128,7 @@ def plan_request_text(task: str, url: str) -> str:
 
 def validation_text(task: str, answer: str, snapshot: str, url: str, title: str) -> str:
     return (
-        f"{task_message(task, '')}\nThe agent's final answer: {answer}\n\n"
+        f"{task_message(task, '')}\nThe agent's final answer: {defuse(answer)}\n\n"
         f"The page it ended on:\n{fence(snapshot, url, title)}\n\nJudge whether the task is "
         "done. Reply with JSON: completion_quality (failed|partial|complete|excellent), "
         "observation, feedback (what is missing, if anything)."

@@ -33,7 +33,7 @@ from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
-from outrider.server.browser.tools import argument_errors, browser_tools
+from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
 from outrider.server.browser.validate import Validator
 from outrider.server.core import validation
@@ -264,12 +264,7 @@ class BrowserRun:
         return result
 
     def _refuse(self, call: ToolCall, iteration_id: str, view: str) -> str | None:
-        tool = next((t for t in self.tools if t.name == call.name), None)
-        errors = (
-            [f"unknown tool {call.name!r}"]
-            if tool is None
-            else argument_errors(tool, call.arguments)
-        )
+        errors = call_errors(self.tools, call)
         if errors:
             self.invalid_calls += 1
             raw = struct_pb2.Value()
@@ -325,6 +320,7 @@ class BrowserRun:
                 completed.error = self.secrets.redact(result.message)
             self.reporter.emit("browser_action_completed", completed)
             await self.connection.report_navigation(iteration_id)
+        await self.connection.session.downloads_saved(self.env.browser.action_timeout)
         notes = "".join(f"\nNote: {line}" for line in self.connection.session.notices.take())
         self.conversation.add_result(call, self.secrets.redact(result.message + notes))
         return result

@@ -3,6 +3,7 @@ should hear about (popups, dialogs, downloads, blocked requests). Closed on ever
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,6 +43,7 @@ class BrowserSession:
         self.context = context
         self.notices = Notices()
         self._save_download = save_download
+        self._downloads: set[asyncio.Task[object]] = set()  # being saved
         self._pages: list[Page] = []
         self._keys: dict[int, int] = {}
         self.current: Page | None = None
@@ -95,7 +97,17 @@ class BrowserSession:
         )
         await dialog.accept()
 
+    async def downloads_saved(self, seconds: float) -> None:
+        """Waits (at most `seconds`) for the downloads being saved, so the action that
+        started one reports it, not a later one."""
+        if self._downloads:
+            await asyncio.wait(set(self._downloads), timeout=seconds)
+
     async def _on_download(self, download: Download) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._downloads.add(task)
+            task.add_done_callback(self._downloads.discard)
         path = await download.path()
         try:
             name = self._save_download(path.read_bytes(), download.suggested_filename)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any
 
-from outrider.server.models.base import ToolSpec
+from outrider.server.models.base import ToolCall, ToolSpec
 from outrider.server.models.schema import schema_errors
+from outrider.server.models.wire import INVALID_ARGUMENTS
 
 # No description: the system rules say what a ref is ("element refs like E12"), and the same
 # sentence on each of the ten tools that take one cost about 200 tokens on every request.
@@ -114,6 +117,36 @@ def browser_tools(interactive: bool) -> tuple[ToolSpec, ...]:
     return (*_COMMON, _REQUEST_INPUT) if interactive else tuple(_COMMON)
 
 
+UNPARSED_PREFIX = 80  # characters of arguments that did not parse, quoted back to the model
+
+
+def call_errors(tools: Sequence[ToolSpec], call: ToolCall) -> list[str]:
+    """What is wrong with a call, as messages for the model; empty when valid. Arguments that
+    did not parse are said to be that, with how they began, not checked against the schema
+    (which would call every argument missing)."""
+    unparsed = call.arguments.get(INVALID_ARGUMENTS)
+    if isinstance(unparsed, str) and len(call.arguments) == 1:
+        return [_unparsed(unparsed)]
+    tool = next((t for t in tools if t.name == call.name), None)
+    if tool is None:
+        return [f"unknown tool {call.name!r}"]
+    return argument_errors(tool, call.arguments)
+
+
 def argument_errors(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
     """What is wrong with a call's arguments, as messages for the model; empty when valid."""
     return schema_errors(tool.parameters, arguments)
+
+
+def _unparsed(raw: str) -> str:
+    shown = raw if len(raw) <= UNPARSED_PREFIX else raw[:UNPARSED_PREFIX] + "…"
+    try:
+        json.loads(raw)
+    except ValueError as error:
+        why = (
+            f"{error.msg} at character {error.pos}"
+            if isinstance(error, json.JSONDecodeError)
+            else str(error)
+        )
+        return f"the arguments did not parse as JSON ({why}); they began {shown!r}"
+    return f"the arguments are JSON but not an object; they began {shown!r}"

@@ -1,4 +1,5 @@
-"""The console's Starlette application, mounted at /console by the REST edge's composer.
+"""The console's Starlette application, mounted at /console by the REST port's composer
+(outrider.server.rest_port).
 
 Every page but sign-in, the static files and the answer-link page needs a session
 (`auth.signed_in`); every POST but sign-in and the answer link also needs the session's CSRF

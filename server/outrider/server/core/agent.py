@@ -30,6 +30,10 @@ class Agent(Protocol):
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         """Raises an OutriderError when such a run cannot start (e.g. no model for a role)."""
 
+    async def readiness(self) -> str:
+        """'' when a run can start here with the server's own settings (its default model, its
+        browser); else why not, in one line. Asked once, at start (see core/readiness.py)."""
+
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
 
     async def aclose(self) -> None:
@@ -74,6 +78,11 @@ class RunContext:
     @property
     def tenant(self) -> str:
         return self._run.tenant
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        """The labels the starting edge gave the run (Run.labels)."""
+        return self._run.labels
 
     @property
     def automate(self) -> params_pb2.AutomateParams:

@@ -3,6 +3,7 @@
 OutriderError                 base: a stable UPPER_SNAKE `reason` and a message
 ├── InvalidArgument           bad request; carries field violations
 ├── NotFound                  no such run, interaction or artifact
+├── AlreadyExists             e.g. a start's request id already names a different request
 ├── FailedPrecondition        valid request, wrong moment (e.g. INTERACTION_EXPIRED)
 ├── OutOfRange                cursor beyond what exists or is retained
 ├── ResourceExhausted         too many active runs or starts; carries a retry hint
@@ -69,6 +70,10 @@ class NotFound(OutriderError):
     default_reason = "NOT_FOUND"
 
 
+class AlreadyExists(OutriderError):
+    default_reason = "ALREADY_EXISTS"
+
+
 class FailedPrecondition(OutriderError):
     default_reason = "FAILED_PRECONDITION"
 
@@ -99,3 +104,9 @@ class Unauthenticated(OutriderError):
 
 class PermissionDenied(OutriderError):
     default_reason = "MISSING_SCOPE"
+
+
+class StartInDoubt(Unavailable):
+    """The store lost the connection while committing a new run: it may or may not be saved."""
+
+    default_reason = "START_IN_DOUBT"

@@ -386,7 +386,8 @@ class InteractionBroker:
         """Interactions of the caller's tenant (every tenant for an admin), oldest first."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        after = self._page_tokens.decode("interactions", token)
+        filters = paging.filter_text(run=run_id or "", states=states)
+        after = self._page_tokens.decode("interactions", token, filters=filters)
         for index, state in enumerate(states):
             if state not in ip.InteractionState.values() or not state:
                 raise InvalidArgument.single(
@@ -399,7 +400,7 @@ class InteractionBroker:
             return rows, ""
         last = rows[limit - 1]
         token = self._page_tokens.encode(
-            "interactions", last.create_time.ToMicroseconds(), _id_of(last)
+            "interactions", last.create_time.ToMicroseconds(), _id_of(last), filters
         )
         return rows[:limit], token
 

@@ -3,6 +3,9 @@
 A token is base64url(JSON cursor) "." base64url(HMAC-SHA256 over the listing and the cursor).
 The signature is checked before the cursor is parsed, so a forged or edited token (huge numbers,
 deep nesting, wrong types) is refused as a whole, and a token of one listing does not page another.
+A token names the filters of the call that got it (a short digest; none when unfiltered, the
+format of tokens from before filters were bound): a next page asked for with other filters would
+mix two listings, so it is refused.
 The key comes from OUTRIDER_PAGE_TOKEN_SECRET (shared by replicas), else from a random key file
 made once in the data directory: tokens stay valid across restarts.
 """
@@ -33,6 +36,11 @@ MAX_TOKEN_CHARS = 512  # what we issue is under 150; longer is not ours
 _SIGNATURE_BYTES = 16
 _MAX_CREATE_US = 2**63 - 1
 _NOT_OURS = "is not a token this server issued"
+_OTHER_FILTERS = (
+    "was issued for other filters than this call's: send the same filters as the call that "
+    "returned it, or start the listing again without a page token"
+)
+_FILTER_TAG_BYTES = 6
 _Item = TypeVar("_Item", bound=Message)
 
 
@@ -52,18 +60,37 @@ def within_bytes(items: list[_Item], budget: int = MAX_PAGE_BYTES) -> list[_Item
     return items
 
 
+def filter_text(**filters: object) -> str:
+    """A call's filters as the canonical text page tokens are bound to: the set ones by name,
+    a list as its sorted distinct items; "" when none is set."""
+    parts = []
+    for name, value in sorted(filters.items()):
+        if isinstance(value, list | tuple | set):
+            value = ",".join(sorted({str(item) for item in value}))
+        if value:
+            parts.append(f"{name}={value}")
+    return ";".join(parts)
+
+
 class PageTokens:
     """Issues and checks the page tokens of the listings named by `listing` ("runs", ...)."""
 
     def __init__(self, key: bytes) -> None:
         self._key = key
 
-    def encode(self, listing: str, create_us: int, item_id: str) -> str:
-        payload = b64url(json.dumps([create_us, item_id], separators=(",", ":")).encode())
+    def encode(self, listing: str, create_us: int, item_id: str, filters: str = "") -> str:
+        """`filters`: the call's filters in a canonical text ("" when unfiltered)."""
+        cursor: list[object] = [create_us, item_id]
+        if filters:
+            cursor.append(_filter_tag(filters))
+        payload = b64url(json.dumps(cursor, separators=(",", ":")).encode())
         return f"{payload}.{b64url(self._sign(listing, payload))}"
 
-    def decode(self, listing: str, token: str, field: str = "page_token") -> tuple[int, str] | None:
-        """None for an empty token; InvalidArgument for anything this key did not sign."""
+    def decode(
+        self, listing: str, token: str, field: str = "page_token", filters: str = ""
+    ) -> tuple[int, str] | None:
+        """None for an empty token; InvalidArgument for anything this key did not sign, and for
+        a token issued for other `filters`."""
         if not token:
             return None
         payload, dot, signature = token.partition(".")
@@ -76,6 +103,9 @@ class PageTokens:
             raise InvalidArgument.single(field, _NOT_OURS) from None
         if not (isinstance(value, list) and _is_cursor(value)):
             raise InvalidArgument.single(field, _NOT_OURS)
+        issued_for = value[2] if len(value) == 3 else ""
+        if issued_for != (_filter_tag(filters) if filters else ""):
+            raise InvalidArgument.single(field, _OTHER_FILTERS)
         return value[0], value[1]
 
     def _sign(self, listing: str, payload: str) -> bytes:
@@ -123,10 +153,14 @@ def _read_key(path: Path) -> bytes:
     return text.encode()
 
 
+def _filter_tag(filters: str) -> str:
+    return b64url(hashlib.sha256(filters.encode()).digest()[:_FILTER_TAG_BYTES])
+
+
 def _is_cursor(value: list[object]) -> bool:
-    if len(value) != 2:
+    if len(value) not in (2, 3) or (len(value) == 3 and not isinstance(value[2], str)):
         return False
-    create_us, item_id = value
+    create_us, item_id = value[:2]
     return (
         isinstance(create_us, int)
         and not isinstance(create_us, bool)

@@ -13,6 +13,7 @@ from typing import Protocol
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
+from outrider.server.core.starts import Started
 from outrider.server.core.storage import Store
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import params_pb2, run_pb2
@@ -49,7 +50,8 @@ class Relay(Protocol):
         params: params_pb2.AutomateParams | params_pb2.ResearchParams,
         options: params_pb2.RunOptions,
         principal: Principal,
-    ) -> run_pb2.Run: ...
+        request_id: str,
+    ) -> Started: ...
 
 
 class ExecutedElsewhere(Unimplemented):

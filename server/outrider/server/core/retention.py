@@ -1,5 +1,6 @@
 """Retention: a background sweep that purges finished runs past the age limit, then the oldest
-finished runs while all artifacts together weigh more than the cap.
+finished runs while all artifacts together weigh more than the cap, and frees the request ids
+(idempotency keys) of ended runs past their window.
 
 It runs on the server's event loop in small batches (a yield between batches), deletes through
 `RunManager.delete` like DeleteRun does, and never touches an active run. Active runs' artifacts
@@ -31,11 +32,15 @@ class RetentionPolicy:
     max_age_s: float  # 0: no age limit
     max_artifact_bytes: int  # 0: no cap
     interval_s: float
+    request_id_ttl_s: float = 24 * 3600.0
 
 
 def retention_policy(settings: Settings) -> RetentionPolicy:
     return RetentionPolicy(
-        settings.retention, settings.retention_artifact_bytes, settings.retention_interval
+        settings.retention,
+        settings.retention_artifact_bytes,
+        settings.retention_interval,
+        settings.idempotency_ttl,
     )
 
 
@@ -67,6 +72,7 @@ class RetentionSweeper(BackgroundTask):
                     )
             except Exception:  # the sweep must outlive one bad pass; the next one retries
                 log.exception("retention sweep failed")
+            await self._forget_request_ids()
             await asyncio.sleep(self._policy.interval_s)
 
     async def sweep(self) -> SweepResult:
@@ -86,6 +92,17 @@ class RetentionSweeper(BackgroundTask):
             if len(batch) < BATCH or not progress:
                 return self._finish(result)
             await asyncio.sleep(0)  # let the edges and runs have the loop between batches
+
+    async def _forget_request_ids(self) -> None:
+        """Frees expired request ids (a start with one of them also frees it, lazily)."""
+        before_us = clock.now_us() - int(self._policy.request_id_ttl_s * 1_000_000)
+        try:
+            freed = await self._store.forget_request_ids(before_us)
+        except Exception:
+            log.exception("freeing expired request ids failed")
+            return
+        if freed:
+            log.info("freed %d expired request ids", freed)
 
     def _due(self, usage: RunUsage, total_artifact_bytes: int) -> bool:
         policy = self._policy

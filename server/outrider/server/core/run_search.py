@@ -1,25 +1,49 @@
-"""Runs whose task contains a text: a bounded scan in the store's order, newest first.
+"""Runs whose task contains a text, or that carry given labels: a bounded scan in the store's
+order, newest first.
 
-The task lives inside each run's stored body, which no SQL of either backend can read, so the
-runs are read page by page and matched here. One listing call looks through at most SCAN_BUDGET
-runs: when they hold fewer matches than asked for, the page is short (maybe empty) and its token
-resumes the scan where it stopped, so no call takes long however rare the text is.
+The task and the labels live inside each run's stored body, which no SQL of either backend
+can read, so the runs are read page by page and matched here. One listing call looks through at
+most SCAN_BUDGET runs: when they hold fewer matches than asked for, the page is short (maybe
+empty) and its token resumes the scan where it stopped, so no call takes long however rare the
+text is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.storage import Store
 from outrider.v1 import run_pb2
 
 SCAN_BUDGET = 2000
+COUNT_BUDGET = 20_000  # runs a count looks through before it answers "at least"
 MAX_TEXT_CHARS = 200
 _BATCH = 250
 
 Cursor = tuple[int, str]
+Filters = tuple[Iterable[int], int, str | None]  # states, kind, tenant
+
+
+@dataclass(frozen=True)
+class RunMatch:
+    """What a run must hold besides the store's filters: `text` in its task (ignoring case),
+    every one of `labels`, a state changed at `updated_since_us` or later."""
+
+    text: str = ""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    updated_since_us: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.text or self.labels or self.updated_since_us)
+
+    def __call__(self, run: run_pb2.Run) -> bool:
+        if any(run.labels.get(key) != value for key, value in self.labels.items()):
+            return False
+        if run.update_time.ToMicroseconds() < self.updated_since_us:
+            return False
+        return self.text.casefold() in task_text(run).casefold()
 
 
 @dataclass(frozen=True)
@@ -40,17 +64,11 @@ def check_text(text: str, field: str = "task_contains") -> str:
 
 
 def find_runs(
-    store: Store,
-    limit: int,
-    before: Cursor | None,
-    filters: tuple[Iterable[int], int, str | None],
-    text: str,
+    store: Store, limit: int, before: Cursor | None, filters: Filters, match: RunMatch
 ) -> Found:
-    """Up to `limit` + 1 runs older than `before` whose task contains `text` (ignoring case),
-    within `filters` (states, kind, tenant)."""
+    """Up to `limit` + 1 runs older than `before` that `match`, within `filters`."""
     states, kind, tenant = filters
     wanted = list(states)
-    needle = text.casefold()
     found: list[run_pb2.Run] = []
     scanned = 0
     cursor = before
@@ -59,10 +77,27 @@ def find_runs(
         for run in batch:
             scanned += 1
             cursor = (run.create_time.ToMicroseconds(), run.name.removeprefix("runs/"))
-            if needle in task_text(run).casefold():
+            if match(run):
                 found.append(run)
                 if len(found) > limit:
                     return Found(found, None)
         if len(batch) < _BATCH:
             return Found(found, None)
     return Found(found, cursor)
+
+
+def count_runs(store: Store, filters: Filters, match: RunMatch) -> int:
+    """How many runs within `filters` `match`: exact, or COUNT_BUDGET's matches at most."""
+    states, kind, tenant = filters
+    if not match:
+        return store.count_runs(states, kind, tenant)
+    counted, scanned, cursor = 0, 0, None
+    while scanned < COUNT_BUDGET:
+        batch = store.list_runs(_BATCH, cursor, list(states), kind, tenant)
+        scanned += len(batch)
+        counted += sum(1 for run in batch if match(run))
+        if len(batch) < _BATCH:
+            break
+        last = batch[-1]
+        cursor = (last.create_time.ToMicroseconds(), last.name.removeprefix("runs/"))
+    return counted

@@ -10,8 +10,8 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator, Collection, Container, Coroutine
-from dataclasses import dataclass
+from collections.abc import AsyncGenerator, Collection, Container, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from outrider.server.core import clock, paging, run_search, validation
@@ -27,6 +27,7 @@ from outrider.server.core.errors import (
     NotFound,
     OutriderError,
     ResourceExhausted,
+    StartInDoubt,
     Unavailable,
     Unimplemented,
 )
@@ -36,6 +37,7 @@ from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
+from outrider.server.core.readiness import Readiness, check_agents
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.relay import (
     ExecutedElsewhere,
@@ -46,7 +48,17 @@ from outrider.server.core.relay import (
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
+from outrider.server.core.starts import (
+    NOT_CONFIRMED,
+    START_WAIT,
+    Started,
+    answer_when_saved,
+    replayed_run,
+    settle,
+    start_key,
+)
 from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
+from outrider.server.core.storage.base import REQUEST_ID_TAKEN, KeyedRun, StartKey
 from outrider.server.core.takeover import Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -65,11 +77,13 @@ _END_STATES = {
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What to run: the kind, its parameters, and our options."""
+    """What to run: the kind, its parameters, our options, and the labels the starting edge
+    gives the run (`Run.labels`, e.g. the A2A context)."""
 
     kind: int
     params: params_pb2.AutomateParams | params_pb2.ResearchParams
     options: params_pb2.RunOptions
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -80,6 +94,12 @@ class _Active:
     cancel_reason: str = ""
     ending: bool = False
     moved: bool = False  # another replica took the run over: this one writes no ending
+    saving: asyncio.Task[str | None] | None = None  # its first save, then its launch
+    unanswered: bool = False  # its caller gave up before the record committed (see starts)
+
+    def give_up(self) -> None:
+        """Its caller stopped waiting before the record committed (see `starts`)."""
+        self.unanswered = True
 
     @property
     def cancel_message(self) -> str:
@@ -131,6 +151,7 @@ class RunManager:
         self._active: dict[str, _Active] = {}
         self._admission = Admission(settings.max_concurrent_runs, self._tell_place)
         self._accepting = True
+        self.readiness = Readiness()  # until check_readiness: nothing known against it
         self.takeover = Takeover(store, self.interactions, self, settings.failover_resumes)
         # another replica could resume a run of this one: its agent's checkpoints are worth saving
         self._resumable_elsewhere = bool(settings.database_url) and settings.failover_resumes > 0
@@ -183,13 +204,21 @@ class RunManager:
             active.moved = True
             self._request_cancel(active, "taken over by another replica")
 
-    async def committed(self) -> None:
-        """Once awaited, what this process wrote so far (a new run) is readable by every
-        process sharing the store: edges await it before telling a caller about a run."""
-        await self._store.committed()
+    async def check_readiness(self) -> Readiness:
+        """Asks every agent whether its runs can start (see core/readiness.py). An API-only
+        replica executes nothing here, so its agents' checks do not concern it."""
+        if self._settings.role != "api":
+            self.readiness = await check_agents(self._agents)
+        return self.readiness
+
+    def not_serving(self) -> str:
+        """'' while new runs can start here; else the reason (SHUTTING_DOWN, NO_AGENT_CAN_RUN)."""
+        if not self._accepting:
+            return "SHUTTING_DOWN"
+        return "" if self.readiness.ready else "NO_AGENT_CAN_RUN"
 
     def stop_accepting(self) -> None:
-        """From now on `create` refuses with Unavailable."""
+        """From now on `start` refuses with Unavailable."""
         self._accepting = False
 
     async def shutdown(self, grace: float) -> None:
@@ -199,6 +228,9 @@ class RunManager:
         self.stop_accepting()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace + ending_bound(grace)
+        saving = {a.saving for a in self._active.values() if a.saving and not a.saving.done()}
+        if saving:  # starts accepted before: saved and launched, they end like the others
+            await asyncio.wait(saving, timeout=START_WAIT)
         tasks = {a.task for a in self._active.values() if a.task}
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=grace)
@@ -215,16 +247,33 @@ class RunManager:
 
     # creating and driving runs
 
-    def create(
+    async def start(
         self,
         spec: RunSpec,
         principal: Principal,
         params_at: str = "params.",
         options_at: str = "options.",
-    ) -> run_pb2.Run:
-        """Validates and starts a run of the principal's tenant. `params_at`/`options_at` are
-        where those sit in the caller's request, so field violations name the caller's fields."""
+        request_id: str = "",
+    ) -> Started:
+        """Validates and starts a run of the principal's tenant: here, or on an API-only replica
+        (OUTRIDER_ROLE=api) on the least busy worker replica, after the same checks (relayed
+        with the caller's identity). `params_at`/`options_at` are where those sit in the
+        caller's request, so field violations name the caller's fields. With a request id (an
+        edge checked it), a start repeating an earlier one returns that run (see `starts`).
+        Returns once the run's record is committed, readable by every replica."""
         self._check_start(spec, principal, params_at, options_at)
+        ttl = self._settings.idempotency_ttl
+        key = start_key(spec.kind, spec.params, spec.options, principal, request_id, ttl)
+        if key is not None and (found := await self._store.find_start(key)) is not None:
+            return self._replay(found, key)
+        if self._settings.role == "api" and self._relay is not None:
+            address = worker_address(self._store)
+            return await self._relay.start(
+                address, spec.params, spec.options, principal, request_id
+            )
+        return await self._create(spec, principal, key)
+
+    async def _create(self, spec: RunSpec, principal: Principal, key: StartKey | None) -> Started:
         agent = self._agents.get(spec.kind)
         if agent is None:
             raise Unimplemented(f"{KIND_NAMES[spec.kind]} runs are not implemented yet")
@@ -232,24 +281,62 @@ class RunManager:
         self._admit(principal)
         active = self._register(spec, principal)
         RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
-        active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
-        return self._find(active.ctx.run_id, None)
+        saving = asyncio.create_task(self._save_then_launch(active, agent, principal, key))
+        active.saving = saving
+        refusal = await answer_when_saved(saving, key is not None, active.give_up)
+        if refusal is None:
+            return Started(self._find(active.ctx.run_id, None))
+        if refusal == REQUEST_ID_TAKEN and key is not None:  # by a start racing this one
+            found = await self._store.find_start(key)
+            if found is not None:
+                return self._replay(found, key)
+            raise Unavailable("the run holding this request id went meanwhile; try again")
+        raise self._refused(refusal, principal)
 
-    async def start(
-        self,
-        spec: RunSpec,
-        principal: Principal,
-        params_at: str = "params.",
-        options_at: str = "options.",
-    ) -> run_pb2.Run:
-        """`create` here, or, on an API-only replica (OUTRIDER_ROLE=api), on the least busy
-        worker replica, after the same checks (relayed with the caller's identity)."""
-        if self._settings.role != "api" or self._relay is None:
-            return self.create(spec, principal, params_at, options_at)
-        self._check_start(spec, principal, params_at, options_at)
-        return await self._relay.start(
-            worker_address(self._store), spec.params, spec.options, principal
+    def _replay(self, found: KeyedRun, key: StartKey) -> Started:
+        return Started(self._find(replayed_run(found, key), None), replayed=True)
+
+    async def _save_then_launch(
+        self, active: _Active, agent: Agent, principal: Principal, key: StartKey | None
+    ) -> str | None:
+        """Saves the new run (committed), then launches it; the refusal instead, with the run
+        forgotten here. A run whose save failed was never saved: forgotten too, and the error
+        is the caller's answer."""
+        run_id = active.ctx.run_id
+        limits = ActiveLimits(
+            self._settings.cluster_max_active_runs, self._settings.tenant_max_active_runs
         )
+        try:
+            refusal = await self._store.insert_run(active.run, run_id, limits, key)
+        except StartInDoubt as doubt:
+            if not await settle(self._store, run_id):
+                self._forget_unsaved(active, principal)
+                raise Unavailable(doubt.message, reason="STORE_UNAVAILABLE") from None
+            refusal = None
+        except BaseException:
+            self._forget_unsaved(active, principal)
+            raise
+        if refusal is not None:
+            self._forget_unsaved(active, principal)
+            return refusal
+        self._launch(active, agent, key is not None)
+        return None
+
+    def _forget_unsaved(self, active: _Active, principal: Principal) -> None:
+        run_id = active.ctx.run_id
+        if self._active.pop(run_id, None) is not None:
+            self.log.close(run_id)
+            metrics.run_active(kind_label(active.run.kind), -1)
+            self._quotas.give_back_start(principal)
+
+    def _launch(self, active: _Active, agent: Agent, keyed: bool) -> None:
+        """Executes a saved run, unless its caller gave up waiting and has no request id to
+        find it with: then the run ends at once, not executed (see `starts`)."""
+        if active.unanswered and not keyed:
+            message = "the caller was told this start failed (its record committed late)"
+            self._end(active, Ending(NOT_CONFIRMED, f"not executed: {message}"))
+            return
+        active.task = asyncio.create_task(self._drive(active, agent), name=active.run.name)
 
     def _check_start(
         self, spec: RunSpec, principal: Principal, params_at: str, options_at: str
@@ -274,28 +361,14 @@ class RunManager:
             )
         self._quotas.take_start(principal)
 
-    def _insert_within_store_limits(
-        self, run: run_pb2.Run, run_id: str, principal: Principal
-    ) -> None:
-        """Saves the new run unless the limits over every replica sharing the store are reached
-        (counted and saved in one step there); a refused or failed start gets its start token
-        back."""
-        limits = ActiveLimits(
-            self._settings.cluster_max_active_runs, self._settings.tenant_max_active_runs
-        )
-        try:
-            refusal = self._store.insert_run_within(run, run_id, limits)
-        except Exception:
-            self._quotas.give_back_start(principal)
-            raise
-        if refusal is None:
-            return
-        self._quotas.give_back_start(principal)
+    def _refused(self, refusal: str, principal: Principal) -> ResourceExhausted:
+        """The error of a start the store refused for a limit over every replica sharing it."""
         if refusal == "CLUSTER_BUSY":
-            where = f"{limits.cluster} runs are active across the cluster"
+            where = f"{self._settings.cluster_max_active_runs} runs are active across the cluster"
         else:
-            where = f"{limits.tenant} runs are active in tenant {run.tenant!r}"
-        raise ResourceExhausted(
+            limit = self._settings.tenant_max_active_runs
+            where = f"{limit} runs are active in tenant {principal.tenant!r}"
+        return ResourceExhausted(
             f"{where}, the configured maximum",
             retry_after=self._settings.busy_retry_after,
             reason=refusal,
@@ -312,11 +385,11 @@ class RunManager:
             options=spec.options,
             tenant=principal.tenant,
             created_by=principal.id,
+            labels=spec.labels,
         )
         arm = "automate" if spec.kind == run_pb2.RUN_KIND_AUTOMATE else "research"
         getattr(run, arm).CopyFrom(spec.params)
         live, redactor = keep_secrets_in_memory(run)
-        self._insert_within_store_limits(run, run_id, principal)
         self.log.open(run_id, redactor=redactor)
         return self._activate(run, live, now, redactor, resumed=False)
 
@@ -542,17 +615,27 @@ class RunManager:
         kind: int,
         principal: Principal,
         task_contains: str = "",
+        match: run_search.RunMatch | None = None,
     ) -> tuple[list[run_pb2.Run], str]:
         """Runs of the principal's tenant (every tenant for an admin), newest first; with
-        `task_contains`, only those whose task holds that text (see run_search: a page may then
-        be short, even empty, and still have a next token)."""
+        `task_contains`, only those whose task holds that text, with `match` only those it
+        matches (see run_search: a page may then be short, even empty, and still have a next
+        token)."""
         principal.require(Scope.RUNS_READ)
         limit = paging.page_size(size)
-        before = self.page_tokens.decode("runs", token)
         _check_filters(states, kind)
         text = run_search.check_text(task_contains)
+        match = replace(match, text=text) if match else run_search.RunMatch(text)
         filters = (states, kind, principal.tenant_filter)
-        found = run_search.find_runs(self._store, limit, before, filters, text) if text else None
+        bound = paging.filter_text(
+            states=states,
+            kind=kind,
+            task_contains=text,
+            labels=sorted(f"{k}={v}" for k, v in match.labels.items()),
+            updated_since_us=match.updated_since_us,
+        )
+        before = self.page_tokens.decode("runs", token, filters=bound)
+        found = run_search.find_runs(self._store, limit, before, filters, match) if match else None
         rows = found.runs if found else self._store.list_runs(limit + 1, before, *filters)
         runs = paging.within_bytes(
             [
@@ -563,10 +646,18 @@ class RunManager:
         if len(rows) > limit or len(runs) < len(rows):
             last = runs[-1]
             return runs, self.page_tokens.encode(
-                "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/")
+                "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/"), bound
             )
         resume = found.resume if found else None
-        return runs, self.page_tokens.encode("runs", *resume) if resume else ""
+        return runs, self.page_tokens.encode("runs", *resume, bound) if resume else ""
+
+    def count(
+        self, states: Sequence[int], kind: int, principal: Principal, match: run_search.RunMatch
+    ) -> int:
+        """How many runs `list` would page through (see run_search.count_runs)."""
+        principal.require(Scope.RUNS_READ)
+        _check_filters(states, kind)
+        return run_search.count_runs(self._store, (states, kind, principal.tenant_filter), match)
 
     def watch_batches(
         self,
@@ -670,9 +761,10 @@ def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
     else:
         validation.check_research(spec.params, params_at)
     validation.check_options(spec.options, options_at)
+    validation.check_labels(spec.labels)
 
 
-def _check_filters(states: list[int], kind: int) -> None:
+def _check_filters(states: Sequence[int], kind: int) -> None:
     for index, state in enumerate(states):
         if state not in run_pb2.RunState.values() or state == run_pb2.RUN_STATE_UNSPECIFIED:
             raise InvalidArgument.single(f"states[{index}]", f"unknown run state {state}")

@@ -26,7 +26,15 @@ from typing import Any
 
 from outrider.server.core import clock
 from outrider.server.core.storage.artifact_files import ArtifactFiles
-from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
+from outrider.server.core.storage.base import (
+    ACTIVE_STATES,
+    REQUEST_ID_TAKEN,
+    ActiveLimits,
+    EventFeed,
+    KeyedRun,
+    RunUsage,
+    StartKey,
+)
 from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -38,6 +46,15 @@ from outrider.server.core.storage.rows import (
     run_values,
 )
 from outrider.server.core.storage.sqlite_checkpoints import Checkpointer
+from outrider.server.core.storage.start_keys import (
+    EXPIRE_KEY,
+    FIND_KEY,
+    FORGET_EXPIRED,
+    for_sqlite,
+    insert_run,
+    insert_values,
+    key_values,
+)
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
@@ -129,12 +146,37 @@ class SqliteStore:
             run_values(run, run_id),
         )
 
-    def insert_run_within(self, run: run_pb2.Run, run_id: str, limits: ActiveLimits) -> str | None:
+    def insert_run_within(
+        self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
+    ) -> str | None:
         # One process owns the file and this runs without an await: nothing can start between.
         refusal = limits.refusal(run.tenant, self.count_active)
-        if refusal is None:
-            self.save_run(run, run_id)
-        return refusal
+        if refusal is not None:
+            return refusal
+        if key is not None:
+            self._write(for_sqlite(EXPIRE_KEY), key_values(key))
+        self._begin_write()
+        inserted = self._conn.execute(for_sqlite(insert_run()), insert_values(run, run_id, key))
+        if inserted.rowcount == 0:
+            return REQUEST_ID_TAKEN
+        self.flush()
+        return None
+
+    async def insert_run(
+        self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
+    ) -> str | None:
+        return self.insert_run_within(run, run_id, limits, key)
+
+    async def find_start(self, key: StartKey) -> KeyedRun | None:
+        row = self._conn.execute(for_sqlite(FIND_KEY), key_values(key)).fetchone()
+        return KeyedRun(str(row[0]), str(row[1])) if row else None
+
+    async def run_saved(self, run_id: str) -> bool:
+        return self.run_tenant(run_id) is not None
+
+    async def forget_request_ids(self, before_us: int) -> int:
+        self._begin_write()
+        return int(self._conn.execute(for_sqlite(FORGET_EXPIRED), (before_us,)).rowcount)
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         row = self._conn.execute(
@@ -166,6 +208,14 @@ class SqliteStore:
             [*params, limit],
         ).fetchall()
         return [read_run(row, self.save_run) for row in rows]
+
+    def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
+        clauses, params = _run_filters(None, list(states), kind)
+        if tenant is not None:
+            clauses.append("tenant = ?")
+            params.append(tenant)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        return int(self._conn.execute(f"SELECT count(*) FROM runs {where}", params).fetchone()[0])
 
     def active_runs(self) -> list[run_pb2.Run]:
         """Runs in an active state; unreadable ones are marked failed here and left out."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from google.protobuf import struct_pb2
@@ -27,6 +27,9 @@ MAX_DATA_BYTES = 256 * 1024
 # A reason is stored in the run or interaction and sent in events: without a bound, one caller's
 # megabyte reason would make that run too big for every reader.
 MAX_REASON_CHARS = 1_000
+MAX_LABELS = 16
+MAX_LABEL_CHARS = 256
+_LABEL_KEY = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
 DEFAULT_MAX_ITERATIONS = 50
 DEFAULT_MAX_VALIDATION_ATTEMPTS = 3
 # Matched with fullmatch: `$` would also accept a trailing newline.
@@ -83,6 +86,27 @@ def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
     if options.model and (":" not in options.model or len(options.model) > 500):
         violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
     _raise_if(violations)
+
+
+def check_labels(labels: Mapping[str, str]) -> None:
+    """Labels an edge gives a run: a few short keys of its namespace, short printable values."""
+    if len(labels) > MAX_LABELS:
+        raise InvalidArgument.single("labels", f"must be at most {MAX_LABELS}")
+    violations = [
+        FieldViolation(f"labels[{quoted(key)}]", problem)
+        for key, value in labels.items()
+        for problem in _label_problems(key, value)
+    ]
+    _raise_if(violations)
+
+
+def _label_problems(key: str, value: str) -> list[str]:
+    problems = [] if _LABEL_KEY.fullmatch(key) else ["keys are 1 to 63 of a-z, 0-9, '.', '_', '-'"]
+    if len(value) > MAX_LABEL_CHARS:
+        problems.append(f"must be at most {MAX_LABEL_CHARS} characters")
+    if not value.isprintable():
+        problems.append("must be printable text")
+    return problems
 
 
 def check_reason(reason: str, field: str = "reason") -> None:

@@ -18,7 +18,13 @@ from outrider.server.fetch.guarded import GuardedTransport
 from outrider.server.fetch.hosts import HostGate
 from outrider.server.fetch.page import FetchOutcome, Page
 from outrider.server.fetch.render import Renderer
-from outrider.server.fetch.robots import RobotsRules, agent_token, robots_url, rules_from_response
+from outrider.server.fetch.robots import (
+    MAX_ROBOTS_BYTES,
+    RobotsRules,
+    agent_token,
+    robots_url,
+    rules_from_response,
+)
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
 from outrider.server.research.settings import ResearchSettings
@@ -211,10 +217,23 @@ class Fetcher:
     async def _load_rules(self, where: str, limit: float) -> RobotsRules:
         try:
             async with self._gate.slot(urlsplit(where).netloc), asyncio.timeout(limit):
-                response = await self._client.get(where, follow_redirects=True)
+                status, body = await self._read_robots(where)
         except (httpx.HTTPError, TimeoutError):
-            return rules_from_response(None, "")
-        return rules_from_response(response.status_code, response.text[:500_000])
+            return rules_from_response(None, b"")
+        return rules_from_response(status, body)
+
+    async def _read_robots(self, where: str) -> tuple[int, bytes]:
+        """The status and at most one byte more than the rules parse (a huge file is not read
+        to its end)."""
+        chunks: list[bytes] = []
+        size = 0
+        async with self._client.stream("GET", where, follow_redirects=True) as response:
+            async for chunk in response.aiter_bytes():
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_ROBOTS_BYTES:
+                    break
+        return response.status_code, b"".join(chunks)[: MAX_ROBOTS_BYTES + 1]
 
 
 def _canonical_header(response: httpx.Response, base: str) -> str:

@@ -12,6 +12,7 @@ from google.protobuf import duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from outrider.server.core.errors import (
+    AlreadyExists,
     FailedPrecondition,
     FieldViolation,
     InvalidArgument,
@@ -33,6 +34,7 @@ _STATUS_DETAILS_KEY = "grpc-status-details-bin"
 _CODES: dict[type[OutriderError], grpc.StatusCode] = {
     InvalidArgument: grpc.StatusCode.INVALID_ARGUMENT,
     NotFound: grpc.StatusCode.NOT_FOUND,
+    AlreadyExists: grpc.StatusCode.ALREADY_EXISTS,
     FailedPrecondition: grpc.StatusCode.FAILED_PRECONDITION,
     OutOfRange: grpc.StatusCode.OUT_OF_RANGE,
     ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,

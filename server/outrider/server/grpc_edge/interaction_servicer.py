@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -12,15 +13,24 @@ from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
+from outrider.server.core.starts import Started, check_request_id
 from outrider.server.grpc_edge.auth import caller
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.server.grpc_edge.interact import interact
 from outrider.server.grpc_edge.run_servicer import spec_from_oneof
-from outrider.server.grpc_edge.streams import RUN_METADATA_KEY
+from outrider.server.grpc_edge.streams import start_metadata
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import interaction_service_pb2_grpc
 
 Context = grpc.aio.ServicerContext[Any, Any]
+
+
+@dataclass(frozen=True)
+class _Begun(Started):
+    """The stream's run, started or attached to, and where and how to watch it."""
+
+    after: int = 0
+    cancel_on_disconnect: bool = False
 
 
 class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceServicer):
@@ -33,30 +43,37 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
     ) -> AsyncIterator[isv.InteractResponse]:
         principal = caller()
         first = await anext(aiter(requests), None)
-        run_id, after, cancel_on_disconnect = await self._begin(first, principal)
+        begun = await self._begin(first, principal)
+        run_id = begun.run.name.removeprefix("runs/")
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
-        items = self._runs.follow(run_id, after, principal, cancel_on_disconnect, answer_links=True)
+        items = self._runs.follow(
+            run_id, begun.after, principal, begun.cancel_on_disconnect, answer_links=True
+        )
         async with contextlib.aclosing(items):
-            await context.send_initial_metadata(((RUN_METADATA_KEY, f"runs/{run_id}"),))
+            await context.send_initial_metadata(start_metadata(begun, streaming=True))
             async for response in interact(self._runs, principal, run_id, items, requests):
                 yield response
 
-    async def _begin(
-        self, first: isv.InteractRequest | None, principal: Principal
-    ) -> tuple[str, int, bool]:
-        """Starts or finds the stream's run: (run_id, after_sequence, cancel_on_disconnect)."""
+    async def _begin(self, first: isv.InteractRequest | None, principal: Principal) -> _Begun:
+        """Starts or finds the stream's run."""
         action = first.WhichOneof("action") if first is not None else None
         if first is None or action not in ("start", "attach"):
             raise InvalidArgument.single("action", "the first message must be start or attach")
         if action == "attach":
             run_id = parse_run_name(first.attach.run, "attach.run")
-            self._runs.get(run_id, principal)
-            return run_id, first.attach.after_sequence, False
-        spec, arm = spec_from_oneof(first.start, first.start.options)
-        run = await self._runs.start(
-            spec, principal, params_at=f"start.{arm}.", options_at="start.options."
+            run = self._runs.get(run_id, principal)
+            return _Begun(run, after=first.attach.after_sequence)
+        start = first.start
+        spec, arm = spec_from_oneof(start, start.options)
+        request_id = check_request_id(start.request_id, "start.request_id")
+        started = await self._runs.start(
+            spec,
+            principal,
+            params_at=f"start.{arm}.",
+            options_at="start.options.",
+            request_id=request_id,
         )
-        return run.name.removeprefix("runs/"), 0, spec.options.cancel_on_disconnect
+        return _Begun(started.run, started.replayed, 0, spec.options.cancel_on_disconnect)
 
     @unary
     async def SubmitInput(

@@ -12,7 +12,9 @@ from google.protobuf.message import Message
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal
+from outrider.server.core.starts import Started
 from outrider.server.grpc_edge.errors import core_error
+from outrider.server.grpc_edge.streams import is_replay
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.server.settings import Settings
 from outrider.v1 import interaction_pb2 as ip
@@ -100,9 +102,16 @@ class GrpcRelay:
     async def _call(
         self, method: Any, request: Message, path: str, principal: Principal, address: str
     ) -> Any:
+        return (await self._call_reading_metadata(method, request, path, principal, address))[0]
+
+    async def _call_reading_metadata(
+        self, method: Any, request: Message, path: str, principal: Principal, address: str
+    ) -> tuple[Any, Any]:
+        """The response and the initial metadata the replica answered with."""
         token = self._key.sign(principal, RelayedCall(path, request_bytes(request), address))
         try:
-            return await method(request, metadata=((RELAY_HEADER, token),), timeout=_TIMEOUT)
+            call = method(request, metadata=((RELAY_HEADER, token),), timeout=_TIMEOUT)
+            return await call, await call.initial_metadata()
         except grpc.aio.AioRpcError as error:
             log.info("relayed %s to %s: %s", path, address, error.code().name)
             if error.code() in _HOP_FAILURES:  # the relay itself was refused, not the caller
@@ -120,17 +129,18 @@ class GrpcRelay:
         params: params_pb2.AutomateParams | params_pb2.ResearchParams,
         options: params_pb2.RunOptions,
         principal: Principal,
-    ) -> run_pb2.Run:
-        request = run_service_pb2.CreateRunRequest(options=options)
+        request_id: str,
+    ) -> Started:
+        request = run_service_pb2.CreateRunRequest(options=options, request_id=request_id)
         if isinstance(params, params_pb2.AutomateParams):
             request.automate.CopyFrom(params)
         else:
             request.research.CopyFrom(params)
         stub = run_service_pb2_grpc.RunServiceStub(self._channel(address))
-        response: run_service_pb2.CreateRunResponse = await self._call(
+        response, metadata = await self._call_reading_metadata(
             stub.CreateRun, request, _CREATE, principal, address
         )
-        return response.run
+        return Started(response.run, replayed=is_replay(metadata))
 
     def _channel(self, address: str) -> grpc.aio.Channel:
         channel = self._channels.get(address)

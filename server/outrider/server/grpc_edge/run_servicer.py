@@ -11,9 +11,10 @@ import grpc
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_artifact_name, parse_run_name
 from outrider.server.core.runs import RunManager, RunSpec
+from outrider.server.core.starts import check_request_id
 from outrider.server.grpc_edge.auth import caller
 from outrider.server.grpc_edge.errors import streaming, unary
-from outrider.server.grpc_edge.streams import RUN_METADATA_KEY, as_response
+from outrider.server.grpc_edge.streams import as_response, start_metadata
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -37,7 +38,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.AutomateRequest, context: Context
     ) -> AsyncIterator[run_service_pb2.AutomateResponse]:
         spec = RunSpec(run_pb2.RUN_KIND_AUTOMATE, request.params, request.options)
-        async for item in self._start_and_follow(spec, context):
+        async for item in self._start_and_follow(spec, request.request_id, context):
             yield as_response(run_service_pb2.AutomateResponse, item)
 
     @streaming
@@ -45,19 +46,22 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.ResearchRequest, context: Context
     ) -> AsyncIterator[run_service_pb2.ResearchResponse]:
         spec = RunSpec(run_pb2.RUN_KIND_RESEARCH, request.params, request.options)
-        async for item in self._start_and_follow(spec, context):
+        async for item in self._start_and_follow(spec, request.request_id, context):
             yield as_response(run_service_pb2.ResearchResponse, item)
 
-    async def _start_and_follow(self, spec: RunSpec, context: Context) -> AsyncIterator[Any]:
+    async def _start_and_follow(
+        self, spec: RunSpec, request_id: str, context: Context
+    ) -> AsyncIterator[Any]:
+        """The run's events from sequence 1, also when the start repeated an earlier one."""
         principal = caller()
-        run = await self._runs.start(spec, principal)
-        run_id = run.name.removeprefix("runs/")
+        request_id = check_request_id(request_id, "request_id")
+        started = await self._runs.start(spec, principal, request_id=request_id)
+        run_id = started.run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
         items = self._runs.follow(run_id, 0, principal, cancel_on_disconnect, answer_links=True)
         async with contextlib.aclosing(items):
-            await self._runs.committed()  # another replica can read the run once it is named
-            await context.send_initial_metadata(((RUN_METADATA_KEY, run.name),))
+            await context.send_initial_metadata(start_metadata(started, streaming=True))
             async for item in items:
                 yield item
 
@@ -66,9 +70,11 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.CreateRunRequest, context: Context
     ) -> run_service_pb2.CreateRunResponse:
         spec, arm = spec_from_oneof(request, request.options)
-        run = await self._runs.start(spec, caller(), params_at=f"{arm}.")
-        await self._runs.committed()
-        return run_service_pb2.CreateRunResponse(run=run)
+        request_id = check_request_id(request.request_id, "request_id")
+        started = await self._runs.start(spec, caller(), params_at=f"{arm}.", request_id=request_id)
+        if started.replayed:
+            await context.send_initial_metadata(start_metadata(started, streaming=False))
+        return run_service_pb2.CreateRunResponse(run=started.run)
 
     @unary
     async def GetRun(

@@ -20,6 +20,7 @@ from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
+from outrider.server.grpc_edge.health import HealthServicer
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
 from outrider.server.grpc_edge.reflection import enable_reflection
@@ -37,8 +38,9 @@ from outrider.v1 import (
 
 log = logging.getLogger(__name__)
 
+RUN_SERVICE = run_service_pb2.DESCRIPTOR.services_by_name["RunService"].full_name
 SERVICE_NAMES = (
-    run_service_pb2.DESCRIPTOR.services_by_name["RunService"].full_name,
+    RUN_SERVICE,
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"].full_name,
 )
 # Keepalive that tolerates clients idling through a two-minute wait for a human.
@@ -67,7 +69,7 @@ class OutriderServer:
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
         self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
         self._agents = agents
-        self.health = health.aio.HealthServicer()
+        self.health = HealthServicer()
         self.keyring = Keyring(settings)
         self._auth = AuthInterceptor(self.keyring, settings)
         interceptors = [
@@ -104,10 +106,20 @@ class OutriderServer:
             self.failover.start()
         await self._server.start()
         await self._start_probe_listener()
-        for name in ("", *SERVICE_NAMES):
-            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await self._set_health()
         log.info("outrider listening on %s:%d", self.settings.host, self.port)
         return self.port
+
+    async def _set_health(self) -> None:
+        """The process ("") and interactions serve; RunService ("accepting runs") only when at
+        least one kind of run can start here (core/readiness.py)."""
+        readiness = await self.runs.check_readiness()
+        if readiness.problems:
+            log.warning("%s", readiness.summary())
+        for name in ("", *SERVICE_NAMES):
+            serving = readiness.ready or name != RUN_SERVICE
+            status = health_pb2.HealthCheckResponse.SERVING if serving else _NOT_SERVING
+            await self.health.set(name, status)
 
     def close_unstarted(self) -> None:
         """Releases what __init__ opened when the server is never started (or failed to)."""
@@ -171,6 +183,7 @@ class OutriderServer:
         await self._server.wait_for_termination()
 
 
+_NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 _HEALTH_PORT = "OUTRIDER_HEALTH_PORT"
 _PORT_SETTINGS = {"gRPC": "OUTRIDER_PORT", "gRPC health": _HEALTH_PORT}
 

@@ -1,4 +1,5 @@
-"""The /mcp endpoint, mounted by the REST app, which starts and stops it with the REST server.
+"""The /mcp endpoint. The REST port's composer (rest_port.py) mounts it and hands it to the
+server as a lifecycle, so it starts and stops with the server.
 
 Both protocol eras are served: clients of the initialize handshake (up to 2025-11-25) get
 stateful sessions (bound to their principal) whose tool calls may push elicitation requests;

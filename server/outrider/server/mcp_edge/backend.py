@@ -78,9 +78,10 @@ class CoreBackend:
         automate = isinstance(params, params_pb2.AutomateParams)
         kind = run_pb2.RUN_KIND_AUTOMATE if automate else run_pb2.RUN_KIND_RESEARCH
         spec = RunSpec(kind, params, options)
-        run = await _awaited(lambda: self._runs.start(spec, self._principal, "", "options."))
-        await self._runs.committed()  # every replica reads the run once its caller knows it
-        return run
+        # No request id: an MCP tool call has none to give (a start returns once its run is
+        # committed, so every replica reads it as soon as the caller knows it).
+        started = await _awaited(lambda: self._runs.start(spec, self._principal, "", "options."))
+        return started.run
 
     async def follow(self, run: str, after: int) -> AsyncGenerator[run_event_pb2.RunEvent, None]:
         with _translated():

@@ -10,8 +10,8 @@ from outrider.server.models.base import ImagePart
 
 INVALID_ARGUMENTS = "invalid_json_arguments"
 """The one key of a ToolCall's arguments when the provider sent arguments that are not a JSON
-object; its value is the raw text. The browser agent's argument check then reports the call as
-invalid ("$.<required> is required; $.invalid_json_arguments is not an argument") in a
+object; its value is the raw text. The browser agent's call check then reports the call as
+invalid (the arguments did not parse, and how they began: browser/tools.py) in a
 task:validation_error whose raw_response carries the raw text, and tells the model to call again.
 """
 

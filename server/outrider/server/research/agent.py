@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 import httpx
 
 from outrider.server.core.agent import Params, RunContext
+from outrider.server.core.errors import OutriderError
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.models.registry import RunModels
@@ -60,6 +61,15 @@ class ResearchAgent:
         """Resolves the models of the roles this run's mode uses."""
         assert isinstance(params, params_pb2.ResearchParams)
         self._models(options).check(budget_for(params.mode).roles)
+
+    async def readiness(self) -> str:
+        """The default model of the roles a run of the default mode uses. Chromium is optional
+        here: it only renders pages whose text needs JavaScript."""
+        try:
+            self._models(params_pb2.RunOptions()).check(budget_for(0).roles)
+        except OutriderError as error:
+            return error.message
+        return ""
 
     async def aclose(self) -> None:
         """Nothing outlives a run: clients, browsers and cache connections are per run or call."""

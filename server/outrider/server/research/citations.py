@@ -1,11 +1,12 @@
 """Citations checked in code.
 
 The writer cites sources by id, `[S3]` or `[S1, S4]`. Ids the run did not fetch are removed and
-counted, never published; every URL in the text (links, images, reference definitions, autolinks,
-bare URLs) becomes an id citation when it is a fetched page, and is removed and counted otherwise
-(see links.py). What remains maps, like a grounding support,
-each cited sentence (a segment of the report, in UTF-8 byte offsets) to the indices of the cited
-pages that support it; cited pages are ordered by first citation and keep their claims.
+counted, never published, and so are statements no cited page supports (support.py); every URL
+in the text (links, images, reference definitions, autolinks, bare URLs) becomes an id citation
+when it is a fetched page, and is removed and counted otherwise (see links.py). What remains
+maps, like a grounding support, each cited sentence (a segment of the report, in UTF-8 byte
+offsets) to the indices of the cited pages that support it; cited pages are ordered by first
+citation and keep their claims.
 """
 
 from __future__ import annotations
@@ -15,11 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from outrider.server.research.links import rewrite_urls
+from outrider.server.research.sentences import MARKER, cited_ids, sentence_spans
+from outrider.server.research.support import keep_supported
 
-MARKER = re.compile(r"\[\s*(S\d+(?:\s*,\s*S\d+)*)\s*\]")
-# A sentence ends at . ! or ?, with the markers after it and the stop a writer may repeat
-# after them ("at night? [S2].").
-_SENTENCE = re.compile(r".*?(?:[.!?]+(?:\s*" + MARKER.pattern + r")*[.!?]*(?=\s|$)|$)")
 _GAPS = (
     (re.compile(r"[ \t]+([.,;:!?)])"), r"\1"),  # a dropped marker or URL leaves no gap before
     (re.compile(r"([!?])\.(?=\s|$)"), r"\1"),  # "night? [S9]." without its marker
@@ -49,16 +48,25 @@ class CheckedReport:
     claims: dict[str, list[str]]  # source id -> the sentences citing it, markers removed
     supports: tuple[Support, ...]
     removed: tuple[str, ...] = field(default=())  # ids and URLs cited but never fetched
+    unsupported: tuple[str, ...] = field(default=())  # statements removed: no source states them
 
 
 def check_citations(
-    draft: str, sources: Mapping[str, str], urls: Mapping[str, str]
+    draft: str,
+    sources: Mapping[str, str],
+    urls: Mapping[str, str],
+    texts: Mapping[str, str] | None = None,
 ) -> CheckedReport:
-    """`sources`: fetched source id -> URL; `urls`: every URL of a fetched page -> its id."""
+    """`sources`: fetched source id -> URL; `urls`: every URL of a fetched page -> its id;
+    `texts`: source id -> its text and title, to check each statement against the pages it
+    cites (support.py; not checked without them)."""
     removed: list[str] = []
     text = rewrite_urls(draft, urls, removed)
     text = MARKER.sub(lambda m: _keep_known(m, sources, removed), text)
-    return _ground(_close_gaps(text), tuple(removed))
+    unsupported: list[str] = []
+    if texts is not None:
+        text, unsupported = keep_supported(text, texts)
+    return _ground(_close_gaps(text), tuple(removed), tuple(unsupported))
 
 
 def _close_gaps(text: str) -> str:
@@ -74,13 +82,13 @@ def _keep_known(match: re.Match[str], sources: Mapping[str, str], removed: list[
     return f"[{', '.join(dict.fromkeys(kept))}]" if kept else ""
 
 
-def _ground(text: str, removed: tuple[str, ...]) -> CheckedReport:
+def _ground(text: str, removed: tuple[str, ...], unsupported: tuple[str, ...]) -> CheckedReport:
     cited: dict[str, int] = {}
     claims: dict[str, list[str]] = {}
     supports: list[Support] = []
     for start, end in _sentence_spans(text):
         sentence = text[start:end]
-        ids = [i.strip() for m in MARKER.finditer(sentence) for i in m.group(1).split(",")]
+        ids = cited_ids(sentence)
         if not ids:
             continue
         claim = _claim(sentence)
@@ -89,18 +97,14 @@ def _ground(text: str, removed: tuple[str, ...]) -> CheckedReport:
             claims.setdefault(source, []).append(claim)
         segment = Segment(_bytes(text, start), _bytes(text, end), sentence.strip())
         supports.append(Support(segment, tuple(cited[i] for i in dict.fromkeys(ids))))
-    return CheckedReport(text, tuple(cited), claims, tuple(supports), removed)
+    return CheckedReport(text, tuple(cited), claims, tuple(supports), removed, unsupported)
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     offset = 0
     for line in text.splitlines(keepends=True):
-        for match in _SENTENCE.finditer(line):
-            chunk = match.group(0)
-            if chunk.strip():
-                lead = len(chunk) - len(chunk.lstrip())
-                spans.append((offset + match.start() + lead, offset + match.end()))
+        spans += [(offset + start, offset + end) for start, end in sentence_spans(line)]
         offset += len(line)
     return spans
 

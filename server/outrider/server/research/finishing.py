@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from outrider.server.research.citations import CheckedReport, Support
 from outrider.server.research.run import ResearchRun
 from outrider.server.research.state import Source
+from outrider.server.research.titles import markdown_text, markdown_url
 from outrider.server.research.writing import Draft
 from outrider.v1 import research_events_pb2 as re
 
@@ -32,6 +33,7 @@ def publish(run: ResearchRun, draft: Draft) -> re.ResearchComplete:
         url_sources=_url_sources(state.sources.values()),
         grounding_supports=[_grounding(support) for support in report.supports],
         removed_citations=report.removed,
+        removed_statements=report.unsupported,
     )
     if state.outline is not None:
         metadata.outline.CopyFrom(state.outline)
@@ -53,6 +55,11 @@ def completion_message(run: ResearchRun, draft: Draft) -> str:
         parts.append(
             f"Removed {len(draft.report.removed)} citations of pages the run did not fetch "
             f"({removed})."
+        )
+    if draft.report.unsupported:
+        parts.append(
+            f"Removed {len(draft.report.unsupported)} statements that cite no fetched page or "
+            "state a number, date or name the pages they cite do not."
         )
     return " ".join(parts)
 
@@ -105,5 +112,5 @@ def _with_sources(run: ResearchRun, report: CheckedReport) -> str:
     lines = [report.text.rstrip(), "", "## Sources", ""]
     for source_id in report.cited:
         source = run.state.sources[source_id]
-        lines.append(f"- [{source_id}] {source.title} — {source.url}")
+        lines.append(f"- [{source_id}] {markdown_text(source.title)} — {markdown_url(source.url)}")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from outrider.server.fetch.extract import file_name
 from outrider.server.fetch.page import Page
 from outrider.server.research.modes import ModeBudget
+from outrider.server.research.titles import plain_title
 from outrider.v1 import research_events_pb2 as re
 
 
@@ -52,11 +53,16 @@ class Source:
 
     @property
     def title(self) -> str:
-        """The page's title; without one its search title, file name or host, never its URL."""
+        """The page's title as the run shows it (plain_title); without one its search title,
+        file name or host, never its URL."""
         listed = self.candidate.title
         if listed in (self.url, self.page.url):
             listed = ""
-        return self.page.title or listed or file_name(self.url) or self.domain
+        for title in (self.page.title, listed, file_name(self.url)):
+            shown = plain_title(title)
+            if shown:
+                return shown
+        return self.domain
 
     @property
     def domain(self) -> str:

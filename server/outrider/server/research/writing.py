@@ -12,6 +12,7 @@ from outrider.server.research.llm import ModelFailed
 from outrider.server.research.run import PhaseFailed, ResearchRun
 from outrider.server.research.schemas import JudgmentOut, OutlineOut
 from outrider.server.research.state import Source
+from outrider.server.research.titles import markdown_text
 from outrider.v1 import research_events_pb2 as re
 
 log = logging.getLogger(__name__)
@@ -123,9 +124,13 @@ async def _draft(run: ResearchRun, feedback: str | None) -> Draft:
 
 
 def _written(draft: Draft) -> str:
-    removed = len(draft.report.removed)
-    note = f"; removed {removed} citations of pages the run did not fetch" if removed else ""
-    return f"Report written, citing {len(draft.report.cited)} sources{note}"
+    removed, unsupported = len(draft.report.removed), len(draft.report.unsupported)
+    notes = [f"removed {removed} citations of pages the run did not fetch"] if removed else []
+    if unsupported:
+        notes.append(f"removed {unsupported} statements no cited page supports")
+    return f"Report written, citing {len(draft.report.cited)} sources" + "".join(
+        f"; {note}" for note in notes
+    )
 
 
 async def _judge(run: ResearchRun, attempt: int, report: CheckedReport) -> JudgmentOut | None:
@@ -201,10 +206,11 @@ def fallback_report(run: ResearchRun, sources: list[Source]) -> str:
     for source in sources:
         gist = source.analysis.summary if source.analysis else source.page.text[:FALLBACK_CHARS]
         gist = " ".join(gist.split()).rstrip(".")
-        lines.append(f"- **{source.title}**: {gist}. [{source.id}]")
+        lines.append(f"- **{markdown_text(source.title)}**: {gist}. [{source.id}]")
     return "\n".join(lines)
 
 
 def _check(run: ResearchRun, text: str) -> CheckedReport:
     sources = {s.id: s.url for s in run.state.sources.values()}
-    return check_citations(text, sources, run.state.known_urls())
+    texts = {s.id: f"{s.title}\n{s.page.title}\n{s.page.text}" for s in run.state.sources.values()}
+    return check_citations(text, sources, run.state.known_urls(), texts)

@@ -1,25 +1,25 @@
-"""The Starlette application: routes, the error table applied to every route, and auth."""
+"""The Starlette application: routes, the error table applied to every route, and auth; the edges
+served beside the API on this port (console, A2A) are handed in by the composer
+(`outrider.server.rest_port`), so this edge imports no other."""
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Route
 
-from outrider.server.console_edge.answer_link import HIDDEN_PREFIX
-from outrider.server.console_edge.app import MOUNT_PATH, build_console
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
 from outrider.server.core.runs import RunManager
-from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
-from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.rest_edge.auth import AuthMiddleware, principal_of
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
 from outrider.server.rest_edge.errors import error_response, internal_response
@@ -33,6 +33,35 @@ from outrider.server.settings import Settings
 log = logging.getLogger(__name__)
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+class EdgeLifecycle(Protocol):
+    """What an edge that runs something of its own while the port serves brings with it."""
+
+    async def start(self) -> None:
+        """Called before the port accepts connections."""
+
+    async def stop(self, limit: float) -> None:
+        """Called once the port stops accepting connections, before the server waits for its
+        open requests (at most `limit` seconds): it ends what would otherwise hold them open."""
+
+
+@dataclass(frozen=True)
+class MountedEdge:
+    """An edge served on this port beside the API. `own_auth`: path prefixes whose callers it
+    authenticates itself (the API's key check leaves them alone); `own_guard`: prefixes where
+    it guards against other sites' pages itself (the API's browser guard leaves them alone);
+    `own_media_check`: prefixes where it refuses bodies that are not JSON itself, in its own
+    error shape (CORS is still the browser guard's); `hidden_prefixes`: paths whose rest is a
+    secret, shown as the prefix and "…" in logs and spans; `lifecycle`: started and stopped
+    with the server."""
+
+    routes: Sequence[BaseRoute]
+    own_auth: tuple[str, ...] = ()
+    own_guard: tuple[str, ...] = ()
+    own_media_check: tuple[str, ...] = ()
+    hidden_prefixes: tuple[str, ...] = ()
+    lifecycle: EdgeLifecycle | None = None
 
 
 def mapped(endpoint: Endpoint) -> Endpoint:
@@ -68,9 +97,8 @@ def requiring(need: Requirement | None, endpoint: Endpoint) -> Endpoint:
 
 
 def build_app(
-    runs: RunManager, settings: Settings, keyring: Keyring, mcp: McpEdge | None = None
+    runs: RunManager, settings: Settings, keyring: Keyring, edges: Sequence[MountedEdge] = ()
 ) -> Starlette:
-    """The REST routes, and the MCP edge at /mcp when given (its owner starts and stops it)."""
     r = Routes(runs, settings)
     document = openapi_document()
 
@@ -103,25 +131,23 @@ def build_app(
     open_paths = frozenset(
         path for path, _, method in table if rest_requirement(method, path, settings) == OPEN
     )
-    # The console and the MCP edge are edges of their own on this port: the console signs people
-    # in with sessions and guards its forms itself, the MCP edge authenticates its callers and
-    # guards hosts and origins itself (the MCP transport's rules), so the API's key check and
-    # browser guard leave their paths alone.
-    own: tuple[str, ...] = ()
-    if settings.console:
-        routes.append(Mount(MOUNT_PATH, build_console(runs, settings, keyring)))
-        own += (MOUNT_PATH,)
-    if mcp is not None:
-        routes.append(Route(MCP_PATH, mcp.app))
-        own += (MCP_PATH,)
+    for edge in edges:
+        routes.extend(edge.routes)
+    own_auth = tuple(prefix for edge in edges for prefix in edge.own_auth)
+    own_guard = tuple(prefix for edge in edges for prefix in edge.own_guard)
+    own_media = tuple(prefix for edge in edges for prefix in edge.own_media_check)
+    hidden = tuple(prefix for edge in edges for prefix in edge.hidden_prefixes)
     return Starlette(
         routes=routes,
         middleware=[
-            Middleware(ObservingMiddleware, hidden_prefixes=(HIDDEN_PREFIX,)),
+            Middleware(ObservingMiddleware, hidden_prefixes=hidden),
             Middleware(
-                BrowserGuardMiddleware, allowed_origins=settings.cors_origins, own_paths=own
+                BrowserGuardMiddleware,
+                allowed_origins=settings.cors_origins,
+                own_paths=own_guard,
+                own_media_check=own_media,
             ),
-            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths, own_paths=own),
+            Middleware(AuthMiddleware, keyring=keyring, open_paths=open_paths, own_paths=own_auth),
         ],
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
     )

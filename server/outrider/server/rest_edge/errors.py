@@ -4,7 +4,8 @@ Body: {"error": {"status": 404, "reason": "NOT_FOUND", "message": "...",
                  "fieldViolations": [{"field": "task", "description": "..."}],  (400 only)
                  "retryAfter": 5.0}}                                           (429 only)
 Refusals of an interaction that can no longer be answered are 410 Gone; other failed
-preconditions are 409 Conflict. Unknown exceptions are 500 with a generic message.
+preconditions are 409 Conflict. An Idempotency-Key sent again with a different request is 422
+(as the IETF httpapi Idempotency-Key draft asks). Unknown exceptions are 500 with a generic message.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from outrider.server.core.errors import (
+    AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
     NotFound,
@@ -27,6 +29,7 @@ from outrider.server.core.errors import (
     Unavailable,
     Unimplemented,
 )
+from outrider.server.core.starts import KEY_REUSED
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,7 @@ _STATUSES: dict[type[OutriderError], int] = {
     Unauthenticated: 401,
     PermissionDenied: 403,
     NotFound: 404,
+    AlreadyExists: 409,
     FailedPrecondition: 409,
     ResourceExhausted: 429,
     Unimplemented: 501,
@@ -49,6 +53,8 @@ GONE_REASONS = frozenset(
 def http_status(error: OutriderError) -> int:
     if isinstance(error, FailedPrecondition) and error.reason in GONE_REASONS:
         return 410
+    if error.reason == KEY_REUSED:
+        return 422
     for kind in type(error).__mro__:  # a subclass maps as the core class it refines
         if kind in _STATUSES:
             return _STATUSES[kind]

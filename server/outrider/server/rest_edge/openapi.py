@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from outrider.server.rest_edge.enums import enum_choices
+from outrider.server.rest_edge.idempotency import KEY_PATTERN
 from outrider.server.rest_edge.openapi_links import add_links
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
@@ -32,7 +33,7 @@ _ERRORS = {
         (409, "valid request at the wrong moment"),
         (429, "too many active runs or starts (server or principal); see Retry-After"),
         (501, "not implemented"),
-        (503, "shutting down"),
+        (503, "shutting down, or the store is unreachable (a start: see Idempotency-Key)"),
     )
 }
 _SSE = {
@@ -51,6 +52,30 @@ _APPROVAL_HEADER = {
     "told.",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
+
+
+_IDEMPOTENCY_HEADER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Makes the start idempotent (IETF httpapi Idempotency-Key draft): a quoted "
+    'string such as "8e03978e-40d5-43e8-bc93-6894a57f9324", made once per intended run and sent '
+    "again with every retry. The same key with the same request (same principal, within "
+    "OUTRIDER_IDEMPOTENCY_TTL) streams the run it started, from its first event, with "
+    "Idempotent-Replayed: true; with a different request, 422. Absent: every call starts a new "
+    "run.",
+    "schema": {"type": "string", "pattern": KEY_PATTERN, "maxLength": 257},
+}
+_STARTED = {
+    **_SSE,
+    "headers": {
+        "Idempotent-Replayed": {
+            "description": "true when an earlier start with this Idempotency-Key made the run",
+            "schema": {"type": "string", "enum": ["true"]},
+        }
+    },
+}
+_KEY_REUSED = {"422": _json(_ref("Error"), "the Idempotency-Key was used for another request")}
 
 
 def _path(name: str) -> dict[str, Any]:
@@ -98,9 +123,9 @@ def _paths() -> dict[str, Any]:
         "/v1/automate": {
             "post": _operation(
                 "Start a browser-automation run and stream its events",
-                {"200": _SSE},
+                {"200": _STARTED, **_KEY_REUSED},
                 "AutomateRequest",
-                [_APPROVAL_HEADER],
+                [_APPROVAL_HEADER, _IDEMPOTENCY_HEADER],
             )
         },
         "/v1/automate/{requestId}/input": {
@@ -122,9 +147,9 @@ def _paths() -> dict[str, Any]:
         "/v1/research": {
             "post": _operation(
                 "Start a research run and stream its events",
-                {"200": _SSE},
+                {"200": _STARTED, **_KEY_REUSED},
                 "ResearchRequest",
-                [_APPROVAL_HEADER],
+                [_APPROVAL_HEADER, _IDEMPOTENCY_HEADER],
             )
         },
         "/v1/runs": {
@@ -198,9 +223,16 @@ def _paths() -> dict[str, Any]:
         },
         "/healthz": {
             "get": {
-                "summary": "Liveness (no API key needed)",
+                "summary": "Readiness: can runs start here? (no API key needed)",
                 "security": [],
-                "responses": {"200": _json(obj, "serving")},
+                "responses": {
+                    "200": _json(obj, "serving: runs can start"),
+                    "503": _json(
+                        obj,
+                        "not serving: shutting down (reason SHUTTING_DOWN), or no kind of run "
+                        "can start here (reason NO_AGENT_CAN_RUN; `problems` says why, per kind)",
+                    ),
+                },
             }
         },
         "/metrics": {

@@ -16,6 +16,7 @@ from outrider.server.core.names import (
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
 from outrider.server.rest_edge.auth import principal_of
+from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key
 from outrider.server.rest_edge.streams import (
     APPROVAL_EVENTS_HEADER,
     StreamSettings,
@@ -44,14 +45,19 @@ class Routes:
             # This caller can neither see nor answer an approval: held actions are refused.
             spec.options.refuse_held_actions = True
         principal = principal_of(request)
-        run = await self._runs.start(spec, principal, params_at="", options_at="options.")
-        run_id = run.name.removeprefix("runs/")
+        key = idempotency_key(request)
+        started = await self._runs.start(
+            spec, principal, params_at="", options_at="options.", request_id=key
+        )
+        run_id = started.run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         items = self._runs.watch_batches(
             run_id, 0, principal, cancel_on_disconnect, answer_links=stream.approval_events
         )
-        await self._runs.committed()  # another replica can read the run once it is named
-        return sse_response(run, items, stream)
+        response = sse_response(started.run, items, stream)
+        if started.replayed:  # the events of the run an earlier start with this key made
+            response.headers[REPLAYED_HEADER] = "true"
+        return response
 
     async def events(self, request: Request) -> Response:
         run_id = _run_id(request)
@@ -136,7 +142,14 @@ class Routes:
         return JSONResponse(to_json(interaction))
 
     async def health(self, request: Request) -> Response:
-        return JSONResponse({"status": "serving"})
+        """Readiness, as grpc.health's outrider.v1.RunService: 503 while no run can start."""
+        reason = self._runs.not_serving()
+        if not reason:
+            return JSONResponse({"status": "serving"})
+        body: dict[str, object] = {"status": "not_serving", "reason": reason}
+        if reason == "NO_AGENT_CAN_RUN":
+            body["problems"] = dict(self._runs.readiness.problems)
+        return JSONResponse(body, status_code=503)
 
 
 async def _body(request: Request, required: bool = True) -> dict[str, object]:

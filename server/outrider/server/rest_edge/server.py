@@ -1,4 +1,5 @@
-"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager."""
+"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager, with
+the edges the composer mounts beside the API (see `outrider.server.rest_port`)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,14 @@ import asyncio
 import contextlib
 import math
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import uvicorn
 
 from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
-from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.ports import bind_listeners
-from outrider.server.rest_edge.app import build_app
+from outrider.server.rest_edge.app import MountedEdge, build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -32,12 +32,14 @@ class RestServer:
     end for the grace period, then cancels them."""
 
     def __init__(
-        self, settings: Settings, runs: RunManager, keyring: Keyring | None = None
+        self,
+        settings: Settings,
+        runs: RunManager,
+        keyring: Keyring | None = None,
+        edges: Sequence[MountedEdge] = (),
     ) -> None:
-        keyring = keyring or Keyring(settings)
-        self._mcp = McpEdge(runs, settings, keyring) if settings.mcp_enabled else None
         config = uvicorn.Config(
-            build_app(runs, settings, keyring, self._mcp),
+            build_app(runs, settings, keyring or Keyring(settings), edges),
             host=settings.rest_host,
             port=settings.rest_port,
             lifespan="off",
@@ -50,6 +52,7 @@ class RestServer:
         )
         self._config = config
         self._settings = settings
+        self._lifecycles = [edge.lifecycle for edge in edges if edge.lifecycle is not None]
         self._server = _Uvicorn(config)
         self._task: asyncio.Task[None] | None = None
         self._sockets: list[socket.socket] = []
@@ -72,8 +75,8 @@ class RestServer:
 
     async def start(self) -> int:
         self.bind()
-        if self._mcp is not None:
-            await self._mcp.start()
+        for lifecycle in self._lifecycles:
+            await lifecycle.start()
         serving = self._server.serve(sockets=self._sockets)
         self._task = asyncio.create_task(serving, name="outrider-rest")
         while not self._server.started:
@@ -94,10 +97,10 @@ class RestServer:
             context.load_verify_locations(settings.tls_client_ca)
 
     async def stop(self) -> None:
-        """Listeners close, streams end with their runs; MCP sessions (whose event streams stay
-        open while idle) are closed once their calls have ended, so they do not hold it up."""
+        """Listeners close, streams end with their runs; edges with a lifecycle end what would
+        hold the server up (MCP sessions, whose event streams stay open while idle)."""
         self._server.should_exit = True
-        if self._mcp is not None:
-            await self._mcp.stop(longest_shutdown(self._settings.shutdown_grace))
+        limit = longest_shutdown(self._settings.shutdown_grace)
+        await asyncio.gather(*(lifecycle.stop(limit) for lifecycle in self._lifecycles))
         if self._task is not None:
             await asyncio.shield(self._task)

@@ -67,7 +67,7 @@ def _directory_rules(root: Path) -> RobotsRules:
     robots = root / "robots.txt"
     if not robots.is_file():
         return RobotsRules(None)
-    return rules_from_response(200, robots.read_text(errors="replace"))
+    return rules_from_response(200, robots.read_bytes())
 
 
 def _document(path: Path, url: str, signature: str) -> Document:

@@ -18,7 +18,7 @@ Requirement = Scope | Literal["open", "authenticated"]
 
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
-HEALTH_METHODS = ("/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch")
+HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
     "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
@@ -62,6 +62,33 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     # Counts by kind, state, model and route: no tenant's run ids or data.
     ("GET", "/metrics"): AUTHENTICATED,
 }
+
+
+# The A2A agent (a2a_edge): its card is OPEN; each JSON-RPC method (1.0 and 0.3 names) needs
+# these scopes. Every answer is a task, which is read, hence runs.read throughout; a message
+# that names a task answers its question (interactions.answer) instead of starting a run.
+A2A_CARD_PATH = "/.well-known/agent-card.json"
+_A2A_READ = (Scope.RUNS_READ,)
+A2A_METHODS: dict[str, tuple[Scope, ...]] = {
+    **dict.fromkeys(
+        ("SendMessage", "SendStreamingMessage", "message/send", "message/stream"),
+        (Scope.RUNS_READ, Scope.RUNS_START),
+    ),
+    **dict.fromkeys(
+        ("GetTask", "ListTasks", "SubscribeToTask", "tasks/get", "tasks/resubscribe"), _A2A_READ
+    ),
+    **dict.fromkeys(("CancelTask", "tasks/cancel"), (Scope.RUNS_READ, Scope.RUNS_CANCEL)),
+}
+A2A_ANSWER = (Scope.RUNS_READ, Scope.INTERACTIONS_ANSWER)
+
+
+def a2a_requirement(method: str, names_a_task: bool) -> tuple[Scope, ...]:
+    """The scopes a JSON-RPC call needs; none beyond authentication for the methods the agent
+    does not support (push notifications, the extended card: they answer "not supported") and
+    names no method has (the SDK answers "method not found")."""
+    if method in A2A_METHODS and names_a_task and Scope.RUNS_START in A2A_METHODS[method]:
+        return A2A_ANSWER
+    return A2A_METHODS.get(method, ())
 
 
 def grpc_requirement(method: str, settings: Settings) -> Requirement | None:

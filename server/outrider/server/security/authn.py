@@ -77,8 +77,10 @@ def authenticate(keyring: Keyring, authorization: str | None, peer_name: str | N
     if not keyring.enabled:
         return ANONYMOUS
     if authorization:
-        scheme, _, key = authorization.partition(" ")
-        principal = keyring.by_key(key.strip()) if scheme == "Bearer" else None
+        # RFC 9110 section 11.1: the scheme is case-insensitive ("bearer" is "Bearer"), and one
+        # or more spaces separate it from the credentials.
+        scheme, _, key = authorization.strip().partition(" ")
+        principal = keyring.by_key(key.strip()) if scheme.lower() == "bearer" else None
         if principal is None:
             raise _DENIED
         return principal

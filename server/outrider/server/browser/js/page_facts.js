@@ -4,37 +4,52 @@
 // cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
 // zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
 // Also notes on comboboxes and date fields, the values of password fields (to redact), the title and the
-// scroll position, saving calls of their own. Without a modal dialog, an overlay covering the page
-// (on top at all of nine viewport points, fixed or absolute, over 90% of the viewport each way, with
-// page content beneath it at one of them at least) is told by its texts and number of controls, so
-// the view can show it first; a sticky header or a cookie banner covers a strip, not nine points.
+// scroll position, saving calls of their own. Without a modal dialog, an overlay covering the
+// page is told by its texts and number of controls, so the view can show it first: a fixed or
+// absolute layer on top of (nearly) all the page's content in the viewport, judged at the
+// content itself (each control and text's centre), not at fixed points of the window, so a
+// banner over a short page counts, while a sticky header or a strip along the bottom over one
+// button does not, nor an app drawn in one window-sized box (the content is its own).
 ([limit]) => {
   const coveringOverlay = () => {
     const [w, h] = [innerWidth, innerHeight];
-    const covers = (e) => {
-      const position = getComputedStyle(e).position;
-      if (position !== 'fixed' && position !== 'absolute') return false;
-      const box = e.getBoundingClientRect();
-      const across = Math.min(box.right, w) - Math.max(box.left, 0);
-      const down = Math.min(box.bottom, h) - Math.max(box.top, 0);
-      return across >= 0.9 * w && down >= 0.9 * h;
-    };
-    const layerAt = (x, y) => {  // the innermost covering element around the topmost one
-      for (let e = document.elementFromPoint(x, y); e && e !== document.body; e = e.parentElement) {
-        if (e === document.documentElement) return null;
-        if (covers(e)) return e;
-      }
-      return null;
-    };
     if (!document.body || w < 100 || h < 100) return null;
-    const points = [0.2, 0.5, 0.8].flatMap((fx) => [0.2, 0.5, 0.8].map((fy) => [fx * w, fy * h]));
-    const first = layerAt(...points[0]);
-    if (!first || points.some(([x, y]) => layerAt(x, y) !== first)) return null;
-    // Over page content, not the page itself (an app drawn in one full-window box): at some
-    // point an element that is neither in it nor around it lies beneath it.
-    const over = points.some(([x, y]) => document.elementsFromPoint(x, y)
-      .some((e) => !e.contains(first) && !first.contains(e)));
-    if (!over) return null;
+    const layerOf = (hit) => {  // the outermost fixed or absolute element around what is on top
+      let layer = null;
+      for (let e = hit; e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
+        if (['fixed', 'absolute'].includes(getComputedStyle(e).position)) layer = e;
+      }
+      return layer;
+    };
+    // The page's content in the viewport: controls and elements with text of their own.
+    const content = [];
+    const elements = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+    for (let e = elements.nextNode(); e && content.length < 300; e = elements.nextNode()) {
+      const control = e.matches('a[href], button, input:not([type=hidden]), select, textarea, [role=button], [onclick]');
+      const text = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.data.trim());
+      if (!control && !text) continue;
+      const box = e.getBoundingClientRect();
+      const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+      if (box.width < 2 || box.height < 2 || x < 0 || y < 0 || x >= w || y >= h) continue;
+      if (e.checkVisibility({ visibilityProperty: true })) content.push([e, x, y]);
+    }
+    const under = new Map();  // layer -> how much content lies beneath it
+    for (const [e, x, y] of content) {
+      const hit = document.elementFromPoint(x, y);
+      const layer = hit && !e.contains(hit) && !hit.contains(e) ? layerOf(hit) : null;
+      if (layer && !layer.contains(e)) under.set(layer, (under.get(layer) || 0) + 1);
+    }
+    let first = null;
+    for (const [layer, covered] of under) {
+      const rest = content.filter(([e]) => !layer.contains(e)).length;  // not the layer's own
+      if (covered >= 2 && covered >= 0.8 * rest) first = layer;
+    }
+    if (!first) return null;
+    if (!first.innerText.trim()) {  // an empty shade: the box on top of it is the overlay
+      const boxes = content.map(([, x, y]) => layerOf(document.elementFromPoint(x, y)))
+        .filter((layer) => layer && layer !== first && layer.innerText.trim());
+      if (boxes.length) first = boxes[boxes.length - 1];
+    }
     const shown = (e) => {
       const box = e.getBoundingClientRect();
       return box.width > 1 && box.height > 1 && e.checkVisibility();
@@ -48,6 +63,42 @@
     const controls = Array.from(first.querySelectorAll(
       'a[href], button, input, select, textarea, [role], [tabindex], [onclick]')).filter(shown).length;
     return texts.length || controls ? { texts, controls } : null;
+  };
+  // Text the snapshot runs together across line breaks: inline text and plain inline elements
+  // (a message <span>, the next field's <label>) between <br>s come out as one text ("...
+  // address Password", "Opening hoursMon-Fri 9-5"). Each such run: its text as the snapshot
+  // writes it -> its lines, so the view can keep them apart.
+  const textBreaks = () => {
+    const PLAIN = new Set(['SPAN', 'LABEL', 'B', 'I', 'EM', 'STRONG', 'SMALL', 'FONT', 'U', 'S',
+      'SUB', 'SUP', 'ABBR', 'CODE', 'MARK', 'Q', 'CITE', 'TIME', 'BR']);
+    const plain = (n) => n.nodeType === 3 || (n.nodeType === 1 && PLAIN.has(n.tagName)
+      && !n.hasAttribute('role') && getComputedStyle(n).display.startsWith('inline')
+      && Array.from(n.children).every(plain));
+    const flat = (text) => text.replace(/\s+/g, ' ').trim();
+    const found = {};
+    const linesOf = (run) => {
+      const lines = [''];
+      for (const node of run) {
+        const walker = document.createTreeWalker(node, NodeFilter.SHOW_ALL);
+        for (let n = walker.currentNode; n; n = walker.nextNode()) {
+          if (n.nodeName === 'BR') lines.push('');
+          else if (n.nodeType === 3) lines[lines.length - 1] += n.data;
+        }
+      }
+      return lines.map(flat).filter(Boolean);
+    };
+    const parents = new Set(Array.from(document.body.querySelectorAll('br')).slice(0, 500)
+      .map((br) => br.parentElement));
+    for (const parent of parents) {
+      let run = [];
+      for (const child of [...parent.childNodes, null]) {
+        if (child && plain(child)) { run.push(child); continue; }
+        const lines = linesOf(run);
+        if (lines.length > 1) found[flat(run.map((n) => n.textContent).join(''))] = lines;
+        run = [];
+      }
+    }
+    return found;
   };
   const count = document.getElementsByTagName('*').length;
   const nameOf = (e) => {  // the accessible name, as far as these elements need it
@@ -109,7 +160,8 @@
   const passwords = Array.from(document.querySelectorAll('input[type=password]'))
     .map((e) => e.value).filter((v) => v);
   const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
+  const breaks = document.body && count <= limit ? textBreaks() : {};
   return {
-    count, modal, overlay, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where,
+    count, modal, overlay, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where, breaks,
   };
 }

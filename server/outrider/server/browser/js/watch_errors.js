@@ -1,6 +1,7 @@
 // Starts noting which elements change from now on (an element counts as changed when it or
 // anything inside it does), so that page_errors.js after a submit reports what the submit
-// caused, not messages left over from before it.
+// caused, not messages left over from before it; and keeps the texts the page shows now, which
+// form_messages.js compares with what it shows after the submit.
 () => {
   const touched = new WeakSet();
   const note = (node) => {
@@ -21,4 +22,12 @@
   if (window.__outriderWatch) window.__outriderWatch.disconnect();
   window.__outriderWatch = observer;
   window.__outriderTouched = touched;
+  const shown = new Set();
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(), n = 0; node && n < 5000; node = walker.nextNode(), n++) {
+    const text = node.data.replace(/\s+/g, ' ').trim();
+    const parent = node.parentElement;
+    if (text && parent && !parent.closest('script, style, noscript, template') && parent.checkVisibility()) shown.add(text);
+  }
+  window.__outriderShown = shown;
 }

@@ -50,6 +50,31 @@ class ActiveLimits:
         return None
 
 
+# `insert_run_within`'s refusal when another run of the key's principal holds its request id.
+REQUEST_ID_TAKEN = "REQUEST_ID_TAKEN"
+
+
+@dataclass(frozen=True)
+class StartKey:
+    """A start's idempotency key: the caller's request id, scoped to its principal and tenant, and
+    the digest of what it asked for. It names one run until `since_us` passes the run's creation
+    (expired) unless that run is still active; deleting the run frees it at once."""
+
+    tenant: str
+    principal: str
+    request_id: str
+    digest: str
+    since_us: int  # keys of runs created before this instant have expired (once they ended)
+
+
+@dataclass(frozen=True)
+class KeyedRun:
+    """The run a start key names, and the digest of the request that made it."""
+
+    run_id: str
+    digest: str
+
+
 class RunWatch(Protocol):
     """Wakes a watcher when another process may have added events to one run."""
 
@@ -71,10 +96,31 @@ class Store(Protocol):
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None: ...
 
-    def insert_run_within(self, run: run_pb2.Run, run_id: str, limits: ActiveLimits) -> str | None:
-        """Saves a new run unless the store's active runs already reach `limits` (then returns
-        the refusal's reason and saves nothing). Counting and saving are one step for every
-        process sharing the store: two starts at the same instant cannot both pass a limit."""
+    def insert_run_within(
+        self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
+    ) -> str | None:
+        """Inserts a new run, committed before it returns, unless the store's active runs already
+        reach `limits` or another run holds `key` (then returns the refusal's reason,
+        REQUEST_ID_TAKEN for the key, and saves nothing). Counting, checking the key and saving
+        are one step for every process sharing the store: two starts at the same instant cannot
+        both pass a limit or both take a key. Blocking on PostgreSQL (`insert_run` is the
+        event loop's way in); Unavailable when the store did not take it (nothing was saved),
+        StartInDoubt when it cannot tell whether the insert committed."""
+
+    async def insert_run(
+        self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
+    ) -> str | None:
+        """`insert_run_within` without holding the event loop meanwhile."""
+
+    async def find_start(self, key: StartKey) -> KeyedRun | None:
+        """The run `key` names (created since `key.since_us`, or still active), if any."""
+
+    async def run_saved(self, run_id: str) -> bool:
+        """Whether the run's row exists (settles a StartInDoubt)."""
+
+    async def forget_request_ids(self, before_us: int) -> int:
+        """Frees the request ids of ended runs created before `before_us` (expired keys);
+        returns how many."""
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None: ...
 
@@ -88,6 +134,9 @@ class Store(Protocol):
         kind: int,
         tenant: str | None = None,
     ) -> list[run_pb2.Run]: ...
+
+    def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
+        """How many runs `list_runs` would return with no limit and no cursor."""
 
     def active_runs(self) -> list[run_pb2.Run]:
         """Active runs that no running process executes (on SQLite, whose file one process

@@ -18,7 +18,14 @@ from psycopg_pool import ConnectionPool
 
 from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, EventFeed, RunUsage
+from outrider.server.core.storage.base import (
+    ACTIVE_STATES,
+    ActiveLimits,
+    EventFeed,
+    KeyedRun,
+    RunUsage,
+    StartKey,
+)
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_artifacts import (
     SELECT_CHUNKS,
@@ -34,6 +41,7 @@ from outrider.server.core.storage.pg_presence import (
     Presence,
     unowned,
 )
+from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, forget_expired, insert_new_run
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -44,19 +52,12 @@ from outrider.server.core.storage.rows import (
     read_run,
     run_values,
 )
+from outrider.server.core.storage.start_keys import FIND_KEY, key_values
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
 # The tables holding a run's rows besides `runs` (deleted with it).
 _RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
-# The transaction-level advisory lock starts hold while they count active runs (a one-part key:
-# a separate space from the two-part presence locks), and the longest wait for it before a
-# start is refused (UNAVAILABLE).
-_ADMISSION_LOCK = 0x6F757472_61646D74
-_ADMISSION_WAIT = "5s"
-_COUNT_ACTIVE = (
-    "SELECT count(*) FROM runs WHERE state = ANY(%s) AND (%s::text IS NULL OR tenant = %s)"
-)
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 
 
@@ -164,12 +165,16 @@ class PostgresStore:
     async def committed(self) -> None:
         await asyncio.to_thread(self._writer.wait)
 
-    def _rows(self, sql: str, params: Sequence[Any], binary: bool = False) -> list[tuple[Any, ...]]:
-        """The rows of one read. A pooled connection PostgreSQL has dropped (a restart, a
-        failover, an idle timeout) fails once and leaves the pool: the read is tried again on
+    def _rows(
+        self, sql: str, params: Sequence[Any], binary: bool = False, barrier: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """The rows of one read, after this process's queued writes (unless `barrier` is off:
+        for rows never written behind). A pooled connection PostgreSQL has dropped (a restart,
+        a failover, an idle timeout) fails once and leaves the pool: the read is tried again on
         another, until every pooled connection may have been a dropped one (after a restart
         all are), then it gives up with Unavailable."""
-        self._writer.wait()
+        if barrier:
+            self._writer.wait()
         for attempt in range(_POOL_SIZE + 1):
             try:
                 return self._read(sql, params, binary)
@@ -201,24 +206,31 @@ class PostgresStore:
             )
         )
 
-    def insert_run_within(self, run: run_pb2.Run, run_id: str, limits: ActiveLimits) -> str | None:
-        """Without limits, a save like any other (written behind). With limits, counts and
-        inserts in one transaction that holds a cluster-wide advisory lock, so starts on every
-        replica take their turn (waiting at most a few seconds for it), committed before it
-        returns, so the next start anywhere counts this run."""
-        if not limits.cluster and not limits.tenant:
-            self.save_run(run, run_id)
-            return None
-        self._writer.wait()  # this process's ended runs are counted as ended
-        try:
-            with self._pool.connection() as conn, conn.transaction():
-                conn.execute(f"SET LOCAL lock_timeout = '{_ADMISSION_WAIT}'")
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_ADMISSION_LOCK,))
-                return _insert_if_room(conn, run, run_id, limits, self._presence.key)
-        except psycopg.Error as error:  # the lock wait ran out, or the connection did
-            raise Unavailable(
-                f"PostgreSQL could not admit the run: {error}", reason="STORE_UNAVAILABLE"
-            ) from error
+    def insert_run_within(
+        self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
+    ) -> str | None:
+        """In a transaction of its own (`pg_starts`), committed before it returns: the next
+        start anywhere counts this run and sees its key. The rows this process wrote behind
+        first (its ended runs) are committed before the count."""
+        if limits.cluster or limits.tenant:
+            self._writer.wait()
+        return insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+
+    async def insert_run(
+        self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
+    ) -> str | None:
+        return await asyncio.to_thread(self.insert_run_within, run, run_id, limits, key)
+
+    async def find_start(self, key: StartKey) -> KeyedRun | None:
+        rows = await asyncio.to_thread(self._rows, FIND_KEY, key_values(key), barrier=False)
+        return KeyedRun(str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def run_saved(self, run_id: str) -> bool:
+        sql = "SELECT 1 FROM runs WHERE id = %s"
+        return bool(await asyncio.to_thread(self._rows, sql, (run_id,), barrier=False))
+
+    async def forget_request_ids(self, before_us: int) -> int:
+        return await asyncio.to_thread(forget_expired, self._pool, before_us)
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         """The run; while another process executes it, its last sequence is that of its newest
@@ -248,27 +260,19 @@ class PostgresStore:
         tenant: str | None = None,
     ) -> list[run_pb2.Run]:
         """Runs newest first, strictly older than the (create_us, id) cursor when given."""
-        clauses: list[str] = ["TRUE"]
-        params: list[Any] = []
-        if before is not None:
-            clauses.append("(create_us, id) < (%s, %s)")
-            params.extend(before)
-        wanted = list(states)
-        if wanted:
-            clauses.append("state = ANY(%s)")
-            params.append(wanted)
-        if kind:
-            clauses.append("kind = %s")
-            params.append(kind)
-        if tenant is not None:
-            clauses.append("tenant = %s")
-            params.append(tenant)
+        clauses, params = _run_filters(before, states, kind, tenant)
         rows = self._rows(
             f"SELECT {RUN_COLUMNS} FROM runs WHERE {' AND '.join(clauses)} "
             "ORDER BY create_us DESC, id DESC LIMIT %s",
             [*params, limit],
         )
         return [read_run(row, self.save_run) for row in rows]
+
+    def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
+        clauses, params = _run_filters(None, states, kind, tenant)
+        return int(
+            self._rows(f"SELECT count(*) FROM runs WHERE {' AND '.join(clauses)}", params)[0][0]
+        )
 
     def active_runs(self) -> list[run_pb2.Run]:
         """Active runs no live process owns: those of replicas that died or were stopped. This
@@ -284,7 +288,7 @@ class PostgresStore:
         return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
 
     def count_active(self, tenant: str | None = None) -> int:
-        rows = self._rows(_COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant))
+        rows = self._rows(COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant))
         return int(rows[0][0])
 
     def claim_orphan(self, run_id: str) -> int | None:
@@ -544,19 +548,22 @@ class PostgresStore:
         """Nothing to do: PostgreSQL's autovacuum reuses the space of deleted rows."""
 
 
-def _insert_if_room(
-    conn: psycopg.Connection[Any], run: run_pb2.Run, run_id: str, limits: ActiveLimits, owner: int
-) -> str | None:
-    """Inside the admission lock: the refusal's reason, or None after inserting the run."""
-
-    def count(tenant: str | None) -> int:
-        row = conn.execute(_COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant)).fetchone()
-        return int(row[0]) if row else 0
-
-    refusal = limits.refusal(run.tenant, count)
-    if refusal is None:
-        conn.execute(
-            f"INSERT INTO runs ({RUN_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (*run_values(run, run_id), owner),
-        )
-    return refusal
+def _run_filters(
+    before: tuple[int, str] | None, states: Iterable[int], kind: int, tenant: str | None
+) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = ["TRUE"]
+    params: list[Any] = []
+    if before is not None:
+        clauses.append("(create_us, id) < (%s, %s)")
+        params.extend(before)
+    wanted = list(states)
+    if wanted:
+        clauses.append("state = ANY(%s)")
+        params.append(wanted)
+    if kind:
+        clauses.append("kind = %s")
+        params.append(kind)
+    if tenant is not None:
+        clauses.append("tenant = %s")
+        params.append(tenant)
+    return clauses, params

@@ -108,6 +108,17 @@ export declare type InteractStart = Message<"outrider.v1.InteractStart"> & {
    * @generated from field: outrider.v1.RunOptions options = 3;
    */
   options?: RunOptions | undefined;
+
+  /**
+   * Makes the start idempotent (AIP-155): a UUID the caller makes once per intended run and
+   * sends again with each retry. The same principal sending the same id with the same request
+   * within OUTRIDER_IDEMPOTENCY_TTL (default 24 h) gets the same run (the stream attaches to it
+   * from sequence 1) and the metadata "outrider-idempotent-replayed: true"; with a different
+   * request, ALREADY_EXISTS (reason IDEMPOTENCY_KEY_REUSED). Empty: every call starts a new run.
+   *
+   * @generated from field: string request_id = 4;
+   */
+  requestId: string;
 };
 
 /**

@@ -564,6 +564,16 @@ export declare type ResearchMetadata = Message<"outrider.v1.ResearchMetadata"> &
    * @generated from field: repeated string removed_citations = 16;
    */
   removedCitations: string[];
+
+  /**
+   * Beyond the seed: statements removed from the report because no fetched page they cite
+   * supports them (they cite none, or state a number, date or proper name their pages lack),
+   * as the writer wrote them without their citations. (Number 20: above what the seed's
+   * fields and other additions may take.)
+   *
+   * @generated from field: repeated string removed_statements = 20;
+   */
+  removedStatements: string[];
 };
 
 /**

@@ -124,6 +124,15 @@ export declare type Run = Message<"outrider.v1.Run"> & {
    * @generated from field: string cancelled_by = 14;
    */
   cancelledBy: string;
+
+  /**
+   * Labels the edge that started the run gave it; output only. The A2A edge sets
+   * "a2a.context_id" (the A2A context the task belongs to) and "a2a.message_id" (the id of the
+   * message that started it). Empty for runs started over gRPC or REST.
+   *
+   * @generated from field: map<string, string> labels = 20;
+   */
+  labels: { [key: string]: string };
 };
 
 /**

@@ -100,6 +100,19 @@ MIGRATIONS = (
             "CREATE UNIQUE INDEX active_recipe ON recipes (key) WHERE NOT retired",
         ),
     ),
+    Migration(
+        9,
+        "runs.created_by, request_id, request_digest: idempotent starts, one run per key",
+        (
+            "ALTER TABLE runs ADD COLUMN created_by TEXT",
+            "ALTER TABLE runs ADD COLUMN request_id TEXT",
+            "ALTER TABLE runs ADD COLUMN request_digest TEXT",
+            "CREATE UNIQUE INDEX runs_by_request ON runs (tenant, created_by, request_id) "
+            "WHERE request_id IS NOT NULL",
+            "CREATE INDEX runs_request_ids_by_time ON runs (create_us) "
+            "WHERE request_id IS NOT NULL",
+        ),
+    ),
 )
 
 

@@ -67,6 +67,19 @@ MIGRATIONS = (
             "CREATE UNIQUE INDEX IF NOT EXISTS active_recipe ON recipes (key) WHERE retired = 0",
         ),
     ),
+    Migration(
+        5,
+        "runs.created_by, request_id, request_digest: idempotent starts, one run per key",
+        (
+            f"{_ADD_IF_MISSING}runs created_by TEXT",
+            f"{_ADD_IF_MISSING}runs request_id TEXT",
+            f"{_ADD_IF_MISSING}runs request_digest TEXT",
+            "CREATE UNIQUE INDEX IF NOT EXISTS runs_by_request "
+            "ON runs (tenant, created_by, request_id) WHERE request_id IS NOT NULL",
+            "CREATE INDEX IF NOT EXISTS runs_request_ids_by_time ON runs (create_us) "
+            "WHERE request_id IS NOT NULL",
+        ),
+    ),
 )
 
 

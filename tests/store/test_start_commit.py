@@ -1,0 +1,83 @@
+"""A start answered with an error never executes unless its record committed (issue 23): with
+PostgreSQL holding every insert into `runs` back (a lock, as a stalled primary would), a start is
+answered UNAVAILABLE after START_WAIT and its run does nothing meanwhile, counted at the site it
+would visit. Once the inserts go through late, the run with a request id executes once and a
+retry with the same id returns it; the run without one is ended without ever executing."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import grpc
+import psycopg
+import pytest
+from google.protobuf import struct_pb2
+
+from outrider.v1 import params_pb2, run_pb2
+from outrider.v1 import run_service_pb2 as rs
+from tests.conftest import HarnessFactory
+from tests.support.harness import Harness, eventually, rich_error
+from tests.support.hit_counter import hit_counter
+
+
+def visiting(url: str, request_id: str = "") -> rs.CreateRunRequest:
+    data = struct_pb2.Struct()
+    data.update({"visit": url, "steps": 1})
+    automate = params_pb2.AutomateParams(task="visit once", data=data)
+    return rs.CreateRunRequest(automate=automate, request_id=request_id)
+
+
+def committed_runs(url: str) -> int:
+    """Runs another session can read: only committed rows."""
+    with psycopg.connect(url, autocommit=True) as reader:
+        row = reader.execute("SELECT count(*) FROM runs").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def ended(harness: Harness, name: str) -> run_pb2.Run:
+    async def done() -> bool:
+        run = (await harness.runs.GetRun(rs.GetRunRequest(name=name))).run
+        return run.state not in (run_pb2.RUN_STATE_QUEUED, run_pb2.RUN_STATE_RUNNING)
+
+    await eventually(done, within=30)
+    return (await harness.runs.GetRun(rs.GetRunRequest(name=name))).run
+
+
+@pytest.mark.timeout(180)
+async def test_a_start_answered_unavailable_does_not_execute_while_uncommitted(
+    postgres_url: str, make_harness: HarnessFactory
+) -> None:
+    harness = await make_harness(database_url=postgres_url)
+    request_id = str(uuid.uuid4())
+    with hit_counter() as site:
+        keyed, plain = visiting(f"{site.url}/keyed", request_id), visiting(f"{site.url}/plain")
+        with psycopg.connect(postgres_url) as blocker:
+            blocker.execute("LOCK TABLE runs IN SHARE MODE")  # inserts wait; reads go on
+            answers = await asyncio.gather(
+                harness.runs.CreateRun(keyed),
+                harness.runs.CreateRun(plain),
+                return_exceptions=True,
+            )
+            for answer in answers:
+                assert isinstance(answer, grpc.aio.AioRpcError), answer
+                error = rich_error(answer)
+                assert error.code == grpc.StatusCode.UNAVAILABLE
+                assert error.reason == "START_NOT_CONFIRMED"
+            assert "same request id" in rich_error(answers[0]).message  # the keyed one
+            await asyncio.sleep(1.0)  # were either run executing, it would have visited by now
+            assert site.hits == {}
+            assert committed_runs(postgres_url) == 0
+        # The lock is gone: both inserts commit now, late.
+        retried = await harness.runs.CreateRun(keyed)  # the same start, sent again
+        run = await ended(harness, retried.run.name)
+        assert run.state == run_pb2.RUN_STATE_SUCCEEDED
+        assert site.count("/keyed") == 1  # executed once: by the late commit, not the retry
+        listed = (await harness.runs.ListRuns(rs.ListRunsRequest())).runs
+        assert len(listed) == 2
+        other = next(r for r in listed if r.name != run.name)
+        other = await ended(harness, other.name)
+        assert other.state == run_pb2.RUN_STATE_FAILED
+        assert other.outcome.error_code == "START_NOT_CONFIRMED"
+        assert site.count("/plain") == 0  # never executed
