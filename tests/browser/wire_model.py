@@ -68,6 +68,11 @@ class WireModel:
         self.problems: list[str] = []
         self.provider = FakeProvider(self._respond)
 
+    def then(self, turns: Sequence[Turn]) -> None:
+        """Appends turns to the script (a model several runs share, one after another)."""
+        with self._lock:
+            self._turns.extend(turns)
+
     @property
     def spec(self) -> str:
         return f"openai-compatible:fake@{self.provider.url}/v1"

@@ -78,8 +78,10 @@ def test_a_process_takes_its_presence_back_after_its_session_was_dropped(postgre
         assert other.active_runs() == []
         drop_connections(postgres_url)  # as a database restart: every presence lock goes
         assert [r.name for r in other.active_runs()] == ["runs/a"]  # nobody's, for now
-        assert owner.active_runs() == []  # the owner takes its lock back first thing
-        assert other.active_runs() == []
+        assert owner.keep_presence() is True  # its keeper's next check takes it back
+        assert owner.presence_epoch() == 1 and owner.keep_presence() is False
+        assert other.keep_presence() is True
+        assert owner.active_runs() == [] and other.active_runs() == []
     finally:
         owner.close()
         other.close()

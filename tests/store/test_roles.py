@@ -87,7 +87,8 @@ async def test_a_caller_leaving_cancels_its_run_on_the_worker(tier: Tier) -> Non
 async def test_an_api_replica_without_workers_refuses_starts(
     start_replica: Callable[..., ServerProcess],
 ) -> None:
-    api = start_replica(OUTRIDER_ROLE="api", **CLUSTER)
+    # a start waits up to two failover intervals for a worker's presence, then is refused
+    api = start_replica(OUTRIDER_ROLE="api", OUTRIDER_FAILOVER_INTERVAL="0.5", **CLUSTER)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{api.port}") as channel:
         runs = run_service_pb2_grpc.RunServiceStub(channel)
         request = automate_request(steps=1)

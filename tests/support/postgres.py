@@ -55,13 +55,16 @@ def _owner() -> pwd.struct_passwd | None:
 
 
 class PostgresServer:
-    """Hands out fresh databases on one server; `close()` stops a cluster it started."""
+    """Hands out fresh databases on one server; `close()` stops a cluster it started.
+    `private`: a cluster of its own even when OUTRIDER_TEST_DATABASE_URL names a server (a test
+    that restarts it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, private: bool = False) -> None:
         self._root: Path | None = None
         self._owner = _owner()
         self._bin = Path()
-        url = os.environ.get(ENV_URL)
+        self._options = ""
+        url = None if private else os.environ.get(ENV_URL)
         self.base_url = url.rstrip("/").rsplit("/", 1)[0] if url else self._start_cluster()
 
     def _run(self, *command: str | Path) -> None:
@@ -80,14 +83,33 @@ class PostgresServer:
         data = self._root / "data"
         self._run(self._bin / "initdb", "-D", data, "-U", _USER, "--auth=trust", "--no-sync")
         port = _free_port()
-        options = (
+        self._options = (
             f"-p {port} -k {self._root} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c full_page_writes=off -c max_connections=200"
         )
-        self._run(
-            self._bin / "pg_ctl", "-D", data, "-l", self._root / "log", "-o", options, "-w", "start"
-        )
+        self._pg_ctl("-w", "start")
         return f"postgresql://{_USER}@127.0.0.1:{port}"
+
+    def _pg_ctl(self, *arguments: str) -> None:
+        assert self._root is not None
+        data, log = self._root / "data", self._root / "log"
+        self._run(self._bin / "pg_ctl", "-D", data, "-l", log, "-o", self._options, *arguments)
+
+    def restart(self) -> None:
+        """Stops the cluster (fast: every session is ended, as when a database server restarts)
+        and starts it again; returns once it accepts connections."""
+        if self._root is None:
+            raise RuntimeError("only a cluster this process started can be restarted")
+        self._pg_ctl("-m", "fast", "-w", "restart")
+
+    def stop(self) -> None:
+        """Stops the cluster (fast: every session is ended); `start` brings it back."""
+        if self._root is None:
+            raise RuntimeError("only a cluster this process started can be stopped")
+        self._pg_ctl("-m", "fast", "-w", "stop")
+
+    def start(self) -> None:
+        self._pg_ctl("-w", "start")
 
     def create_database(self) -> str:
         name = f"outrider_test_{uuid.uuid4().hex[:12]}"
@@ -107,6 +129,8 @@ class PostgresServer:
             self._run(
                 self._bin / "pg_ctl", "-D", self._root / "data", "-m", "immediate", "-w", "stop"
             )
+        except subprocess.CalledProcessError:
+            pass  # stopped already (a test that stops it failed before starting it again)
         finally:
             shutil.rmtree(self._root, ignore_errors=True)
 

@@ -22,7 +22,7 @@ def _names(descriptor: Descriptor) -> dict[str, str]:
 def event_name(event: RunEvent) -> str:
     """ "agent:action", "complete", ... for Tabstack events; the arm name for our own events
     ("approval_requested", "approval_resolved", "input_resolved", "run_queued",
-    "recipe_replayed", "run_resumed")."""
+    "recipe_replayed", "run_resumed", "side_effect")."""
     arm = event.WhichOneof("payload")
     if arm in ("automate", "research"):
         inner: Message = getattr(event, arm)

@@ -9,12 +9,23 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ResumeAfterSideEffects(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESUME_AFTER_SIDE_EFFECTS_UNSPECIFIED: _ClassVar[ResumeAfterSideEffects]
+    RESUME_AFTER_SIDE_EFFECTS_ASK: _ClassVar[ResumeAfterSideEffects]
+    RESUME_AFTER_SIDE_EFFECTS_END: _ClassVar[ResumeAfterSideEffects]
+    RESUME_AFTER_SIDE_EFFECTS_REPEAT: _ClassVar[ResumeAfterSideEffects]
+
 class RecipeMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     RECIPE_MODE_UNSPECIFIED: _ClassVar[RecipeMode]
     RECIPE_MODE_OFF: _ClassVar[RecipeMode]
     RECIPE_MODE_RECORD: _ClassVar[RecipeMode]
     RECIPE_MODE_REPLAY: _ClassVar[RecipeMode]
+RESUME_AFTER_SIDE_EFFECTS_UNSPECIFIED: ResumeAfterSideEffects
+RESUME_AFTER_SIDE_EFFECTS_ASK: ResumeAfterSideEffects
+RESUME_AFTER_SIDE_EFFECTS_END: ResumeAfterSideEffects
+RESUME_AFTER_SIDE_EFFECTS_REPEAT: ResumeAfterSideEffects
 RECIPE_MODE_UNSPECIFIED: RecipeMode
 RECIPE_MODE_OFF: RecipeMode
 RECIPE_MODE_RECORD: RecipeMode
@@ -65,7 +76,7 @@ class ResearchParams(_message.Message):
     def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[_research_events_pb2.ResearchMode, str]] = ..., fetch_timeout: _Optional[int] = ..., nocache: _Optional[bool] = ..., include_full_text: _Optional[bool] = ...) -> None: ...
 
 class RunOptions(_message.Message):
-    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts", "recipes")
+    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts", "recipes", "resume_after_side_effects")
     CANCEL_ON_DISCONNECT_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_SCREENSHOT_IMAGES_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
@@ -74,6 +85,7 @@ class RunOptions(_message.Message):
     REFUSE_HELD_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     OMIT_PROMPTS_FIELD_NUMBER: _ClassVar[int]
     RECIPES_FIELD_NUMBER: _ClassVar[int]
+    RESUME_AFTER_SIDE_EFFECTS_FIELD_NUMBER: _ClassVar[int]
     cancel_on_disconnect: bool
     include_screenshot_images: bool
     model: str
@@ -82,4 +94,5 @@ class RunOptions(_message.Message):
     refuse_held_actions: bool
     omit_prompts: bool
     recipes: RecipeMode
-    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ..., recipes: _Optional[_Union[RecipeMode, str]] = ...) -> None: ...
+    resume_after_side_effects: ResumeAfterSideEffects
+    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ..., recipes: _Optional[_Union[RecipeMode, str]] = ..., resume_after_side_effects: _Optional[_Union[ResumeAfterSideEffects, str]] = ...) -> None: ...

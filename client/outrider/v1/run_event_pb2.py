@@ -28,7 +28,7 @@ from outrider.v1 import automate_events_pb2 as outrider_dot_v1_dot_automate__eve
 from outrider.v1 import research_events_pb2 as outrider_dot_v1_dot_research__events__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1boutrider/v1/run_event.proto\x12\x0boutrider.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!outrider/v1/automate_events.proto\x1a!outrider/v1/research_events.proto\"\x96\x04\n\x08RunEvent\x12\x0b\n\x03run\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\x03\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\x08\x61utomate\x18\x04 \x01(\x0b\x32\x1a.outrider.v1.AutomateEventH\x00\x12.\n\x08research\x18\x05 \x01(\x0b\x32\x1a.outrider.v1.ResearchEventH\x00\x12<\n\x12\x61pproval_requested\x18\x06 \x01(\x0b\x32\x1e.outrider.v1.ApprovalRequestedH\x00\x12:\n\x11\x61pproval_resolved\x18\x07 \x01(\x0b\x32\x1d.outrider.v1.ApprovalResolvedH\x00\x12\x34\n\x0einput_resolved\x18\x08 \x01(\x0b\x32\x1a.outrider.v1.InputResolvedH\x00\x12,\n\nrun_queued\x18\n \x01(\x0b\x32\x16.outrider.v1.RunQueuedH\x00\x12\x36\n\x0frecipe_replayed\x18\x0b \x01(\x0b\x32\x1b.outrider.v1.RecipeReplayedH\x00\x12.\n\x0brun_resumed\x18\x0c \x01(\x0b\x32\x17.outrider.v1.RunResumedH\x00\x12\x10\n\x08\x61rtifact\x18\t \x01(\tB\t\n\x07payload\"L\n\tHeartbeat\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_sequence\x18\x02 \x01(\x03\"\xfb\x01\n\x11\x41pprovalRequested\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x14\n\x0citeration_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12\x0b\n\x03ref\x18\x04 \x01(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12(\n\x07\x64\x65tails\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12/\n\x0b\x65xpire_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\nanswer_url\x18\t \x01(\tH\x00\x88\x01\x01\x42\r\n\x0b_answer_url\"\xd7\x01\n\x10\x41pprovalResolved\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12-\n\x06source\x18\x05 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x06 \x01(\t\"\x88\x01\n\rInputResolved\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x11\n\tsubmitted\x18\x02 \x01(\x08\x12\x0c\n\x04refs\x18\x03 \x03(\t\x12-\n\x06source\x18\x04 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x05 \x01(\t\"\x1d\n\tRunQueued\x12\x10\n\x08position\x18\x01 \x01(\x05\"-\n\nRunResumed\x12\x0f\n\x07\x61ttempt\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x8a\x01\n\x0eRecipeReplayed\x12\x11\n\trecipe_id\x18\x01 \x01(\t\x12\x13\n\x0bsteps_total\x18\x02 \x01(\x05\x12\x16\n\x0esteps_replayed\x18\x03 \x01(\x05\x12\x13\n\x0bhanded_over\x18\x04 \x01(\x08\x12\x12\n\ndivergence\x18\x05 \x01(\t\x12\x0f\n\x07retired\x18\x06 \x01(\x08*r\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x41PPROVAL_DECISION_APPROVE\x10\x01\x12\x1c\n\x18\x41PPROVAL_DECISION_REJECT\x10\x02*c\n\rApprovalScope\x12\x1e\n\x1a\x41PPROVAL_SCOPE_UNSPECIFIED\x10\x00\x12\x17\n\x13\x41PPROVAL_SCOPE_ONCE\x10\x01\x12\x19\n\x15\x41PPROVAL_SCOPE_ALWAYS\x10\x02*\x93\x01\n\x10ResolutionSource\x12!\n\x1dRESOLUTION_SOURCE_UNSPECIFIED\x10\x00\x12\x1c\n\x18RESOLUTION_SOURCE_CALLER\x10\x01\x12\x1d\n\x19RESOLUTION_SOURCE_EXPIRED\x10\x02\x12\x1f\n\x1bRESOLUTION_SOURCE_RUN_ENDED\x10\x03\x42\x8f\x01\n\x0f\x63om.outrider.v1B\rRunEventProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1boutrider/v1/run_event.proto\x12\x0boutrider.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!outrider/v1/automate_events.proto\x1a!outrider/v1/research_events.proto\"\xc6\x04\n\x08RunEvent\x12\x0b\n\x03run\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\x03\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\x08\x61utomate\x18\x04 \x01(\x0b\x32\x1a.outrider.v1.AutomateEventH\x00\x12.\n\x08research\x18\x05 \x01(\x0b\x32\x1a.outrider.v1.ResearchEventH\x00\x12<\n\x12\x61pproval_requested\x18\x06 \x01(\x0b\x32\x1e.outrider.v1.ApprovalRequestedH\x00\x12:\n\x11\x61pproval_resolved\x18\x07 \x01(\x0b\x32\x1d.outrider.v1.ApprovalResolvedH\x00\x12\x34\n\x0einput_resolved\x18\x08 \x01(\x0b\x32\x1a.outrider.v1.InputResolvedH\x00\x12,\n\nrun_queued\x18\n \x01(\x0b\x32\x16.outrider.v1.RunQueuedH\x00\x12\x36\n\x0frecipe_replayed\x18\x0b \x01(\x0b\x32\x1b.outrider.v1.RecipeReplayedH\x00\x12.\n\x0brun_resumed\x18\x0c \x01(\x0b\x32\x17.outrider.v1.RunResumedH\x00\x12.\n\x0bside_effect\x18\r \x01(\x0b\x32\x17.outrider.v1.SideEffectH\x00\x12\x10\n\x08\x61rtifact\x18\t \x01(\tB\t\n\x07payload\"L\n\tHeartbeat\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_sequence\x18\x02 \x01(\x03\"\xfb\x01\n\x11\x41pprovalRequested\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x14\n\x0citeration_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12\x0b\n\x03ref\x18\x04 \x01(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12(\n\x07\x64\x65tails\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12/\n\x0b\x65xpire_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\nanswer_url\x18\t \x01(\tH\x00\x88\x01\x01\x42\r\n\x0b_answer_url\"\xd7\x01\n\x10\x41pprovalResolved\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12-\n\x06source\x18\x05 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x06 \x01(\t\"\x88\x01\n\rInputResolved\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x11\n\tsubmitted\x18\x02 \x01(\x08\x12\x0c\n\x04refs\x18\x03 \x03(\t\x12-\n\x06source\x18\x04 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x05 \x01(\t\"\x1d\n\tRunQueued\x12\x10\n\x08position\x18\x01 \x01(\x05\"-\n\nRunResumed\x12\x0f\n\x07\x61ttempt\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x8a\x01\n\x0eRecipeReplayed\x12\x11\n\trecipe_id\x18\x01 \x01(\t\x12\x13\n\x0bsteps_total\x18\x02 \x01(\x05\x12\x16\n\x0esteps_replayed\x18\x03 \x01(\x05\x12\x13\n\x0bhanded_over\x18\x04 \x01(\x08\x12\x12\n\ndivergence\x18\x05 \x01(\t\x12\x0f\n\x07retired\x18\x06 \x01(\x08\"\xb0\x01\n\nSideEffect\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.outrider.v1.SideEffectKind\x12\x0e\n\x06number\x18\x02 \x01(\x05\x12\x0f\n\x07\x61ttempt\x18\x03 \x01(\x05\x12\x14\n\x0citeration_id\x18\x04 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x05 \x01(\t\x12\x0e\n\x06method\x18\x06 \x01(\t\x12\x0b\n\x03url\x18\x07 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x08 \x01(\t*r\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x41PPROVAL_DECISION_APPROVE\x10\x01\x12\x1c\n\x18\x41PPROVAL_DECISION_REJECT\x10\x02*c\n\rApprovalScope\x12\x1e\n\x1a\x41PPROVAL_SCOPE_UNSPECIFIED\x10\x00\x12\x17\n\x13\x41PPROVAL_SCOPE_ONCE\x10\x01\x12\x19\n\x15\x41PPROVAL_SCOPE_ALWAYS\x10\x02*\x93\x01\n\x10ResolutionSource\x12!\n\x1dRESOLUTION_SOURCE_UNSPECIFIED\x10\x00\x12\x1c\n\x18RESOLUTION_SOURCE_CALLER\x10\x01\x12\x1d\n\x19RESOLUTION_SOURCE_EXPIRED\x10\x02\x12\x1f\n\x1bRESOLUTION_SOURCE_RUN_ENDED\x10\x03*\xd5\x01\n\x0eSideEffectKind\x12 \n\x1cSIDE_EFFECT_KIND_UNSPECIFIED\x10\x00\x12 \n\x1cSIDE_EFFECT_KIND_FORM_SUBMIT\x10\x01\x12\x1c\n\x18SIDE_EFFECT_KIND_REQUEST\x10\x02\x12\x1d\n\x19SIDE_EFFECT_KIND_DOWNLOAD\x10\x03\x12\x1b\n\x17SIDE_EFFECT_KIND_UPLOAD\x10\x04\x12%\n!SIDE_EFFECT_KIND_APPROVAL_GRANTED\x10\x05\x42\x8f\x01\n\x0f\x63om.outrider.v1B\rRunEventProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,26 +36,30 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'outrider.v1.run_event_pb2',
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\017com.outrider.v1B\rRunEventProtoP\001Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\242\002\003OTR\252\002\013Outrider.V1\312\002\013Outrider\\V1\352\002\014Outrider::V1'
-  _globals['_APPROVALDECISION']._serialized_start=1622
-  _globals['_APPROVALDECISION']._serialized_end=1736
-  _globals['_APPROVALSCOPE']._serialized_start=1738
-  _globals['_APPROVALSCOPE']._serialized_end=1837
-  _globals['_RESOLUTIONSOURCE']._serialized_start=1840
-  _globals['_RESOLUTIONSOURCE']._serialized_end=1987
+  _globals['_APPROVALDECISION']._serialized_start=1849
+  _globals['_APPROVALDECISION']._serialized_end=1963
+  _globals['_APPROVALSCOPE']._serialized_start=1965
+  _globals['_APPROVALSCOPE']._serialized_end=2064
+  _globals['_RESOLUTIONSOURCE']._serialized_start=2067
+  _globals['_RESOLUTIONSOURCE']._serialized_end=2214
+  _globals['_SIDEEFFECTKIND']._serialized_start=2217
+  _globals['_SIDEEFFECTKIND']._serialized_end=2430
   _globals['_RUNEVENT']._serialized_start=178
-  _globals['_RUNEVENT']._serialized_end=712
-  _globals['_HEARTBEAT']._serialized_start=714
-  _globals['_HEARTBEAT']._serialized_end=790
-  _globals['_APPROVALREQUESTED']._serialized_start=793
-  _globals['_APPROVALREQUESTED']._serialized_end=1044
-  _globals['_APPROVALRESOLVED']._serialized_start=1047
-  _globals['_APPROVALRESOLVED']._serialized_end=1262
-  _globals['_INPUTRESOLVED']._serialized_start=1265
-  _globals['_INPUTRESOLVED']._serialized_end=1401
-  _globals['_RUNQUEUED']._serialized_start=1403
-  _globals['_RUNQUEUED']._serialized_end=1432
-  _globals['_RUNRESUMED']._serialized_start=1434
-  _globals['_RUNRESUMED']._serialized_end=1479
-  _globals['_RECIPEREPLAYED']._serialized_start=1482
-  _globals['_RECIPEREPLAYED']._serialized_end=1620
+  _globals['_RUNEVENT']._serialized_end=760
+  _globals['_HEARTBEAT']._serialized_start=762
+  _globals['_HEARTBEAT']._serialized_end=838
+  _globals['_APPROVALREQUESTED']._serialized_start=841
+  _globals['_APPROVALREQUESTED']._serialized_end=1092
+  _globals['_APPROVALRESOLVED']._serialized_start=1095
+  _globals['_APPROVALRESOLVED']._serialized_end=1310
+  _globals['_INPUTRESOLVED']._serialized_start=1313
+  _globals['_INPUTRESOLVED']._serialized_end=1449
+  _globals['_RUNQUEUED']._serialized_start=1451
+  _globals['_RUNQUEUED']._serialized_end=1480
+  _globals['_RUNRESUMED']._serialized_start=1482
+  _globals['_RUNRESUMED']._serialized_end=1527
+  _globals['_RECIPEREPLAYED']._serialized_start=1530
+  _globals['_RECIPEREPLAYED']._serialized_end=1668
+  _globals['_SIDEEFFECT']._serialized_start=1671
+  _globals['_SIDEEFFECT']._serialized_end=1847
 # @@protoc_insertion_point(module_scope)

@@ -31,6 +31,15 @@ class ResolutionSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RESOLUTION_SOURCE_CALLER: _ClassVar[ResolutionSource]
     RESOLUTION_SOURCE_EXPIRED: _ClassVar[ResolutionSource]
     RESOLUTION_SOURCE_RUN_ENDED: _ClassVar[ResolutionSource]
+
+class SideEffectKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SIDE_EFFECT_KIND_UNSPECIFIED: _ClassVar[SideEffectKind]
+    SIDE_EFFECT_KIND_FORM_SUBMIT: _ClassVar[SideEffectKind]
+    SIDE_EFFECT_KIND_REQUEST: _ClassVar[SideEffectKind]
+    SIDE_EFFECT_KIND_DOWNLOAD: _ClassVar[SideEffectKind]
+    SIDE_EFFECT_KIND_UPLOAD: _ClassVar[SideEffectKind]
+    SIDE_EFFECT_KIND_APPROVAL_GRANTED: _ClassVar[SideEffectKind]
 APPROVAL_DECISION_UNSPECIFIED: ApprovalDecision
 APPROVAL_DECISION_APPROVE: ApprovalDecision
 APPROVAL_DECISION_REJECT: ApprovalDecision
@@ -41,9 +50,15 @@ RESOLUTION_SOURCE_UNSPECIFIED: ResolutionSource
 RESOLUTION_SOURCE_CALLER: ResolutionSource
 RESOLUTION_SOURCE_EXPIRED: ResolutionSource
 RESOLUTION_SOURCE_RUN_ENDED: ResolutionSource
+SIDE_EFFECT_KIND_UNSPECIFIED: SideEffectKind
+SIDE_EFFECT_KIND_FORM_SUBMIT: SideEffectKind
+SIDE_EFFECT_KIND_REQUEST: SideEffectKind
+SIDE_EFFECT_KIND_DOWNLOAD: SideEffectKind
+SIDE_EFFECT_KIND_UPLOAD: SideEffectKind
+SIDE_EFFECT_KIND_APPROVAL_GRANTED: SideEffectKind
 
 class RunEvent(_message.Message):
-    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "run_queued", "recipe_replayed", "run_resumed", "artifact")
+    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "run_queued", "recipe_replayed", "run_resumed", "side_effect", "artifact")
     RUN_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -55,6 +70,7 @@ class RunEvent(_message.Message):
     RUN_QUEUED_FIELD_NUMBER: _ClassVar[int]
     RECIPE_REPLAYED_FIELD_NUMBER: _ClassVar[int]
     RUN_RESUMED_FIELD_NUMBER: _ClassVar[int]
+    SIDE_EFFECT_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_FIELD_NUMBER: _ClassVar[int]
     run: str
     sequence: int
@@ -67,8 +83,9 @@ class RunEvent(_message.Message):
     run_queued: RunQueued
     recipe_replayed: RecipeReplayed
     run_resumed: RunResumed
+    side_effect: SideEffect
     artifact: str
-    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., run_queued: _Optional[_Union[RunQueued, _Mapping]] = ..., recipe_replayed: _Optional[_Union[RecipeReplayed, _Mapping]] = ..., run_resumed: _Optional[_Union[RunResumed, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
+    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., run_queued: _Optional[_Union[RunQueued, _Mapping]] = ..., recipe_replayed: _Optional[_Union[RecipeReplayed, _Mapping]] = ..., run_resumed: _Optional[_Union[RunResumed, _Mapping]] = ..., side_effect: _Optional[_Union[SideEffect, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
     __slots__ = ("time", "last_sequence")
@@ -159,3 +176,23 @@ class RecipeReplayed(_message.Message):
     divergence: str
     retired: bool
     def __init__(self, recipe_id: _Optional[str] = ..., steps_total: _Optional[int] = ..., steps_replayed: _Optional[int] = ..., handed_over: _Optional[bool] = ..., divergence: _Optional[str] = ..., retired: _Optional[bool] = ...) -> None: ...
+
+class SideEffect(_message.Message):
+    __slots__ = ("kind", "number", "attempt", "iteration_id", "action", "method", "url", "description")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    ITERATION_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    kind: SideEffectKind
+    number: int
+    attempt: int
+    iteration_id: str
+    action: str
+    method: str
+    url: str
+    description: str
+    def __init__(self, kind: _Optional[_Union[SideEffectKind, str]] = ..., number: _Optional[int] = ..., attempt: _Optional[int] = ..., iteration_id: _Optional[str] = ..., action: _Optional[str] = ..., method: _Optional[str] = ..., url: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...

@@ -93,8 +93,18 @@ class Settings(BaseSettings):
         4.0,
         ge=0,
         description="With a PostgreSQL store: seconds between checks for runs a dead replica "
-        "left active; one found at two checks in a row is closed as failed with terminal "
-        "events. 0 turns the checks off.",
+        "left active; one found at two checks in a row is taken over (resumed or ended), its "
+        "part of an even spread over the live replicas. Relayed answers, cancels and api-role "
+        "starts wait up to twice this for their executor's presence. 0 turns the checks off.",
+    )
+    store_unready_after: float = Field(
+        10.0,
+        gt=0,
+        description="With a PostgreSQL store: seconds it may be unreachable before this replica "
+        "reports not ready (grpc.health outrider.v1.RunService and InteractionService "
+        "NOT_SERVING, /healthz 503 STORE_UNREACHABLE) and ends its open event streams with "
+        'UNAVAILABLE (clients resume on a ready replica); the process (grpc.health "", '
+        "liveness) stays SERVING.",
     )
     role: Literal["all", "api", "worker"] = Field(
         "all",

@@ -19,6 +19,7 @@ from outrider.server.browser.js import load_js
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session import BrowserSession
+from outrider.server.browser.side_effects import BrowserJournal
 
 # Decides a held action: None lets it happen, a string is the refusal told to the model.
 HoldGate = Callable[[Hold, str], Awaitable[str | None]]
@@ -95,6 +96,7 @@ class ActionRunner:
     extractor: Extractor
     upload_dir: Path | None
     timeout_ms: float
+    journal: BrowserJournal
 
     async def run(self, name: str, args: dict[str, Any]) -> ActionResult:
         handler = getattr(self, f"_do_{name}", None)
@@ -163,13 +165,20 @@ class ActionRunner:
             if refusal is not None:
                 raise ActionFailed(refusal)
 
+    async def _submitting(self, form: ElementInfo, ref: str) -> None:
+        """A form is about to be sent: the firewall may hold it, then the journal records it."""
+        await self._guard(self.firewall.check_submit(form), ref)
+        refusal = await self.journal.form_submit(form)
+        if refusal is not None:
+            raise ActionFailed(refusal)
+
     # element actions
 
     async def _do_click(self, ref: str) -> ActionResult:
         locator, info = await self.element(ref)
         await self._refuse_if_blocked(locator, ref, "click")
         if info.is_submit:
-            await self._guard(self.firewall.check_submit(info), ref)
+            await self._submitting(info, ref)
         if not info.opens_tab:
             await locator.click(timeout=self.timeout_ms)
             return ActionResult(True, f"clicked {ref}", submitted=info.is_submit)
@@ -227,7 +236,7 @@ class ActionRunner:
         locator, info = await self.element(ref)
         submits = key == "Enter" and info.in_form and info.is_text_entry
         if submits:
-            await self._guard(self.firewall.check_submit(info), ref)
+            await self._submitting(info, ref)
         await locator.press(key, timeout=self.timeout_ms)
         return ActionResult(True, f"pressed {key} on {ref}", submitted=submits)
 
@@ -255,7 +264,11 @@ class ActionRunner:
             raise ActionFailed(
                 f"only files directly in the upload directory can be uploaded: {files}"
             )
-        await (await self.locate(ref)).set_input_files(paths, timeout=self.timeout_ms)
+        locator = await self.locate(ref)
+        refusal = await self.journal.upload(files, self.session.page.url)
+        if refusal is not None:
+            raise ActionFailed(refusal)
+        await locator.set_input_files(paths, timeout=self.timeout_ms)
         return ActionResult(True, f"attached {', '.join(files)} to {ref}")
 
     # page actions

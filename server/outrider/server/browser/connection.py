@@ -14,6 +14,7 @@ from outrider.server.browser.actions import ActionResult
 from outrider.server.browser.launcher import Connected
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.session import BrowserSession
+from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.proxy import GuardedProxy
 from outrider.v1 import automate_events_pb2 as ae
@@ -35,9 +36,11 @@ class Connection:
         reporter: Reporter,
         save_artifact: Callable[[bytes, str], str],
         domains: DomainPolicy,
+        journal: BrowserJournal,
     ) -> None:
         self._env = env
         self._domains = domains
+        self._journal = journal
         self._reporter = reporter
         self._save_artifact = save_artifact
         self._connected: Connected | None = None
@@ -89,6 +92,7 @@ class Connection:
             self._save_download,
             self._env.browser.navigation_timeout,
             self._proxy_settings(self._connected),
+            self._journal,
         )
         self._session.on_block = self._report_block
 

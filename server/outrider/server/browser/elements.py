@@ -68,6 +68,7 @@ class ElementInfo:
     page_url: str
     name: str = ""  # the name and id attributes find the field again on a re-rendered page
     element_id: str = ""
+    form_method: str = ""  # get, post or dialog: how its form is sent (a submitter may say)
 
     @property
     def is_text_entry(self) -> bool:
@@ -106,4 +107,5 @@ async def describe(locator: Locator, timeout_ms: float) -> ElementInfo:
         page_url=raw["pageUrl"],
         name=raw["name"],
         element_id=raw["id"],
+        form_method=raw["formMethod"],
     )

@@ -8,15 +8,23 @@ from collections.abc import Callable
 
 from outrider.server.browser.firewall import Hold
 from outrider.server.browser.reporting import Reporter
+from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.core.agent import RunContext
 from outrider.v1 import run_event_pb2
 
 
 class HoldDecider:
-    def __init__(self, ctx: RunContext, reporter: Reporter, page_url: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        ctx: RunContext,
+        reporter: Reporter,
+        page_url: Callable[[], str],
+        journal: BrowserJournal,
+    ) -> None:
         self._ctx = ctx
         self._reporter = reporter
         self._page_url = page_url
+        self._journal = journal
 
     @property
     def _answerable(self) -> bool:
@@ -36,7 +44,7 @@ class HoldDecider:
         request.details.update({"page_host": hold.page_host, "target_host": hold.target_host})
         answer = await self._ctx.ask_approval(request, standing_key=hold.standing_key)
         if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
-            return None
+            return await self._journal.approval_granted(hold, answer.resolved_by)
         if answer.source == run_event_pb2.RESOLUTION_SOURCE_EXPIRED:
             return (
                 f"Nobody answered the approval for this {hold.action} in time, so it was not "

@@ -11,7 +11,7 @@ checked only at their first URL, and the remote browser resolves hostnames itsel
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from urllib.parse import urljoin
 
 from playwright.async_api import Route
@@ -23,6 +23,15 @@ _UNGUARDED = ("data:", "blob:", "about:", "chrome-error:")
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _MAX_HOPS = 10
 
+# Asked before a request the guard lets through is sent (method, URL, resource type): None lets
+# it go, a string is why it may not (the side-effect journal could not record it first; the
+# callee tells the model).
+BeforeSending = Callable[[str, str, str], Awaitable[str | None]]
+
+
+async def _send_anything(method: str, url: str, resource_type: str) -> str | None:
+    return None
+
 
 class RequestGuard:
     def __init__(
@@ -31,11 +40,13 @@ class RequestGuard:
         domains: DomainPolicy,
         on_block: Callable[[str, str], None],
         walk_redirects: bool,
+        before_sending: BeforeSending = _send_anything,
     ) -> None:
         self._guard = guard
         self._domains = domains
         self._on_block = on_block
         self._walk_redirects = walk_redirects
+        self._before_sending = before_sending
 
     async def handle(self, route: Route) -> None:
         request = route.request
@@ -49,6 +60,10 @@ class RequestGuard:
                 await self._check_redirects(route)
         except BlockedDestination as refusal:
             self._on_block(request.url, refusal.message)
+            await route.abort("blockedbyclient")
+            return
+        held = await self._before_sending(request.method, request.url, request.resource_type)
+        if held is not None:
             await route.abort("blockedbyclient")
             return
         await route.continue_()

@@ -33,11 +33,13 @@ from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.settings import BrowserSettings
+from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
 from outrider.server.browser.validate import Validator
 from outrider.server.core import validation
 from outrider.server.core.agent import RunContext
+from outrider.server.core.resume_gate import resumed_note
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
@@ -88,19 +90,25 @@ class BrowserRun:
             self.params.task,
             self.params.url,
         )
+        if ctx.journal is not None and ctx.journal.earlier:  # resumed after earlier attempts
+            self.conversation.add_note(resumed_note(ctx.journal.earlier))
         self.turns = TurnRunner(self, max_actions)
         self.errors = ErrorBudget(env.browser.max_consecutive_errors, env.browser.max_total_errors)
         self.repeats = RepeatGuard(env.browser.repeat_limit)
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
-        self.connection = Connection(env, self.reporter, ctx.save_artifact, domains)
+        self.journal = BrowserJournal(ctx.journal)
+        self.connection = Connection(env, self.reporter, ctx.save_artifact, domains, self.journal)
         self.observer = Observer(self, env.browser)
-        self.holds = HoldDecider(ctx, self.reporter, lambda: self.connection.session.page.url)
+        self.holds = HoldDecider(ctx, self.reporter, self._page_url, self.journal)
         self.validator = Validator(self)
         self.invalid_calls = 0  # the model's invalid tool calls in a row: its retries
         self.filled_form: FilledForm | None = None  # caller's values awaiting their submit
         self.endings = Endings(self.reporter, self.secrets, ctx.started_us)
         recipes = RecipeStore(ctx.store) if env.settings.recipes else None
         self.recipes = RunRecipes(self, recipes)
+
+    def _page_url(self) -> str:
+        return self.connection.session.page.url
 
     # the run
 
@@ -299,6 +307,7 @@ class BrowserRun:
             action.value = shown
         self.reporter.emit("agent_action", action)
         browser_action = call.name not in _NOT_BROWSER_ACTIONS
+        await self.journal.action_starts(iteration_id, call.name)
         if browser_action:
             started = ae.BrowserActionStarted(action=call.name, iteration_id=iteration_id)
             started.MergeFrom(
@@ -406,4 +415,5 @@ class BrowserRun:
             extractor,
             self.env.browser.upload_dir,
             self.env.browser.action_timeout * 1000,
+            self.journal,
         )

@@ -18,6 +18,7 @@ from playwright.async_api import (
 )
 
 from outrider.server.browser.network import RequestGuard
+from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.core.errors import Unavailable
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
@@ -39,10 +40,16 @@ class Notices:
 
 
 class BrowserSession:
-    def __init__(self, context: BrowserContext, save_download: Callable[[bytes, str], str]) -> None:
+    def __init__(
+        self,
+        context: BrowserContext,
+        save_download: Callable[[bytes, str], str],
+        journal: BrowserJournal,
+    ) -> None:
         self.context = context
         self.notices = Notices()
         self._save_download = save_download
+        self._journal = journal
         self._downloads: set[asyncio.Task[object]] = set()  # being saved
         self._pages: list[Page] = []
         self._keys: dict[int, int] = {}
@@ -58,14 +65,18 @@ class BrowserSession:
         save_download: Callable[[bytes, str], str],
         navigation_timeout: float,
         proxy: ProxySettings | None = None,
+        journal: BrowserJournal | None = None,
     ) -> BrowserSession:
-        context = await browser.new_context(viewport=VIEWPORT, accept_downloads=True, proxy=proxy)
-        session = cls(context, save_download)
-        context.set_default_navigation_timeout(navigation_timeout * 1000)
-        await context.route(
-            "**/*",
-            RequestGuard(guard, domains, session.blocked, walk_redirects=proxy is None).handle,
+        # Service workers blocked: requests they make would pass by the context's route, and so
+        # by the network guard's URL checks and the side-effect journal.
+        context = await browser.new_context(
+            viewport=VIEWPORT, accept_downloads=True, proxy=proxy, service_workers="block"
         )
+        session = cls(context, save_download, journal or BrowserJournal(None))
+        context.set_default_navigation_timeout(navigation_timeout * 1000)
+        walk = proxy is None
+        guard_requests = RequestGuard(guard, domains, session.blocked, walk, session._journaled)
+        await context.route("**/*", guard_requests.handle)
         context.on("page", session._adopt)
         session._adopt(await context.new_page())
         return session
@@ -74,6 +85,14 @@ class BrowserSession:
         self.notices.blocked.append((url, why))
         self.notices.lines.append(f"The network guard blocked a request to {url}: {why}")
         self.on_block(url, why)
+
+    async def _journaled(self, method: str, url: str, resource_type: str) -> str | None:
+        """Lets a request go once the side-effect journal holds it (when it needs to)."""
+        held = await self._journal.request(method, url, resource_type)
+        if held is not None:
+            self.notices.blocked.append((url, held))
+            self.notices.lines.append(f"A {method} request to {url} was not sent. {held}")
+        return held
 
     def _adopt(self, page: Page) -> None:
         """Tracks a new tab or popup and makes it current: popups are followed."""
@@ -109,6 +128,7 @@ class BrowserSession:
             self._downloads.add(task)
             task.add_done_callback(self._downloads.discard)
         path = await download.path()
+        self._journal.download(download.suggested_filename, download.url)
         try:
             name = self._save_download(path.read_bytes(), download.suggested_filename)
         except Unavailable as error:

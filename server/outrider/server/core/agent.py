@@ -14,6 +14,7 @@ from outrider.server.core.event_log import EventLog
 from outrider.server.core.event_names import payload_event_name
 from outrider.server.core.interactions import ApprovalAnswer, InputAnswer, InteractionBroker
 from outrider.server.core.redaction import Redactor
+from outrider.server.core.side_effects import SideEffectJournal
 from outrider.server.core.storage import Store
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2
@@ -46,8 +47,8 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
-    run), event emission, questions to the caller, the run's one redactor, and its checkpoints
-    (None when the core keeps none, e.g. in unit-level uses)."""
+    run), event emission, questions to the caller, the run's one redactor, its checkpoints and
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses)."""
 
     def __init__(
         self,
@@ -59,6 +60,7 @@ class RunContext:
         store: Store,
         redactor: Redactor | None = None,
         checkpoints: Checkpoints | None = None,
+        journal: SideEffectJournal | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -74,6 +76,7 @@ class RunContext:
         self._standing_decisions: dict[str, ApprovalAnswer] = {}
         self.redactor = redactor if redactor is not None else Redactor()
         self.checkpoints = checkpoints
+        self.journal = journal
 
     @property
     def tenant(self) -> str:

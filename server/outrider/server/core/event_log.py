@@ -17,9 +17,10 @@ from collections.abc import AsyncGenerator, Callable, Iterator
 from google.protobuf.message import Message
 
 from outrider.server.core import clock
-from outrider.server.core.errors import OutOfRange
+from outrider.server.core.errors import OutOfRange, Unavailable
 from outrider.server.core.event_names import event_name
 from outrider.server.core.names import run_name
+from outrider.server.core.outages import Outage, check_outage
 from outrider.server.core.redaction import Redactor
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.core.storage.base import EventFeed
@@ -42,9 +43,10 @@ WatchBatch = list[run_event_pb2.RunEvent] | run_event_pb2.Heartbeat
 class EventLog:
     """Appends events with sequence 1, 2, 3, ... and serves "everything after N, then live"."""
 
-    def __init__(self, store: Store, buffer_limit: int) -> None:
+    def __init__(self, store: Store, buffer_limit: int, outage_bound: float = 10.0) -> None:
         self._store = store
         self._buffer_limit = buffer_limit
+        self._outage_bound = outage_bound  # seconds a stream waits out a store outage
         self._live: dict[str, LiveRun] = {}
         self._redactors: dict[str, Redactor] = {}
         self._watching = 0
@@ -290,9 +292,18 @@ class EventLog:
         Its events are committed before (or with) the row that ends it."""
         cursor, ended = after, None
         watch = feed.watch(run_id)
+        outage = Outage(self._store, self._outage_bound, heartbeat_interval)
         try:
             while True:
-                page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)
+                try:
+                    page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)
+                    run = None if page or ended is not None else self._store.get_run(run_id)
+                except Unavailable:  # waits it out (see core/outages.py), or ends past its bound
+                    if outage.failed():
+                        yield self._heartbeat(cursor)
+                    await outage.pause()
+                    continue
+                outage.over()
                 if page:
                     yield page
                     cursor = page[-1].sequence
@@ -308,7 +319,6 @@ class EventLog:
                 if ended is not None:  # read after the end was seen: nothing more will come
                     self._check_delivered(run_id, cursor, ended)
                     return
-                run = self._store.get_run(run_id)
                 if run is None:
                     self._check_delivered(run_id, cursor, None)
                 elif run.state not in ACTIVE_STATES:
@@ -346,6 +356,7 @@ class EventLog:
         while True:
             batch = await subscription.next_batch(heartbeat_interval)
             if batch is Signal.IDLE:
+                check_outage(self._store, self._outage_bound)  # the same bound as elsewhere
                 yield run_event_pb2.Heartbeat(
                     time=clock.timestamp(clock.now_us()), last_sequence=live.last_sequence
                 )

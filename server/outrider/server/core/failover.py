@@ -11,6 +11,7 @@ import asyncio
 import logging
 
 from outrider.server.core.background import BackgroundTask
+from outrider.server.core.errors import Unavailable
 from outrider.server.core.runs import RunManager
 
 log = logging.getLogger(__name__)
@@ -25,14 +26,24 @@ class FailoverSweeper(BackgroundTask):
         self._interval = interval
 
     async def _every_interval(self) -> None:
-        seen: set[str] = set()  # runs that were nobody's at the previous sweep
+        seen: dict[str, int] = {}  # run id -> sweeps in a row it has been nobody's
         while True:
             await asyncio.sleep(self._interval)
             try:
                 closed, seen = self._runs.sweep_orphans(seen)
+            except Unavailable as error:  # the store is unreachable: nobody is judged meanwhile
+                log.info("failover sweep skipped: %s", error.message)
+                seen = {}
+                continue
             except Exception:  # a store hiccup must not end the sweeping; the next pass retries
                 log.exception("failover sweep failed")
-                seen = set()
+                seen = {}
                 continue
             if closed:
-                log.warning("took over %d runs left active by a replica that is gone", closed)
+                left = len(seen) - closed
+                log.warning(
+                    "took over %d runs left active by a replica that is gone (%d left for "
+                    "other replicas)",
+                    closed,
+                    max(left, 0),
+                )

@@ -8,15 +8,21 @@ core decides when to use it.
 
 from __future__ import annotations
 
-from typing import Protocol
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
 
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.starts import Started
-from outrider.server.core.storage import Store
+from outrider.server.core.storage import ACTIVE_STATES, Store
+from outrider.server.telemetry import metrics
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import params_pb2, run_pb2
+
+_T = TypeVar("_T")
 
 
 class Relay(Protocol):
@@ -67,10 +73,8 @@ class ExecutedElsewhere(Unimplemented):
         self.run_id = run_id
 
 
-def executor_address(
-    store: Store, relay: Relay | None, elsewhere: ExecutedElsewhere, principal: Principal
-) -> tuple[Relay, str]:
-    """Where to relay a call the local path refused with `elsewhere`; errors say why not."""
+def relay_for(relay: Relay | None, elsewhere: ExecutedElsewhere, principal: Principal) -> Relay:
+    """The relay for a call the local path refused with `elsewhere`; errors say why none."""
     if relay is None:
         raise elsewhere
     if principal.relayed:  # it was relayed here because this replica executed the run
@@ -79,22 +83,80 @@ def executor_address(
             "relayed to; try again",
             reason="RUN_MOVED",
         )
-    address = store.executor_address(elsewhere.run_id)
+    return relay
+
+
+async def executor_address(store: Store, run_id: str, patience: float, call: str) -> str | None:
+    """The address of the replica executing the run; None when the run ended meanwhile (the
+    local path then answers). Waits up to `patience` seconds for the executor's presence: after
+    a database restart or a dropped session a live executor takes it back within a second, and
+    a dead one's run is taken over by another replica, whose address then answers. Only then is
+    the executor called lost (`call` names the relayed call in the failure count)."""
+    address = await _patiently(lambda: _executor_or_end(store, run_id), patience)
     if address is None:
+        metrics.relay_failed(call, "EXECUTOR_LOST")
         raise Unavailable(
-            f"the replica executing {run_name(elsewhere.run_id)} is gone; another replica "
-            "takes the run over shortly (failover)",
+            f"the replica executing {run_name(run_id)} is gone and no other replica took the "
+            f"run over within {patience:g} s; another replica takes it over shortly (failover)",
             reason="EXECUTOR_LOST",
         )
-    return relay, address
+    return None if address == _ENDED else address
 
 
-def worker_address(store: Store) -> str:
-    """Where an API-only replica sends a new run: the least busy live worker."""
-    address = store.pick_worker()
+async def worker_address(store: Store, patience: float) -> str:
+    """Where an API-only replica sends a new run: the least busy live worker (waiting up to
+    `patience` seconds for one to take its presence back, e.g. after a database restart)."""
+    address = await _patiently(store.pick_worker, patience)
     if address is None:
+        metrics.relay_failed("start", "NO_WORKER")
         raise Unavailable(
             "no worker replica is up to execute the run (OUTRIDER_ROLE=worker or all)",
             reason="NO_WORKER",
         )
     return address
+
+
+async def through_outage(call: Callable[[], Awaitable[_T]], patience: float) -> _T:
+    """`call()`, tried again while it fails because a store cannot be reached (STORE_UNAVAILABLE,
+    here or on the replica it was relayed to), for up to `patience` seconds: an answer or a
+    cancel given during a database restart waits for it rather than being refused. Safe for
+    answers and cancels: neither takes effect before its reads succeed."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return await call()
+        except Unavailable as error:
+            if error.reason != "STORE_UNAVAILABLE" or time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(_POLL * 2)
+
+
+_ENDED = "-"  # not an address: the run is no longer active
+_POLL = 0.1  # seconds between two looks while waiting for a presence
+
+
+def _executor_or_end(store: Store, run_id: str) -> str | None:
+    address = store.executor_address(run_id)
+    if address is not None:
+        return address
+    run = store.get_run(run_id)
+    return _ENDED if run is None or run.state not in ACTIVE_STATES else None
+
+
+async def _patiently(look: Callable[[], str | None], patience: float) -> str | None:
+    """`look()` until it finds something or `patience` seconds passed; a store that cannot
+    answer meanwhile counts as not found yet (its last error is raised at the end)."""
+    deadline = time.monotonic() + patience
+    while True:
+        failure: Unavailable | None = None
+        try:
+            found = look()
+        except Unavailable as error:
+            found, failure = None, error
+        if found is not None:
+            return found
+        if time.monotonic() >= deadline:
+            if failure is not None:
+                raise failure
+            return None
+        await asyncio.sleep(_POLL)

@@ -10,9 +10,8 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncGenerator, Collection, Container, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from outrider.server.core import clock, paging, run_search, validation
 from outrider.server.core.admission import Admission
@@ -35,19 +34,18 @@ from outrider.server.core.event_log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.event_names import event_name
 from outrider.server.core.interactions import InteractionBroker
 from outrider.server.core.names import new_id, run_name
+from outrider.server.core.presence_keeper import presence_patience
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.quotas import QuotaDefaults, Quotas
 from outrider.server.core.readiness import Readiness, check_agents
 from outrider.server.core.redaction import Redactor
-from outrider.server.core.relay import (
-    ExecutedElsewhere,
-    Relay,
-    executor_address,
-    worker_address,
-)
+from outrider.server.core.relay import ExecutedElsewhere, Relay, through_outage, worker_address
+from outrider.server.core.relayed_cancels import RelayedCancels
+from outrider.server.core.resume_gate import AskBeforeResuming
 from outrider.server.core.run_observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.run_secrets import keep_secrets_in_memory, restart_reason
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
+from outrider.server.core.side_effects import SideEffectJournal
 from outrider.server.core.starts import (
     NOT_CONFIRMED,
     START_WAIT,
@@ -59,7 +57,7 @@ from outrider.server.core.starts import (
 )
 from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
 from outrider.server.core.storage.base import REQUEST_ID_TAKEN, KeyedRun, StartKey
-from outrider.server.core.takeover import Takeover
+from outrider.server.core.takeover import Resumed, Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics, tracing
@@ -120,8 +118,7 @@ class RunManager:
         self._store = store
         self._agents = agents
         self._relay = relay
-        self._relayed_cancels: set[asyncio.Task[run_pb2.Run]] = set()
-        self.log = EventLog(store, settings.watcher_buffer)
+        self.log = EventLog(store, settings.watcher_buffer, settings.store_unready_after)
         secret = settings.page_token_secret
         # Signs page tokens; answer links and console sessions use keys derived from it.
         self.signing_key = paging.load_key(
@@ -131,7 +128,11 @@ class RunManager:
         self.interactions = InteractionBroker(
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
         )
-        self.answers = Answers(self.interactions, store, relay)
+        # how long a relayed call waits for its executor's presence (a database restart drops
+        # every replica's; each takes it back within a second)
+        self._patience = presence_patience(settings.failover_interval)
+        self.answers = Answers(self.interactions, store, relay, self._patience)
+        self._relayed = RelayedCancels(store, relay, self._patience, lambda i: self._find(i, None))
         self.answer_links = AnswerLinks(
             paging.derived_key(self.signing_key, "answer links"),
             settings.public_url or "",
@@ -164,7 +165,7 @@ class RunManager:
         (see `Takeover.recover`)."""
         return self.takeover.recover()
 
-    def sweep_orphans(self, seen_before: Container[str]) -> tuple[int, set[str]]:
+    def sweep_orphans(self, seen_before: Mapping[str, int]) -> tuple[int, dict[str, int]]:
         """Takes over the runs of a replica that died (see `Takeover.sweep`)."""
         return self.takeover.sweep(seen_before)
 
@@ -176,23 +177,34 @@ class RunManager:
     def can_execute(self, kind: int) -> bool:
         return self._settings.role != "api" and kind in self._agents and self._accepting
 
-    def adopt(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
+    def room(self) -> int:
+        if not self._accepting:
+            return 0
+        limit = self._settings.max_concurrent_runs + self._settings.max_queued_runs
+        return max(limit - len(self._active), 0)
+
+    def adopt(self, run: run_pb2.Run, takeovers: int, resumed: Resumed) -> None:
         run_id = _id(run)
         redactor = Redactor()
-        self.log.open(run_id, last[-1].sequence if last else 0, redactor=redactor)
+        self.log.open(run_id, resumed.last[-1].sequence if resumed.last else 0, redactor=redactor)
         run.state = run_pb2.RUN_STATE_QUEUED
         live = run_pb2.Run()
         live.CopyFrom(run)
-        active = self._activate(run, live, clock.now_us(), redactor, resumed=True)
+        attempt = (takeovers, resumed.side_effects)
+        active = self._activate(run, live, clock.now_us(), redactor, attempt)
         reason = "the replica executing the run was lost; another replica took it over"
         active.ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
         agent = self._agents[run.kind]
+        if resumed.ask:
+            agent = AskBeforeResuming(agent, resumed.side_effects)
         active.task = asyncio.create_task(self._drive(active, agent), name=run.name)
 
-    def close_lost(self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent]) -> None:
+    def close_lost(
+        self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent], ending: Ending | None = None
+    ) -> None:
         run_id = _id(run)
         self.log.open(run_id, last[-1].sequence if last else 0)
-        ending = Ending("SERVER_RESTARTED", restart_reason(run))
+        ending = ending or Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
         for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
             self.log.append(run_id, payload)
@@ -212,10 +224,18 @@ class RunManager:
         return self.readiness
 
     def not_serving(self) -> str:
-        """'' while new runs can start here; else the reason (SHUTTING_DOWN, NO_AGENT_CAN_RUN)."""
+        """'' while new runs can start here; else the reason: SHUTTING_DOWN, NO_AGENT_CAN_RUN,
+        or STORE_UNREACHABLE (the store has been unreachable longer than
+        OUTRIDER_STORE_UNREADY_AFTER; the process itself lives on)."""
         if not self._accepting:
             return "SHUTTING_DOWN"
+        if self.store_down_for() > self._settings.store_unready_after:
+            return "STORE_UNREACHABLE"
         return "" if self.readiness.ready else "NO_AGENT_CAN_RUN"
+
+    def store_down_for(self) -> float:
+        """Seconds this replica has not reached its store (0.0 while it does)."""
+        return self._store.unreachable_for()
 
     def stop_accepting(self) -> None:
         """From now on `start` refuses with Unavailable."""
@@ -267,7 +287,7 @@ class RunManager:
         if key is not None and (found := await self._store.find_start(key)) is not None:
             return self._replay(found, key)
         if self._settings.role == "api" and self._relay is not None:
-            address = worker_address(self._store)
+            address = await worker_address(self._store, self._patience)
             return await self._relay.start(
                 address, spec.params, spec.options, principal, request_id
             )
@@ -391,7 +411,7 @@ class RunManager:
         getattr(run, arm).CopyFrom(spec.params)
         live, redactor = keep_secrets_in_memory(run)
         self.log.open(run_id, redactor=redactor)
-        return self._activate(run, live, now, redactor, resumed=False)
+        return self._activate(run, live, now, redactor, None)
 
     def _activate(
         self,
@@ -399,11 +419,16 @@ class RunManager:
         live: run_pb2.Run,
         started_us: int,
         redactor: Redactor,
-        resumed: bool,
+        resumed: tuple[int, list[run_event_pb2.SideEffect]] | None,
     ) -> _Active:
-        """Registers a run this process executes from now on (its log is open)."""
+        """Registers a run this process executes from now on (its log is open); `resumed`:
+        the takeover count and side-effect journal of a run taken over."""
         run_id = _id(run)
-        checkpoints = Checkpoints(self._store, run_id, redactor, resumed, self._resumable_elsewhere)
+        checkpoints = Checkpoints(
+            self._store, run_id, redactor, resumed is not None, self._resumable_elsewhere
+        )
+        attempt, earlier = resumed or (0, [])
+        journal = SideEffectJournal(self._store, self.log, run_id, redactor, attempt, earlier)
         ctx = RunContext(
             live,
             started_us,
@@ -413,6 +438,7 @@ class RunManager:
             self._store,
             redactor,
             checkpoints,
+            journal,
         )
         active = _Active(run, ctx)
         self._active[run_id] = active
@@ -510,10 +536,14 @@ class RunManager:
         principal's id is recorded as `cancelled_by` and in the terminal events."""
         principal.require(Scope.RUNS_CANCEL)
         validation.check_reason(reason)
+        return await through_outage(
+            lambda: self._cancel_once(run_id, reason, principal), self._patience
+        )
+
+    async def _cancel_once(self, run_id: str, reason: str, principal: Principal) -> run_pb2.Run:
         elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
         if elsewhere is not None:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
-            return await relay.cancel(address, run_id, reason, principal)
+            return await self._relayed.cancel(elsewhere, reason, principal)
         active = self._active.get(run_id)
         if active is not None and active.task is not None:
             self._request_cancel(active, reason or "cancelled by the caller", principal.id)
@@ -527,8 +557,7 @@ class RunManager:
         validation.check_reason(reason, "cancel.reason")
         elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
         if elsewhere is not None:
-            relay, address = executor_address(self._store, self._relay, elsewhere, principal)
-            self._relay_in_background(relay.cancel(address, run_id, reason, principal))
+            self._relayed.cancel_soon(elsewhere, reason, principal)
             return
         active = self._active.get(run_id)
         if active is not None:
@@ -539,12 +568,6 @@ class RunManager:
         if run.state in ACTIVE_STATES and run_id not in self._active:
             return ExecutedElsewhere(run_id)
         return None
-
-    def _relay_in_background(self, call: Coroutine[Any, Any, run_pb2.Run]) -> None:
-        task = asyncio.create_task(call)
-        self._relayed_cancels.add(task)
-        task.add_done_callback(_log_relay_failure)
-        task.add_done_callback(self._relayed_cancels.discard)
 
     def cancel_on_disconnect(self, run_id: str, principal: Principal) -> None:
         """The caller that started the run with cancel-on-disconnect went away; this was asked
@@ -558,8 +581,7 @@ class RunManager:
         try:  # executed by another replica (a worker, when this one only serves calls)
             elsewhere = self._executed_elsewhere(self._find(run_id, principal.tenant_filter))
             if elsewhere is not None:
-                relay, address = executor_address(self._store, self._relay, elsewhere, principal)
-                self._relay_in_background(relay.cancel(address, run_id, reason, principal))
+                self._relayed.cancel_soon(elsewhere, reason, principal)
         except OutriderError as error:
             log.warning("could not cancel %s after its caller left: %s", run_id, error.message)
 
@@ -750,11 +772,6 @@ def _id(run: run_pb2.Run) -> str:
     return run.name.removeprefix("runs/")
 
 
-def _log_relay_failure(task: asyncio.Task[run_pb2.Run]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("a cancel relayed to the executing replica failed: %s", task.exception())
-
-
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
     if isinstance(spec.params, params_pb2.AutomateParams):
         validation.check_automate(spec.params, params_at)
@@ -762,6 +779,8 @@ def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:
         validation.check_research(spec.params, params_at)
     validation.check_options(spec.options, options_at)
     validation.check_labels(spec.labels)
+    if isinstance(spec.params, params_pb2.AutomateParams):
+        validation.check_resume_option(spec.params, spec.options, options_at)
 
 
 def _check_filters(states: Sequence[int], kind: int) -> None:

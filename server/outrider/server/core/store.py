@@ -34,6 +34,7 @@ from outrider.server.core.storage.base import (
     KeyedRun,
     RunUsage,
     StartKey,
+    WorkerLoad,
 )
 from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.server.core.storage.rows import (
@@ -44,6 +45,7 @@ from outrider.server.core.storage.rows import (
     interactions_from_rows,
     read_run,
     run_values,
+    side_effects_from_rows,
 )
 from outrider.server.core.storage.sqlite_checkpoints import Checkpointer
 from outrider.server.core.storage.start_keys import (
@@ -244,7 +246,19 @@ class SqliteStore:
     def fenced_out(self, run_id: str) -> bool:
         return False
 
-    def announce(self, address: str, role: str) -> None:
+    def worker_loads(self) -> list[WorkerLoad]:
+        return []  # one process owns the file
+
+    def keep_presence(self) -> bool:
+        return False  # no other process could think this one gone
+
+    def presence_epoch(self) -> int:
+        return 0
+
+    def unreachable_for(self) -> float:
+        return 0.0  # a local file
+
+    def announce(self, address: str, role: str, capacity: int = 0) -> None:
         pass  # one process owns the file: nobody relays calls to it
 
     def pick_worker(self) -> str | None:
@@ -295,6 +309,21 @@ class SqliteStore:
 
     def delete_checkpoint(self, run_id: str) -> None:
         self._write("DELETE FROM checkpoints WHERE run_id = ?", (run_id,))
+
+    # side-effect journal
+
+    def record_side_effect(self, run_id: str, effect: run_event_pb2.SideEffect) -> None:
+        self._write(
+            "INSERT INTO side_effects (run_id, number, body, recorded_us) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (run_id, number) DO NOTHING",
+            (run_id, effect.number, effect.SerializeToString(), clock.now_us()),
+        )
+
+    def side_effects(self, run_id: str) -> list[run_event_pb2.SideEffect]:
+        rows = self._conn.execute(
+            "SELECT body FROM side_effects WHERE run_id = ? ORDER BY number", (run_id,)
+        ).fetchall()
+        return side_effects_from_rows(rows)
 
     # interactions
 
@@ -407,7 +436,7 @@ class SqliteStore:
             weight = self._conn.execute(
                 "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = ?", (run_id,)
             ).fetchone()[0]
-            for table in ("events", "interactions", "artifacts", "checkpoints"):
+            for table in ("events", "interactions", "artifacts", "checkpoints", "side_effects"):
                 self._conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             deleted = self._conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
         self._checkpoints.committed()

@@ -83,6 +83,10 @@ def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
     ]
     if options.recipes not in params_pb2.RecipeMode.values():
         violations.append(FieldViolation(f"{prefix}recipes", "must be off, record or replay"))
+    if options.resume_after_side_effects not in params_pb2.ResumeAfterSideEffects.values():
+        violations.append(
+            FieldViolation(f"{prefix}resume_after_side_effects", "must be ask, end or repeat")
+        )
     if options.model and (":" not in options.model or len(options.model) > 500):
         violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
     _raise_if(violations)
@@ -107,6 +111,20 @@ def _label_problems(key: str, value: str) -> list[str]:
     if not value.isprintable():
         problems.append("must be printable text")
     return problems
+
+
+def check_resume_option(
+    params: params_pb2.AutomateParams, options: params_pb2.RunOptions, prefix: str
+) -> None:
+    """ASK needs someone who can answer the approval: an interactive run whose caller sees
+    approvals (not refuse_held_actions)."""
+    asks = options.resume_after_side_effects == params_pb2.RESUME_AFTER_SIDE_EFFECTS_ASK
+    if asks and (not params.interactive or options.refuse_held_actions):
+        raise InvalidArgument.single(
+            f"{prefix}resume_after_side_effects",
+            "ask needs an interactive run whose caller can answer approvals (interactive: true; "
+            "on REST also the x-outrider-approval-events header); choose end or repeat",
+        )
 
 
 def check_reason(reason: str, field: str = "reason") -> None:

@@ -17,6 +17,7 @@ from outrider.server.grpc_edge.errors import core_error
 from outrider.server.grpc_edge.streams import is_replay
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.server.settings import Settings
+from outrider.server.telemetry import metrics
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import (
@@ -33,6 +34,9 @@ _DECIDE = "/outrider.v1.InteractionService/DecideApproval"
 _CANCEL = "/outrider.v1.RunService/CancelRun"
 _CREATE = "/outrider.v1.RunService/CreateRun"
 RELAYED_METHODS = frozenset({_SUBMIT, _DECIDE, _CANCEL, _CREATE})
+_CALL_NAMES = {_SUBMIT: "answer", _DECIDE: "answer", _CANCEL: "cancel", _CREATE: "start"}
+# Codes of a hop that did not reach the executor's agent (counted as relay failures).
+_UNREACHED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 # The caller was authenticated and its scopes checked here; the executor refusing the relay's
 # credentials is a fault between replicas (secret, clock, version), not the caller's.
@@ -114,7 +118,11 @@ class GrpcRelay:
             return await call, await call.initial_metadata()
         except grpc.aio.AioRpcError as error:
             log.info("relayed %s to %s: %s", path, address, error.code().name)
+            if error.code() in _UNREACHED:
+                metrics.relay_failed(_CALL_NAMES[path], error.code().name)
             if error.code() in _HOP_FAILURES:  # the relay itself was refused, not the caller
+                metrics.relay_failed(_CALL_NAMES[path], "RELAY_FAILED")
+                log.warning("the replica at %s refused a relayed call: %s", address, error)
                 raise Unavailable(
                     f"the replica executing this run ({address}) refused the relayed call: "
                     f"{error.details()}; check that every replica has the same "

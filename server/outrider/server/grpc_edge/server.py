@@ -9,11 +9,12 @@ import socket
 import ssl
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health, health_pb2_grpc
 
 from outrider.server.core.agent import AgentRegistry
 from outrider.server.core.failover import FailoverSweeper
 from outrider.server.core.log_redaction import SecretLogFilter
+from outrider.server.core.presence_keeper import PresenceKeeper, keeper_period
 from outrider.server.core.retention import RetentionSweeper, retention_policy
 from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
@@ -23,6 +24,7 @@ from outrider.server.grpc_edge.decoding import DecodingInterceptor
 from outrider.server.grpc_edge.health import HealthServicer
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
+from outrider.server.grpc_edge.readiness import HealthStatuses
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
@@ -68,8 +70,13 @@ class OutriderServer:
         # Workers take lost runs over; an API-only replica could only end them.
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
         self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
+        period = keeper_period(settings.failover_interval)
+        self.presence = PresenceKeeper(self.store, period) if shared else None
         self._agents = agents
         self.health = HealthServicer()
+        self.statuses = HealthStatuses(
+            self.health, RUN_SERVICE, SERVICE_NAMES[1], self.runs.not_serving
+        )
         self.keyring = Keyring(settings)
         self._auth = AuthInterceptor(self.keyring, settings)
         interceptors = [
@@ -97,29 +104,31 @@ class OutriderServer:
             raise
         address = advertised_address(self.settings, self.port)
         self._auth.relay_audience = address  # relay tokens must be made for this address
-        self.store.announce(address, self.settings.role)
+        capacity = self.settings.max_concurrent_runs + self.settings.max_queued_runs
+        self.store.announce(address, self.settings.role, capacity)
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
         self.retention.start()
+        if self.presence is not None:
+            self.presence.start()
         if self.failover is not None:
             self.failover.start()
         await self._server.start()
         await self._start_probe_listener()
         await self._set_health()
+        self.statuses.start()
         log.info("outrider listening on %s:%d", self.settings.host, self.port)
         return self.port
 
     async def _set_health(self) -> None:
         """The process ("") and interactions serve; RunService ("accepting runs") only when at
-        least one kind of run can start here (core/readiness.py)."""
+        least one kind of run can start here (core/readiness.py), and later only while the
+        store is reachable (readiness.HealthStatuses follows that)."""
         readiness = await self.runs.check_readiness()
         if readiness.problems:
             log.warning("%s", readiness.summary())
-        for name in ("", *SERVICE_NAMES):
-            serving = readiness.ready or name != RUN_SERVICE
-            status = health_pb2.HealthCheckResponse.SERVING if serving else _NOT_SERVING
-            await self.health.set(name, status)
+        await self.statuses.show()
 
     def close_unstarted(self) -> None:
         """Releases what __init__ opened when the server is never started (or failed to)."""
@@ -159,6 +168,7 @@ class OutriderServer:
     async def _stop(self) -> None:
         grace = self.settings.shutdown_grace
         await self.retention.stop()
+        await self.statuses.stop()
         if self.failover is not None:
             await self.failover.stop()
         self.runs.stop_accepting()
@@ -175,6 +185,8 @@ class OutriderServer:
             await self._probe.stop(1.0)
         if self.relay is not None:
             await self.relay.close()
+        if self.presence is not None:  # kept while runs were finishing
+            await self.presence.stop()
         self.store.close()
         log.info("outrider stopped")
         self._log_filter.detach()
@@ -183,7 +195,6 @@ class OutriderServer:
         await self._server.wait_for_termination()
 
 
-_NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 _HEALTH_PORT = "OUTRIDER_HEALTH_PORT"
 _PORT_SETTINGS = {"gRPC": "OUTRIDER_PORT", "gRPC health": _HEALTH_PORT}
 

@@ -92,6 +92,9 @@ def run_options(read: Reader) -> params_pb2.RunOptions:
         blocked_domains=read.strings("blockedDomains"),
         omit_prompts=read.boolean("omitPrompts"),
         recipes=_enum(read, params_pb2.RecipeMode.DESCRIPTOR, "recipes"),  # type: ignore[arg-type]
+        resume_after_side_effects=_enum(  # type: ignore[arg-type]
+            read, params_pb2.ResumeAfterSideEffects.DESCRIPTOR, "resumeAfterSideEffects"
+        ),
     )
 
 

@@ -46,10 +46,10 @@ _APPROVAL_HEADER = {
     "in": "header",
     "required": False,
     "description": "true: also stream approval_requested, approval_resolved, input_resolved, "
-    "run_queued, recipe_replayed and run_resumed, and the typed fields beyond Tabstack's schema "
-    "(cached-token counts). An automate run started without it cannot "
+    "run_queued, recipe_replayed, run_resumed and side_effect, and the typed fields beyond "
+    "Tabstack's schema (cached-token counts). An automate run started without it cannot "
     "be asked for approvals: actions the firewall holds are refused at once and the model is "
-    "told.",
+    "told (and a run taken over after it did side effects ends instead of asking).",
     "schema": {"type": "string", "enum": ["true", "false"]},
 }
 
@@ -229,8 +229,11 @@ def _paths() -> dict[str, Any]:
                     "200": _json(obj, "serving: runs can start"),
                     "503": _json(
                         obj,
-                        "not serving: shutting down (reason SHUTTING_DOWN), or no kind of run "
-                        "can start here (reason NO_AGENT_CAN_RUN; `problems` says why, per kind)",
+                        "not serving: shutting down (reason SHUTTING_DOWN), no kind of run "
+                        "can start here (reason NO_AGENT_CAN_RUN; `problems` says why, per "
+                        "kind), or the store has been unreachable longer than "
+                        "OUTRIDER_STORE_UNREADY_AFTER (reason STORE_UNREACHABLE, with "
+                        "`unreachableSeconds`)",
                     ),
                 },
             }
@@ -275,6 +278,15 @@ def _schemas() -> dict[str, Any]:
                 **_enum(params_pb2.RecipeMode),
                 "description": "Browser runs: record a recipe when the run succeeds (record), "
                 "or replay the task's recipe without the model, else record one (replay).",
+            },
+            "resumeAfterSideEffects": {
+                **_enum(params_pb2.ResumeAfterSideEffects),
+                "description": "Browser runs taken over by another replica after they did side "
+                "effects (forms sent, non-GET requests, downloads, uploads, approvals granted): "
+                "ask (an approval listing them; needs interactive and the approval events "
+                "header), end (the run fails: complete.error.code TASK_FAILED, the message "
+                "starts with RESUME_UNSAFE; the run's outcome.errorCode is RESUME_UNSAFE) or "
+                "repeat. Default: ask when the run can be asked, else end.",
             },
         },
     }

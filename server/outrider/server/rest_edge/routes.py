@@ -142,13 +142,17 @@ class Routes:
         return JSONResponse(to_json(interaction))
 
     async def health(self, request: Request) -> Response:
-        """Readiness, as grpc.health's outrider.v1.RunService: 503 while no run can start."""
+        """Readiness, as grpc.health's outrider.v1.RunService: 503 while no run can start
+        (SHUTTING_DOWN, NO_AGENT_CAN_RUN, or STORE_UNREACHABLE: the store has been unreachable
+        longer than OUTRIDER_STORE_UNREADY_AFTER)."""
         reason = self._runs.not_serving()
         if not reason:
             return JSONResponse({"status": "serving"})
         body: dict[str, object] = {"status": "not_serving", "reason": reason}
         if reason == "NO_AGENT_CAN_RUN":
             body["problems"] = dict(self._runs.readiness.problems)
+        if reason == "STORE_UNREACHABLE":
+            body["unreachableSeconds"] = round(self._runs.store_down_for(), 1)
         return JSONResponse(body, status_code=503)
 
 

@@ -139,6 +139,48 @@ METRICS: tuple[MetricDoc, ...] = (
         "outrider_event_watchers", "gauge", (), "Open event streams (gRPC and SSE watchers)."
     ),
     MetricDoc(
+        "outrider_side_effects_total",
+        "counter",
+        ("kind",),
+        "Side effects browser runs journaled (form_submit, request, download, upload, "
+        "approval_granted): what a takeover must not repeat without consent.",
+    ),
+    MetricDoc(
+        "outrider_takeovers_total",
+        "counter",
+        ("outcome",),
+        "Runs of lost replicas this replica took over: resumed, asked (resumes once the caller "
+        "approves), ended_unsafe (RESUME_UNSAFE), closed (SERVER_RESTARTED: secret data, budget "
+        "spent, ended already, or nothing here could execute it).",
+    ),
+    MetricDoc(
+        "outrider_presence_changes_total",
+        "counter",
+        ("change",),
+        "This replica's presence in PostgreSQL: lost (its session, and the lock that says it "
+        "lives, was gone) and retaken.",
+    ),
+    MetricDoc(
+        "outrider_relay_failures_total",
+        "counter",
+        ("call", "reason"),
+        "Calls relayed to another replica (answer, cancel, start) that failed between replicas "
+        "(EXECUTOR_LOST, RELAY_FAILED, NO_WORKER, unreachable), not those the executor refused.",
+    ),
+    MetricDoc(
+        "outrider_store_unreachable",
+        "gauge",
+        (),
+        "1 while this replica cannot reach its PostgreSQL store, else 0.",
+    ),
+    MetricDoc(
+        "outrider_store_unreachable_seconds_total",
+        "counter",
+        (),
+        "Seconds this replica could not reach its PostgreSQL store (counted when it is reached "
+        "again, and at every check meanwhile).",
+    ),
+    MetricDoc(
         "outrider_grpc_requests_total",
         "counter",
         ("method", "code"),

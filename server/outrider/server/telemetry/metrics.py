@@ -157,6 +157,36 @@ def watchers(delta: int) -> None:
     _gauge("outrider_event_watchers").inc(delta)
 
 
+# cluster
+
+
+def side_effect(kind: str) -> None:
+    _counter("outrider_side_effects_total").labels(_short(kind, "SIDE_EFFECT_KIND_")).inc()
+
+
+def takeover(outcome: str) -> None:
+    _counter("outrider_takeovers_total").labels(outcome).inc()
+
+
+def presence(change: str) -> None:
+    _counter("outrider_presence_changes_total").labels(change).inc()
+
+
+def relay_failed(call: str, reason: str) -> None:
+    _counter("outrider_relay_failures_total").labels(call, reason).inc()
+
+
+def store_unreachable(now: bool, seconds: float) -> None:
+    """The store's reachability changed or was checked; `seconds` more of it was unreachable."""
+    _gauge("outrider_store_unreachable").set(1 if now else 0)
+    if seconds > 0:
+        _counter("outrider_store_unreachable_seconds_total").inc(seconds)
+
+
+def _short(name: str, prefix: str) -> str:
+    return name.removeprefix(prefix).lower()
+
+
 # edges
 
 

@@ -45,6 +45,7 @@
     inForm: !!form, isSubmit, opensTab: !!e.closest('a[target="_blank"]'),
     formAction: form ? (form.getAttribute('action') ? new URL(form.getAttribute('action'), location.href).href : location.href) : '',
     formHasData: form ? Array.from(form.elements).some(sensitive) : false,
+    formMethod: form ? ((isSubmit && e.getAttribute('formmethod')) || form.method || 'get').toLowerCase() : '',
     formLabel: form ? formLabel(form) : '',
     pageUrl: location.href,
     name: e.getAttribute('name') || '', id: e.id || '',

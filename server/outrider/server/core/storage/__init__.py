@@ -3,10 +3,24 @@ OUTRIDER_DATABASE_URL names one. Both keep the `Store` contract of `base`."""
 
 from __future__ import annotations
 
-from outrider.server.core.storage.base import ACTIVE_STATES, ActiveLimits, RunUsage, Store
+from outrider.server.core.storage.base import (
+    ACTIVE_STATES,
+    ActiveLimits,
+    RunUsage,
+    Store,
+    WorkerLoad,
+)
 from outrider.server.settings import Settings
 
-__all__ = ["ACTIVE_STATES", "ActiveLimits", "RunUsage", "Store", "migrate", "open_store"]
+__all__ = [
+    "ACTIVE_STATES",
+    "ActiveLimits",
+    "RunUsage",
+    "Store",
+    "WorkerLoad",
+    "migrate",
+    "open_store",
+]
 
 
 def open_store(settings: Settings) -> Store:

@@ -75,6 +75,16 @@ class KeyedRun:
     digest: str
 
 
+@dataclass(frozen=True)
+class WorkerLoad:
+    """A live replica that executes runs, as takeovers weigh it: its active runs, and how many
+    it may hold (executing slots plus queue; 0 when it did not say)."""
+
+    mine: bool  # this process
+    active: int
+    capacity: int
+
+
 class RunWatch(Protocol):
     """Wakes a watcher when another process may have added events to one run."""
 
@@ -159,10 +169,27 @@ class Store(Protocol):
         """A write of this process to the run was refused since another process took it over
         (known without a query, as soon as the refused write was committed)."""
 
-    def announce(self, address: str, role: str) -> None:
+    def announce(self, address: str, role: str, capacity: int = 0) -> None:
         """Publishes where other processes reach this one (`host:port` of its gRPC edge) for
-        calls they relay to it, and its role (all, api, worker); a no-op where no other
-        process can be."""
+        calls they relay to it, its role (all, api, worker) and the runs it may hold (slots
+        plus queue); a no-op where no other process can be."""
+
+    def keep_presence(self) -> bool:
+        """Checks that this process still holds what tells others it lives (its PostgreSQL
+        presence lock), taking it again when it was dropped; True when it did. Unavailable
+        while the store cannot be reached. Blocking: call it from a thread."""
+
+    def presence_epoch(self) -> int:
+        """How many times this process had to take its presence again: while it was gone,
+        others may have seen its runs as nobody's, so what this process saw then is stale."""
+
+    def unreachable_for(self) -> float:
+        """Seconds this process has not reached its store (0.0 while it does; always 0.0 on
+        SQLite). Meanwhile reads fail at once with Unavailable."""
+
+    def worker_loads(self) -> list[WorkerLoad]:
+        """Every live process that executes runs (role all or worker), ordered the same way in
+        every process (by presence key); empty where no other process can be."""
 
     def pick_worker(self) -> str | None:
         """The address of the live process that executes runs (role all or worker) with the
@@ -189,6 +216,14 @@ class Store(Protocol):
     def delete_checkpoint(self, run_id: str) -> None:
         """Drops every part of the run's checkpoint (the run ended); fenced like
         `save_checkpoint`. `delete_run` drops them too."""
+
+    def record_side_effect(self, run_id: str, effect: run_event_pb2.SideEffect) -> None:
+        """Appends an entry (at its `number`) to the run's side-effect journal: something its
+        browser did that may change state elsewhere. Fenced like events: once another live
+        process took the run over, not written, and `fenced_out` says so."""
+
+    def side_effects(self, run_id: str) -> list[run_event_pb2.SideEffect]:
+        """The run's side-effect journal in order (every attempt's); empty when it has none."""
 
     def save_interaction(
         self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
@@ -254,9 +289,10 @@ class Store(Protocol):
     def artifact_bytes(self) -> int: ...
 
     def delete_run(self, run_id: str) -> int | None:
-        """Deletes a run's row, events, interactions, checkpoint and artifacts (their rows, and on
-        PostgreSQL their bytes) in one transaction; returns the bytes its artifacts weighed,
-        None when there was no such run. SQLite's artifact files: `forget_artifacts`."""
+        """Deletes a run's row, events, interactions, checkpoint, side-effect journal and
+        artifacts (their rows, and on PostgreSQL their bytes) in one transaction; returns the
+        bytes its artifacts weighed, None when there was no such run. SQLite's artifact files:
+        `forget_artifacts`."""
 
     def reclaim_space(self) -> None: ...
 

@@ -6,6 +6,7 @@ which runs are owned by nobody alive. Runs record their owner's key in `runs.own
 from __future__ import annotations
 
 import secrets
+import threading
 
 import psycopg
 
@@ -42,29 +43,43 @@ KEEPALIVES = "-c tcp_keepalives_idle=3 -c tcp_keepalives_interval=1 -c tcp_keepa
 
 
 class Presence:
-    """Holds this process's presence lock until `close()` (or until the process dies)."""
+    """Holds this process's presence lock until `close()` (or until the process dies). Safe in
+    any thread: the presence keeper checks it from one, sweeps read `held` on the loop."""
 
     def __init__(self, url: str, connect_timeout: float) -> None:
         self._url = url
         self._timeout = int(connect_timeout)
+        self._guard = threading.Lock()
         self._conn = self._connect()
         self.key = 0
         while not self.key:  # a key no other live process holds
             candidate = secrets.randbelow(2**31 - 1) + 1
             self.key = candidate if self._lock(candidate) else 0
+        self.held = True  # as far as the last check knows
+        self.retaken = 0  # times the lock was taken again (each a new epoch: see Takeover)
 
-    def ensure(self) -> None:
+    def ensure(self) -> bool:
         """Takes the same lock again on a new session when the old one is gone (PostgreSQL
-        restarted or dropped it): meanwhile other processes saw this one's runs as nobody's,
-        which is why they wait a second sweep before closing any (`FailoverSweeper`)."""
-        try:
-            self._conn.execute("SELECT 1")
-            return
-        except psycopg.Error:
-            self._conn.close()
-        self._conn = self._connect()
-        if not self._lock(self.key):
-            raise psycopg.OperationalError(f"presence key {self.key} is held by another session")
+        restarted or dropped it); True when it did. Meanwhile other processes saw this one's
+        runs as nobody's, which is why they wait a second sweep before taking any over and
+        wait for it before refusing a relayed call (`relay.executor_address`). Raises
+        psycopg.Error while it cannot."""
+        with self._guard:
+            try:
+                self._conn.execute("SELECT 1")
+                self.held = True
+                return False
+            except psycopg.Error:
+                self.held = False
+                self._conn.close()
+            self._conn = self._connect()
+            if not self._lock(self.key):
+                raise psycopg.OperationalError(
+                    f"presence key {self.key} is still held by this process's previous session"
+                )
+            self.held = True
+            self.retaken += 1
+            return True
 
     def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
         return psycopg.connect(
@@ -84,9 +99,11 @@ class Presence:
     def close(self) -> None:
         """Releases the lock before hanging up: a closed session's locks go only once its server
         process notices, which other processes could otherwise race."""
-        try:
-            self._conn.execute("SELECT pg_advisory_unlock(%s, %s)", (NAMESPACE, self.key))
-        except psycopg.Error:
-            pass  # the session is gone already, and its lock with it
-        finally:
-            self._conn.close()
+        with self._guard:
+            try:
+                self._conn.execute("SELECT pg_advisory_unlock(%s, %s)", (NAMESPACE, self.key))
+            except psycopg.Error:
+                pass  # the session is gone already, and its lock with it
+            finally:
+                self.held = False
+                self._conn.close()

@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 EVENTS_CHANNEL = "outrider_events"
 _RETRY_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0)
+_GIVE_UP_EVERY = 0.25  # seconds between two looks at a barrier's give_up()
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class WriteBehind:
     """An ordered queue of writes drained by one thread; `wait()` is the read barrier."""
 
     def __init__(self, pool: ConnectionPool[Any], barrier_timeout: float) -> None:
-        self._pool = pool
+        self.pool = pool  # replaced by a fresh one after an outage (PostgresStore)
         self._barrier_timeout = barrier_timeout
         self._queue: list[Write] = []
         self._queued = 0  # writes ever queued
@@ -136,16 +137,24 @@ class WriteBehind:
             self._unrun -= 1
         callback()
 
-    def wait(self) -> None:
-        """Returns once every write queued before the call is committed."""
+    def wait(self, give_up: Callable[[], bool] = lambda: False) -> None:
+        """Returns once every write queued before the call is committed; Unavailable after the
+        barrier timeout, or as soon as `give_up()` (the store is known to be unreachable)."""
+        deadline = time.monotonic() + self._barrier_timeout
         with self._changed:
             target = self._queued
-            if not self._changed.wait_for(lambda: self._committed >= target, self._barrier_timeout):
-                raise Unavailable(
-                    "PostgreSQL did not commit this process's writes in "
-                    f"{self._barrier_timeout:g}s",
-                    reason="STORE_UNAVAILABLE",
-                )
+            while not self._changed.wait_for(lambda: self._committed >= target, _GIVE_UP_EVERY):
+                if give_up():
+                    raise Unavailable(
+                        "PostgreSQL is unreachable: this process's writes wait to be committed",
+                        reason="STORE_UNAVAILABLE",
+                    )
+                if time.monotonic() >= deadline:
+                    raise Unavailable(
+                        "PostgreSQL did not commit this process's writes in "
+                        f"{self._barrier_timeout:g}s",
+                        reason="STORE_UNAVAILABLE",
+                    )
 
     def close(self) -> None:
         """Commits what is queued, then stops the thread."""
@@ -189,7 +198,7 @@ class WriteBehind:
     def _commit_batch(self, batch: list[Write]) -> None:
         announce: dict[str, int] = {}
         refused: set[str] = set()
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
             # Consecutive writes of one statement go as one pipelined executemany.
             for sql, group in groupby(batch, key=lambda write: write.sql):
                 writes = list(group)

@@ -25,6 +25,7 @@ from outrider.server.core.storage.base import (
     KeyedRun,
     RunUsage,
     StartKey,
+    WorkerLoad,
 )
 from outrider.server.core.storage.migrations import postgres as migrations
 from outrider.server.core.storage.pg_artifacts import (
@@ -43,6 +44,7 @@ from outrider.server.core.storage.pg_presence import (
 )
 from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, forget_expired, insert_new_run
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
+from outrider.server.core.storage.reachability import Reachability
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,
@@ -51,14 +53,25 @@ from outrider.server.core.storage.rows import (
     interactions_from_rows,
     read_run,
     run_values,
+    side_effects_from_rows,
 )
 from outrider.server.core.storage.start_keys import FIND_KEY, key_values
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
 # The tables holding a run's rows besides `runs` (deleted with it).
-_RUN_TABLES = ("events", "interactions", "artifacts", "artifact_chunks", "checkpoints")
+_RUN_TABLES = (
+    "events",
+    "interactions",
+    "artifacts",
+    "artifact_chunks",
+    "checkpoints",
+    "side_effects",
+)
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
+# Seconds a read waits for a pooled connection: reads run on the event loop, and while
+# PostgreSQL is down no connection comes (the presence keeper then marks it unreachable).
+_READ_WAIT = 2.0
 
 
 def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
@@ -85,6 +98,7 @@ class PostgresStore:
 
     def __init__(self, url: str, artifact_backlog: int = 64 * 1024 * 1024) -> None:
         self.applied_migrations = apply_migrations(url)
+        self._url = url
         self._artifact_backlog = artifact_backlog
         self._presence = Presence(url, _TIMEOUT)
         try:
@@ -94,7 +108,8 @@ class PostgresStore:
             raise
         self._writer = WriteBehind(self._pool, _TIMEOUT)
         self._feed = PgEventFeed(url)
-        self._announced: tuple[str, str] | None = None
+        self._reach = Reachability()
+        self._announced: tuple[str, str, int] | None = None
 
     def close(self) -> None:
         self._feed.close()
@@ -103,10 +118,10 @@ class PostgresStore:
         self._pool.close()
         self._presence.close()
 
-    def announce(self, address: str, role: str) -> None:
+    def announce(self, address: str, role: str, capacity: int = 0) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
         self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
-        self._announced = (address, role)
+        self._announced = (address, role, capacity)
         self._announce_again()
 
     def _announce_again(self) -> None:
@@ -114,16 +129,46 @@ class PostgresStore:
         one's presence lock was briefly gone, e.g. during a database restart)."""
         if self._announced is None:
             return
-        address, role = self._announced
+        address, role, capacity = self._announced
         self._writer.put(
             Write(
-                "INSERT INTO replicas (owner, address, role, announced_us) "
-                "VALUES (%s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
+                "INSERT INTO replicas (owner, address, role, announced_us, capacity) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
                 "address = excluded.address, role = excluded.role, "
-                "announced_us = excluded.announced_us",
-                (self._presence.key, address, role, clock.now_us()),
+                "announced_us = excluded.announced_us, capacity = excluded.capacity",
+                (self._presence.key, address, role, clock.now_us(), capacity),
             )
         )
+
+    def keep_presence(self) -> bool:
+        """Checks this process's presence lock, taking it again if PostgreSQL dropped it (then
+        announcing its address again); True when it did. Blocking: call it from a thread."""
+        try:
+            retaken = self._presence.ensure()
+            if self._reach.unreachable_for():
+                self._renew_pool()
+        except psycopg.Error as error:
+            self._reach.missed(str(error).strip() or type(error).__name__)
+            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        self._reach.reached()
+        if retaken:
+            self._announce_again()
+        return retaken
+
+    def _renew_pool(self) -> None:
+        """PostgreSQL is back after an outage: reads and writes move to a pool of fresh
+        connections at once. The old pool would hand out none until its reconnection attempts,
+        spaced further apart the longer the outage was, came round (seconds, on the event
+        loop); what still uses it fails once and is tried again on the new one."""
+        old, self._pool = self._pool, connect_pool(self._url, "outrider")
+        self._writer.pool = self._pool
+        old.close(timeout=0)
+
+    def presence_epoch(self) -> int:
+        return self._presence.retaken
+
+    def unreachable_for(self) -> float:
+        return self._reach.unreachable_for()
 
     def pick_worker(self) -> str | None:
         rows = self._rows(
@@ -134,6 +179,17 @@ class PostgresStore:
             (list(ACTIVE_STATES),),
         )
         return str(rows[0][0]) if rows else None
+
+    def worker_loads(self) -> list[WorkerLoad]:
+        rows = self._rows(
+            "SELECT p.owner, p.capacity, count(r.id) FROM replicas p LEFT JOIN runs r "
+            "ON r.owner = p.owner AND r.state = ANY(%s) "
+            f"WHERE p.role <> 'api' AND NOT {unowned('p.owner')} "
+            "GROUP BY p.owner, p.capacity ORDER BY p.owner",
+            (list(ACTIVE_STATES),),
+        )
+        key = self._presence.key
+        return [WorkerLoad(owner == key, int(active), int(room)) for owner, room, active in rows]
 
     def executor_address(self, run_id: str) -> str | None:
         rows = self._rows(
@@ -173,18 +229,23 @@ class PostgresStore:
         a failover, an idle timeout) fails once and leaves the pool: the read is tried again on
         another, until every pooled connection may have been a dropped one (after a restart
         all are), then it gives up with Unavailable."""
+        down = self._reach.unreachable_for()
+        if down:  # the presence keeper will say when it is back: do not stall the loop meanwhile
+            raise Unavailable(
+                f"PostgreSQL has been unreachable for {down:.1f} s", reason="STORE_UNAVAILABLE"
+            )
         if barrier:
-            self._writer.wait()
+            self._writer.wait(give_up=lambda: bool(self._reach.unreachable_for()))
         for attempt in range(_POOL_SIZE + 1):
             try:
                 return self._read(sql, params, binary)
             except psycopg.OperationalError as error:  # that connection has left the pool
-                if attempt == _POOL_SIZE:
+                if attempt == _POOL_SIZE or self._reach.unreachable_for():
                     raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
-        with self._pool.connection() as conn:
+        with self._pool.connection(timeout=_READ_WAIT) as conn:
             rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
             return rows
 
@@ -275,9 +336,13 @@ class PostgresStore:
         )
 
     def active_runs(self) -> list[run_pb2.Run]:
-        """Active runs no live process owns: those of replicas that died or were stopped. This
-        process first makes sure it still holds its own presence lock."""
-        self._presence.ensure()
+        """Active runs no live process owns: those of replicas that died or were stopped. Refused
+        while this process's own presence lock is gone (the presence keeper takes it back)."""
+        if not self._presence.held:
+            raise Unavailable(
+                "this replica's presence lock is gone until PostgreSQL is reached again",
+                reason="STORE_UNAVAILABLE",
+            )
         self._announce_again()
         rows = self._rows(
             f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
@@ -374,6 +439,34 @@ class PostgresStore:
                 (run_id, run_id, self._presence.key),
             )
         )
+
+    # side-effect journal
+
+    def record_side_effect(self, run_id: str, effect: run_event_pb2.SideEffect) -> None:
+        self._writer.put(
+            Write(
+                # Fenced like events, returning a row when written: a replica that lost the run
+                # learns it (`fenced_out`) before it lets the side effect happen.
+                "INSERT INTO side_effects (run_id, number, body, recorded_us) "
+                f"SELECT %s, %s, %s, %s WHERE {OWNED} "
+                "ON CONFLICT (run_id, number) DO UPDATE SET body = side_effects.body RETURNING 1",
+                (
+                    run_id,
+                    effect.number,
+                    effect.SerializeToString(),
+                    clock.now_us(),
+                    run_id,
+                    self._presence.key,
+                ),
+                fenced=run_id,
+            )
+        )
+
+    def side_effects(self, run_id: str) -> list[run_event_pb2.SideEffect]:
+        rows = self._rows(
+            "SELECT body FROM side_effects WHERE run_id = %s ORDER BY number", (run_id,)
+        )
+        return side_effects_from_rows(rows)
 
     # interactions
 
@@ -531,13 +624,7 @@ class PostgresStore:
                 weight = conn.execute(
                     "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = %s", (run_id,)
                 ).fetchone()
-                for table in (
-                    "events",
-                    "interactions",
-                    "artifacts",
-                    "artifact_chunks",
-                    "checkpoints",
-                ):
+                for table in _RUN_TABLES:
                     conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
                 deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
         except psycopg.OperationalError as error:

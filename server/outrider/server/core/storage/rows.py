@@ -22,7 +22,13 @@ UNREADABLE_RUN = "RECORD_UNREADABLE"
 # The columns `read_run` takes, in this order.
 RUN_COLUMNS = "id, kind, state, create_us, body, tenant"
 
-_M = TypeVar("_M", run_pb2.Run, run_event_pb2.RunEvent, interaction_pb2.Interaction)
+_M = TypeVar(
+    "_M",
+    run_pb2.Run,
+    run_event_pb2.RunEvent,
+    interaction_pb2.Interaction,
+    run_event_pb2.SideEffect,
+)
 
 
 def run_values(run: run_pb2.Run, run_id: str) -> tuple[Any, ...]:
@@ -84,6 +90,20 @@ def interactions_from_rows(rows: Iterable[tuple[str, bytes]]) -> list[interactio
     """The interactions (rows of id, body) that decode."""
     found = (decoded(interaction_pb2.Interaction, body, key) for key, body in rows)
     return [interaction for interaction in found if interaction is not None]
+
+
+def side_effects_from_rows(rows: Iterable[tuple[Any, ...]]) -> list[run_event_pb2.SideEffect]:
+    """A run's side-effect journal (rows of body, in order). An entry that does not decode still
+    counts, as one the run cannot describe: skipping it could let a takeover repeat it."""
+    journal = []
+    for (body,) in rows:
+        effect = decoded(run_event_pb2.SideEffect, bytes(body), "side-effect journal entry")
+        journal.append(
+            effect
+            if effect is not None
+            else run_event_pb2.SideEffect(description="an entry that could not be read back")
+        )
+    return journal
 
 
 def _unreadable_run(run_id: str, kind: int, state: int, create_us: int) -> run_pb2.Run:

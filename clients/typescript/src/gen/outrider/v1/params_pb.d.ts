@@ -229,6 +229,18 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * @generated from field: outrider.v1.RecipeMode recipes = 8;
    */
   recipes: RecipeMode;
+
+  /**
+   * Browser runs taken over by another replica after their replica was lost, when they had
+   * already done something that may change state elsewhere (a form sent, a non-GET request, a
+   * download, an upload, an approval granted; see SideEffect): ask the caller before starting
+   * the task again, end the run (RESUME_UNSAFE), or repeat it. A run that did none of these
+   * resumes regardless. Unspecified: ASK for interactive runs whose caller can answer
+   * approvals, END for every other run. Ignored by research runs (they only read).
+   *
+   * @generated from field: outrider.v1.ResumeAfterSideEffects resume_after_side_effects = 9;
+   */
+  resumeAfterSideEffects: ResumeAfterSideEffects;
 };
 
 /**
@@ -236,6 +248,50 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
  * Use `create(RunOptionsSchema)` to create a new message.
  */
 export declare const RunOptionsSchema: GenMessage<RunOptions>;
+
+/**
+ * What a browser run taken over after the loss of its replica does when its side-effect journal
+ * is not empty (RunOptions.resume_after_side_effects).
+ *
+ * @generated from enum outrider.v1.ResumeAfterSideEffects
+ */
+export enum ResumeAfterSideEffects {
+  /**
+   * The default by interactivity: ASK for interactive runs whose caller can answer approvals,
+   * END otherwise.
+   *
+   * @generated from enum value: RESUME_AFTER_SIDE_EFFECTS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Ask the caller with an approval listing what was already done; approved, the task starts
+   * again; rejected or expired, the run ends with RESUME_UNSAFE. Needs an interactive run whose
+   * caller can answer approvals.
+   *
+   * @generated from enum value: RESUME_AFTER_SIDE_EFFECTS_ASK = 1;
+   */
+  ASK = 1,
+
+  /**
+   * End the run, failed with error code RESUME_UNSAFE and the list of what was done.
+   *
+   * @generated from enum value: RESUME_AFTER_SIDE_EFFECTS_END = 2;
+   */
+  END = 2,
+
+  /**
+   * Start the task again from its start URL, repeating what it did if the model does it again.
+   *
+   * @generated from enum value: RESUME_AFTER_SIDE_EFFECTS_REPEAT = 3;
+   */
+  REPEAT = 3,
+}
+
+/**
+ * Describes the enum outrider.v1.ResumeAfterSideEffects.
+ */
+export declare const ResumeAfterSideEffectsSchema: GenEnum<ResumeAfterSideEffects>;
 
 /**
  * What a browser run does with recipes (recorded action sequences of earlier successful runs).

@@ -110,6 +110,18 @@ export declare type RunEvent = Message<"outrider.v1.RunEvent"> & {
      */
     value: RunResumed;
     case: "runResumed";
+  } | {
+    /**
+     * The browser run did something that may change state outside it (a form sent, a non-GET
+     * request, a download, an upload, an approval granted). Journaled, and committed to the
+     * store, before the request leaves the browser (after the fact for downloads) and before
+     * the next step: a replica that takes the run over knows what must not be repeated blindly
+     * (RunOptions.resume_after_side_effects).
+     *
+     * @generated from field: outrider.v1.SideEffect side_effect = 13;
+     */
+    value: SideEffect;
+    case: "sideEffect";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -439,6 +451,75 @@ export declare type RecipeReplayed = Message<"outrider.v1.RecipeReplayed"> & {
 export declare const RecipeReplayedSchema: GenMessage<RecipeReplayed>;
 
 /**
+ * One entry of a browser run's side-effect journal.
+ *
+ * @generated from message outrider.v1.SideEffect
+ */
+export declare type SideEffect = Message<"outrider.v1.SideEffect"> & {
+  /**
+   * What kind of side effect.
+   *
+   * @generated from field: outrider.v1.SideEffectKind kind = 1;
+   */
+  kind: SideEffectKind;
+
+  /**
+   * Position in the run's journal: 1, 2, 3, ... across attempts.
+   *
+   * @generated from field: int32 number = 2;
+   */
+  number: number;
+
+  /**
+   * The attempt that did it: 0 for the run's first execution, then its takeover count.
+   *
+   * @generated from field: int32 attempt = 3;
+   */
+  attempt: number;
+
+  /**
+   * Iteration of the agent loop, e.g. "step-3" (empty outside an iteration).
+   *
+   * @generated from field: string iteration_id = 4;
+   */
+  iterationId: string;
+
+  /**
+   * The agent's action that caused it, e.g. "click" or "press" (empty when unknown).
+   *
+   * @generated from field: string action = 5;
+   */
+  action: string;
+
+  /**
+   * HTTP method of the request, e.g. "POST" (requests and form submits).
+   *
+   * @generated from field: string method = 6;
+   */
+  method: string;
+
+  /**
+   * URL it went to (a request's, a form's target, a download's source).
+   *
+   * @generated from field: string url = 7;
+   */
+  url: string;
+
+  /**
+   * In words, e.g. submitted the form "Checkout" (never a typed value).
+   *
+   * @generated from field: string description = 8;
+   */
+  description: string;
+};
+
+/**
+ * Describes the message outrider.v1.SideEffect.
+ * Use `create(SideEffectSchema)` to create a new message.
+ */
+export declare const SideEffectSchema: GenMessage<SideEffect>;
+
+/**
  * A decision on a pending approval.
  *
  * @generated from enum outrider.v1.ApprovalDecision
@@ -543,4 +624,59 @@ export enum ResolutionSource {
  * Describes the enum outrider.v1.ResolutionSource.
  */
 export declare const ResolutionSourceSchema: GenEnum<ResolutionSource>;
+
+/**
+ * What kind of thing a browser run did that may change state outside it.
+ *
+ * @generated from enum outrider.v1.SideEffectKind
+ */
+export enum SideEffectKind {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: SIDE_EFFECT_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A form was submitted with a method other than GET (journaled before the submit).
+   *
+   * @generated from enum value: SIDE_EFFECT_KIND_FORM_SUBMIT = 1;
+   */
+  FORM_SUBMIT = 1,
+
+  /**
+   * The page sent a request with a method other than GET, HEAD or OPTIONS after the agent's
+   * first action (journaled before the request is sent; beacons excluded).
+   *
+   * @generated from enum value: SIDE_EFFECT_KIND_REQUEST = 2;
+   */
+  REQUEST = 2,
+
+  /**
+   * A download arrived (journaled then, whether or not it could be kept).
+   *
+   * @generated from enum value: SIDE_EFFECT_KIND_DOWNLOAD = 3;
+   */
+  DOWNLOAD = 3,
+
+  /**
+   * Files were attached to a file input (journaled before they are attached).
+   *
+   * @generated from enum value: SIDE_EFFECT_KIND_UPLOAD = 4;
+   */
+  UPLOAD = 4,
+
+  /**
+   * The caller approved an action the firewall held (journaled before the action).
+   *
+   * @generated from enum value: SIDE_EFFECT_KIND_APPROVAL_GRANTED = 5;
+   */
+  APPROVAL_GRANTED = 5,
+}
+
+/**
+ * Describes the enum outrider.v1.SideEffectKind.
+ */
+export declare const SideEffectKindSchema: GenEnum<SideEffectKind>;
 

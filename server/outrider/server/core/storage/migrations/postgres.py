@@ -113,6 +113,19 @@ MIGRATIONS = (
             "WHERE request_id IS NOT NULL",
         ),
     ),
+    Migration(
+        10,
+        "side_effects: what a browser run did that may change state elsewhere, journaled before "
+        "it happened, so a replica taking the run over does not repeat it blindly; "
+        "replicas.capacity: the runs each may hold, so takeovers spread by room",
+        (
+            "CREATE TABLE side_effects ("
+            "run_id TEXT NOT NULL, number INTEGER NOT NULL, body BYTEA NOT NULL, "
+            "recorded_us BIGINT NOT NULL, PRIMARY KEY (run_id, number))",
+            # 0: not said (a replica of an earlier version): room unknown
+            "ALTER TABLE replicas ADD COLUMN capacity INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
 )
 
 

@@ -80,6 +80,15 @@ MIGRATIONS = (
             "WHERE request_id IS NOT NULL",
         ),
     ),
+    Migration(
+        6,
+        "side_effects: what a browser run did that may change state elsewhere (its journal)",
+        (
+            "CREATE TABLE IF NOT EXISTS side_effects ("
+            "run_id TEXT NOT NULL, number INTEGER NOT NULL, body BLOB NOT NULL, "
+            "recorded_us INTEGER NOT NULL, PRIMARY KEY (run_id, number)) WITHOUT ROWID",
+        ),
+    ),
 )
 
 
