@@ -19,6 +19,7 @@ from mcp import Client, types
 
 from outrider.client import AsyncClient
 from outrider.mcp.watch import NO_QUESTIONS
+from outrider.v1 import run_event_pb2
 from tests.mcp.support import McpCase, Mode, Person, Progress, http_client, stdio_client, text_of
 from tests.rest.support import start_rest
 from tests.support.harness import eventually
@@ -149,6 +150,33 @@ async def test_the_stdio_bridge_sends_the_whole_form_to_the_page(
     assert asked == ["email", "password"]
     (approval,) = person.forms()  # the only form: the approval
     assert "decision" in approval.requested_schema["properties"]
+
+
+async def test_data_guardrails_and_an_approval_for_the_rest_of_the_run(mcp_case: McpCase) -> None:
+    """automate's data and guardrails reach the agent (the scripted planner expects both); the
+    approval answered "approve_always" covers the second typing on the same host."""
+    key, person = mcp_case.keys.keys["alpha-1"], Person(values={}, decision="approve_always")
+    async with http_client(mcp_case, key, "legacy", person) as client:
+        result = await client.call_tool("automate", {
+            "task": "Scenario standing_approval",
+            "url": f"{mcp_case.sites}/shop/newsletter.html",
+            "data": {"subscriber": {"name": "Grace Hopper", "email": "grace@example.com"}},
+            "guardrails": "Never tick the marketing box.",
+            "options": {"model": mcp_case.model("standing_approval")},
+        })  # fmt: skip
+
+    content = result.structured_content or {}
+    assert content.get("final_answer") == "Both fields filled.", text_of(result)
+    assert len(person.forms()) == 1  # one approval asked, for both typings
+    async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
+        run = await grpc_client.get_run(content["run"])
+        resolved = [
+            e.approval_resolved
+            async for e in grpc_client.events(content["run"])
+            if e.HasField("approval_resolved")
+        ]
+    assert run.automate.guardrails == "Never tick the marketing box."
+    assert [r.scope for r in resolved] == [run_event_pb2.APPROVAL_SCOPE_ALWAYS]
 
 
 def free_port() -> int:

@@ -136,6 +136,24 @@ async def test_cancelling_get_run_stops_following_only(mcp_case: McpCase, tmp_pa
         await state_of(grpc_client, run.name, run_pb2.RUN_STATE_SUCCEEDED)
 
 
+async def test_cancel_run_cancels_a_running_run(mcp_case: McpCase, tmp_path: Path) -> None:
+    key, marker = mcp_case.keys.keys["alpha-1"], uuid.uuid4().hex
+    arguments = await held_run(mcp_case, marker, tmp_path / "never")
+    async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
+        params = automate_params(arguments["task"], url=arguments["url"])
+        options = Options(model=arguments["options"]["model"])
+        run = await grpc_client.create_run(params, options=options)
+        await run_with(grpc_client, marker)
+        async with http_client(mcp_case, key, "auto") as client:
+            result = await client.call_tool("cancel_run", {"run": run.name, "reason": "enough"})
+        ended = await state_of(grpc_client, run.name, run_pb2.RUN_STATE_CANCELLED)
+    assert (result.structured_content or {})["state"] == "cancelled", text_of(result)
+    assert (ended.cancelled_by, ended.outcome.error_message) == (
+        "alpha-1",
+        "cancelled by alpha-1: enough",
+    )
+
+
 async def test_get_run_picks_up_a_vanished_client_s_run_and_its_question(
     mcp_case: McpCase,
 ) -> None:
@@ -178,7 +196,10 @@ async def test_listing_reading_and_screenshots(mcp_case: McpCase) -> None:
         again = await client.call_tool("get_run", {"run": name.removeprefix("runs/")})
         screenshot = (done.structured_content or {})["screenshots"][0]
         image = await client.call_tool("read_artifact", {"artifact": screenshot})
+        listed_tools = (await client.list_tools()).tools
 
+    # the SDK client checks each result's structured content against its tool's output schema
+    assert all(tool.output_schema for tool in listed_tools), listed_tools
     assert name in [r["run"] for r in (listed.structured_content or {})["runs"]]
     assert (again.structured_content or {})["final_answer"] == "Subscribed."
     (block,) = image.content
