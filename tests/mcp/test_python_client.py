@@ -72,12 +72,15 @@ async def test_form_and_approval_are_asked_through_the_client(
     assert progress.values == sorted(set(progress.values)), "progress must increase"
 
 
-async def test_declining_the_form_and_rejecting_the_approval(mcp_case: McpCase) -> None:
+@pytest.mark.parametrize("opener", [http_client, stdio_client], ids=["http", "stdio"])
+async def test_declining_the_form_and_rejecting_the_approval(
+    mcp_case: McpCase, opener: Opener
+) -> None:
     key = mcp_case.keys.keys["alpha-1"]
-    async with http_client(mcp_case, key, "legacy", Person(values=None)) as client:
+    async with opener(mcp_case, key, "legacy", Person(values=None)) as client:
         declined = await automate(client, mcp_case, "newsletter", "newsletter.html")
     rejecting = Person(values=SUBSCRIBER, decision="reject", reason="not this newsletter")
-    async with http_client(mcp_case, key, "auto", rejecting) as client:
+    async with opener(mcp_case, key, "auto", rejecting) as client:
         rejected = await automate(client, mcp_case, "newsletter", "newsletter.html")
 
     assert declined.structured_content["final_answer"] == "Not subscribed: no details were given."  # type: ignore[index]

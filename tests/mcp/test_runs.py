@@ -183,9 +183,10 @@ async def test_get_run_picks_up_a_vanished_client_s_run_and_its_question(
     assert [len(f.requested_schema["properties"]) for f in person.forms()] == [3, 2]
 
 
-async def test_listing_reading_and_screenshots(mcp_case: McpCase) -> None:
+@pytest.mark.parametrize("opener", [http_client, stdio_client], ids=["http", "stdio"])
+async def test_listing_reading_and_screenshots(mcp_case: McpCase, opener: Any) -> None:
     key = mcp_case.keys.keys["alpha-1"]
-    async with http_client(mcp_case, key, "auto", Person(values=SUBSCRIBER)) as client:
+    async with opener(mcp_case, key, "auto", Person(values=SUBSCRIBER)) as client:
         done = await client.call_tool("automate", {
             "task": "Scenario newsletter (read back)",
             "url": f"{mcp_case.sites}/shop/newsletter.html",
