@@ -48,7 +48,7 @@ def edges_beside_the_api(
         # (its card is public; its refusals are JSON-RPC errors); CORS is the API's.
         a2a = build_a2a(runs, settings, keyring)
         edges.append(MountedEdge(routes=a2a.routes, own_auth=a2a.paths, own_media_check=a2a.paths))
-    if settings.mcp_enabled:
+    if settings.mcp:
         edges.append(_mcp(runs, settings, keyring))
     return edges
 

@@ -59,7 +59,7 @@ class Settings(BaseSettings):
         description="How long a console sign-in lasts (seconds, or 90m, 8h): the session cookie "
         "expires then, or as soon as its key leaves the key file.",
     )
-    mcp_enabled: bool = Field(
+    mcp: bool = Field(
         True, description="Serve the MCP edge (streamable HTTP) at /mcp on the REST port."
     )
     mcp_allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
