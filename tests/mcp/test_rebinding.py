@@ -88,6 +88,13 @@ async def guarded(tmp_path: Path, headers: dict[str, str], **settings: Any) -> i
             {"Host": "outrider.internal", "Origin": "https://evil.example"},
             403,
         ),
+        # a loopback server behind a proxy of OUTRIDER_PUBLIC_URL answers that name too
+        (
+            {"public_url": "https://outrider.example.com"},
+            {"Host": "outrider.example.com", "Origin": "https://outrider.example.com"},
+            200,
+        ),
+        ({"public_url": "https://outrider.example.com"}, {"Host": "evil.example"}, 421),
         # bound beyond loopback: any Host, but a page only of the host it addressed
         ({"rest_host": "0.0.0.0"}, {"Host": "10.1.2.3:8080"}, 200),
         (

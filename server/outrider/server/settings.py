@@ -66,7 +66,8 @@ class Settings(BaseSettings):
         (),
         description="Comma-separated Host header values /mcp answers (`host` for any port, or "
         "`host:port`), against DNS rebinding; empty: the loopback names (localhost, 127.0.0.1, "
-        "[::1]) when the REST edge binds a loopback address, any host otherwise. Pages of "
+        "[::1]) and OUTRIDER_PUBLIC_URL's host when the REST edge binds a loopback address, any "
+        "host otherwise. Pages of "
         "other origins than these hosts and OUTRIDER_CORS_ORIGINS are refused (403).",
     )
     data_dir: Path = Field(

@@ -3,8 +3,9 @@ allowed hosts and refuses pages of other origins, on every method (the MCP trans
 
 A page on evil.example whose name resolves to 127.0.0.1 sends `Host: evil.example` (421 here)
 and, on POSTs and cross-origin reads, `Origin: http://evil.example` (403). Allowed hosts are
-OUTRIDER_MCP_ALLOWED_HOSTS, else the loopback names when the REST edge binds loopback, else any
-host (a server reachable on a network is reachable without rebinding; its keys protect it).
+OUTRIDER_MCP_ALLOWED_HOSTS, else the loopback names (and OUTRIDER_PUBLIC_URL's name) when the
+REST edge binds loopback, else any host (a server reachable on a network is reachable without
+rebinding; its keys protect it).
 Allowed origins are those of the allowed hosts (or of the request's own host when any host is
 allowed) and OUTRIDER_CORS_ORIGINS.
 """
@@ -23,10 +24,16 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 
 def allowed_hosts(settings: Settings) -> tuple[str, ...] | None:
-    """The Host values answered; None for any."""
+    """The Host values answered; None for any. A loopback server also answers the name of
+    OUTRIDER_PUBLIC_URL (a reverse proxy on the same machine passes it on)."""
     if settings.mcp_allowed_hosts:
         return tuple(h.lower() for h in settings.mcp_allowed_hosts)
-    return LOOPBACK_NAMES if _is_loopback(settings.rest_host) else None
+    if not _is_loopback(settings.rest_host):
+        return None
+    public = urlsplit(settings.public_url or "").hostname
+    if not public:
+        return LOOPBACK_NAMES
+    return (*LOOPBACK_NAMES, f"[{public}]" if ":" in public else public)
 
 
 def _is_loopback(host: str) -> bool:
