@@ -18,7 +18,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.cache_billing import AnthropicCache, Bill, Count, OpenAICache
+from bench.cache_billing import AnthropicCache, Bill, OpenAICache
+from bench.openai_prompt import Count, json_blocks
 from tests.browser.wire_model import message_text, resolve_refs
 from tests.models.fake_providers import Answer, anthropic_body, openai_body
 
@@ -159,6 +160,7 @@ class Played:
     calls: int = 0
     bill: Bill = field(default_factory=Bill)  # with a cache of this run's requests only
     warm: Bill = field(default_factory=Bill)  # with a cache of every run before on this server
+    as_json: Bill = field(default_factory=Bill)  # OpenAI: as `bill`, every block counted as JSON
     problems: list[str] = field(default_factory=list)
 
 
@@ -182,6 +184,7 @@ class WirePlayer:
         with self._lock:
             self._turns, self._expect = list(turns), expect
             self._cache = self._new_cache()
+            self._json_cache = OpenAICache(self._count, json_blocks)
             self.played = Played()
         return self.played
 
@@ -214,6 +217,8 @@ class WirePlayer:
         self.played.calls += 1
         self.played.bill += bill
         self.played.warm += self._warm_cache.bill(body, output)
+        if self.provider == "openai":
+            self.played.as_json += self._json_cache.bill(body, output)
         usage, cache = (bill.input, output), (bill.cached, bill.written)
         reply = self._body(text, calls, usage, cache)
         return Answer(reply, delay=self._latency)

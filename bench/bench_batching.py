@@ -34,13 +34,15 @@ from bench.browser_report import table
 from bench.browser_runs import channel
 from bench.browser_server import ServerProcess
 from bench.browser_task_tokens import tree_of
-from bench.browser_tokens import token_counter
+from bench.browser_tokens import CL100K, O200K, token_counter
 from bench.cache_billing import CLAUDE_SONNET, GPT_41, Bill, Prices
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.models.fake_providers import FakeProvider, serve
 from tests.support.sites import fixture_sites
 
 PRICES = {"anthropic": CLAUDE_SONNET, "openai": GPT_41}
+# Token counts: OpenAI publishes GPT-4.1's encoding; Anthropic publishes none (cl100k stands in).
+ENCODINGS = {"anthropic": CL100K, "openai": O200K}
 SIDES = ("before", "batched")
 
 
@@ -49,6 +51,7 @@ class Outcome:
     calls: list[int] = field(default_factory=list)
     bills: list[Bill] = field(default_factory=list)
     warm: list[Bill] = field(default_factory=list)
+    as_json: list[Bill] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     reported_cached: list[int] = field(default_factory=list)  # task:metrics of the run
 
@@ -93,7 +96,7 @@ class Bench:
 
     def measure(self, provider: str, rounds: int) -> None:
         players, servers = {}, {}
-        count = token_counter().count
+        count = token_counter(ENCODINGS[provider]).count
         allow = self._sites.removeprefix("http://")
         try:
             for side in SIDES:
@@ -130,6 +133,7 @@ class Bench:
         outcome.calls.append(played.calls)
         outcome.bills.append(played.bill)
         outcome.warm.append(played.warm)
+        outcome.as_json.append(played.as_json)
         outcome.seconds.append(seconds)
         outcome.reported_cached.append(cached)
         print(f"  {provider} {task.name:7} {side:8} {played.calls:3} calls {seconds:6.2f} s")
@@ -147,12 +151,14 @@ def calls_table(bench: Bench, provider: str) -> str:
     return table(["task", "calls before", "calls batched", "ratio"], rows)
 
 
-def billing_table(bench: Bench, provider: str, prices: Prices, warm: bool = False) -> str:
+def billing_table(bench: Bench, provider: str, prices: Prices, kind: str = "bills") -> str:
+    """`kind`: bills (a cache of the run's own requests), warm (and the earlier runs'), as_json
+    (bills with every block counted as its JSON)."""
     rows = []
     for task in TASKS:
         runs = [bench.results[(provider, task.name, side)] for side in SIDES]
         # the first round's: later rounds would find the same task's requests in a warm cache
-        bills = [(run.warm if warm else run.bills)[0] for run in runs]
+        bills = [getattr(run, kind)[0] for run in runs]
         equivalents = [prices.token_equivalents(bill) for bill in bills]
         rows.append(
             [
@@ -209,8 +215,8 @@ def main() -> None:
         bench = Bench(before, sites, args.latency, stack)
         for provider in args.providers:
             bench.measure(provider, args.rounds)
-    method = token_counter().method
-    out = [f"before = {args.before}; latency {args.latency:g} s per model answer; {method}\n"]
+    methods = ", ".join(f"{p}: {token_counter(ENCODINGS[p]).method}" for p in args.providers)
+    out = [f"before = {args.before}; latency {args.latency:g} s per model answer; {methods}\n"]
     for provider in args.providers:
         prices = PRICES[provider]
         out += [
@@ -219,7 +225,16 @@ def main() -> None:
             "requests only\n",
             billing_table(bench, provider, prices),
             "\nthe same with the cache also holding the earlier runs' requests on that server\n",
-            billing_table(bench, provider, prices, warm=True),
+            billing_table(bench, provider, prices, "warm"),
+            *(
+                [
+                    "\nthe first table's runs with every block counted as its JSON (an upper "
+                    "bound: OpenAI renders tools more compactly)\n",
+                    billing_table(bench, provider, prices, "as_json"),
+                ]
+                if provider == "openai"
+                else []
+            ),
             f"\nwall time per task, median of {args.rounds}\n\n{time_table(bench, provider)}",
             f"\n{check_reports(bench, provider)}\n",
         ]

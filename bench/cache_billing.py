@@ -2,10 +2,12 @@
 from the request bodies a fake provider server receives (the benchmark's model is scripted, so
 no provider reports real usage).
 
-A request is cut into blocks in the provider's prompt order (Anthropic: tools, system blocks,
-then every message's content blocks; OpenAI: tools, then messages), each counted with
-cl100k_base (bench/browser_tokens.py: neither provider publishes its tokenizer; both sides of a
-comparison are counted alike). The caches follow the providers' published rules:
+A request is cut into blocks in the provider's prompt order, each with its tokens. Anthropic:
+tools, system blocks, then every message's content blocks, each counted as its JSON with
+cl100k_base (Anthropic publishes no tokenizer). OpenAI: tools, the structured-output schema,
+then messages, counted as OpenAI's guide counts them with o200k_base, GPT-4.1's encoding
+(bench/openai_prompt.py; each block's JSON, the upper bound, for comparison). The caches follow
+the providers' published rules:
 
 - Anthropic caches only where a block carries `cache_control` (a breakpoint), once the prefix up
   to it is at least 1,024 tokens (Claude Sonnet's minimum). A request reads the longest prefix
@@ -21,10 +23,11 @@ task on its own, not for a busy service where runs share their rules."""
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from bench.openai_prompt import Block, Count, canonical, openai_blocks
 
 MIN_CACHED = 1024
 LOOKBACK = 20
@@ -79,33 +82,22 @@ CLAUDE_SONNET = Prices(
 )
 GPT_41 = Prices("GPT-4.1: $2 in, $8 out, $0.50 cached in", 2, 8, 0.5, 2)
 
-Count = Callable[[str], int]
+Blocks = Callable[[dict[str, Any], Count], list[Block]]
 
 
-def _canonical(block: Any) -> str:
-    """A block as the provider hashes it: its content, not where a breakpoint sits."""
-    if isinstance(block, dict):
-        block = {k: v for k, v in block.items() if k != "cache_control"}
-    return json.dumps(block, sort_keys=True, ensure_ascii=False)
-
-
-def anthropic_blocks(body: dict[str, Any]) -> list[tuple[str, bool]]:
+def anthropic_blocks(body: dict[str, Any]) -> list[tuple[Any, bool]]:
     """(block, breakpoint) in Anthropic's prompt order."""
     system = body.get("system", [])
     if isinstance(system, str):
         system = [{"type": "text", "text": system}]
     blocks = [*body.get("tools", []), *system]
     blocks += [b for m in body["messages"] for b in _content(m)]
-    return [(_canonical(b), isinstance(b, dict) and "cache_control" in b) for b in blocks]
+    return [(b, isinstance(b, dict) and "cache_control" in b) for b in blocks]
 
 
 def _content(message: dict[str, Any]) -> list[Any]:
     content = message["content"]
     return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
-
-
-def openai_blocks(body: dict[str, Any]) -> list[tuple[str, bool]]:
-    return [(_canonical(b), False) for b in [*body.get("tools", []), *body["messages"]]]
 
 
 @dataclass
@@ -114,12 +106,12 @@ class _Prefixes:
     tokens: list[int]  # of the prefix ending at each block
 
 
-def _prefixes(blocks: list[tuple[str, bool]], count: Count) -> _Prefixes:
+def _prefixes(blocks: list[Block]) -> _Prefixes:
     digest, total = hashlib.sha256(), 0
     hashes, tokens = [], []
-    for text, _ in blocks:
+    for text, size in blocks:
         digest.update(text.encode() + b"\x00")
-        total += count(text)
+        total += size
         hashes.append(digest.hexdigest())
         tokens.append(total)
     return _Prefixes(hashes, tokens)
@@ -132,7 +124,7 @@ class AnthropicCache:
 
     def bill(self, body: dict[str, Any], output: int) -> Bill:
         blocks = anthropic_blocks(body)
-        at = _prefixes(blocks, self._count)
+        at = _prefixes([(text, self._count(text)) for text in (canonical(b) for b, _ in blocks)])
         points = [i for i, (_, marked) in enumerate(blocks) if marked]
         read_end = max((self._hit(at, point) for point in points), default=-1)
         read = at.tokens[read_end] if read_end >= 0 else 0
@@ -153,12 +145,12 @@ class AnthropicCache:
 
 
 class OpenAICache:
-    def __init__(self, count: Count) -> None:
-        self._count = count
+    def __init__(self, count: Count, blocks: Blocks = openai_blocks) -> None:
+        self._count, self._blocks = count, blocks
         self._seen: set[str] = set()
 
     def bill(self, body: dict[str, Any], output: int) -> Bill:
-        at = _prefixes(openai_blocks(body), self._count)
+        at = _prefixes(self._blocks(body, self._count))
         matched = max((i for i, h in enumerate(at.hashes) if h in self._seen), default=-1)
         length = at.tokens[matched] if matched >= 0 else 0
         cached = 0

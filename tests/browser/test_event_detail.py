@@ -31,4 +31,6 @@ async def test_omit_prompts_keeps_usage_and_reply_but_drops_prompt_bodies(
         assert not lean.HasField("schema") or not lean.schema.fields
         assert lean.usage == whole.usage and lean.finish_reason == whole.finish_reason
         assert lean.provider_metadata == whole.provider_metadata
-        assert lean.ByteSize() < whole.ByteSize() / 4
+        assert lean.ByteSize() < whole.ByteSize() / 2
+    # the plan request is short; the actor's, with the rules, tools and page, are most of it
+    assert sum(g.ByteSize() for g in short) < sum(g.ByteSize() for g in full) / 4

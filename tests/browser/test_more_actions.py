@@ -48,6 +48,11 @@ async def test_history_hover_focus_and_guardrails(browser_case: BrowserCaseFacto
     assert len(completed) == 7 and all(c.success for c in completed)
     run_rules = case.prompts()[1]["messages"][1]  # after the rules every run shares
     assert GUARDRAILS in run_rules and "always obey" in run_rules
+    # the planner gets the run's rules too, but not the actor's rules about pages and refs
+    planner = case.prompts()[0]
+    assert planner["role"] == "planner" and GUARDRAILS in planner["messages"][0]
+    assert "EXTERNAL_CONTENT" not in "".join(planner["messages"])
+    assert "browser agent" in planner["messages"][0] and not planner["tools"]
     assert events[0].automate.task_setup.guardrails == GUARDRAILS
 
 

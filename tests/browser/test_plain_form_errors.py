@@ -2,8 +2,9 @@
 region) that reject the caller's values on submit. The message the page shows after the input,
 before it, in a list above the form or in a toast reaches the caller in
 interactive:form_data:error, on the field it is about (the form's messages on the fields they
-name), and the model learns it; the caller's values go into the page only. The model is
-scripted at the wire; the pages run in real Chromium."""
+name), and the model learns it; the caller's values go into the page only. Text the submit
+brings that is no error (a success note, a character counter, a site-wide banner) stays
+quiet. The model is scripted at the wire; the pages run in real Chromium."""
 
 from __future__ import annotations
 
@@ -138,3 +139,76 @@ async def test_a_message_shown_without_aria_reaches_the_caller(
         for value in (v for v in values.values() if len(v) > 4):  # "12" is in any request
             assert value not in model.sent, value
             assert not any(value in str(e) for e in events), value
+
+
+@dataclass(frozen=True)
+class Quiet:
+    page: str
+    submit: str
+    values: dict[str, str]  # field label -> a value the page takes
+    shown: str  # what the page shows after the submit, which is no error
+
+
+QUIET = [
+    Quiet(  # a success note in the field's own wrapper, asking for something ("please")
+        "thanks.html",
+        "Subscribe",
+        {"Email address": "lin@example.com"},
+        "Thanks! Please check your inbox to confirm.",
+    ),
+    Quiet(  # a character counter next to the field, brought up to date by the click
+        "counter.html",
+        "Send message",
+        {"Topic": "Opening hours", "Message": "Are you open on Sundays?"},
+        "24 / 500 characters",
+    ),
+    Quiet(  # a site-wide cookie bar that came up after the click, asking to "please choose"
+        "banner.html",
+        "Save details",
+        {"Full name": "Lin Okafor", "Phone": "0123 456 789"},
+        "Please choose which ones we may set.",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", QUIET, ids=[c.page for c in QUIET])
+async def test_text_the_submit_brought_that_is_no_error_stays_quiet(
+    make_harness: HarnessFactory, sites: str, case: Quiet
+) -> None:
+    """Before, each of these became a field's or the form's error: the caller was asked again."""
+    turns = [
+        plan(),
+        act(
+            "request_input",
+            refs=[f'{{{{ref: "{label}"}}}}' for label in case.values],
+            reason="the form's details",
+        ),
+        act("click", expect=["The user filled"], ref=f'{{{{ref: button "{case.submit}"}}}}'),
+        act("done", expect=[case.shown], answer="Sent."),
+        verdict(),
+    ]
+    with wire_model(turns) as model:
+        harness = await wire_harness(make_harness, sites, model)
+        params = params_pb2.AutomateParams(
+            task="Fill in the form for me.",
+            url=f"{sites}/plainforms/{case.page}",
+            interactive=True,
+            trusted_hostnames=["127.0.0.1"],
+        )
+        outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
+        seen: list[str] = []
+        async for response in harness.interactions.Interact(outbox):
+            if not response.HasField("event"):
+                continue
+            seen.append(event_name(response.event))
+            automate = response.event.automate
+            if automate.HasField("interactive_form_data_request"):
+                request = automate.interactive_form_data_request
+                outbox.send(answer(request.request_id, list(request.fields), case.values))
+            elif automate.HasField("interactive_form_data_error"):
+                error = automate.interactive_form_data_error
+                outbox.send(answer(error.request_id, list(error.fields), case.values))
+        outbox.close()
+    assert not model.problems, model.problems
+    assert "interactive:form_data:error" not in seen, seen
+    assert "rejected" not in model.sent

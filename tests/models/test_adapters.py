@@ -146,10 +146,11 @@ async def test_a_client_error_is_not_retried(
 async def test_a_timeout_is_retried_then_reported(
     dialect: Dialect, fake: FakeProvider, model: ModelFactory
 ) -> None:
-    fake.queue = [Answer(dialect.text("late"), delay=1.0), dialect.text("Hello.")]
-    chat = model(dialect, fake, timeout=0.3, max_retries=1)
+    # A second for an attempt: an immediate answer gets it even under load; late ones 2 s
+    fake.queue = [Answer(dialect.text("late"), delay=2.0), dialect.text("Hello.")]
+    chat = model(dialect, fake, timeout=1.0, max_retries=1)
     assert (await chat.generate(ask(Message("user", "Hi")))).text == "Hello."
-    fake.queue = [Answer(dialect.text("late"), delay=1.0) for _ in range(2)]
+    fake.queue = [Answer(dialect.text("late"), delay=2.0) for _ in range(2)]
     with pytest.raises(ModelError, match=r"timed out.*gave up after 2 attempts"):
         await chat.generate(ask(Message("user", "Hi")))
 

@@ -73,7 +73,9 @@ async def test_a_browser_run_through_the_provider(
 ) -> None:
     model = PlaysTheModel(dialect)
     fake.respond = model
-    harness = await start(make_harness, dialect, fake, sites)
+    # A generous per-attempt timeout: a slow attempt under load, retried, would be one more
+    # request than generations counted below.
+    harness = await start(make_harness, dialect, fake, sites, timeout=30.0)
     events = await collect(harness.runs.Automate(automate(sites)))
     complete = events[-2].automate.complete
     assert complete.success and complete.final_answer == ANSWER, names(events)

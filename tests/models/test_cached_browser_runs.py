@@ -77,9 +77,10 @@ async def test_a_run_sends_a_stable_prefix_and_reports_cached_tokens(
     model = CachingModel(dialect)
     fake.respond = model
     spec = dialect.spec(fake)
-    harness = await start(
-        make_harness, dialect, fake, sites, prices={spec: Price(input=3.0, output=15.0)}
-    )
+    # A generous per-attempt timeout: a retried attempt (a slow reply under load) would be one
+    # more actor request, and this test counts them.
+    prices = {spec: Price(input=3.0, output=15.0)}
+    harness = await start(make_harness, dialect, fake, sites, prices=prices, timeout=30.0)
     events = await collect(harness.runs.Automate(automate(sites)))
     assert events[-2].automate.complete.success, events[-2]
     first, second = model.actor_bodies

@@ -9,6 +9,7 @@ import pytest
 
 from outrider.server.core.storage import Store, open_store
 from tests.support.harness import ServerProcess, settings_for_tests
+from tests.support.pg_replicated import ReplicatedPostgres
 
 
 @pytest.fixture
@@ -51,3 +52,12 @@ def start_replica(postgres_url: str, tmp_path: Path) -> Iterator[Callable[..., S
     yield start
     for replica in started:
         replica.close()
+
+
+@pytest.fixture(scope="session")
+def replicated_postgres() -> Iterator[ReplicatedPostgres]:
+    """A private primary with a streaming standby (per xdist worker), started on first use;
+    tests fail it over and call `ready()` to have a standby again."""
+    cluster = ReplicatedPostgres()
+    yield cluster
+    cluster.close()

@@ -88,7 +88,17 @@ class Settings(BaseSettings):
         None,
         description="postgresql://user:password@host:port/db: keep runs, events, interactions, "
         "artifacts (their bytes too) and recipes in PostgreSQL (shared by replicas) instead of "
-        "the SQLite file and artifact files of data_dir.",
+        "the SQLite file and artifact files of data_dir. Several hosts for failover: "
+        "postgresql://user@h1:5432,h2:5432/db?target_session_attrs=read-write (every "
+        "reconnection finds the current primary).",
+    )
+    database_replay_window: float = Field(
+        10.0,
+        ge=0,
+        description="With a PostgreSQL store: seconds of its own committed writes (at most "
+        "16 MiB) a replica sends again when it finds a different server after a failover, so "
+        "what an asynchronous standby had not received yet is written again. 0 turns it off "
+        "(synchronous replication loses nothing to replay).",
     )
     failover_interval: float = Field(
         4.0,

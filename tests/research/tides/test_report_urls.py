@@ -36,7 +36,7 @@ def writer_text(web: str) -> str:
         "Also see <https://attacker.example/login?token=s3cret> and "
         "![chart](http://attacker.example/chart.png).\n"
         f"The article itself is at {web}/tides.html.\n"
-        "Old letters tell more [keepers' letters][arch], and [a lost page][nowhere] too.\n\n"
+        "Old letters tell more [keepers' letters][arch], and [a lost page][nowhere] too [S3].\n\n"
         f"[arch]: {web}/archive/keepers-1950.html\n"
     )
 
@@ -95,7 +95,10 @@ async def test_only_fetched_pages_urls_survive_and_grounding_matches_the_report(
         f"{web}/lighthouse-keepers.html",
     ]
     keepers = meta.cited_pages[2]
-    assert keepers.claims == ["Agnes Trevelyan kept the light until 1987."]
+    assert keepers.claims == [
+        "Agnes Trevelyan kept the light until 1987.",
+        "Old letters tell more keepers' letters, and a lost page too.",  # the labels stay
+    ]
     paths = case.web.traffic.paths()
     assert "/archive/" not in " ".join(paths)
     assert paths.count("/lighthouse-keepers.html") == 2  # read, then rendered in Chromium

@@ -37,10 +37,6 @@ class Conversation:
         self.messages.append(Message("user", task_message(task, url)))
         self._page_index: int | None = None
 
-    @property
-    def system_messages(self) -> tuple[Message, ...]:
-        return tuple(self.messages[: self._task_index])
-
     def set_plan(self, plan: dict[str, Any]) -> None:
         """Adds the plan to the task message; before the first turn, so every turn's request
         carries the same task message."""

@@ -176,8 +176,9 @@ class FormInput:
             await locator.element_handle(timeout=_VERDICT_TIMEOUT_MS) for _, locator, _ in fields
         ]
         try:
+            labels = [info.label for _, _, info in fields]
             found: dict[str, Any] = await self._runner.session.page.evaluate(
-                _FORM_MESSAGES_JS, handles
+                _FORM_MESSAGES_JS, {"fields": handles, "labels": labels}
             )
         finally:
             for handle in handles:

@@ -119,6 +119,24 @@ VALIDATION_SCHEMA: dict[str, Any] = {
 }
 
 
+PLANNER = """You plan the work of a browser agent that sees each page as an accessibility \
+snapshot and acts on it with tools (click, fill, select, check, scroll, goto, extract), then \
+calls done with the final answer. Values like {{secret:path}} stand for secrets: keep them as \
+written.
+"""
+
+
+ASK_THE_USER = "The user can be asked for values the task does not give: never plan to guess.\n"
+
+
+def planner_rules(interactive: bool, run_rules: str) -> str:
+    """The planner's system message: what it plans for and the run's own rules. Not the actor's
+    rules: they are about pages and refs, which the planner never sees, and cost about 330
+    tokens a run that OpenAI never caches (it caches no prompt under 1,024 tokens)."""
+    rules = PLANNER + (ASK_THE_USER if interactive else "")
+    return f"{rules}\n{run_rules}" if run_rules else rules
+
+
 def plan_request_text(task: str, url: str) -> str:
     return (
         f"{task_message(task, url)}\n\nPlan how to do this in a browser. Reply with JSON: "

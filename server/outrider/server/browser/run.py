@@ -24,6 +24,7 @@ from outrider.server.browser.prompts import (
     PLAN_SCHEMA,
     extract_text,
     plan_request_text,
+    planner_rules,
     run_rules,
     system_rules,
 )
@@ -84,9 +85,10 @@ class BrowserRun:
         self.refs = RefMap()
         self.tools = browser_tools(self.params.interactive)
         max_actions = env.browser.max_actions_per_turn
+        self.run_rules = run_rules(self.params.guardrails, self.data_view)
         self.conversation = Conversation(
             system_rules(self.params.interactive, max_actions),
-            run_rules(self.params.guardrails, self.data_view),
+            self.run_rules,
             self.params.task,
             self.params.url,
         )
@@ -190,7 +192,7 @@ class BrowserRun:
         )
         request = ModelRequest(
             messages=(
-                *self.conversation.system_messages,
+                Message("system", planner_rules(self.params.interactive, self.run_rules)),
                 Message("user", plan_request_text(self.params.task, self.params.url)),
             ),
             output_schema=PLAN_SCHEMA,

@@ -73,7 +73,14 @@ def dump(run: ResearchRun) -> dict[str, Any]:
             **{name: getattr(metrics, name) for name in _COUNTS},
             "elapsed": now - metrics.started,
             "phases": dict(metrics.phases),
-            "tokens": {model: _usage_row(used) for model, used in metrics.tokens.items()},
+            # [input, output], the layout replicas of the version before cached tokens read
+            # (they refuse any other); the cached counts apart, where they ignore them.
+            "tokens": {m: [u.input_tokens, u.output_tokens] for m, u in metrics.tokens.items()},
+            "cache_tokens": {
+                model: [used.cached_input_tokens, used.cache_write_tokens]
+                for model, used in metrics.tokens.items()
+                if used.cached_input_tokens or used.cache_write_tokens
+            },
         },
         "search": {
             "searches": dict(search.searches),
@@ -98,7 +105,7 @@ def restore(run: ResearchRun, parts: dict[str, Any]) -> bool:
         elapsed = float(used["elapsed"]), float(counts["elapsed"])
         searches_used = int(used["searches_used"])
         phases = {name: float(ms) for name, ms in counts["phases"].items()}
-        tokens = {model: Usage(*map(int, row)) for model, row in counts["tokens"].items()}
+        tokens = _read_tokens(counts["tokens"], counts.get("cache_tokens", {}))
         stats = SearchStats(
             Counter(search["searches"]),
             Counter(search["cached"]),
@@ -122,12 +129,16 @@ def restore(run: ResearchRun, parts: dict[str, Any]) -> bool:
     return True
 
 
-def _usage_row(used: Usage) -> list[int]:
-    """[input, output], then [cached, written] when there are any (the layout before cached
-    tokens, which replicas of that version still read)."""
-    row = [used.input_tokens, used.output_tokens]
-    cached = [used.cached_input_tokens, used.cache_write_tokens]
-    return row + cached if any(cached) else row
+def _read_tokens(rows: dict[str, Any], cached: dict[str, Any]) -> dict[str, Usage]:
+    """Usage per model from [input, output] rows and [cached, written] rows apart (a row of
+    four, [input, output, cached, written], is how one version wrote them)."""
+    tokens = {}
+    for model, row in rows.items():
+        if len(row) not in (2, 4):
+            raise ValueError(f"a token row of {len(row)} values")
+        extra = cached.get(model, row[2:] or [0, 0])
+        tokens[model] = Usage(*map(int, [*row[:2], *extra]))
+    return tokens
 
 
 # The counters of RunMetrics (the fetch budget counts `fetch_attempts`).

@@ -29,8 +29,8 @@ PLANNER = (
 ANALYSER = (
     "You assess web pages for a research objective. For every page (by its id) rate relevance "
     "and reliability (low, medium, high), summarise what it contributes in 1-3 sentences, and "
-    "list up to 3 of its links that are worth reading next (only URLs listed for that page). "
-    + UNTRUSTED
+    "list up to 3 of its links that are worth reading next (only URLs listed under that page's "
+    "'Links of this page'). " + UNTRUSTED
 )
 EVALUATOR = (
     "You evaluate research coverage. For each research question say whether the findings so far "
@@ -44,11 +44,11 @@ OUTLINER = (
     "outline, and the ids of the sources (e.g. S3) the report should rely on. " + UNTRUSTED
 )
 WRITER = (
-    "You write a research report in Markdown that answers the query. Support every factual "
-    "claim with citations of the sources by id in square brackets right after the claim, e.g. "
-    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. A sentence that "
-    "states a number, date or name the sources it cites do not contain is removed from the "
-    "report. " + UNTRUSTED
+    "You write a research report in Markdown that answers the query. Every sentence that states "
+    "a fact ends with citations of the sources it comes from, by id in square brackets, e.g. "
+    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. A factual sentence "
+    "without a citation is removed from the report, and so is one that states a number, date "
+    "or name the sources it cites do not contain: write them as the sources do. " + UNTRUSTED
 )
 JUDGE = (
     "You review a research report against its query and sources. Score it from 0 to 10, approve "
@@ -57,18 +57,27 @@ JUDGE = (
 )
 
 
-def fence(source: Source, chars: int, summary: str = "") -> str:
+def fence(source: Source, chars: int, summary: str = "", links: int = 0) -> str:
     """A page between tags it cannot forge: the marker word is defused (in every form) in its
     text, URL and title; the URL and title are one line of at most 200 characters each, and
     quotes cannot leave the attributes. `summary`, the analyst's (written from the page), comes
-    first inside the fence."""
+    first inside the fence, and the page's first `links` links (URL and text) last."""
     url, title = (inline(value).replace('"', "'") for value in (source.url, source.title))
     body = source.page.text[:chars]
     if summary:
         body = f"Summary: {summary}\n\n{body}"
+    listed = source.page.links[:links]
+    if listed:
+        body += "\n\nLinks of this page:\n"
+        body += "\n".join(f"- {shown_url(link.url)} ({inline(link.text)})" for link in listed)
     return (
         f'<external_content id="{source.id}" url="{url}" title="{title}">\n{defuse(body)}\n{_CLOSE}'
     )
+
+
+def shown_url(url: str) -> str:
+    """A page's URL as prompts show it (the analyser answers with it to follow a link)."""
+    return inline(url)
 
 
 def fenced(what: str, lines: Iterable[str]) -> str:
@@ -86,11 +95,7 @@ def plan_request(query: str, prefetched: Iterable[Source]) -> str:
 def analyse_request(state: ResearchState, sources: list[Source], with_links: bool) -> str:
     parts = [*_plan(state), ""]
     for source in sources:
-        parts.append(fence(source, EXCERPT_CHARS))
-        if with_links and source.page.links:
-            links = source.page.links[:LINKS_PER_PAGE]
-            parts.append(f"Links of {source.id}:")
-            parts.extend(f"- {inline(link.url)} ({inline(link.text)})" for link in links)
+        parts.append(fence(source, EXCERPT_CHARS, links=LINKS_PER_PAGE if with_links else 0))
         parts.append("")
     return "\n".join(parts)
 
@@ -138,17 +143,16 @@ def write_request(state: ResearchState, sources: list[Source], feedback: str | N
     parts.append("Sources you may cite:")
     for source in sources:
         summary = source.analysis.summary if source.analysis else ""
-        parts.append(f"{source.id}: {_named(source)}")
-        parts.append(fence(source, WRITER_EXCERPT_CHARS, summary))
+        parts.append(fence(source, WRITER_EXCERPT_CHARS, summary))  # its head names it
     if feedback:
         parts.append(f"A reviewer asked for this revision:\n{defuse(feedback)}")
     return "\n".join(parts)
 
 
 def judge_request(state: ResearchState, report: str, sources: list[Source]) -> str:
-    listed = [f"- {s.id} {_named(s)}" for s in sources]
+    listed = fenced("source titles", [f"- {s.id} {_named(s)}" for s in sources])
     return "\n".join(
-        [f"Query: {state.query}", "Sources:", *listed, "Report:", fenced("report draft", [report])]
+        [f"Query: {state.query}", "Sources:", listed, "Report:", fenced("report draft", [report])]
     )
 
 

@@ -93,9 +93,16 @@ def _apply(batch: list[Source], verdicts: list[PageAnalysisOut]) -> int:
         if verdict is None:
             missing += 1
             continue
-        links = {link.url for link in source.page.links}
-        follow = [url for url in verdict.follow if url in links][:MAX_FOLLOWS_PER_PAGE]
+        follow = followed(source, verdict.follow)
         source.analysis = Analysis(
             LEVELS[verdict.relevance], LEVELS[verdict.reliability], verdict.summary, follow
         )
     return missing
+
+
+def followed(source: Source, chosen: list[str]) -> list[str]:
+    """The page's links the analyser chose, by their URLs as fetched: a chosen URL may be one as
+    the prompt showed it (defused, cut at 200 characters)."""
+    links = {prompts.shown_url(link.url): link.url for link in source.page.links}
+    links |= {link.url: link.url for link in source.page.links}
+    return [links[url] for url in chosen if url in links][:MAX_FOLLOWS_PER_PAGE]

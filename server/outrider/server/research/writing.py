@@ -11,6 +11,7 @@ from outrider.server.research.citations import CheckedReport, check_citations
 from outrider.server.research.llm import ModelFailed
 from outrider.server.research.run import PhaseFailed, ResearchRun
 from outrider.server.research.schemas import JudgmentOut, OutlineOut
+from outrider.server.research.sentences import sentence_spans
 from outrider.server.research.state import Source
 from outrider.server.research.titles import markdown_text
 from outrider.v1 import research_events_pb2 as re
@@ -199,14 +200,16 @@ def writer_sources(run: ResearchRun) -> list[Source]:
 
 
 def fallback_report(run: ResearchRun, sources: list[Source]) -> str:
-    """What code can write without a model: each source's summary or opening, cited."""
+    """What code can write without a model: each source's summary or opening, each of its
+    sentences cited (an uncited statement would be removed)."""
     lines = [f"# {run.state.query.strip()[:200]}", ""]
-    if run.state.objective:
-        lines += [run.state.objective, ""]
     for source in sources:
         gist = source.analysis.summary if source.analysis else source.page.text[:FALLBACK_CHARS]
-        gist = " ".join(gist.split()).rstrip(".")
-        lines.append(f"- **{markdown_text(source.title)}**: {gist}. [{source.id}]")
+        gist = " ".join(gist.split())
+        cited = " ".join(
+            f"{gist[start:end].rstrip('.')}. [{source.id}]" for start, end in sentence_spans(gist)
+        )
+        lines.append(f"- **{markdown_text(source.title)}**: {cited}")
     return "\n".join(lines)
 
 

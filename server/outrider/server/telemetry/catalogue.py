@@ -181,6 +181,21 @@ METRICS: tuple[MetricDoc, ...] = (
         "again, and at every check meanwhile).",
     ),
     MetricDoc(
+        "outrider_store_server_changes_total",
+        "counter",
+        (),
+        "PostgreSQL servers this replica's writer found itself on after losing its connection: a "
+        "standby promoted by a failover, or the same server restarted. Each time, the writes of "
+        "OUTRIDER_DATABASE_REPLAY_WINDOW are sent again.",
+    ),
+    MetricDoc(
+        "outrider_store_replayed_writes_total",
+        "counter",
+        (),
+        "Writes sent again to a new PostgreSQL server (what an asynchronous standby may have "
+        "missed; kept where the server has them already).",
+    ),
+    MetricDoc(
         "outrider_grpc_requests_total",
         "counter",
         ("method", "code"),

@@ -187,6 +187,17 @@ def _short(name: str, prefix: str) -> str:
     return name.removeprefix(prefix).lower()
 
 
+# the store
+
+
+def store_server_changed() -> None:
+    _counter("outrider_store_server_changes_total").inc()
+
+
+def store_writes_replayed(count: int) -> None:
+    _counter("outrider_store_replayed_writes_total").inc(count)
+
+
 # edges
 
 

@@ -2,17 +2,29 @@
 // submit brought (text not shown before it, or text the page wrote again that reads as an
 // error), against what watch_errors.js kept. Text in a field's own wrapper (the largest
 // ancestor holding no other control), or closer in document order to that field than to any
-// other control, is the field's; text elsewhere (in the form, a list above it, a toast) is the
-// form's, when it reads as an error. Returns {fields: [[message, ...] per field], form: [...]}.
-(fields) => {
+// other control, is the field's, unless it reads as a success ("Thanks! Please check your
+// inbox") or is a counter ("12 / 200 characters"). Text elsewhere in the form is the form's
+// when it reads as an error. Text outside the form (a list above it, a toast, a banner) is
+// the form's only when it reads as a plain failure ("is not valid"), names a field ("Guests
+// must be ..."), or stands beside such text ("Please fix the following:"): a page-wide banner
+// asking to "please choose" cookies is no verdict on the form. Linear in the page's size.
+// Takes {fields: [element], labels: [text]}; returns {fields: [[message, ...] per field], form: [...]}.
+({ fields, labels }) => {
   const shownBefore = window.__outriderShown;
   const touched = window.__outriderTouched;
   const result = { fields: fields.map(() => []), form: [] };
   if (!shownBefore || !document.body) return result;
-  const ERROR = /\b(error|invalid|required|must|please|cannot|can't|could not|couldn't|fail(ed|s)?|wrong|incorrect|not (valid|allowed|available|accepted|recogni[sz]ed|found|match)|too (short|long|weak|many|few)|already|at (least|most)|missing|mismatch|(do|does|did)(n't| not) match|taken|expired|denied|unable|enter|choose|select|provide)\b/i;
-  const SUCCESS = /\b(thank|thanks|success|successful(ly)?|saved|sent|welcome|done|looks good|confirmed)\b|✓|✔/i;
+  // A failure said outright, and words that only ask for something (a banner asks too).
+  const FAILURE = /\b(errors?|invalid|fail(ed|s|ure)?|wrong|incorrect|not (valid|allowed|available|accepted|recogni[sz]ed|found|match)|too (short|long|weak|many|few)|mismatch|(do|does|did)(n't| not) match|taken|expired|denied|unable|cannot|can't|could not|couldn't|missing)\b/i;
+  const ASKING = /\b(required|must|please|enter|choose|select|provide|at (least|most)|already)\b/i;
+  const SUCCESS = /\b(thank|thanks|success|successful(ly)?|saved|sent|received|welcome|done|looks good|confirmed|subscribed)\b|✓|✔/i;
+  const COUNTER = /^(\d[\d,.]*\s*(\/|of)\s*\d[\d,.]*|\d[\d,.]*)(\s*(characters?|chars?|words?|letters?))?(\s*(left|remaining|used|max(imum)?))?\.?$|^(characters?|words?) (left|remaining):?\s*\d[\d,.]*$/i;
   const CONTROLS = 'input:not([type=hidden]), select, textarea, button';
   const clean = (text) => text.replace(/\s+/g, ' ').trim();
+  const failure = (message) => FAILURE.test(message);
+  const asking = (message) => !SUCCESS.test(message) && ASKING.test(message);
+  const notVerdict = (message) => COUNTER.test(message) || (SUCCESS.test(message) && !failure(message));
+  const named = (message) => labels.some((label) => label && message.toLowerCase().includes(label.toLowerCase()));
   const blockOf = (el) => {
     for (let e = el; e && e !== document.body; e = e.parentElement) {
       const style = getComputedStyle(e);
@@ -28,7 +40,7 @@
     const parent = node.parentElement;
     if (!text || !parent || parent.closest('script, style, noscript, template, select, option, textarea')) continue;
     if (!parent.checkVisibility()) continue;
-    const again = touched && touched.has(parent) && ERROR.test(text);
+    const again = touched && touched.has(parent) && (failure(text) || asking(text));
     if (shownBefore.has(text) && !again) continue;
     const block = blockOf(parent);
     if (!blocks.has(block)) blocks.set(block, { parts: [], node });
@@ -45,36 +57,55 @@
   };
   const wrappers = alive.map((f) => (f ? wrapperOf(f) : null));
   const scope = form || document.body;
-  const controls = Array.from(scope.querySelectorAll(CONTROLS)).filter((c) => c.checkVisibility());
-  // Document order of controls and text nodes in the form: how many texts lie between.
-  const order = [];
-  const all = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
-  for (let node = all.nextNode(); node; node = all.nextNode()) {
-    if (node.nodeType === 1 ? controls.includes(node) : clean(node.data) && node.parentElement.checkVisibility()) order.push(node);
-  }
-  const nearestControl = (node) => {
-    const at = order.indexOf(node);
-    if (at < 0) return null;
-    const look = (step) => {
-      for (let i = at + step, gap = 0; i >= 0 && i < order.length; i += step, gap++) {
-        if (order[i].nodeType === 1) return { control: order[i], gap };
-      }
-      return null;
-    };
-    const before = look(-1);
-    const after = look(1);
-    if (!before) return after && after.control;
-    if (!after) return before.control;
-    return after.gap < before.gap ? after.control : before.control;
-  };
+  const nearest = nearestControls(scope, new Set(Array.from(blocks.values(), (b) => b.node)), CONTROLS, clean);
+  const outside = [];
   for (const [block, { parts, node }] of blocks) {
     const message = clean(parts.join(' '));
-    if (SUCCESS.test(message) && !ERROR.test(message)) continue;
+    if (notVerdict(message)) continue;
     let owner = wrappers.findIndex((w) => w && w.contains(block));
-    const listed = block.closest('ul, ol, table');
-    if (owner < 0 && !listed && scope.contains(block)) owner = alive.indexOf(nearestControl(node));
+    // A toast or banner (a layer of its own) is near no field, and outside a form-less page's form.
+    const layer = ['fixed', 'absolute'].includes(getComputedStyle(block).position);
+    const inForm = scope.contains(block) && !(layer && !form);
+    if (owner < 0 && inForm && !layer && !block.closest('ul, ol, table')) owner = alive.indexOf(nearest.get(node));
     if (owner >= 0) result.fields[owner].push(message);
-    else if (ERROR.test(message)) result.form.push(message);
+    else if (inForm) {
+      if (failure(message) || asking(message)) result.form.push(message);
+    } else if (failure(message) || asking(message)) outside.push(message);
   }
+  // Outside the form: what fails outright or names a field, and what stands beside it.
+  if (outside.some((message) => failure(message) || named(message))) result.form.push(...outside);
   return result;
+
+  // For each of the `wanted` text nodes in `scope`: the control closest to it in document order
+  // (fewest visible texts between), in one pass each way.
+  function nearestControls(scope, wanted, selector, clean) {
+    const order = [];  // controls (elements) and visible text nodes, in document order
+    const all = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let node = all.nextNode(); node; node = all.nextNode()) {
+      if (node.nodeType === 1) {
+        if (node.matches(selector) && node.checkVisibility()) order.push(node);
+      } else if (clean(node.data) && node.parentElement.checkVisibility()) order.push(node);
+    }
+    const before = new Map();
+    let last = null, gap = 0;
+    for (const node of order) {
+      if (node.nodeType === 1) { last = node; gap = 0; continue; }
+      if (wanted.has(node) && last) before.set(node, { control: last, gap });
+      gap++;
+    }
+    const found = new Map();
+    last = null; gap = 0;
+    for (let i = order.length - 1; i >= 0; i--) {
+      const node = order[i];
+      if (node.nodeType === 1) { last = node; gap = 0; continue; }
+      if (wanted.has(node)) {
+        const earlier = before.get(node);
+        const after = last && { control: last, gap };
+        const closer = !earlier || (after && after.gap < earlier.gap) ? after : earlier;
+        if (closer) found.set(node, closer.control);
+      }
+      gap++;
+    }
+    return found;
+  }
 }

@@ -38,10 +38,11 @@
     if (el === e || el.contains(e) || !visible(el) || !text(el) || !fresh(el)) continue;
     if ((el.getAttribute('role') === 'alert' || looksLikeError(el)) && !own.includes(text(el))) own.push(text(el));
   }
+  const nearby = new Set(near);  // looked up once per alert: a Set, not a scan of the wrapper
   const urgent = (el) => el.getAttribute('role') === 'alert' || el.getAttribute('aria-live') === 'assertive';
   const form = [];
   for (const el of document.querySelectorAll('[role=alert], [aria-live]:not([aria-live=off])')) {
-    if (!visible(el) || !text(el) || near.includes(el) || !fresh(el)) continue;
+    if (nearby.has(el) || !visible(el) || !text(el) || !fresh(el)) continue;
     if (!urgent(el) && !invalid && !looksLikeError(el)) continue;
     form.push(text(el));
   }

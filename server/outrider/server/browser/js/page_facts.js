@@ -14,10 +14,17 @@
   const coveringOverlay = () => {
     const [w, h] = [innerWidth, innerHeight];
     if (!document.body || w < 100 || h < 100) return null;
-    const layerOf = (hit) => {  // the outermost fixed or absolute element around what is on top
-      let layer = null;
-      for (let e = hit; e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
-        if (['fixed', 'absolute'].includes(getComputedStyle(e).position)) layer = e;
+    const layers = new Map();  // element -> the outermost fixed or absolute element around it
+    const layerOf = (hit) => {  // each element's style read once, however many hits lie in it
+      const chain = [];
+      let e = hit;
+      for (; e && e !== document.body && e !== document.documentElement && !layers.has(e); e = e.parentElement) {
+        chain.push(e);
+      }
+      let layer = e && layers.has(e) ? layers.get(e) : null;
+      for (const el of chain.reverse()) {
+        if (!layer && ['fixed', 'absolute'].includes(getComputedStyle(el).position)) layer = el;
+        layers.set(el, layer);
       }
       return layer;
     };
@@ -71,30 +78,46 @@
   const textBreaks = () => {
     const PLAIN = new Set(['SPAN', 'LABEL', 'B', 'I', 'EM', 'STRONG', 'SMALL', 'FONT', 'U', 'S',
       'SUB', 'SUP', 'ABBR', 'CODE', 'MARK', 'Q', 'CITE', 'TIME', 'BR']);
-    const plain = (n) => n.nodeType === 3 || (n.nodeType === 1 && PLAIN.has(n.tagName)
-      && !n.hasAttribute('role') && getComputedStyle(n).display.startsWith('inline')
-      && Array.from(n.children).every(plain));
+    const plainness = new Map();  // each element judged once (nested inline elements)
+    const plain = (n) => {
+      if (n.nodeType === 3) return true;
+      if (n.nodeType !== 1) return false;
+      if (!plainness.has(n)) {
+        plainness.set(n, PLAIN.has(n.tagName) && !n.hasAttribute('role')
+          && getComputedStyle(n).display.startsWith('inline') && Array.from(n.children).every(plain));
+      }
+      return plainness.get(n);
+    };
     const flat = (text) => text.replace(/\s+/g, ' ').trim();
     const found = {};
-    const linesOf = (run) => {
+    // Inline elements nested in each other, each with a <br>, are each a parent whose runs hold
+    // the ones inside it: reading them all is quadratic in the nesting. The nodes read are
+    // counted, and reading stops at ten per element of the page (past the first 20,000).
+    let budget = Math.max(20000, 10 * count);
+    const linesOf = (run) => {  // [the run's text, its lines]
       const lines = [''];
+      let all = '';
       for (const node of run) {
         const walker = document.createTreeWalker(node, NodeFilter.SHOW_ALL);
-        for (let n = walker.currentNode; n; n = walker.nextNode()) {
+        for (let n = walker.currentNode; n && budget > 0; n = walker.nextNode(), budget--) {
           if (n.nodeName === 'BR') lines.push('');
-          else if (n.nodeType === 3) lines[lines.length - 1] += n.data;
+          else if (n.nodeType === 3) {
+            lines[lines.length - 1] += n.data;
+            all += n.data;
+          }
         }
       }
-      return lines.map(flat).filter(Boolean);
+      return [flat(all), lines.map(flat).filter(Boolean)];
     };
     const parents = new Set(Array.from(document.body.querySelectorAll('br')).slice(0, 500)
       .map((br) => br.parentElement));
     for (const parent of parents) {
+      if (budget <= 0) break;
       let run = [];
       for (const child of [...parent.childNodes, null]) {
         if (child && plain(child)) { run.push(child); continue; }
-        const lines = linesOf(run);
-        if (lines.length > 1) found[flat(run.map((n) => n.textContent).join(''))] = lines;
+        const [text, lines] = linesOf(run);
+        if (lines.length > 1 && budget > 0) found[text] = lines;
         run = [];
       }
     }
@@ -144,16 +167,21 @@
       if (box.right + scrollX <= 0 || box.bottom + scrollY <= 0 || box.left + scrollX >= width) return true;
       return getComputedStyle(e).fontSize === '0px';
     };
-    const checked = new Map();
+    const checked = new Map();  // parent -> whether its texts are unseen, judged once
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node && hidden.size < 300; node = walker.nextNode()) {
       const text = node.textContent.replace(/\s+/g, ' ').trim();
       const parent = node.parentElement;
-      if (!text || !parent || parent.closest('script, style, noscript, select, datalist')) continue;
-      if (!checked.has(parent)) checked.set(parent, unseen(parent));
-      if (!checked.get(parent)) continue;
-      hidden.add(text.slice(0, 500));
-      hidden.add((parent.innerText || text).replace(/\s+/g, ' ').trim().slice(0, 500));
+      if (!text || !parent) continue;
+      if (!checked.has(parent)) {
+        const skipped = parent.closest('script, style, noscript, select, datalist');
+        const hiddenHere = !skipped && unseen(parent);
+        checked.set(parent, hiddenHere);
+        // The parent's whole text once (not again for each of its texts: a hidden block of
+        // many lines would be read once a line).
+        if (hiddenHere) hidden.add((parent.innerText || text).replace(/\s+/g, ' ').trim().slice(0, 500));
+      }
+      if (checked.get(parent)) hidden.add(text.slice(0, 500));
     }
   }
   const overlay = modal === null ? coveringOverlay() : null;

@@ -28,7 +28,7 @@ def open_store(settings: Settings) -> Store:
     if settings.database_url:
         from outrider.server.core.storage.postgres import PostgresStore  # psycopg: only if used
 
-        return PostgresStore(settings.database_url)
+        return PostgresStore(settings.database_url, replay_seconds=settings.database_replay_window)
     from outrider.server.core.store import SqliteStore
 
     return SqliteStore(settings.database_path, settings.artifacts_dir)

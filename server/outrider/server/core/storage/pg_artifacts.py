@@ -37,8 +37,13 @@ def artifact_writes(
     view = memoryview(data)
     for index, start in enumerate(range(0, len(data), CHUNK_BYTES)):
         piece = bytes(view[start : start + CHUNK_BYTES])
-        yield Write(_CHUNK, (run_id, artifact_id, index, piece, run_id, owner), weight=len(piece))
-    yield Write(_ROW, (run_id, artifact_id, content_type, len(data), run_id, owner))
+        yield Write(
+            _CHUNK,
+            (run_id, artifact_id, index, piece, run_id, owner),
+            weight=len(piece),
+            run_id=run_id,
+        )
+    yield Write(_ROW, (run_id, artifact_id, content_type, len(data), run_id, owner), run_id=run_id)
 
 
 def chunk_range(offset: int, size: int) -> tuple[int, int]:

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 
 import psycopg
 
+from outrider.server.core.storage.pg_connect import with_client_options
 from outrider.server.core.storage.pg_writer import EVENTS_CHANNEL
 
 log = logging.getLogger(__name__)
+
+_FIRST_DELAY = 0.1  # seconds before the first reconnection attempt
+
+
+def _server_of(conn: psycopg.AsyncConnection[object]) -> str:
+    return f"{conn.info.host}:{conn.info.port}"
 
 
 class RemoteWatch:
@@ -81,18 +89,26 @@ class PgEventFeed:
             watch.wake()
 
     async def _listen(self) -> None:
-        delay = 0.1
+        delay, lost = _FIRST_DELAY, False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self._url, autocommit=True, application_name="outrider-listen"
+                    # with keepalives: an idle LISTEN notices a vanished server
+                    with_client_options(self._url),
+                    autocommit=True,
+                    application_name="outrider-listen",
                 ) as conn:
                     await conn.execute(f"LISTEN {EVENTS_CHANNEL}")
                     self._wake(None)
-                    delay = 0.1
+                    if lost:
+                        log.warning("PostgreSQL LISTEN connection back (%s)", _server_of(conn))
+                    delay, lost = _FIRST_DELAY, False
                     async for notice in conn.notifies():
                         self._wake(notice.payload.split(" ", 1)[1])
             except psycopg.OperationalError as error:
-                log.warning("PostgreSQL LISTEN connection lost, reconnecting: %s", error)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                if not lost:
+                    log.warning("PostgreSQL LISTEN connection lost, reconnecting: %s", error)
+                lost = True
+                await asyncio.sleep(delay * random.uniform(0.8, 1.2))  # replicas apart
+                # not much longer: a promoted standby is heard from within half a second
+                delay = min(delay * 2, 0.5)

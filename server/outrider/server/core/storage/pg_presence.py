@@ -10,6 +10,8 @@ import threading
 
 import psycopg
 
+from outrider.server.core.storage.pg_connect import with_client_options
+
 # The first half of every presence lock's two-part key ("outr"); the second half is the owner.
 NAMESPACE = 0x6F757472
 
@@ -47,7 +49,7 @@ class Presence:
     any thread: the presence keeper checks it from one, sweeps read `held` on the loop."""
 
     def __init__(self, url: str, connect_timeout: float) -> None:
-        self._url = url
+        self._url = with_client_options(url)
         self._timeout = int(connect_timeout)
         self._guard = threading.Lock()
         self._conn = self._connect()

@@ -2,10 +2,18 @@
 commits them in order, a batch per transaction, so a burst of events costs one round trip and
 one commit, and the loop never waits on the network to write.
 
-Every queued statement is idempotent (inserts ignore an existing key, saves are upserts): when a
-connection drops mid-commit, the whole batch is sent again without knowing whether it landed.
+Every queued statement is idempotent (inserts ignore an existing key, saves are upserts), but a
+recipe's replay counter (a lost acknowledgement counts that replay twice): when a connection
+drops mid-commit, the whole batch is sent again without knowing whether it landed.
 Events of a batch are announced with `pg_notify` in the same transaction, so a watcher in another
 process hears of them exactly when they become readable.
+
+The thread writes on a connection of its own, opened again whenever it is lost (a restart, a
+failover to a promoted standby: a multi-host URL finds the new primary), a few times a second
+while PostgreSQL cannot be reached, so queued writes go in as soon as a primary accepts them. A
+server that refuses writes (a standby a stale address still points at) counts as unreachable:
+its refusals are never taken for bad data. On a different server than the last it committed to,
+it first sends again the recent writes that server may lack (`pg_link`, `pg_replay`).
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,15 +30,19 @@ from itertools import groupby
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
 
 from outrider.server.core.errors import Unavailable
+from outrider.server.core.storage.pg_link import WriterLink
+from outrider.server.core.storage.pg_replay import ReadOnlyServer
 
 log = logging.getLogger(__name__)
 
 EVENTS_CHANNEL = "outrider_events"
-_RETRY_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0)
 _GIVE_UP_EVERY = 0.25  # seconds between two looks at a barrier's give_up()
+# Seconds between two attempts while PostgreSQL cannot be reached: a promoted standby is found
+# within half a second of accepting writes.
+_RETRY_DELAYS = (0.05, 0.1, 0.2, 0.5)
+_LOG_EVERY = 20  # attempts between two log lines of one outage
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,14 @@ class Write:
     # another process owns the run now (see WriteBehind.fenced_out).
     fenced: str | None = None
     weight: int = 0  # bytes of artifact data it carries (see WriteBehind.backlog_bytes)
+    # How it is sent again on a new server (see pg_replay): "" as `sql`; another statement (a
+    # stricter fence: a replay must not take a run back); None: never (not idempotent, or it
+    # judges other processes by a presence they may not have taken back yet).
+    replay: str | None = ""
+    run_id: str | None = None  # the run it belongs to, when not `fenced` (forgotten on delete)
+
+    def statement(self, replaying: bool) -> str:
+        return (self.replay or self.sql) if replaying else self.sql
 
 
 @dataclass(frozen=True)
@@ -53,8 +74,13 @@ class _Callback:
 class WriteBehind:
     """An ordered queue of writes drained by one thread; `wait()` is the read barrier."""
 
-    def __init__(self, pool: ConnectionPool[Any], barrier_timeout: float) -> None:
-        self.pool = pool  # replaced by a fresh one after an outage (PostgresStore)
+    def __init__(
+        self,
+        connect: Callable[[], psycopg.Connection[Any]],
+        barrier_timeout: float,
+        replay_seconds: float = 0.0,
+    ) -> None:
+        self._link = WriterLink(connect, replay_seconds)
         self._barrier_timeout = barrier_timeout
         self._queue: list[Write] = []
         self._queued = 0  # writes ever queued
@@ -97,6 +123,16 @@ class WriteBehind:
         before the refused write counts as committed (so before `after_commit` callbacks)."""
         with self._changed:
             return run_id in self._fenced_out
+
+    def committed_directly(self, writes: list[Write]) -> None:
+        """Idempotent writes committed outside the queue (in a transaction of their own, such
+        as a new run's insert): a replay on a new server sends them again with the rest."""
+        self._link.committed_directly(writes)
+
+    def deleted(self, run_id: str, deletes: list[Write]) -> None:
+        """The run was deleted (by `deletes`, committed on their own): a replay on a new server
+        deletes it again rather than bring any of it back. Call it after `wait()`."""
+        self._link.deleted(run_id, deletes)
 
     def owned_again(self, run_id: str) -> None:
         """This process claimed the run (back): its writes to it are no longer refused."""
@@ -162,6 +198,7 @@ class WriteBehind:
             self._closing = True
             self._changed.notify_all()
         self._thread.join()
+        self._link.hang_up()
 
     def _drain(self) -> None:
         while True:
@@ -179,50 +216,98 @@ class WriteBehind:
 
     def _commit(self, batch: list[Write]) -> None:
         """Retries while PostgreSQL is unreachable (for good once closing, after a few tries)."""
-        attempt = 0
+        attempt, since = 0, time.monotonic()
         while True:
             try:
                 self._commit_batch(batch)
-                return
             except psycopg.OperationalError as error:  # the connection, not the data
                 attempt += 1
-                if self._closing and attempt > len(_RETRY_DELAYS):
+                if self._closing and attempt > 2 * len(_RETRY_DELAYS):
                     log.error("dropped %d writes: PostgreSQL unreachable: %s", len(batch), error)
                     return
-                log.warning("PostgreSQL write failed (attempt %d): %s", attempt, error)
-                time.sleep(_RETRY_DELAYS[min(attempt, len(_RETRY_DELAYS)) - 1])
-            except psycopg.Error:
+                if attempt % _LOG_EVERY == 1:
+                    log.warning("PostgreSQL write failed (attempt %d): %s", attempt, error)
+                time.sleep(_retry_delay(attempt))
+                continue
+            except psycopg.Error as error:
+                if self._link.give_up_replay(error):  # the batch goes on without it
+                    continue
                 self._commit_one_by_one(batch)
-                return
+            if attempt:
+                log.warning(
+                    "PostgreSQL writes committed again after %d failed attempts (%.1f s)",
+                    attempt,
+                    time.monotonic() - since,
+                )
+            return
 
     def _commit_batch(self, batch: list[Write]) -> None:
+        conn = self._link.connection()
+        replay = self._link.due()
         announce: dict[str, int] = {}
+        try:
+            with conn.transaction(), conn.cursor() as cur:
+                self._send(cur, replay or [], announce, replaying=True)
+                refused = self._send(cur, batch, announce)
+                for run_id, sequence in announce.items():
+                    cur.execute(
+                        "SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, f"{sequence} {run_id}")
+                    )
+        except psycopg.errors.ReadOnlySqlTransaction as error:
+            self._link.hang_up()
+            raise ReadOnlyServer(f"PostgreSQL refused writes: {error}") from error
+        except psycopg.OperationalError:
+            self._link.hang_up()
+            raise
+        if replay is not None:
+            self._link.replayed(len(replay))
+        with self._changed:
+            self._fenced_out |= refused
+        self._link.committed(batch)
+
+    def _send(
+        self,
+        cur: psycopg.Cursor[Any],
+        writes: list[Write],
+        announce: dict[str, int],
+        replaying: bool = False,
+    ) -> set[str]:
+        """Executes the writes (consecutive ones of one statement as one pipelined executemany),
+        noting the newest sequence of each run's events in `announce`; returns the runs a
+        fenced write was refused for (a replay's refusals are none of the batch's business)."""
         refused: set[str] = set()
-        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-            # Consecutive writes of one statement go as one pipelined executemany.
-            for sql, group in groupby(batch, key=lambda write: write.sql):
-                writes = list(group)
-                fenced = writes[0].fenced is not None
-                cur.executemany(sql, [write.params for write in writes], returning=fenced)
-                if fenced:
-                    refused |= _refused(cur, writes)
-                for write in writes:
-                    if write.announces is not None:
-                        run_id, sequence = write.announces
-                        announce[run_id] = max(sequence, announce.get(run_id, 0))
-            for run_id, sequence in announce.items():
-                cur.execute("SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, f"{sequence} {run_id}"))
-        if refused:
-            with self._changed:
-                self._fenced_out |= refused
+        for sql, group in groupby(writes, key=lambda write: write.statement(replaying)):
+            writes_of = list(group)
+            fenced = writes_of[0].fenced is not None and not replaying
+            cur.executemany(sql, [write.params for write in writes_of], returning=fenced)
+            if fenced:
+                refused |= _refused(cur, writes_of)
+            for write in writes_of:
+                if write.announces is not None:
+                    run_id, sequence = write.announces
+                    announce[run_id] = max(sequence, announce.get(run_id, 0))
+        return refused
 
     def _commit_one_by_one(self, batch: list[Write]) -> None:
         """A batch PostgreSQL refused for its data: keep every write it accepts, log the rest."""
         for write in batch:
-            try:
-                self._commit_batch([write])
-            except psycopg.Error as error:
-                log.error("PostgreSQL refused a write (%s): %s", write.sql.split(" ", 3)[:3], error)
+            for attempt in range(1, 2 * len(_RETRY_DELAYS) + 1):
+                try:
+                    self._commit_batch([write])
+                    break
+                except psycopg.OperationalError:  # the connection went meanwhile: not the data
+                    time.sleep(_retry_delay(attempt))
+                except psycopg.Error as error:
+                    log.error(
+                        "PostgreSQL refused a write (%s): %s", write.sql.split(" ", 3)[:3], error
+                    )
+                    break
+
+
+def _retry_delay(attempt: int) -> float:
+    """Seconds before attempt `attempt + 1`, give or take a fifth: replicas that lost the server
+    at the same instant do not all knock on the new one at the same instant."""
+    return _RETRY_DELAYS[min(attempt, len(_RETRY_DELAYS)) - 1] * random.uniform(0.8, 1.2)
 
 
 def _refused(cur: psycopg.Cursor[Any], writes: list[Write]) -> set[str]:

@@ -34,6 +34,7 @@ from outrider.server.core.storage.pg_artifacts import (
     chunk_range,
     slice_of,
 )
+from outrider.server.core.storage.pg_connect import check_url, with_client_options
 from outrider.server.core.storage.pg_events import PgEventFeed
 from outrider.server.core.storage.pg_presence import (
     OWNED,
@@ -42,6 +43,7 @@ from outrider.server.core.storage.pg_presence import (
     Presence,
     unowned,
 )
+from outrider.server.core.storage.pg_replay import ReadOnlyServer
 from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, forget_expired, insert_new_run
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.reachability import Reachability
@@ -55,7 +57,7 @@ from outrider.server.core.storage.rows import (
     run_values,
     side_effects_from_rows,
 )
-from outrider.server.core.storage.start_keys import FIND_KEY, key_values
+from outrider.server.core.storage.start_keys import FIND_KEY, insert_run, insert_values, key_values
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 _POOL_SIZE = 4
@@ -68,6 +70,17 @@ _RUN_TABLES = (
     "checkpoints",
     "side_effects",
 )
+_SAVE_RUN = (
+    "INSERT INTO runs AS r (id, kind, state, create_us, body, tenant, owner) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
+    "owner = excluded.owner"
+)
+_SAVE_INTERACTION = (
+    "INSERT INTO interactions (id, run_id, state, create_us, body) SELECT %s, %s, %s, %s, %s "
+    "WHERE {fence} ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
+    "RETURNING 1"
+)
 _TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
 # Seconds a read waits for a pooled connection: reads run on the event loop, and while
 # PostgreSQL is down no connection comes (the presence keeper then marks it unreachable).
@@ -76,7 +89,7 @@ _READ_WAIT = 2.0
 
 def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
     pool: ConnectionPool[Any] = ConnectionPool(
-        url,
+        with_client_options(url),
         min_size=1,
         max_size=_POOL_SIZE,
         timeout=_TIMEOUT,
@@ -89,14 +102,17 @@ def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
 
 def apply_migrations(url: str) -> list[int]:
     """Brings the database's schema up to date; returns the versions it applied."""
-    with psycopg.connect(url, autocommit=True, connect_timeout=int(_TIMEOUT)) as conn:
+    with psycopg.connect(with_client_options(url), autocommit=True) as conn:
         return migrations.migrate(conn, clock.now_us())
 
 
 class PostgresStore:
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
-    def __init__(self, url: str, artifact_backlog: int = 64 * 1024 * 1024) -> None:
+    def __init__(
+        self, url: str, artifact_backlog: int = 64 * 1024 * 1024, replay_seconds: float = 10.0
+    ) -> None:
+        check_url(url)
         self.applied_migrations = apply_migrations(url)
         self._url = url
         self._artifact_backlog = artifact_backlog
@@ -106,10 +122,16 @@ class PostgresStore:
         except BaseException:
             self._presence.close()
             raise
-        self._writer = WriteBehind(self._pool, _TIMEOUT)
+        self._writer = WriteBehind(self._connect_writer, _TIMEOUT, replay_seconds)
         self._feed = PgEventFeed(url)
         self._reach = Reachability()
         self._announced: tuple[str, str, int] | None = None
+
+    def _connect_writer(self) -> psycopg.Connection[Any]:
+        """The write-behind thread's own connection (see `pg_writer`)."""
+        return psycopg.connect(
+            with_client_options(self._url), autocommit=True, application_name="outrider-writer"
+        )
 
     def close(self) -> None:
         self._feed.close()
@@ -120,7 +142,10 @@ class PostgresStore:
 
     def announce(self, address: str, role: str, capacity: int = 0) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
-        self._writer.put(Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", ()))
+        self._writer.put(
+            # never replayed: right after a failover nobody has taken their presence back yet
+            Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", (), replay=None)
+        )
         self._announced = (address, role, capacity)
         self._announce_again()
 
@@ -156,12 +181,12 @@ class PostgresStore:
         return retaken
 
     def _renew_pool(self) -> None:
-        """PostgreSQL is back after an outage: reads and writes move to a pool of fresh
-        connections at once. The old pool would hand out none until its reconnection attempts,
-        spaced further apart the longer the outage was, came round (seconds, on the event
-        loop); what still uses it fails once and is tried again on the new one."""
+        """PostgreSQL is back after an outage: reads move to a pool of fresh connections at
+        once (the writer reconnects on its own, see `pg_writer`). The old pool would hand out
+        none until its reconnection attempts, spaced further apart the longer the outage was,
+        came round (seconds, on the event loop); what still uses it fails once and is tried
+        again on the new one."""
         old, self._pool = self._pool, connect_pool(self._url, "outrider")
-        self._writer.pool = self._pool
         old.close(timeout=0)
 
     def presence_epoch(self) -> int:
@@ -246,7 +271,11 @@ class PostgresStore:
 
     def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
         with self._pool.connection(timeout=_READ_WAIT) as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
+            try:
+                rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
+            except psycopg.errors.ReadOnlySqlTransaction as error:  # a standby: drop it
+                conn.close()
+                raise ReadOnlyServer(f"PostgreSQL refused a write: {error}") from error
             return rows
 
     # runs
@@ -257,13 +286,14 @@ class PostgresStore:
         another live process took over (`claim_orphan`) is no longer updated by this one."""
         self._writer.put(
             Write(
-                "INSERT INTO runs AS r (id, kind, state, create_us, body, tenant, owner) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
-                f"owner = excluded.owner WHERE r.owner = excluded.owner OR {UNOWNED}",
+                f"{_SAVE_RUN} WHERE r.owner = excluded.owner OR {UNOWNED}",
                 (*run_values(run, run_id), self._presence.key),
                 # An ended run wakes its watchers in other processes, which then stop.
                 announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
+                # Sent again after a failover only while this process still owns the run (a
+                # replica that has not taken its presence back yet looks dead meanwhile).
+                replay=f"{_SAVE_RUN} WHERE r.owner = excluded.owner",
+                run_id=run_id,
             )
         )
 
@@ -275,7 +305,11 @@ class PostgresStore:
         first (its ended runs) are committed before the count."""
         if limits.cluster or limits.tenant:
             self._writer.wait()
-        return insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+        values = (*insert_values(run, run_id, key), self._presence.key)
+        refusal = insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+        if refusal is None:  # a failover's replay inserts it again where it is missing
+            self._writer.committed_directly([Write(insert_run("owner"), values, run_id=run_id)])
+        return refusal
 
     async def insert_run(
         self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
@@ -425,6 +459,7 @@ class PostgresStore:
                 f"WHERE {OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
                 "saved_us = excluded.saved_us",
                 (run_id, part, body, clock.now_us(), run_id, self._presence.key),
+                run_id=run_id,
             )
         )
 
@@ -437,6 +472,7 @@ class PostgresStore:
             Write(
                 f"DELETE FROM checkpoints WHERE run_id = %s AND {OWNED}",
                 (run_id, run_id, self._presence.key),
+                run_id=run_id,
             )
         )
 
@@ -478,13 +514,10 @@ class PostgresStore:
                 # Fenced like events: a replica that lost the run cannot resolve or reopen
                 # the new owner's questions. A dead owner's are anyone's to close (a run that
                 # ended just before its process died may have left one pending).
-                "INSERT INTO interactions (id, run_id, state, create_us, body) "
-                "SELECT %s, %s, %s, %s, %s "
-                f"WHERE {OWNED_OR_ORPHANED} "
-                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
-                "RETURNING 1",
+                f"{_SAVE_INTERACTION.format(fence=OWNED_OR_ORPHANED)}",
                 (*interaction_values(interaction, ids), ids[1], self._presence.key),
                 fenced=ids[1],
+                replay=_SAVE_INTERACTION.format(fence=OWNED),  # see save_run
             )
         )
 
@@ -580,7 +613,10 @@ class PostgresStore:
 
     def recipe_replayed(self, recipe_id: str) -> None:
         self._writer.put(
-            Write("UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,))
+            # never replayed: it counts (a replay would count the replay twice)
+            Write(
+                "UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,), replay=None
+            )
         )
 
     def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
@@ -619,16 +655,20 @@ class PostgresStore:
 
     def delete_run(self, run_id: str) -> int | None:
         self._writer.wait()
+        deletes = [
+            *(Write(f"DELETE FROM {table} WHERE run_id = %s", (run_id,)) for table in _RUN_TABLES),
+            Write("DELETE FROM runs WHERE id = %s", (run_id,)),
+        ]
         try:
             with self._pool.connection() as conn, conn.transaction():
                 weight = conn.execute(
                     "SELECT COALESCE(SUM(size), 0) FROM artifacts WHERE run_id = %s", (run_id,)
                 ).fetchone()
-                for table in _RUN_TABLES:
-                    conn.execute(f"DELETE FROM {table} WHERE run_id = %s", (run_id,))
-                deleted: int = conn.execute("DELETE FROM runs WHERE id = %s", (run_id,)).rowcount
-        except psycopg.OperationalError as error:
+                for delete in deletes:
+                    deleted: int = conn.execute(delete.sql, delete.params).rowcount
+        except (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction) as error:
             raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        self._writer.deleted(run_id, deletes)  # a failover's replay deletes it again
         return int(weight[0]) if deleted and weight is not None else None
 
     def reclaim_space(self) -> None:
