@@ -25,6 +25,7 @@ from outrider.server.research.settings import ResearchSettings
 from outrider.server.rest_port import rest_server
 from outrider.server.search.corpus import CorpusIndex
 from outrider.server.search.corpus_cli import index_directory
+from outrider.server.settings import Settings
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import interaction_service_pb2_grpc, params_pb2, run_service_pb2_grpc
@@ -149,56 +150,76 @@ async def console_server(folder: Path) -> AsyncIterator[Console]:
     async with AsyncExitStack() as stack:
         sites = stack.enter_context(fixture_sites())
         web = stack.enter_context(fixture_web())
-        corpus = folder / "corpus.sqlite3"
-        index_directory(CorpusIndex(corpus), WEB_DIR, web.url, honour_robots=False)
         keys = two_tenants(folder)
-        settings = settings_for_tests(
-            folder / "data",
-            rest_port=0,
-            keys_file=keys.file,
-            interaction_ttl=600.0,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]},127.0.0.1:{web.port}",
-            browser=BrowserSettings(),
-            research=ResearchSettings(
-                search_providers=("corpus",),
-                corpus_index=corpus,
-                js_fallback=False,
-                per_host_delay=0.0,
-                per_host_concurrency=8,
-            ),
-        )
-        server = OutriderServer(settings, production_agents(settings))
-        await server.start()
-        stack.push_async_callback(server.stop)
-        rest = rest_server(settings, server.runs, server.keyring)
-        await rest.start()
-        stack.push_async_callback(rest.stop)
+        settings = console_settings(folder, keys, sites, web.url, web.port)
+        server, origin = await serve(stack, settings)
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         stack.push_async_callback(channel.close)
-        playwright = await stack.enter_async_context(async_playwright())
-        browser = await playwright.chromium.launch(
-            executable_path=CHROMIUM, args=list(CHROMIUM_FLAGS), headless=True
-        )
-        stack.push_async_callback(browser.close)
-        logs = LogLines()
-        root = logging.getLogger()
-        previous = root.level
-        root.setLevel(logging.DEBUG)
-        root.addHandler(logs)
-        stack.callback(root.setLevel, previous)
-        stack.callback(root.removeHandler, logs)
         yield Console(
-            f"http://127.0.0.1:{rest.port}",
+            origin,
             keys,
             sites,
             web.url,
             folder,
-            browser,
+            await chromium(stack),
             run_service_pb2_grpc.RunServiceStub(channel),
             interaction_service_pb2_grpc.InteractionServiceStub(channel),
             server,
-            logs,
+            capture_logs(stack),
         )
+
+
+def console_settings(folder: Path, keys: Keys, sites: str, web: str, web_port: int) -> Settings:
+    """Both edges on free ports, the fixture sites and web allowed, questions kept 10 minutes."""
+    corpus = folder / "corpus.sqlite3"
+    index_directory(CorpusIndex(corpus), WEB_DIR, web, honour_robots=False)
+    return settings_for_tests(
+        folder / "data",
+        rest_port=0,
+        keys_file=keys.file,
+        interaction_ttl=600.0,
+        network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]},127.0.0.1:{web_port}",
+        browser=BrowserSettings(),
+        research=ResearchSettings(
+            search_providers=("corpus",),
+            corpus_index=corpus,
+            js_fallback=False,
+            per_host_delay=0.0,
+            per_host_concurrency=8,
+        ),
+    )
+
+
+async def serve(stack: AsyncExitStack, settings: Settings) -> tuple[OutriderServer, str]:
+    """The server with the production agents and its HTTP port: (server, HTTP origin)."""
+    server = OutriderServer(settings, production_agents(settings))
+    await server.start()
+    stack.push_async_callback(server.stop)
+    rest = rest_server(settings, server.runs, server.keyring)
+    await rest.start()
+    stack.push_async_callback(rest.stop)
+    return server, f"http://127.0.0.1:{rest.port}"
+
+
+async def chromium(stack: AsyncExitStack) -> Browser:
+    playwright = await stack.enter_async_context(async_playwright())
+    browser = await playwright.chromium.launch(
+        executable_path=CHROMIUM, args=list(CHROMIUM_FLAGS), headless=True
+    )
+    stack.push_async_callback(browser.close)
+    return browser
+
+
+def capture_logs(stack: AsyncExitStack) -> LogLines:
+    """Every log line from now until the stack closes, DEBUG and up."""
+    logs = LogLines()
+    root = logging.getLogger()
+    previous = root.level
+    root.setLevel(logging.DEBUG)
+    root.addHandler(logs)
+    stack.callback(root.setLevel, previous)
+    stack.callback(root.removeHandler, logs)
+    return logs
 
 
 async def shot(page: Page, name: str) -> Path:

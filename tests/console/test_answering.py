@@ -78,9 +78,13 @@ async def test_an_answer_link_works_once_without_signing_in(console: Console) ->
     )  # fmt: skip
     interaction = await console.question("alice", run_id)
     assert interaction.answer_url.startswith("/console/answer/")
+    token = interaction.answer_url.rsplit("/", 1)[1]
     stranger = await console.context()  # no cookie, no key
     page = await stranger.new_page()
-    await page.goto(console.origin + interaction.answer_url)
+    referrers: list[str] = []  # what the page's own requests (style, scripts, form) tell
+    page.on("request", lambda request: referrers.append(request.headers.get("referer", "")))
+    opened = await page.goto(console.origin + interaction.answer_url)
+    assert opened is not None and opened.headers["referrer-policy"] == "no-referrer"
     await expect(page.get_by_role("heading", level=1)).to_have_text(
         "An agent needs information from you"
     )
@@ -91,9 +95,11 @@ async def test_an_answer_link_works_once_without_signing_in(console: Console) ->
     await page.get_by_role("button", name="Send answer").click()
     await expect(page.get_by_role("status")).to_contain_text("Answered by answer-link")
     assert CANARY not in await page.content()
+    assert len(referrers) > 2 and not any(token in referrer for referrer in referrers)
     run = await console.ended("alice", run_id)
     assert run.outcome.success, run.outcome
     assert_secret_nowhere(console, CANARY)
+    assert not any(token in line for line in console.logs.lines)  # nor the access log
     again = await page.goto(console.origin + interaction.answer_url)
     assert again is not None and again.status == 410
     await expect(page.get_by_role("status")).to_contain_text("already answered")

@@ -12,6 +12,7 @@ from playwright.async_api import Page, expect
 from outrider.server.console_edge.headers import CONTENT_SECURITY_POLICY
 from outrider.v1 import interaction_pb2 as ip
 from tests.console.support import Console, accessibility_problems, shot
+from tests.security.tenants import CALLER
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -66,9 +67,9 @@ async def test_every_page_has_a_strict_content_security_policy(console: Console)
         assert (
             headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
         )
-        assert (
-            headers["referrer-policy"] == "same-origin" and headers["cache-control"] == "no-store"
-        )
+        no_referrer = path == link  # the token in its URL never leaves as a Referer
+        referrer = "no-referrer" if no_referrer else "same-origin"
+        assert headers["referrer-policy"] == referrer and headers["cache-control"] == "no-store"
         html = await response.text()
         assert not INLINE_SCRIPT.search(html) and " style=" not in html and "<style" not in html
     script = await page.request.get(f"{console.base}/static/vendor/htmx.min.js")
@@ -78,6 +79,10 @@ async def test_every_page_has_a_strict_content_security_policy(console: Console)
     await page.goto(f"{console.base}/runs/{run_id}")
     await expect(page.locator("#questions .question-pending")).to_be_visible(timeout=60_000)
     assert blocked == []  # htmx and the page's own script work under the policy
+    shown = re.search(rf'/console/runs/{run_id}/artifacts/[^"?]+', await page.content())
+    assert shown, "the run page links no screenshot"
+    screenshot = await page.request.get(console.origin + shown.group(0))
+    assert screenshot.ok and screenshot.headers["cache-control"] == "no-store"  # kept in no cache
     await cancel(console, page, run_id)
 
 
@@ -167,6 +172,28 @@ async def test_removing_the_key_from_the_key_file_ends_its_sessions(console: Con
     assert console.server.keyring.reload()
     await page.goto(f"{console.base}/")
     assert "/console/sign-in" in page.url  # the cookie is still there, the key is not
+    await page.context.close()
+
+
+async def test_a_removed_key_ends_its_open_run_page_before_any_new_link(
+    console: Console,
+) -> None:
+    """The run page's stream checks the session again at every batch and heartbeat (5 s here):
+    once the key is gone, the page says so and stops, and no new answer link reaches it."""
+    console.keys.add("pager", "alpha", CALLER)
+    assert console.server.keyring.reload()
+    run_id, _ = await held_run(console)
+    page = await console.signed_in("pager")
+    await page.goto(f"{console.base}/runs/{run_id}")
+    await expect(page.locator("#questions .question-pending")).to_be_visible(timeout=60_000)
+    assert "/console/answer/" in await page.content()  # the link pager may see while it may
+    console.keys.remove("pager")
+    assert console.server.keyring.reload()
+    status = page.locator("#live-status")
+    await expect(status).to_contain_text("Your session ended", timeout=30_000)
+    await expect(status).to_have_attribute("data-state", "signed-out")
+    await shot(page, "run-session-ended")
+    await cancel(console, await console.signed_in("alice"), run_id)
     await page.context.close()
 
 

@@ -9,7 +9,7 @@ import asyncio
 import httpx
 import pytest
 import pytest_asyncio
-from playwright.async_api import expect
+from playwright.async_api import Route, expect
 
 from tests.console.support import Console, accessibility_problems, shot
 
@@ -110,11 +110,66 @@ async def test_the_live_timeline_resumes_after_the_last_event_id(
         )
         whole = await read_stream(client, f"/runs/{run_id}/live", {})
         rest = await read_stream(client, f"/runs/{run_id}/live", {"Last-Event-ID": "5"})
+        cursor = await read_stream(client, f"/runs/{run_id}/live?after=5", {})  # the page's
     every = [seq for ids, _ in whole for seq in ids]
     after = [seq for ids, _ in rest for seq in ids]
     assert every == list(range(1, every[-1] + 1)) and every[-1] > 8
     assert after == list(range(6, every[-1] + 1))
-    assert rest[-1][1] == "end"
+    assert rest[-1][1] == "end" and cursor == rest
+
+
+async def test_a_hidden_runs_page_does_not_poll_the_store(
+    console: Console, finished: list[str]
+) -> None:
+    """The runs table refreshes every 5 s while the tab is shown, and not while it is hidden."""
+    page = await console.signed_in("dana")
+    refreshes: list[str] = []
+    page.on("request", lambda r: refreshes.append(r.url) if "/runs-table" in r.url else None)
+    await page.evaluate(_VISIBILITY, True)
+    await asyncio.sleep(11)  # two refresh periods
+    assert refreshes == []
+    await page.evaluate(_VISIBILITY, False)
+    async with page.expect_request(lambda r: "/runs-table" in r.url, timeout=8_000):
+        pass
+    await page.context.close()
+
+
+_VISIBILITY = """hidden => {
+  Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+  Object.defineProperty(document, "visibilityState",
+    {value: hidden ? "hidden" : "visible", configurable: true});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+async def test_a_new_connection_resumes_after_the_last_event_the_page_shows(
+    console: Console, finished: list[str]
+) -> None:
+    """The stream is cut after event 5 (what a proxy passed on before a deploy cut it) and
+    then refused once (its 503): the browser gives that EventSource up and htmx opens a new
+    one, which carries no Last-Event-ID, so the page's own cursor (?after=) must say where to
+    resume. The timeline then holds every later event once."""
+    asked: list[str] = []
+    cut = 'event: timeline\nid: 5\ndata: <li id="ev-5" class="event">5 (before the cut)</li>\n\n'
+
+    async def flaky(route: Route) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            await route.fulfill(status=200, body=cut, content_type="text/event-stream")
+        elif len(asked) == 2:  # the EventSource's own retry (with Last-Event-ID) is refused
+            await route.fulfill(status=503, body="deploying")
+        else:
+            await route.continue_()
+
+    page = await console.signed_in("dana")
+    await page.route("**/live*", flaky)
+    await page.goto(f"{console.base}/runs/{finished[2]}")
+    await expect(page.locator("#live-status")).to_contain_text("The run has ended", timeout=30_000)
+    rows = await page.locator("#timeline li.event").evaluate_all("rows => rows.map(r => r.id)")
+    numbers = [int(row.removeprefix("ev-")) for row in rows]
+    assert numbers == list(range(5, len(numbers) + 5)) and len(numbers) > 8, numbers
+    assert len(asked) == 3 and asked[2].endswith("/live?after=5"), asked
+    await page.context.close()
 
 
 async def read_stream(

@@ -10,6 +10,7 @@ import grpc
 import httpx
 import pytest
 
+from outrider.server.core.answer_links import without_token
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import run_service_pb2 as rs
@@ -155,3 +156,49 @@ async def test_without_the_console_no_link_is_issued(tmp_path: Path) -> None:
         async with httpx.AsyncClient(base_url=server.origin) as http:
             missing = await http.get("/console/")
             assert missing.status_code == 404 and missing.json()["error"]["reason"] == "NOT_FOUND"
+
+
+async def test_streams_of_a_revoked_key_end_and_carry_no_new_link(
+    edges: tuple[Edges, Keys],
+) -> None:
+    """Removing a key (then SIGHUP) ends its open gRPC and REST streams at their next batch or
+    heartbeat (5 s here) with CREDENTIAL_REVOKED: they carried answer links, bearer
+    capabilities that the key's holder must stop receiving."""
+    server, keys = edges
+    keys.add("pager", "alpha", CALLER)
+    assert server.case.grpc.keyring.reload()
+    run, interaction = await asking(server, keys)
+    grpc_stream = server.runs.StreamRunEvents(
+        rs.StreamRunEventsRequest(name=run), metadata=keys.bearer("pager")
+    )
+    async for response in grpc_stream:
+        if response.event.automate.interactive_form_data_request.answer_url:
+            break
+    headers = keys.header("pager") | {"X-Outrider-Approval-Events": "true"}
+    path = f"/v1/runs/{run.removeprefix('runs/')}/events"
+    async with (
+        httpx.AsyncClient(base_url=server.origin, timeout=30) as http,
+        http.stream("GET", path, headers=headers) as rest_stream,
+    ):
+        lines = rest_stream.aiter_lines()
+        async for line in lines:
+            if line.startswith("data: ") and interaction.answer_url in line:
+                break
+        keys.remove("pager")
+        assert server.case.grpc.keyring.reload()
+        after = [line async for line in lines]
+    assert "event: error" in after and "CREDENTIAL_REVOKED" in "\n".join(after)
+    assert not any("answerUrl" in line for line in after)
+    with pytest.raises(grpc.aio.AioRpcError) as ended:
+        async for response in grpc_stream:
+            assert not response.HasField("event"), "an event after the key was removed"
+    assert ended.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert "no longer valid" in str(ended.value.details())
+
+
+def test_logs_show_a_link_path_without_its_token() -> None:
+    for path in ("/console/answer/abc.def", "/outrider/console/answer/abc.def"):
+        assert without_token(path).endswith("/console/answer/…") and "abc" not in without_token(
+            path
+        )
+    assert without_token("/console/runs/r1") == "/console/runs/r1"

@@ -36,6 +36,7 @@ async def test_an_artifact_is_a_sandboxed_download(rest: RestCase) -> None:
     assert response.headers["content-disposition"] == "attachment"
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["content-security-policy"] == "sandbox"
+    assert response.headers["cache-control"] == "no-store"  # a tenant's bytes: in no cache
 
 
 async def test_bytes_the_store_no_longer_has_are_a_json_404(rest: RestCase) -> None:

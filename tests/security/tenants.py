@@ -32,6 +32,13 @@ class Keys:
         self.tenant_of[principal_id] = tenant
         return key
 
+    def remove(self, principal_id: str) -> None:
+        """Takes the principal's entry out of the key file (the server reloads it on SIGHUP)."""
+        entries = self.file.read_text().split("[[keys]]")
+        kept = [e for e in entries[1:] if f'id = "{principal_id}"' not in e.splitlines()[:2]]
+        assert len(kept) == len(entries) - 2, f"{principal_id} is not in the key file once"
+        self.file.write_text(entries[0] + "".join("[[keys]]" + e for e in kept))
+
     def bearer(self, principal_id: str) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {self.keys[principal_id]}"),)
 

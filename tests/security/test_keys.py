@@ -101,19 +101,23 @@ async def test_cli_creates_a_key_printed_once_and_stored_hashed(tmp_path: Path) 
         assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
 
-async def test_sighup_reloads_keys_and_streams_survive(tmp_path: Path) -> None:
+async def test_sighup_reloads_keys_ending_the_streams_of_a_revoked_one(tmp_path: Path) -> None:
     path = tmp_path / "keys.toml"
     first = append_key(path, "first", "t", CALLER)
+    kept = append_key(path, "kept", "t", CALLER)
+    kept_entry = path.read_text().split("[[keys]]")[2]
     process = ServerProcess(tmp_path / "data", OUTRIDER_KEYS_FILE=str(path))
     process.start()
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{process.port}") as channel:
             runs = run_service_pb2_grpc.RunServiceStub(channel)  # type: ignore[no-untyped-call]
-            stream = runs.Automate(
-                automate_request(steps=400, interval=0.05), metadata=bearer(first)
-            )
-            assert (await stream.read()).HasField("event")
-            path.write_text("")  # the first key is revoked...
+            streams = [
+                runs.Automate(automate_request(steps=400, interval=0.05), metadata=bearer(key))
+                for key in (first, kept)
+            ]
+            for stream in streams:
+                assert (await stream.read()).HasField("event")
+            path.write_text("[[keys]]" + kept_entry)  # the first key is revoked...
             second = append_key(path, "second", "t", CALLER)  # ...and another one added
             process.signal(signal.SIGHUP)
 
@@ -128,13 +132,17 @@ async def test_sighup_reloads_keys_and_streams_survive(tmp_path: Path) -> None:
             with pytest.raises(grpc.aio.AioRpcError) as caught:
                 await runs.ListRuns(rs.ListRunsRequest(), metadata=bearer(first))
             assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
-            for _ in range(5):  # the stream admitted before the reload keeps flowing
-                assert (await asyncio.wait_for(stream.read(), 30)).HasField("event")
+            with pytest.raises(grpc.aio.AioRpcError) as ended:  # at its next event
+                while True:
+                    await asyncio.wait_for(streams[0].read(), 30)
+            assert ended.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            for _ in range(5):  # the stream of the key that stayed keeps flowing
+                assert (await asyncio.wait_for(streams[1].read(), 30)).HasField("event")
             path.write_text("[[keys]]\nbroken")
             process.signal(signal.SIGHUP)
             await asyncio.sleep(0.5)
             assert await second_works()  # a broken file leaves the keys in force
-            stream.cancel()
+            streams[1].cancel()
     finally:
         process.close()
 

@@ -302,3 +302,10 @@ def test_on_postgresql_artifact_bytes_waiting_for_the_database_are_bounded(
     assert store.get_artifact("slow", "second") is None
     assert store.get_artifact("slow", "third") == ("image/jpeg", 600)
     store.close()
+
+
+def test_replicas_of_one_database_read_one_shared_secret(two_stores: tuple[Store, Store]) -> None:
+    first, second = two_stores
+    made = first.shared_secret("signing key")
+    assert made and len(made) >= 32 and second.shared_secret("signing key") == made
+    assert second.shared_secret("another") not in (None, made)

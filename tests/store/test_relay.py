@@ -340,12 +340,20 @@ async def test_an_answer_link_used_on_c_answers_the_run_executed_by_a(
     start_replica: Callable[..., ServerProcess],
 ) -> None:
     """The link page of a replica that does not execute the run relays the answer there, as
-    an API answer is relayed; the link one replica issues is good on every replica."""
-    shared = CLUSTER | {"OUTRIDER_PAGE_TOKEN_SECRET": "page-tokens-" + "y" * 24}
-    a = Replica(start_replica(**shared))
-    c = Replica(start_replica(rest=True, **shared))
+    an API answer is relayed; the link one replica issues is good on every replica, and so is a
+    page token, with no OUTRIDER_PAGE_TOKEN_SECRET set and a data directory each: their signing
+    key is the database's."""
+    a = Replica(start_replica(rest=True, **CLUSTER))
+    c = Replica(start_replica(rest=True, **CLUSTER))
+    await create(a, steps=1)
     run = await create(a, steps=1, ask_input=True)
-    pending = await c.pending(run)
+    first = await a.runs.ListRuns(run_service_pb2.ListRunsRequest(page_size=1))
+    assert first.next_page_token
+    rest = await c.runs.ListRuns(
+        run_service_pb2.ListRunsRequest(page_size=1, page_token=first.next_page_token)
+    )
+    assert len(rest.runs) == 1 and rest.runs[0].name != first.runs[0].name
+    pending = await a.pending(run)  # the link a issues, used on c
     assert pending.answer_url.startswith("/console/answer/")
     origin = f"http://127.0.0.1:{c.process.rest_port}"
     async with httpx.AsyncClient(base_url=origin, timeout=30) as http:

@@ -64,7 +64,8 @@ class Outrider:
 
     def reload(self) -> bool:
         """SIGHUP: re-reads the key file (both edges share the keyring) and the TLS files. Calls
-        and streams already admitted keep going; new connections get the new certificate."""
+        already admitted finish; streams end at their next batch or heartbeat once their key is
+        gone (core/stream_checks.py); new connections get the new certificate."""
         try:
             if self.grpc.certificates is not None:
                 self.grpc.certificates.reload()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -34,6 +35,12 @@ class Settings(BaseSettings):
         "REST edge from a browser, or `*` for any; empty: CORS closed (no CORS headers, "
         "preflights and cross-origin POST/DELETE refused). Credentials are never allowed.",
     )
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated host names the REST port answers while authentication is "
+        "off, besides loopback names, IP addresses, OUTRIDER_PUBLIC_URL's host and "
+        "OUTRIDER_REST_HOST (a guard against DNS rebinding); `*`: any. Ignored with keys set.",
+    )
     console: bool = Field(
         True,
         description="Serve the console (web pages to watch runs and answer their questions) at "
@@ -47,10 +54,12 @@ class Settings(BaseSettings):
     )
     public_url: str | None = Field(
         None,
-        description="Where people reach the REST port, e.g. https://outrider.example.com (a "
-        "path prefix allowed): one-time answer links are made absolute with it, and console "
-        "cookies are Secure when it is https; the A2A card and task links use it too. Unset: "
-        "answer links are paths (/console/answer/…), A2A links the address the caller reached.",
+        description="Where people reach the REST port, e.g. https://outrider.example.com: "
+        "one-time answer links are made absolute with it, console cookies are Secure when it is "
+        "https, and the A2A card and task links use it. A path prefix "
+        "(https://example.com/outrider) is for a proxy that strips it: requests arrive without it "
+        "and every link, redirect and cookie carries it. Unset: answer links are paths "
+        "(/console/answer/…), A2A links the address the caller reached.",
     )
     console_session: float = Field(
         "8h",
@@ -81,8 +90,9 @@ class Settings(BaseSettings):
     )
     page_token_secret: SecretStr | None = Field(
         None,
-        description="Key that signs page tokens; give replicas the same one. Unset: a random "
-        "key made once in data_dir/page-token.key (0600).",
+        description="Key that signs page tokens (answer links and console sessions use keys "
+        "derived from it). Unset: a random key made once, in the database on PostgreSQL (every "
+        "replica reads the same), else in data_dir/page-token.key (0600).",
     )
     database_url: str | None = Field(
         None,
@@ -294,7 +304,12 @@ class Settings(BaseSettings):
     )
 
     @field_validator(
-        "api_keys", "network_allow", "cors_origins", "mcp_allowed_hosts", mode="before"
+        "api_keys",
+        "network_allow",
+        "cors_origins",
+        "allowed_hosts",
+        "mcp_allowed_hosts",
+        mode="before",
     )
     @classmethod
     def _split_keys(cls, value: object) -> object:
@@ -316,6 +331,12 @@ class Settings(BaseSettings):
         if value and not value.startswith(("postgresql://", "postgres://")):
             raise ValueError("OUTRIDER_DATABASE_URL must be a postgresql:// URL")
         return value or None
+
+    @property
+    def public_path(self) -> str:
+        """The path prefix of OUTRIDER_PUBLIC_URL ("" for none): a proxy in front that strips it
+        forwards /console/... here, and pages must link to /prefix/console/..."""
+        return urlsplit(self.public_url).path.rstrip("/") if self.public_url else ""
 
     @field_validator("public_url")
     @classmethod

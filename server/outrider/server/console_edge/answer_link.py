@@ -4,22 +4,43 @@ question, never the run's other data."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
+
 from starlette.requests import Request
 from starlette.responses import Response
 
 from outrider.server.console_edge.answering import answer_approval, answer_form
 from outrider.server.console_edge.auth import ConsoleAuth
-from outrider.server.console_edge.errors import http_status
 from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.questions import question_view
 from outrider.server.console_edge.templating import Pages
 from outrider.server.core.answer_links import AnswerLinks
+from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import FailedPrecondition, PermissionDenied
 from outrider.v1 import interaction_pb2 as ip
 
-# The token is the secret here; log lines and spans show this instead of the path.
-HIDDEN_PREFIX = "/console/answer/"
 _SENT = "Thank you: the answer went to the agent"
+# The page's URL holds the token: no request it makes (its style sheet, scripts) names it as the
+# referrer. Its form then posts with `Origin: null` and `Sec-Fetch-Site: same-origin`, which
+# ConsoleAuth.same_origin accepts.
+NO_REFERRER = "no-referrer"
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def without_referrer(endpoint: Endpoint) -> Endpoint:
+    """`endpoint` with every response (error pages too) telling the browser to send no
+    Referer from it."""
+
+    @functools.wraps(endpoint)
+    async def wrapper(request: Request) -> Response:
+        response = await endpoint(request)
+        response.headers["Referrer-Policy"] = NO_REFERRER
+        return response
+
+    return wrapper
+
+
 _REFUSED = "This link no longer works"
 
 

@@ -10,7 +10,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from outrider.server.console_edge.auth import CSRF_FIELD, ConsoleAuth, session_of
-from outrider.server.console_edge.errors import http_status
 from outrider.server.console_edge.forms import Form, read_form
 from outrider.server.console_edge.questions import (
     DECISIONS,
@@ -19,8 +18,9 @@ from outrider.server.console_edge.questions import (
     shown_again,
 )
 from outrider.server.console_edge.templating import Pages
-from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
-from outrider.server.core.names import parse_interaction_name
+from outrider.server.core.error_statuses import http_status
+from outrider.server.core.errors import FailedPrecondition, InvalidArgument
+from outrider.server.core.names import interaction_id_in_path
 from outrider.server.core.runs import RunManager
 from outrider.server.security.sessions import Session
 from outrider.v1 import interaction_pb2 as ip
@@ -100,11 +100,7 @@ class ConsoleAnswers:
         session = session_of(request)
         form = await read_form(request)
         self._auth.check_change(request, session, form.get(CSRF_FIELD))
-        value = request.path_params["interactionId"]
-        try:
-            interaction_id = parse_interaction_name(value, "interactionId")
-        except InvalidArgument:
-            raise NotFound(f"interactions/{quoted(value)} does not exist") from None
+        interaction_id = interaction_id_in_path(request.path_params["interactionId"])
         return session, self._runs.interactions.get(interaction_id, session.principal), form
 
     def _fragment(

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from outrider.server.console_edge.answer_link import AnswerLinkPage
+from outrider.server.console_edge.answer_link import AnswerLinkPage, without_referrer
 from outrider.server.console_edge.answering import ConsoleAnswers
 from outrider.server.console_edge.auth import ConsoleAuth, signed_in
 from outrider.server.console_edge.errors import error_page, shown
@@ -35,7 +35,6 @@ from outrider.server.security.sessions import SessionSigner
 from outrider.server.settings import Settings
 
 Endpoint = Callable[[Request], Awaitable[Response]]
-MOUNT_PATH = "/console"
 STATIC_PATH = "/static"
 
 
@@ -82,12 +81,15 @@ def _routes(
         ("/sign-in", sign_in.page, "GET"),
         ("/sign-in", sign_in.with_key, "POST"),
         ("/sign-in/certificate", sign_in.with_certificate, "POST"),
+    ]
+    link_pages: list[tuple[str, Endpoint, str]] = [  # their URL holds the token
         ("/answer/{token}", link.page, "GET"),
         ("/answer/{token}", link.answer, "POST"),
     ]
     return [
         *(Route(p, shown(pages, signed_in(auth, fn)), methods=[m]) for p, fn, m in private),
         *(Route(p, shown(pages, fn), methods=[m]) for p, fn, m in public),
+        *(Route(p, without_referrer(shown(pages, fn)), methods=[m]) for p, fn, m in link_pages),
         Mount(STATIC_PATH, StaticFiles(directory=STATIC), name="static"),
     ]
 

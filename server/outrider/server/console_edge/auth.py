@@ -18,6 +18,7 @@ from starlette.responses import RedirectResponse, Response
 
 from outrider.server.console_edge.templating import base_of
 from outrider.server.core.errors import OutriderError, PermissionDenied
+from outrider.server.core.stream_checks import Reauthenticate
 from outrider.server.security.authn import PEER_NAME_STATE, Keyring
 from outrider.server.security.sessions import Session, SessionSigner
 from outrider.server.telemetry.logs import bind_principal
@@ -44,6 +45,13 @@ class ConsoleAuth:
             return self.signer.verify(cookie, self.keyring, peer_name(request))
         except OutriderError:
             return None
+
+    def reauthentication(self, request: Request) -> Reauthenticate:
+        """Checks the request's session again (for a long stream): its principal now, or
+        Unauthenticated once it expired or its key left the key file."""
+        cookie = request.cookies.get(self.cookie_name, "")
+        peer = peer_name(request)
+        return lambda: self.signer.verify(cookie, self.keyring, peer).principal
 
     def set_cookie(self, request: Request, response: Response, cookie: str) -> None:
         response.set_cookie(

@@ -1,5 +1,5 @@
 """Core errors as console responses: a page (or, for htmx, a fragment) saying what went wrong,
-with the HTTP status the REST edge would use."""
+with the HTTP status of the core's table (the one the REST edge uses)."""
 
 from __future__ import annotations
 
@@ -11,44 +11,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from outrider.server.console_edge.templating import Pages
-from outrider.server.core.errors import (
-    FailedPrecondition,
-    InvalidArgument,
-    NotFound,
-    OutOfRange,
-    OutriderError,
-    PermissionDenied,
-    ResourceExhausted,
-    Unauthenticated,
-    Unavailable,
-    Unimplemented,
-)
+from outrider.server.core.answer_links import without_token
+from outrider.server.core.error_statuses import http_status
+from outrider.server.core.errors import OutriderError
 
 log = logging.getLogger(__name__)
 
 Endpoint = Callable[[Request], Awaitable[Response]]
-
-_STATUSES: dict[type[OutriderError], int] = {
-    InvalidArgument: 400,
-    OutOfRange: 400,
-    Unauthenticated: 401,
-    PermissionDenied: 403,
-    NotFound: 404,
-    FailedPrecondition: 409,
-    ResourceExhausted: 429,
-    Unimplemented: 501,
-    Unavailable: 503,
-}
-_GONE = frozenset({"INTERACTION_EXPIRED", "INTERACTION_ALREADY_RESOLVED", "INTERACTION_CANCELLED"})
-
-
-def http_status(error: OutriderError) -> int:
-    if isinstance(error, FailedPrecondition) and error.reason in _GONE:
-        return 410
-    for kind in type(error).__mro__:
-        if kind in _STATUSES:
-            return _STATUSES[kind]
-    return 500
 
 
 def is_htmx(request: Request) -> bool:
@@ -66,7 +35,8 @@ def shown(pages: Pages, endpoint: Endpoint) -> Endpoint:
         except OutriderError as error:
             return error_page(pages, request, http_status(error), error.message, error.reason)
         except Exception:
-            log.exception("unexpected error in console %s %s", request.method, request.url.path)
+            shown_path = without_token(request.url.path)  # an answer link's token is a secret
+            log.exception("unexpected error in console %s %s", request.method, shown_path)
             return error_page(pages, request, 500, "Something went wrong; see the server log.")
 
     return wrapper

@@ -26,8 +26,8 @@ _HEADERS = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
-    # Answer links carry their token in the path: no page sends it to another origin as a
-    # referrer (same-origin requests keep their Origin header, which the CSRF check reads).
+    # No page sends its URL to another origin as a referrer; the answer-link pages (their URL
+    # holds the token) send none at all (answer_link.without_referrer).
     "referrer-policy": "same-origin",
     "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
     "cross-origin-opener-policy": "same-origin",

@@ -25,7 +25,7 @@ from outrider.server.console_edge.live_parts import Parts
 from outrider.server.console_edge.run_page import run_id_of
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import run_view
-from outrider.server.core.errors import InvalidArgument, NotFound, OutriderError
+from outrider.server.core.errors import InvalidArgument, NotFound, OutriderError, Unauthenticated
 from outrider.server.core.event_log import WatchBatch
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
@@ -34,6 +34,10 @@ from outrider.v1 import run_event_pb2, run_pb2
 log = logging.getLogger(__name__)
 _HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 _MAX_CURSOR = 2**63 - 1
+_SIGNED_OUT = (
+    "Your session ended (its key was removed or replaced, or the sign-in expired): the page no "
+    "longer updates. Reload it to sign in again."
+)
 
 
 @dataclass
@@ -55,7 +59,11 @@ class LiveStream:
         run_id = run_id_of(request)
         run = self._runs.get(run_id, session.principal)
         items = self._runs.watch_batches(
-            run_id, _cursor(request), session.principal, answer_links=True
+            run_id,
+            _cursor(request),
+            session.principal,
+            answer_links=True,
+            reauthenticate=self._auth.reauthentication(request),
         )
         parts = Parts(self._pages, base_of(request), self._auth.signer.csrf_token(session))
         body = self._body(run, items, session.principal, parts)
@@ -79,6 +87,10 @@ class LiveStream:
                     elif batch:
                         html = self._batch(run_id, batch, principal, parts, shown)
                         yield message("timeline", html, batch[-1].sequence)
+            except Unauthenticated:  # the key left the key file, or the session expired
+                yield message("final", parts.signed_out(_SIGNED_OUT))
+                yield message("end", "end")
+                return
             except OutriderError as error:  # e.g. the run was deleted while it was followed
                 yield message("final", parts.notice(error.message))
                 return

@@ -33,6 +33,11 @@ class Parts:
     def notice(self, text: str) -> str:
         return self._pages.render("notice.html", text=text, oob=True)
 
+    def signed_out(self, text: str) -> str:
+        """The notice and the live status of a stream ended because its session did."""
+        status = self._pages.render("live_status.html", state="signed-out", text=text, oob=True)
+        return self.notice(text) + "\n" + status
+
     def summary(self, run: RunView) -> str:
         return self._pages.render(
             "run_summary.html", run=run, base=self._base, csrf=self._csrf, oob=True

@@ -13,8 +13,7 @@ from outrider.server.console_edge.errors import is_htmx
 from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import run_view
-from outrider.server.core.errors import InvalidArgument, NotFound, quoted
-from outrider.server.core.names import parse_artifact_name, parse_run_name
+from outrider.server.core.names import artifact_id_in_path, run_id_in_path
 from outrider.server.core.runs import RunManager
 
 # Shown in the page (inline) when the artifact is one of these; anything else is a download.
@@ -70,7 +69,7 @@ class RunPage:
         a file; never rendered as a page on the console's origin."""
         principal = session_of(request).principal
         run_id = run_id_of(request)
-        artifact_id = _artifact_id(request, run_id)
+        artifact_id = artifact_id_in_path(run_id, request.path_params["artifactId"])
         artifacts = self._runs.artifacts
         content_type, size = artifacts.describe(run_id, artifact_id, principal)
         chunks = artifacts.read(run_id, artifact_id, 0, 0, principal)
@@ -82,7 +81,9 @@ class RunPage:
             "Content-Length": str(size),
             "Content-Disposition": f'{"inline" if inline else "attachment"}; filename="{filename}"',
             "Content-Security-Policy": "default-src 'none'; sandbox",
-            "Cache-Control": "private, max-age=3600",  # an artifact never changes
+            # a tenant's screenshot (a page with a form, an account) outlives no sign-out in
+            # a shared laptop's disk cache
+            "Cache-Control": "no-store",
         }
         media_type = content_type if inline else "application/octet-stream"
         body = _chained(first[1], (data async for _, data in chunks))
@@ -90,19 +91,7 @@ class RunPage:
 
 
 def run_id_of(request: Request) -> str:
-    value = request.path_params["runId"]
-    try:
-        return parse_run_name(f"runs/{value}", "runId")
-    except InvalidArgument:
-        raise NotFound(f"runs/{quoted(value)} does not exist") from None
-
-
-def _artifact_id(request: Request, run_id: str) -> str:
-    value = request.path_params["artifactId"]
-    try:
-        return parse_artifact_name(f"runs/{run_id}/artifacts/{value}", "artifactId")[1]
-    except InvalidArgument:
-        raise NotFound(f"runs/{run_id}/artifacts/{quoted(value)} does not exist") from None
+    return run_id_in_path(request.path_params["runId"])
 
 
 async def _chained(first: bytes, rest: AsyncIterator[bytes]) -> AsyncIterator[bytes]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.run_search import task_text
 from outrider.v1 import run_pb2
 
 STATE_LABELS = {
@@ -81,7 +82,7 @@ def run_view(run: run_pb2.Run, principal: Principal) -> RunView:
         kind=KIND_LABELS.get(run.kind, "Run"),
         state=state,
         state_class=state_class,
-        task=run.automate.task if automate else run.research.query,
+        task=task_text(run),
         url=run.automate.url if automate else "",
         created=run.create_time,
         ended=run.end_time,

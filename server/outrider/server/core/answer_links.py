@@ -31,11 +31,18 @@ from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2
 
-LINK_PATH = "/console/answer/"
+CONSOLE_PATH = "/console"  # where the HTTP port serves the console, which serves the links
+LINK_PATH = f"{CONSOLE_PATH}/answer/"
 LINK_PRINCIPAL = "answer-link"
 _MAC_BYTES = 16
 _MAX_TOKEN_CHARS = 200
 _INVALID = "this answer link is not valid; ask for a new one"
+
+
+def without_token(path: str) -> str:
+    """`path` for logs and spans: an answer link's token (the secret) replaced by "…"."""
+    at = path.find(LINK_PATH)
+    return path if at < 0 else path[: at + len(LINK_PATH)] + "…"
 
 
 class AnswerLinks:

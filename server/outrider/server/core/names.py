@@ -6,7 +6,7 @@ import re
 import secrets
 import time
 
-from outrider.server.core.errors import InvalidArgument, quoted
+from outrider.server.core.errors import InvalidArgument, NotFound, quoted
 
 _ID = r"[0-9a-z]{8,64}"
 # Patterns are matched with fullmatch: `$` would also accept a trailing newline.
@@ -56,3 +56,26 @@ def parse_artifact_name(name: str, field: str = "name") -> tuple[str, str]:
             field, f"must look like runs/{{run_id}}/artifacts/{{artifact_id}}, got {quoted(name)}"
         )
     return match.group(1), match.group(2)
+
+
+# An id in a URL path (REST, console): one that cannot exist is "not found", as a missing one is.
+
+
+def run_id_in_path(value: str) -> str:
+    if _RUN.fullmatch(f"runs/{value}") is None:
+        raise NotFound(f"runs/{quoted(value)} does not exist")
+    return value
+
+
+def artifact_id_in_path(run_id: str, value: str) -> str:
+    if _ARTIFACT.fullmatch(f"runs/{run_id}/artifacts/{value}") is None:
+        raise NotFound(f"runs/{run_id}/artifacts/{quoted(value)} does not exist")
+    return value
+
+
+def interaction_id_in_path(value: str) -> str:
+    """Also "interactions/{id}", as parse_interaction_name accepts."""
+    match = _INTERACTION.fullmatch(value)
+    if match is None:
+        raise NotFound(f"interactions/{quoted(value)} does not exist")
+    return match.group(1)

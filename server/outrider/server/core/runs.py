@@ -56,7 +56,8 @@ from outrider.server.core.starts import (
     start_key,
 )
 from outrider.server.core.storage import ACTIVE_STATES, ActiveLimits, Store
-from outrider.server.core.storage.base import REQUEST_ID_TAKEN, KeyedRun, StartKey
+from outrider.server.core.storage.base import REQUEST_ID_TAKEN, SIGNING_SECRET, KeyedRun, StartKey
+from outrider.server.core.stream_checks import Reauthenticate, checked
 from outrider.server.core.takeover import Resumed, Takeover
 from outrider.server.core.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.settings import Settings
@@ -120,10 +121,11 @@ class RunManager:
         self._relay = relay
         self.log = EventLog(store, settings.watcher_buffer, settings.store_unready_after)
         secret = settings.page_token_secret
-        # Signs page tokens; answer links and console sessions use keys derived from it.
-        self.signing_key = paging.load_key(
-            secret.get_secret_value() if secret else None, settings.data_dir
-        )
+        # Signs page tokens; answer links and console sessions use keys derived from it. Every
+        # replica must hold the same: the operator's secret, else the database's shared one
+        # (PostgreSQL), else the data directory's key file (SQLite: one process).
+        shared = secret.get_secret_value() if secret else store.shared_secret(SIGNING_SECRET)
+        self.signing_key = paging.load_key(shared, settings.data_dir)
         self.page_tokens = paging.PageTokens(self.signing_key)
         self.interactions = InteractionBroker(
             store, self.log, settings.interaction_ttl, self._refresh_state, self.page_tokens
@@ -688,13 +690,15 @@ class RunManager:
         principal: Principal,
         cancel_on_disconnect: bool = False,
         answer_links: bool = False,
+        reauthenticate: Reauthenticate | None = None,
     ) -> AsyncGenerator[WatchBatch, None]:
         """Events after `after`, then live ones until the run ends, in the lists they became
         available in. Errors raise now, not lazily. A principal may always follow the runs it
         started (a streaming start needs no read scope); other runs of its tenant need
         `runs.read`. When the consumer goes away before the run ends and asked for it, the run
         is cancelled. With `answer_links`, request events of pending interactions carry their
-        answer link when the principal may be shown it."""
+        answer link when the principal may be shown it. With `reauthenticate`, the caller's
+        credential is checked again before each batch and heartbeat (see stream_checks)."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         run = self._find(run_id, principal.tenant_filter)
@@ -702,8 +706,8 @@ class RunManager:
             principal.require(Scope.RUNS_READ)
         self.log.check_cursor(run_id, after, run.last_sequence)
         batches = self.log.follow_batches(run_id, after, self._settings.heartbeat_interval)
-        if answer_links and self.answer_links.shown_to(principal):
-            batches = _with_links(batches, self.answer_links, principal)
+        links = self.answer_links if answer_links and self.answer_links.enabled else None
+        batches = checked(batches, run.created_by, principal, reauthenticate, links)
         return self._cancel_if_left(run_id, batches, principal, cancel_on_disconnect)
 
     def follow(
@@ -713,11 +717,14 @@ class RunManager:
         principal: Principal,
         cancel_on_disconnect: bool = False,
         answer_links: bool = False,
+        reauthenticate: Reauthenticate | None = None,
     ) -> AsyncGenerator[WatchItem, None]:
         """`watch_batches` one event (or heartbeat) at a time; errors raise now, and the watcher
         counts (for shutdown) from now."""
         return _one_by_one(
-            self.watch_batches(run_id, after, principal, cancel_on_disconnect, answer_links)
+            self.watch_batches(
+                run_id, after, principal, cancel_on_disconnect, answer_links, reauthenticate
+            )
         )
 
     async def _cancel_if_left(
@@ -744,18 +751,6 @@ class RunManager:
     @property
     def active_count(self) -> int:
         return len(self._active)
-
-
-async def _with_links(
-    batches: AsyncGenerator[WatchBatch, None], links: AnswerLinks, principal: Principal
-) -> AsyncGenerator[WatchBatch, None]:
-    async with contextlib.aclosing(batches):
-        async for batch in batches:
-            yield (
-                batch
-                if isinstance(batch, run_event_pb2.Heartbeat)
-                else links.on_events(batch, principal)
-            )
 
 
 async def _one_by_one(batches: AsyncGenerator[WatchBatch, None]) -> AsyncGenerator[WatchItem, None]:

@@ -264,6 +264,9 @@ class SqliteStore:
     def pick_worker(self) -> str | None:
         return None
 
+    def shared_secret(self, name: str) -> str | None:
+        return None  # one process owns the file: the data directory's key file is its key
+
     def executor_address(self, run_id: str) -> str | None:
         return None
 

@@ -8,6 +8,7 @@ call, so it cannot leak between calls.
 from __future__ import annotations
 
 import contextvars
+import functools
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeAlias
@@ -16,6 +17,7 @@ import grpc
 
 from outrider.server.core.errors import OutriderError, PermissionDenied, Unauthenticated
 from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.stream_checks import Reauthenticate
 from outrider.server.grpc_edge.errors import abort
 from outrider.server.grpc_edge.relay_client import RELAYED_METHODS
 from outrider.server.security.access import OPEN, Requirement, grpc_requirement
@@ -28,11 +30,20 @@ Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the ty
 Context: TypeAlias = "grpc.aio.ServicerContext[Any, Any]"
 
 _CALLER: contextvars.ContextVar[Principal] = contextvars.ContextVar("outrider_caller")
+_RECHECK: contextvars.ContextVar[Reauthenticate | None] = contextvars.ContextVar(
+    "outrider_recheck", default=None
+)
 
 
 def caller() -> Principal:
     """The principal of the call being served (set by AuthInterceptor)."""
     return _CALLER.get()
+
+
+def reauthentication() -> Reauthenticate | None:
+    """Checks the call's credential again against the current keys (for long streams); None
+    for a call another replica authenticated and relayed here."""
+    return _RECHECK.get()
 
 
 def peer_common_name(context: Context) -> str | None:
@@ -63,8 +74,9 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
         async def admit(context: Context, request: Any) -> bool:
             try:
-                principal = self._principal(context, need, details.method, request)
+                principal, recheck = self._principal(context, need, details.method, request)
                 _CALLER.set(principal)
+                _RECHECK.set(recheck)
                 bind_principal(principal.id)  # log lines of this call name the caller
             except OutriderError as error:
                 await abort(context, error)
@@ -75,23 +87,24 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
     def _principal(
         self, context: Context, need: Requirement | None, method: str, request: Any
-    ) -> Principal:
+    ) -> tuple[Principal, Reauthenticate | None]:
+        """The caller, and how to check its credential again later."""
         metadata = dict(context.invocation_metadata() or ())
         authorization = metadata.get("authorization")
         relayed = metadata.get(RELAY_HEADER)
+        recheck: Reauthenticate | None = None
         if isinstance(relayed, str):
             principal = self._relayed(relayed, method, request)
         else:
-            principal = authenticate(
-                self._keyring,
-                authorization if isinstance(authorization, str) else None,
-                peer_common_name(context),
-            )
+            key = authorization if isinstance(authorization, str) else None
+            peer = peer_common_name(context)
+            principal = authenticate(self._keyring, key, peer)
+            recheck = functools.partial(authenticate, self._keyring, key, peer)
         if need is None:
             raise PermissionDenied(f"{method} has no access rule", reason="NO_ACCESS_RULE")
         if isinstance(need, Scope):
             principal.require(need)
-        return principal
+        return principal, recheck
 
     def _relayed(self, token: str, method: str, request: Any) -> Principal:
         """The caller another replica authenticated and relayed here (core/relay.py)."""

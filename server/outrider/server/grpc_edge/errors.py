@@ -1,4 +1,4 @@
-"""The one mapping from core errors to gRPC statuses with google.rpc rich details."""
+"""Core errors as gRPC statuses (the core's table) with google.rpc rich details."""
 
 from __future__ import annotations
 
@@ -11,19 +11,13 @@ import grpc
 from google.protobuf import duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from outrider.server.core.error_statuses import TABLE, status_of
 from outrider.server.core.errors import (
-    AlreadyExists,
-    FailedPrecondition,
     FieldViolation,
     InvalidArgument,
-    NotFound,
-    OutOfRange,
     OutriderError,
-    PermissionDenied,
     ResourceExhausted,
-    Unauthenticated,
     Unavailable,
-    Unimplemented,
 )
 
 log = logging.getLogger(__name__)
@@ -31,28 +25,13 @@ log = logging.getLogger(__name__)
 ERROR_DOMAIN = "outrider"
 _STATUS_DETAILS_KEY = "grpc-status-details-bin"
 
-_CODES: dict[type[OutriderError], grpc.StatusCode] = {
-    InvalidArgument: grpc.StatusCode.INVALID_ARGUMENT,
-    NotFound: grpc.StatusCode.NOT_FOUND,
-    AlreadyExists: grpc.StatusCode.ALREADY_EXISTS,
-    FailedPrecondition: grpc.StatusCode.FAILED_PRECONDITION,
-    OutOfRange: grpc.StatusCode.OUT_OF_RANGE,
-    ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
-    Unimplemented: grpc.StatusCode.UNIMPLEMENTED,
-    Unavailable: grpc.StatusCode.UNAVAILABLE,
-    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
-    PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
-}
-
-
-_KINDS = {code: kind for kind, code in _CODES.items()}  # status code -> core error class
+# status code -> core error class, to turn another replica's answer back into a core error
+_KINDS = {grpc.StatusCode[status.rpc_code]: kind for kind, status in TABLE.items()}
 
 
 def status_code(error: OutriderError) -> grpc.StatusCode:
-    for kind in type(error).__mro__:  # a subclass maps as the core class it refines
-        if kind in _CODES:
-            return _CODES[kind]
-    return grpc.StatusCode.INTERNAL
+    """The code of the core's table (core/error_statuses.py)."""
+    return grpc.StatusCode[status_of(error).rpc_code]
 
 
 def rich_status(error: OutriderError) -> status_pb2.Status:

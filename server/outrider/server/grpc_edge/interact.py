@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 
 from outrider.server.core.errors import InvalidArgument, OutriderError
 from outrider.server.core.event_log import WatchItem
@@ -24,15 +24,17 @@ _Item = isv.InteractResponse | BaseException | None
 
 async def interact(
     runs: RunManager,
-    principal: Principal,
+    who: Callable[[], Principal],
     run_id: str,
     items: AsyncGenerator[WatchItem, None],
     requests: AsyncIterator[isv.InteractRequest],
 ) -> AsyncIterator[isv.InteractResponse]:
-    """The stream of run `run_id`: `items` (its watch, from `RunManager.follow`) go out."""
+    """The stream of run `run_id`: `items` (its watch, from `RunManager.follow`) go out; each
+    answer or cancel coming in acts as `who()` (the caller as its credential names it now, or an
+    error that ends the stream)."""
     outgoing: asyncio.Queue[_Item] = asyncio.Queue(_OUTGOING_LIMIT)
     pump = asyncio.create_task(_pump(items, outgoing))
-    reader = asyncio.create_task(_read(runs, principal, run_id, requests, outgoing))
+    reader = asyncio.create_task(_read(runs, who, run_id, requests, outgoing))
     try:
         while (item := await outgoing.get()) is not None:
             if isinstance(item, BaseException):
@@ -57,12 +59,17 @@ async def _pump(items: AsyncGenerator[WatchItem, None], outgoing: asyncio.Queue[
 
 async def _read(
     runs: RunManager,
-    principal: Principal,
+    who: Callable[[], Principal],
     run_id: str,
     requests: AsyncIterator[isv.InteractRequest],
     outgoing: asyncio.Queue[_Item],
 ) -> None:
     async for request in requests:
+        try:
+            principal = who()
+        except OutriderError as error:
+            await outgoing.put(error)
+            return
         action = request.WhichOneof("action")
         if action in ("start", "attach", None):
             await outgoing.put(

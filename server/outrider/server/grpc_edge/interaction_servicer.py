@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,8 @@ from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs import RunManager
 from outrider.server.core.starts import Started, check_request_id
-from outrider.server.grpc_edge.auth import caller
+from outrider.server.core.stream_checks import current_principal
+from outrider.server.grpc_edge.auth import caller, reauthentication
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.server.grpc_edge.interact import interact
 from outrider.server.grpc_edge.run_servicer import spec_from_oneof
@@ -46,12 +48,19 @@ class InteractionServicer(interaction_service_pb2_grpc.InteractionServiceService
         begun = await self._begin(first, principal)
         run_id = begun.run.name.removeprefix("runs/")
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
+        recheck = reauthentication()
         items = self._runs.follow(
-            run_id, begun.after, principal, begun.cancel_on_disconnect, answer_links=True
+            run_id,
+            begun.after,
+            principal,
+            begun.cancel_on_disconnect,
+            answer_links=True,
+            reauthenticate=recheck,
         )
         async with contextlib.aclosing(items):
             await context.send_initial_metadata(start_metadata(begun, streaming=True))
-            async for response in interact(self._runs, principal, run_id, items, requests):
+            who = functools.partial(current_principal, principal, recheck)
+            async for response in interact(self._runs, who, run_id, items, requests):
                 yield response
 
     async def _begin(self, first: isv.InteractRequest | None, principal: Principal) -> _Begun:

@@ -12,7 +12,7 @@ from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_artifact_name, parse_run_name
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.core.starts import check_request_id
-from outrider.server.grpc_edge.auth import caller
+from outrider.server.grpc_edge.auth import caller, reauthentication
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.server.grpc_edge.streams import as_response, start_metadata
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
@@ -59,7 +59,14 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         run_id = started.run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         # Watching before the caller hears of the run: a shutdown then waits for this stream.
-        items = self._runs.follow(run_id, 0, principal, cancel_on_disconnect, answer_links=True)
+        items = self._runs.follow(
+            run_id,
+            0,
+            principal,
+            cancel_on_disconnect,
+            answer_links=True,
+            reauthenticate=reauthentication(),
+        )
         async with contextlib.aclosing(items):
             await context.send_initial_metadata(start_metadata(started, streaming=True))
             async for item in items:
@@ -117,7 +124,13 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.StreamRunEventsRequest, context: Context
     ) -> AsyncIterator[run_service_pb2.StreamRunEventsResponse]:
         run_id = parse_run_name(request.name)
-        items = self._runs.follow(run_id, request.after_sequence, caller(), answer_links=True)
+        items = self._runs.follow(
+            run_id,
+            request.after_sequence,
+            caller(),
+            answer_links=True,
+            reauthenticate=reauthentication(),
+        )
         async for item in items:
             yield as_response(run_service_pb2.StreamRunEventsResponse, item)
 

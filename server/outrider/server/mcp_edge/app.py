@@ -1,5 +1,5 @@
-"""The /mcp endpoint. The REST port's composer (rest_port.py) mounts it and hands it to the
-server as a lifecycle, so it starts and stops with the server.
+"""The /mcp endpoint. The REST port's composer (rest_port.py) mounts it with its lifespan (it
+serves while the server runs) and `stop` (called as the server begins to stop).
 
 Both protocol eras are served: clients of the initialize handshake (up to 2025-11-25) get
 stateful sessions (bound to their principal) whose tool calls may push elicitation requests;
@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from starlette.types import Receive, Scope, Send
@@ -47,6 +48,15 @@ class McpEdge:
         assert self._serving is not None, "the MCP edge was not started"
         serving = await asyncio.shield(self._serving)
         await serving.app(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self) -> AsyncIterator[None]:
+        """While the server runs; the server's `stop` calls `stop` first, with its limit."""
+        await self.start()
+        try:
+            yield
+        finally:
+            await self.stop(0)
 
     async def start(self) -> None:
         """Starts loading the SDK and serving, in a task of its own (the session manager's task

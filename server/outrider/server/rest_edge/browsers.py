@@ -15,8 +15,6 @@ from __future__ import annotations
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from outrider.server.rest_edge.auth import under
-
 ANY_ORIGIN = "*"
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _ALLOWED_METHODS = "GET, POST, DELETE"
@@ -41,32 +39,25 @@ def is_json_media_type(value: str) -> bool:
 
 
 class BrowserGuardMiddleware:
-    """`own_paths`: prefixes of an edge mounted here that guards its own forms (the console);
-    `own_media_check`: prefixes of an edge that refuses bodies that are not JSON itself, in its
-    own error shape (the A2A edge: JSON-RPC errors); CORS is still checked here for them."""
+    """`check_media`: false for an edge that refuses bodies that are not JSON itself, in its own
+    error shape (the A2A edge: JSON-RPC errors); CORS is checked here for it all the same."""
 
     def __init__(
-        self,
-        app: ASGIApp,
-        allowed_origins: tuple[str, ...],
-        own_paths: tuple[str, ...] = (),
-        own_media_check: tuple[str, ...] = (),
+        self, app: ASGIApp, allowed_origins: tuple[str, ...], check_media: bool = True
     ) -> None:
         self._app = app
         self._any = ANY_ORIGIN in allowed_origins
         self._origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
-        self._own_paths = own_paths
-        self._own_media_check = own_media_check
+        self._check_media = check_media
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or under(scope.get("path", ""), self._own_paths):
+        if scope["type"] != "http":
             await self._app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         method = scope["method"]
         origin = headers.get("origin")
-        checks_media = not under(scope.get("path", ""), self._own_media_check)
-        refusal = self._refusal(method, origin, headers, checks_media)
+        refusal = self._refusal(method, origin, headers)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -75,9 +66,7 @@ class BrowserGuardMiddleware:
             return
         await self._app(scope, receive, self._with_cors_headers(send, origin))
 
-    def _refusal(
-        self, method: str, origin: str | None, headers: dict[str, str], checks_media: bool
-    ) -> Response | None:
+    def _refusal(self, method: str, origin: str | None, headers: dict[str, str]) -> Response | None:
         """The response that ends the request here, or None to let it through."""
         requested = headers.get("access-control-request-method")
         if method == "OPTIONS" and origin is not None and requested is not None:
@@ -85,7 +74,7 @@ class BrowserGuardMiddleware:
         if origin is not None and method not in _SAFE_METHODS and not self._allows(origin):
             return _error(403, "CORS_ORIGIN_NOT_ALLOWED", _origin_message(origin))
         if (
-            checks_media
+            self._check_media
             and method == "POST"
             and not is_json_media_type(headers.get("content-type", ""))
         ):

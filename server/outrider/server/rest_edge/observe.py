@@ -7,14 +7,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from outrider.server.rest_edge.auth import route_path
 from outrider.server.telemetry import metrics, tracing
 
 access_log = logging.getLogger("outrider.access")
@@ -26,12 +29,12 @@ async def metrics_endpoint(request: Request) -> Response:
 
 
 class ObservingMiddleware:
-    """`hidden_prefixes`: paths whose rest is a secret (an answer link's token); spans and log
-    lines show the prefix and "…" instead."""
+    """`shown_path`: the path as spans and log lines show it (a secret in it, such as an
+    answer link's token, left out)."""
 
-    def __init__(self, app: ASGIApp, hidden_prefixes: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, shown_path: Callable[[str], str] = lambda path: path) -> None:
         self._app = app
-        self._hidden = hidden_prefixes
+        self._shown_path = shown_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -39,7 +42,8 @@ class ObservingMiddleware:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         method = scope["method"]
-        path = _shown_path(scope["path"], self._hidden)
+        root = str(scope.get("root_path", ""))  # OUTRIDER_PUBLIC_URL's prefix: not shown
+        path = self._shown_path(route_path(scope))
         status = 500  # unless a response starts
         started = time.perf_counter()
 
@@ -63,7 +67,7 @@ class ObservingMiddleware:
             try:
                 await self._app(scope, receive, observed_send)
             finally:
-                route = _route_of(scope)
+                route = _route_of(scope, root)
                 span.update_name(f"{method} {route}")
                 span.set_attribute("http.route", route)
                 span.set_attribute("http.response.status_code", status)
@@ -72,19 +76,14 @@ class ObservingMiddleware:
                 _record(scope, path, route, status, time.perf_counter() - started)
 
 
-def _shown_path(path: str, hidden: tuple[str, ...]) -> str:
-    for prefix in hidden:
-        if path.startswith(prefix):
-            return prefix + "…"
-    return path
-
-
-def _route_of(scope: Scope) -> str:
+def _route_of(scope: Scope, root: str) -> str:
     """The matched route's template (under its mount, e.g. /console/runs/{runId}), so ids do
-    not become metric labels."""
+    not become metric labels; "unmatched" when only a mount (or nothing) matched."""
     route: Any = scope.get("route")
     path = getattr(route, "path", None)
-    return str(scope.get("root_path", "")) + path if isinstance(path, str) else "unmatched"
+    if not isinstance(path, str) or isinstance(route, Mount):
+        return "unmatched"
+    return str(scope.get("root_path", "")).removeprefix(root) + path
 
 
 def _record(scope: Scope, path: str, route: str, status: int, seconds: float) -> None:

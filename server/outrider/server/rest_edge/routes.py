@@ -7,15 +7,16 @@ from collections.abc import AsyncIterator
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from outrider.server.core.errors import InvalidArgument, NotFound, quoted
+from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import (
-    parse_artifact_name,
-    parse_interaction_name,
+    artifact_id_in_path,
+    interaction_id_in_path,
     parse_run_name,
+    run_id_in_path,
 )
 from outrider.server.core.runs import RunManager, RunSpec
 from outrider.server.rest_edge import bodies, queries
-from outrider.server.rest_edge.auth import principal_of
+from outrider.server.rest_edge.auth import principal_of, reauthentication_of
 from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key
 from outrider.server.rest_edge.streams import (
     APPROVAL_EVENTS_HEADER,
@@ -52,7 +53,12 @@ class Routes:
         run_id = started.run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
         items = self._runs.watch_batches(
-            run_id, 0, principal, cancel_on_disconnect, answer_links=stream.approval_events
+            run_id,
+            0,
+            principal,
+            cancel_on_disconnect,
+            answer_links=stream.approval_events,
+            reauthenticate=reauthentication_of(request),
         )
         response = sse_response(started.run, items, stream)
         if started.replayed:  # the events of the run an earlier start with this key made
@@ -66,13 +72,18 @@ class Routes:
         run = self._runs.get(run_id, principal)
         stream = self._stream_settings(request)
         items = self._runs.watch_batches(
-            run_id, after, principal, answer_links=stream.approval_events
+            run_id,
+            after,
+            principal,
+            answer_links=stream.approval_events,
+            reauthenticate=reauthentication_of(request),
         )
         return sse_response(run, items, stream)
 
     def _stream_settings(self, request: Request) -> StreamSettings:
         opted = queries.truthy(request.headers.get(APPROVAL_EVENTS_HEADER, ""))
-        return StreamSettings(approval_events=opted, retry_ms=self._retry_ms)
+        root = str(request.scope.get("root_path", ""))
+        return StreamSettings(approval_events=opted, retry_ms=self._retry_ms, root_path=root)
 
     async def automate_input(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "requestId")
@@ -166,27 +177,15 @@ async def _body(request: Request, required: bool = True) -> dict[str, object]:
 
 
 def _run_id(request: Request) -> str:
-    value = request.path_params["runId"]
-    try:
-        return parse_run_name(f"runs/{value}", "runId")
-    except InvalidArgument:
-        raise NotFound(f"runs/{quoted(value)} does not exist") from None
+    return run_id_in_path(request.path_params["runId"])
 
 
 def _artifact_id(request: Request, run_id: str) -> str:
-    value = request.path_params["artifactId"]
-    try:
-        return parse_artifact_name(f"runs/{run_id}/artifacts/{value}", "artifactId")[1]
-    except InvalidArgument:
-        raise NotFound(f"runs/{run_id}/artifacts/{quoted(value)} does not exist") from None
+    return artifact_id_in_path(run_id, request.path_params["artifactId"])
 
 
 def _interaction_id(request: Request, param: str) -> str:
-    value = request.path_params[param]
-    try:
-        return parse_interaction_name(value, param)
-    except InvalidArgument:
-        raise NotFound(f"interactions/{quoted(value)} does not exist") from None
+    return interaction_id_in_path(request.path_params[param])
 
 
 def _artifact_headers(size: int) -> dict[str, str]:
@@ -197,6 +196,7 @@ def _artifact_headers(size: int) -> dict[str, str]:
         "Content-Disposition": "attachment",
         "X-Content-Type-Options": "nosniff",
         "Content-Security-Policy": "sandbox",
+        "Cache-Control": "no-store",  # a tenant's bytes: no shared or disk cache keeps them
     }
 
 

@@ -1,5 +1,5 @@
-"""The REST/SSE server: uvicorn in the caller's event loop, over the caller's RunManager, with
-the edges the composer mounts beside the API (see `outrider.server.rest_port`)."""
+"""The REST port's server (the API, the console, the A2A agent, MCP): uvicorn in the caller's
+event loop, serving the application outrider.server.rest_port composes."""
 
 from __future__ import annotations
 
@@ -7,16 +7,14 @@ import asyncio
 import contextlib
 import math
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 
 import uvicorn
+from starlette.types import ASGIApp
 
-from outrider.server.core.runs import RunManager
 from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.ports import bind_listeners
-from outrider.server.rest_edge.app import MountedEdge, build_app
 from outrider.server.rest_edge.tls import uvicorn_tls
-from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
 
@@ -29,20 +27,23 @@ class _Uvicorn(uvicorn.Server):
 
 class RestServer:
     """`start()` returns the bound port; `stop()` (idempotent) closes the listener, lets streams
-    end for the grace period, then cancels them."""
+    end for the grace period, then cancels them. `stopping`: called (with the longest the stop
+    waits for requests) as it begins, to end requests that would otherwise stay open."""
 
     def __init__(
         self,
         settings: Settings,
-        runs: RunManager,
-        keyring: Keyring | None = None,
-        edges: Sequence[MountedEdge] = (),
+        app: ASGIApp,
+        stopping: Sequence[Callable[[float], Awaitable[None]]] = (),
     ) -> None:
         config = uvicorn.Config(
-            build_app(runs, settings, keyring or Keyring(settings), edges),
+            app,
             host=settings.rest_host,
             port=settings.rest_port,
-            lifespan="off",
+            # Requests arrive without OUTRIDER_PUBLIC_URL's path prefix (a proxy stripped it);
+            # links, redirects and cookies the pages make must carry it again.
+            root_path=settings.public_path,
+            lifespan="on",  # the edges' (rest_port.MountedEdge.lifespan)
             log_config=None,
             access_log=False,
             server_header=False,
@@ -52,7 +53,7 @@ class RestServer:
         )
         self._config = config
         self._settings = settings
-        self._lifecycles = [edge.lifecycle for edge in edges if edge.lifecycle is not None]
+        self._stopping = stopping
         self._server = _Uvicorn(config)
         self._task: asyncio.Task[None] | None = None
         self._sockets: list[socket.socket] = []
@@ -75,8 +76,6 @@ class RestServer:
 
     async def start(self) -> int:
         self.bind()
-        for lifecycle in self._lifecycles:
-            await lifecycle.start()
         serving = self._server.serve(sockets=self._sockets)
         self._task = asyncio.create_task(serving, name="outrider-rest")
         while not self._server.started:
@@ -97,10 +96,10 @@ class RestServer:
             context.load_verify_locations(settings.tls_client_ca)
 
     async def stop(self) -> None:
-        """Listeners close, streams end with their runs; edges with a lifecycle end what would
+        """Listeners close, streams end with their runs; the `stopping` hooks end what would
         hold the server up (MCP sessions, whose event streams stay open while idle)."""
         self._server.should_exit = True
         limit = longest_shutdown(self._settings.shutdown_grace)
-        await asyncio.gather(*(lifecycle.stop(limit) for lifecycle in self._lifecycles))
+        await asyncio.gather(*(stopping(limit) for stopping in self._stopping))
         if self._task is not None:
             await asyncio.shield(self._task)

@@ -33,6 +33,7 @@ class StreamSettings:
     # Tabstack schema (cached-token counts)
     approval_events: bool
     retry_ms: int
+    root_path: str = ""  # OUTRIDER_PUBLIC_URL's path prefix, for the Location header
 
 
 def sse_response(
@@ -40,7 +41,7 @@ def sse_response(
 ) -> StreamingResponse:
     run_id = run.name.removeprefix("runs/")
     headers = NO_BUFFERING | {
-        "Location": f"/v1/runs/{run_id}/events",
+        "Location": f"{settings.root_path}/v1/runs/{run_id}/events",
         "Outrider-Run": run.name,
     }
     body = _body(run, items, settings)

@@ -1,8 +1,9 @@
 """Authentication shared by both edges: a bearer key or a client certificate becomes a principal.
 
 The keyring holds the principals of the key file plus the OUTRIDER_API_KEYS shortcut. `reload()`
-(on SIGHUP) swaps in a freshly parsed file in one assignment, so calls and streams already
-admitted keep going, and a broken file leaves the previous keys in force.
+(on SIGHUP) swaps in a freshly parsed file in one assignment, so calls already admitted finish
+(open streams check their credential again at each batch: core/stream_checks.py), and a broken
+file leaves the previous keys in force.
 """
 
 from __future__ import annotations

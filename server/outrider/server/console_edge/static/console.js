@@ -12,6 +12,26 @@ document.addEventListener("htmx:sseBeforeMessage", function (event) {
   }
 });
 
+// The page's cursor: a new EventSource (htmx opens one when the browser gave the last one up,
+// e.g. after a 502 or 503 from a proxy) sends no Last-Event-ID, so the connect URL itself says
+// to resume after the last event the page shows instead of sending the whole run again.
+document.addEventListener("htmx:sseMessage", function (event) {
+  var message = event.detail;
+  var live = event.target.closest ? event.target.closest("[sse-connect]") : null;
+  if (live && message && message.lastEventId && /^[0-9]+$/.test(message.lastEventId)) {
+    var url = live.getAttribute("sse-connect").split("?")[0];
+    live.setAttribute("sse-connect", url + "?after=" + message.lastEventId);
+  }
+});
+
+// The runs page refreshes its table every 5 s (two store queries each time): not while the tab
+// is hidden, where nobody reads it (an on-call laptop keeps many tabs open for hours). The next
+// refresh after the tab is shown again brings it up to date.
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var source = event.detail && event.detail.elt;
+  if (document.hidden && source && source.id === "runs") { event.preventDefault(); }
+});
+
 // Says whether the run page is live: the on-call person must know when it is not.
 function liveStatus(text, state) {
   var status = document.getElementById("live-status");
@@ -20,6 +40,8 @@ function liveStatus(text, state) {
 document.addEventListener("htmx:sseOpen", function () { liveStatus("Live: updates arrive as they happen.", "live"); });
 document.addEventListener("htmx:sseError", function () { liveStatus("Connection lost: reconnecting… (if this lasts, reload the page; you may have to sign in again)", "lost"); });
 document.addEventListener("htmx:sseClose", function (event) {
+  var status = document.getElementById("live-status");
+  if (status && status.dataset.state === "signed-out") { return; }  // the server said why
   if (event.detail && event.detail.type === "message") {
     liveStatus("The run has ended: nothing more will change.", "ended");
   }

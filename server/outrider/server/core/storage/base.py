@@ -16,6 +16,7 @@ from typing import Protocol
 
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
+SIGNING_SECRET = "signing key"  # Store.shared_secret's name for the key of core/paging.py
 ACTIVE_STATES = (
     run_pb2.RUN_STATE_QUEUED,
     run_pb2.RUN_STATE_RUNNING,
@@ -194,6 +195,10 @@ class Store(Protocol):
     def pick_worker(self) -> str | None:
         """The address of the live process that executes runs (role all or worker) with the
         fewest active runs, or None when there is none."""
+
+    def shared_secret(self, name: str) -> str | None:
+        """A random secret every process sharing this store reads alike, made once by the
+        first that asks; None where only one process uses the store (SQLite)."""
 
     def executor_address(self, run_id: str) -> str | None:
         """The announced address of the live process executing an active run, or None."""

@@ -44,6 +44,7 @@ from outrider.server.core.storage.pg_presence import (
     unowned,
 )
 from outrider.server.core.storage.pg_replay import ReadOnlyServer
+from outrider.server.core.storage.pg_secrets import shared_secret
 from outrider.server.core.storage.pg_starts import COUNT_ACTIVE, forget_expired, insert_new_run
 from outrider.server.core.storage.pg_writer import Write, WriteBehind
 from outrider.server.core.storage.reachability import Reachability
@@ -215,6 +216,9 @@ class PostgresStore:
         )
         key = self._presence.key
         return [WorkerLoad(owner == key, int(active), int(room)) for owner, room, active in rows]
+
+    def shared_secret(self, name: str) -> str | None:
+        return shared_secret(self._rows, name)
 
     def executor_address(self, run_id: str) -> str | None:
         rows = self._rows(

@@ -126,6 +126,15 @@ MIGRATIONS = (
             "ALTER TABLE replicas ADD COLUMN capacity INTEGER NOT NULL DEFAULT 0",
         ),
     ),
+    Migration(
+        11,
+        "shared_secrets: the signing key every replica shares (page tokens, answer links, "
+        "console sessions) when OUTRIDER_PAGE_TOKEN_SECRET is unset",
+        (
+            "CREATE TABLE shared_secrets ("
+            "name TEXT PRIMARY KEY, value TEXT NOT NULL, create_us BIGINT NOT NULL)",
+        ),
+    ),
 )
 
 
