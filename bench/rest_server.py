@@ -1,5 +1,6 @@
-"""The benchmark's server process: gRPC and REST/SSE edges over one RunManager, with an agent
-that emits `data.events` agent:reasoned events (~200 bytes of text each) as fast as it can.
+"""The benchmark's server process: gRPC and REST/SSE edges (and /mcp) over one RunManager, with an
+agent that emits `data.events` agent:reasoned events (~200 bytes of text each) as fast as it can,
+or agent:action events with `data.actions` (each one an MCP progress notification).
 
 `python -m bench.rest_server <data_dir>` prints "ports <grpc> <rest>" and serves until killed.
 """
@@ -35,16 +36,27 @@ class EmittingAgent:
         pass
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
-        count = int(json_format.MessageToDict(ctx.automate.data).get("events", 1000))
+        data = json_format.MessageToDict(ctx.automate.data)
+        count = int(data.get("events", 1000))
         for index in range(count):
-            reasoned = ae.AgentReasoned(reasoning=TEXT, iteration_id=f"it-{index}", timestamp=0)
-            reasoned.timestamp = epoch_ms(now_us())
-            ctx.emit(ae.AutomateEvent(agent_reasoned=reasoned))
+            ctx.emit(_action(index) if data.get("actions") else _reasoned(index))
             if index % 64 == 63:
                 await asyncio.sleep(0)
         ctx.emit(ae.AutomateEvent(complete=ae.AutomateComplete(success=True, final_answer="ok")))
         ctx.emit(ae.AutomateEvent(done=ae.AutomateDone()))
         return run_pb2.RunOutcome(success=True, result="ok")
+
+
+def _reasoned(index: int) -> ae.AutomateEvent:
+    reasoned = ae.AgentReasoned(reasoning=TEXT, iteration_id=f"it-{index}", timestamp=0)
+    reasoned.timestamp = epoch_ms(now_us())
+    return ae.AutomateEvent(agent_reasoned=reasoned)
+
+
+def _action(index: int) -> ae.AutomateEvent:
+    action = ae.AgentAction(action="click", ref=f"E{index}", iteration_id=f"it-{index}")
+    action.timestamp = epoch_ms(now_us())
+    return ae.AutomateEvent(agent_action=action)
 
 
 async def serve(data_dir: Path) -> None:

@@ -99,10 +99,12 @@ install_node_tools() {
   fi
   install_node_package "$ROOT/examples/node"
   install_node_package "$ROOT/clients/typescript"
+  install_node_package "$ROOT/tests/mcp/node"
 }
 
-# The Node.js example and the TypeScript client package, which the tests run against a live server
-# (the client package also holds protoc-gen-es, which scripts/gen-proto uses).
+# The Node.js example, the TypeScript client package and the MCP clients of tests/mcp/node, which
+# the tests run against a live server (the client package also holds protoc-gen-es, which
+# scripts/gen-proto uses).
 install_node_package() {
   local dir="$1" stamp
   stamp="$dir/node_modules/.outrider-$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"

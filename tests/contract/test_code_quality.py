@@ -32,4 +32,12 @@ def test_ruff_format() -> None:
 
 
 def test_mypy_strict_on_the_product_code() -> None:
-    run(sys.executable, "-m", "mypy", "server", "client/outrider/client", "client/outrider/cli")
+    run(
+        sys.executable,
+        "-m",
+        "mypy",
+        "server",
+        "client/outrider/client",
+        "client/outrider/cli",
+        "client/outrider/mcp",
+    )

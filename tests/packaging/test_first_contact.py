@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -85,6 +86,7 @@ def test_a_newcomers_commands_work_as_printed_and_as_written(tmp_path: Path) -> 
             pool.submit(the_readme_client_example_runs_as_written, demo, tmp_path),
             pool.submit(the_readme_tabstack_example_runs_as_written, demo, tmp_path),
             pool.submit(the_readme_grpcurl_walkthrough_runs_as_written, demo),
+            pool.submit(the_readme_mcp_examples_run_as_written, demo, tmp_path),
         ]
         for check in checks:
             check.result()
@@ -214,6 +216,20 @@ def the_readme_tabstack_example_runs_as_written(demo: Demo, tmp_path: Path) -> N
     # tabstack is not one of Outrider's dependencies: the suite's virtualenv has it
     output = demo.shell(f"{sys.executable} {script}")
     assert "task:completed" in output and PRICE in output
+
+
+def the_readme_mcp_examples_run_as_written(demo: Demo, tmp_path: Path) -> None:
+    """The Python example, and both client entries (HTTP and stdio) as an MCP client uses them,
+    with `outrider` on PATH as a desktop client finds it."""
+    python, report = demo.venv / "bin" / "python", "Keep any tea in an airtight, opaque tin"
+    script = tmp_path / "mcp_example.py"
+    script.write_text(demo.as_written(readme_block("python", "from mcp import Client")))
+    assert report in demo.shell(f"{python} {script}")
+    check = REPO_ROOT / "tests" / "packaging" / "mcp_config_check.py"
+    for entry in ('"type": "http"', '"command": "outrider"'):
+        config = shlex.quote(demo.as_written(readme_block("json", entry)))
+        output = demo.shell(f'PATH="{demo.venv / "bin"}:$PATH" {python} {check} {config}')
+        assert output.startswith("automate research get_run") and report in output, output
 
 
 def the_readme_grpcurl_walkthrough_runs_as_written(demo: Demo) -> None:

@@ -46,7 +46,8 @@ async def start_rest(
     data_dir: Path, agents: AgentRegistry | None = None, production: bool = False, **overrides: Any
 ) -> RestCase:
     agent = ScriptAgent()
-    settings = settings_for_tests(data_dir, rest_port=0, rest_host="127.0.0.1", **overrides)
+    rest: dict[str, Any] = {"rest_port": 0, "rest_host": "127.0.0.1"}
+    settings = settings_for_tests(data_dir, **(rest | overrides))
     if production:
         agents = production_agents(settings)
     registry = agents or {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}

@@ -1,5 +1,5 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-and keys create.
+keys create, and mcp (the stdio bridge for MCP clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -121,6 +121,15 @@ def migrate() -> None:
     from outrider.server.migrate import main as migrate_main  # needs the `server` extra
 
     raise typer.Exit(migrate_main())
+
+
+@app.command("mcp")
+def mcp_bridge(ctx: typer.Context) -> None:
+    """Serves Outrider's MCP tools on stdin/stdout for a desktop MCP client, calling the server
+    at --target over gRPC (with --api-key). Logs go to stderr."""
+    from outrider.cli.mcp_bridge import serve_stdio  # needs the `mcp` package (cli extra)
+
+    raise typer.Exit(asyncio.run(serve_stdio(ctx.obj)))
 
 
 @app.command()

@@ -46,6 +46,14 @@ DEFAULT_DEADLINE = timedelta(seconds=30)
 
 
 @dataclass(frozen=True)
+class Artifact:
+    """An artifact's bytes and IANA media type (e.g. "image/jpeg")."""
+
+    data: bytes
+    content_type: str
+
+
+@dataclass(frozen=True)
 class Page(Generic[T]):
     """One page of a listing; pass `next_page_token` back for the next one ("" on the last)."""
 
@@ -246,6 +254,10 @@ class AsyncClient:
 
     async def read_artifact(self, artifact: str, *, deadline: timedelta | None = None) -> bytes:
         """All bytes of "runs/{run_id}/artifacts/{artifact_id}", read in chunks."""
+        return (await self.fetch_artifact(artifact, deadline=deadline)).data
+
+    async def fetch_artifact(self, artifact: str, *, deadline: timedelta | None = None) -> Artifact:
+        """`read_artifact` with the artifact's media type."""
         request = run_service_pb2.ReadArtifactRequest(name=artifact)
         call = self._runs.ReadArtifact(
             request,
@@ -253,12 +265,14 @@ class AsyncClient:
             timeout=seconds(self._deadline if deadline is None else deadline),
         )
         chunks: list[bytes] = []
+        content_type = ""
         try:
             async for chunk in call:
                 chunks.append(chunk.data)
+                content_type = content_type or chunk.content_type
         except grpc.RpcError as error:
             raise translate(error) from None
-        return b"".join(chunks)
+        return Artifact(b"".join(chunks), content_type)
 
     # interactions without the bidirectional stream
 

@@ -38,6 +38,7 @@ class Options:
     blocked_domains: tuple[str, ...] = field(default=())
     omit_prompts: bool = False  # ai:generation events without the prompt bodies
     recipes: str = ""  # "record" or "replay" (browser runs, servers with OUTRIDER_RECIPES)
+    refuse_held_actions: bool = False  # a caller that cannot answer approvals: refuse at once
 
     def to_proto(self) -> params_pb2.RunOptions:
         return params_pb2.RunOptions(
@@ -48,6 +49,7 @@ class Options:
             blocked_domains=self.blocked_domains,
             omit_prompts=self.omit_prompts,
             recipes=RECIPE_MODES[self.recipes],
+            refuse_held_actions=self.refuse_held_actions,
         )
 
 

@@ -1,12 +1,14 @@
-"""What the REST port serves: the REST/SSE API and, beside it, the console (/console) and the A2A
-agent (/.well-known/agent-card.json, /a2a), composed here so that no edge imports another
-(design §11).
+"""What the REST port serves: the REST/SSE API and, beside it, the console (/console), the A2A
+agent (/.well-known/agent-card.json, /a2a) and the MCP server (/mcp), composed here so that no
+edge imports another (design §11).
 
 Each edge is its own application with its own middleware, and never sees another's:
 - the API: the browser guard (CORS, JSON bodies) and the key check (rest_edge/app.py);
 - the console: sessions, CSRF checks and its security headers (console_edge/app.py);
 - the A2A agent: it authenticates its callers and checks its bodies itself (its refusals are
-  JSON-RPC errors; its card is public); CORS is the API's policy, applied here to its paths.
+  JSON-RPC errors; its card is public); CORS is the API's policy, applied here to its paths;
+- the MCP server: it authenticates its callers and checks Host and Origin itself (the MCP
+  transport's rules against DNS rebinding, with keys too), in JSON-RPC's error shape.
 Around them all, once: observation (a span, metrics and an access-log line per request, an
 answer link's token left out) and, while authentication is off, the DNS-rebinding guard
 (security/hosts.py: 403 HOST_NOT_ALLOWED for a Host that is not one of this server's names).
@@ -16,13 +18,16 @@ own app under its prefix, or Routes to it for exact paths) are tried before the 
 answers every other path. An edge with something to run while the server runs (a session
 manager, a background task) passes `lifespan`: a function returning an async context manager,
 entered before the port accepts its first request and exited after the last one ended, when the
-server stops; an error while entering stops the start (RestServer.start raises).
+server stops; an error while entering stops the start (RestServer.start raises). An edge whose
+requests stay open while idle (MCP sessions' event streams) passes `stopping` too: called when
+the server begins to stop, before it waits for its open requests, it ends them (uvicorn exits
+lifespans only once the last request ended, or at its graceful-stop limit).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
@@ -39,6 +44,8 @@ from outrider.server.a2a_edge.app import build_a2a
 from outrider.server.console_edge.app import build_console
 from outrider.server.core.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs import RunManager
+from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
+from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.rest_edge.app import build_app as build_api
 from outrider.server.rest_edge.app import http_error
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
@@ -49,20 +56,25 @@ from outrider.server.security.hosts import HOST_NOT_ALLOWED, HostPolicy
 from outrider.server.settings import Settings
 
 Lifespan = Callable[[], AbstractAsyncContextManager[None]]
+Stopping = Callable[[float], Awaitable[None]]  # given the longest a stop waits for requests
 
 
 @dataclass(frozen=True)
 class MountedEdge:
     """An edge on the REST port beside the API: `routes` lead to its own application;
-    `lifespan` (optional) runs while the server runs (see the module docstring)."""
+    `lifespan` (optional) runs while the server runs, `stopping` (optional) is called as it
+    begins to stop (see the module docstring)."""
 
     routes: Sequence[BaseRoute]
     lifespan: Lifespan | None = None
+    stopping: Stopping | None = None
 
 
 def rest_server(settings: Settings, runs: RunManager, keyring: Keyring) -> RestServer:
     """The REST port's server with every edge the settings ask for."""
-    return RestServer(settings, rest_port_app(runs, settings, keyring))
+    edges = edges_beside_the_api(runs, settings, keyring)
+    app = composed(build_api(runs, settings, keyring), edges, settings, keyring)
+    return RestServer(settings, app, [edge.stopping for edge in edges if edge.stopping])
 
 
 def rest_port_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
@@ -99,6 +111,9 @@ def edges_beside_the_api(
         edges.append(MountedEdge([to_root, Mount(CONSOLE_PATH, console)]))
     if settings.a2a:
         edges.append(MountedEdge(_a2a_routes(runs, settings, keyring)))
+    if settings.mcp:
+        mcp = McpEdge(runs, settings, keyring)
+        edges.append(MountedEdge([Route(MCP_PATH, mcp.app)], mcp.lifespan, mcp.stop))
     return edges
 
 

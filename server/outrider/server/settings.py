@@ -68,6 +68,17 @@ class Settings(BaseSettings):
         description="How long a console sign-in lasts (seconds, or 90m, 8h): the session cookie "
         "expires then, or as soon as its key leaves the key file.",
     )
+    mcp: bool = Field(
+        True, description="Serve the MCP edge (streamable HTTP) at /mcp on the REST port."
+    )
+    mcp_allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated Host header values /mcp answers (`host` for any port, or "
+        "`host:port`), against DNS rebinding; empty: the loopback names (localhost, 127.0.0.1, "
+        "[::1]) and OUTRIDER_PUBLIC_URL's host when the REST edge binds a loopback address, any "
+        "host otherwise. Pages of "
+        "other origins than these hosts and OUTRIDER_CORS_ORIGINS are refused (403).",
+    )
     data_dir: Path = Field(
         Path("data"), description="Directory of the SQLite file and (on SQLite) the artifact files."
     )
@@ -301,7 +312,14 @@ class Settings(BaseSettings):
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
     )
 
-    @field_validator("api_keys", "network_allow", "cors_origins", "allowed_hosts", mode="before")
+    @field_validator(
+        "api_keys",
+        "network_allow",
+        "cors_origins",
+        "allowed_hosts",
+        "mcp_allowed_hosts",
+        mode="before",
+    )
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):

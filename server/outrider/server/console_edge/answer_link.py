@@ -56,7 +56,8 @@ class AnswerLinkPage:
             interaction = self._links.open(token)
         except FailedPrecondition as error:
             return self._closed(request, error)
-        return self._render(request, question_view(interaction))
+        given = self._links.held_refs(interaction)
+        return self._render(request, question_view(interaction, given=given))
 
     async def answer(self, request: Request) -> Response:
         if not self._auth.same_origin(request):
@@ -80,7 +81,8 @@ class AnswerLinkPage:
             async def submit(values: list[tuple[str, str]], declined: bool) -> ip.Interaction:
                 return await self._links.submit_input(token, values, declined)
 
-            answered, extra, status = await answer_form(interaction, form, submit)
+            given = self._links.held_refs(interaction)
+            answered, extra, status = await answer_form(interaction, form, submit, given)
         if "question" in extra:
             return self._render(request, extra["question"], status)
         if status != 200:

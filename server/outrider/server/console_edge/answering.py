@@ -30,16 +30,21 @@ Decide = Callable[[tuple[int, int, str]], Awaitable[ip.Interaction]]
 
 
 async def answer_form(
-    interaction: ip.Interaction, form: Form, submit: Submit
+    interaction: ip.Interaction,
+    form: Form,
+    submit: Submit,
+    given: frozenset[str] = frozenset(),
 ) -> tuple[ip.Interaction, dict[str, object], int]:
-    """Submits a form-data answer: (the interaction now, the template's extra context, status)."""
+    """Submits a form-data answer: (the interaction now, the template's extra context, status).
+    `given`: fields answered elsewhere already (not shown, not sent)."""
     declined = form.get("action") == "decline"
-    values = [] if declined else form_values(interaction, form)
+    values = [] if declined else [v for v in form_values(interaction, form) if v[0] not in given]
     try:
         return await submit(values, declined), {}, 200
     except InvalidArgument as error:
         problems = tuple(v.description for v in error.violations)
-        view = question_view(interaction, typed=shown_again(values, interaction), problems=problems)
+        typed = shown_again(values, interaction)
+        view = question_view(interaction, typed=typed, problems=problems, given=given)
         return interaction, {"question": view}, 400
     except FailedPrecondition as error:
         return interaction, {"notice": error.message}, http_status(error)

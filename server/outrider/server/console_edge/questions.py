@@ -87,9 +87,11 @@ def question_view(
     errors: dict[str, str] | None = None,
     typed: dict[str, str] | None = None,
     problems: tuple[str, ...] = (),
+    given: frozenset[str] = frozenset(),
 ) -> QuestionView:
     """`errors` are the page's messages per field ref (a re-request); `typed` the values of a
-    refused submission to show again (passwords never are)."""
+    refused submission to show again (passwords never are); `given` the fields already answered
+    elsewhere (an MCP client's form), which are not asked again."""
     state = _STATES.get(interaction.state, "cancelled")
     base = {
         "id": interaction.name.removeprefix("interactions/"),
@@ -113,7 +115,7 @@ def question_view(
             **base,  # type: ignore[arg-type]
         )
     form = interaction.form_data
-    fields = tuple(_field(f, errors or {}, typed or {}) for f in form.fields)
+    fields = tuple(_field(f, errors or {}, typed or {}) for f in form.fields if f.ref not in given)
     return QuestionView(
         kind="form",
         page_title=form.page_title,

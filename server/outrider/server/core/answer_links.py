@@ -88,6 +88,11 @@ class AnswerLinks:
         shown.answer_url = self.url(interaction.name.removeprefix("interactions/"))
         return shown
 
+    def held_refs(self, interaction: ip.Interaction) -> frozenset[str]:
+        """The fields of a form whose values were already given (a part held by this replica,
+        from an MCP client's form): the link's page asks only for the others."""
+        return self._broker.held_refs(interaction.name.removeprefix("interactions/"))
+
     def get(self, interaction_id: str, principal: Principal) -> ip.Interaction:
         """GetInteraction: the interaction (the principal's tenant only), with its link."""
         return self.with_link(self._broker.get(interaction_id, principal), principal)

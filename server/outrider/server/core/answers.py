@@ -89,3 +89,18 @@ class Answers:
             if address is None:  # the run ended meanwhile: the question's state answers
                 return here()
             return await there(relay, address)
+
+    def hold_input(
+        self,
+        interaction_id: str,
+        values: list[tuple[str, str]],
+        principal: Principal,
+        run_id: str | None = None,
+    ) -> list[str] | None:
+        """Part of a form-data answer, kept until the rest arrives (see
+        `InteractionBroker.hold_input`); None when another replica executes the run: parts are
+        not relayed (the whole answer then goes one way)."""
+        try:
+            return self._broker.hold_input(interaction_id, values, principal, run_id)
+        except ExecutedElsewhere:
+            return None

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import itertools
 import weakref
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Iterator
 
 from google.protobuf.message import Message
 
@@ -181,6 +181,17 @@ class EventLog:
             ) as items:
                 async for item in items:
                     yield item
+        finally:
+            release()
+
+    @contextlib.contextmanager
+    def watcher(self) -> Iterator[None]:
+        """Counts as a watcher for the block: an edge that still owes its caller something after
+        a run's ending (the MCP edge reads the ended run for its result) holds the shutdown, and
+        the store, until then, as an open stream does."""
+        release = self._count_watcher()
+        try:
+            yield
         finally:
             release()
 

@@ -27,6 +27,25 @@ def validate_form_answer(
         raise InvalidArgument(violations)
 
 
+def validate_partial_answer(
+    request: ae.InteractiveFormDataRequest, values: list[tuple[str, str]]
+) -> None:
+    """Like `validate_form_answer` for part of an answer: fields left out are not missing (the
+    rest of the answer comes later), and a part names at least one field."""
+    if not values:
+        raise InvalidArgument(
+            [FieldViolation("fields", "a partial answer names at least one field")]
+        )
+    fields = {f.ref: f for f in request.fields}
+    violations: list[FieldViolation] = []
+    seen: set[str] = set()
+    for index, (ref, value) in enumerate(values):
+        violations.extend(_check_value(index, ref, value, fields.get(ref), ref in seen))
+        seen.add(ref)
+    if violations:
+        raise InvalidArgument(violations)
+
+
 def _check_value(
     index: int, ref: str, value: str, spec: ae.FormField | None, duplicate: bool
 ) -> list[FieldViolation]:

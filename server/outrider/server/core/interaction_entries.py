@@ -28,6 +28,7 @@ class OpenInteraction:
     timer: asyncio.TimerHandle | None = None
     refs: list[str] = field(default_factory=list)
     finishing: Finishing | None = None
+    held: dict[str, str] = field(default_factory=dict)  # part of an answer, given in advance
 
 
 def new_interaction(run_id: str, kind: int, request: Request, ttl: float) -> ip.Interaction:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Container
 from outrider.server.core import clock, paging, validation
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from outrider.server.core.event_log import EventLog
-from outrider.server.core.form_answers import validate_form_answer
+from outrider.server.core.form_answers import validate_form_answer, validate_partial_answer
 from outrider.server.core.interaction_answers import (
     Answer,
     ApprovalAnswer,
@@ -210,6 +210,7 @@ class InteractionBroker:
         if entry is None:
             return self._get(interaction_id)
         if not cancelled:
+            values = _with_held(values, entry.held)
             validate_form_answer(entry.interaction.form_data, values)
         answer = InputAnswer(
             not cancelled,
@@ -218,6 +219,37 @@ class InteractionBroker:
             principal.id,
         )
         return self._resolve(entry, answer, digest)
+
+    def hold_input(
+        self,
+        interaction_id: str,
+        values: list[tuple[str, str]],
+        principal: Principal,
+        run_id: str | None = None,
+    ) -> list[str]:
+        """Keeps part of a form-data answer in this process (the one executing the run) until
+        the rest arrives: the next `submit_input` of the interaction takes these values for the
+        fields it leaves out or empty. The interaction stays pending. For an answer given in
+        two places (an MCP client's form for the plain fields, the one-time answer page for a
+        password). Values stay in memory only, like every answer. Returns the refs now held;
+        ExecutedElsewhere when another replica executes the run."""
+        self._check_answerable_by(interaction_id, principal, run_id)
+        entry = self._open.get(interaction_id)
+        if entry is None:
+            refuse_closed(self._get(interaction_id))  # another replica's, or answered already
+        assert entry is not None
+        if entry.interaction.kind != ip.INTERACTION_KIND_FORM_DATA:
+            raise FailedPrecondition(
+                f"{entry.interaction.name} is not a form-data request", "INTERACTION_KIND_MISMATCH"
+            )
+        validate_partial_answer(entry.interaction.form_data, values)
+        entry.held.update(values)
+        return sorted(entry.held)
+
+    def held_refs(self, interaction_id: str) -> frozenset[str]:
+        """The fields of a pending form-data request whose values are held here already."""
+        entry = self._open.get(interaction_id)
+        return frozenset(entry.held) if entry is not None else frozenset()
 
     def decide_approval(
         self,
@@ -410,3 +442,10 @@ class InteractionBroker:
     def _digest(self, answer: object) -> bytes:
         canonical = json.dumps(answer, sort_keys=True, separators=(",", ":")).encode()
         return hmac.new(self._key, canonical, hashlib.sha256).digest()
+
+
+def _with_held(values: list[tuple[str, str]], held: dict[str, str]) -> list[tuple[str, str]]:
+    """The submitted values, with the held ones for the fields left out or empty."""
+    given = {ref for ref, value in values if value}
+    kept = [(ref, value) for ref, value in values if value or ref not in held]
+    return kept + [(ref, value) for ref, value in held.items() if ref not in given]

@@ -1,5 +1,5 @@
-"""The REST port's server (the API, the console, the A2A agent): uvicorn in the caller's event
-loop, serving the application outrider.server.rest_port composes."""
+"""The REST port's server (the API, the console, the A2A agent, MCP): uvicorn in the caller's
+event loop, serving the application outrider.server.rest_port composes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import math
 import socket
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -27,9 +27,15 @@ class _Uvicorn(uvicorn.Server):
 
 class RestServer:
     """`start()` returns the bound port; `stop()` (idempotent) closes the listener, lets streams
-    end for the grace period, then cancels them."""
+    end for the grace period, then cancels them. `stopping`: called (with the longest the stop
+    waits for requests) as it begins, to end requests that would otherwise stay open."""
 
-    def __init__(self, settings: Settings, app: ASGIApp) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        app: ASGIApp,
+        stopping: Sequence[Callable[[float], Awaitable[None]]] = (),
+    ) -> None:
         config = uvicorn.Config(
             app,
             host=settings.rest_host,
@@ -47,6 +53,7 @@ class RestServer:
         )
         self._config = config
         self._settings = settings
+        self._stopping = stopping
         self._server = _Uvicorn(config)
         self._task: asyncio.Task[None] | None = None
         self._sockets: list[socket.socket] = []
@@ -89,6 +96,10 @@ class RestServer:
             context.load_verify_locations(settings.tls_client_ca)
 
     async def stop(self) -> None:
+        """Listeners close, streams end with their runs; the `stopping` hooks end what would
+        hold the server up (MCP sessions, whose event streams stay open while idle)."""
         self._server.should_exit = True
+        limit = longest_shutdown(self._settings.shutdown_grace)
+        await asyncio.gather(*(stopping(limit) for stopping in self._stopping))
         if self._task is not None:
             await asyncio.shield(self._task)
