@@ -233,38 +233,58 @@ class EventLog:
         self, run_id: str, after: int, heartbeat_interval: float
     ) -> AsyncGenerator[WatchBatch, None]:
         """History from the store, then this process's live events; ends with the run, or
-        when another replica takes it over."""
-        cursor = after
+        when another replica takes it over. Once it has sent something, it waits a store outage
+        out like a stream of a run executed elsewhere (see core/outages.py): the store is read
+        again while it catches up and when its subscription falls behind."""
+        cursor, sent = after, False
         # A finished run's last sequence, known before replaying it: if the run is deleted
         # meanwhile, what was not delivered yet is missing, not "the end".
         final = None if run_id in self._live else self._final_sequence(run_id)
+        outage = Outage(self._store, self._outage_bound, heartbeat_interval)
         while True:
-            page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)
-            if page:
-                yield page
-                cursor = page[-1].sequence
-                continue
-            live = self._live.get(run_id)
-            if live is None or self._store.fenced_out(run_id):
-                final = self._final_sequence(run_id) if final is None else final
-                self._check_delivered(run_id, cursor, final)
-                return
-            subscription = live.subscribe(self._buffer_limit)
             try:
-                drain = self._drain(subscription, live, heartbeat_interval)
+                step = self._read_here(run_id, cursor, final)
+            except Unavailable:
+                if not sent:
+                    raise  # a new stream is refused at once
+                if outage.failed():
+                    yield self._heartbeat(cursor)
+                await outage.pause()
+                continue
+            outage.over()
+            if step is None:
+                return
+            if isinstance(step, list):
+                yield step
+                cursor, sent = step[-1].sequence, True
+                continue
+            subscription = step.subscribe(self._buffer_limit)  # no await since the read
+            try:
+                drain = self._drain(subscription, step, cursor, heartbeat_interval)
                 async with contextlib.aclosing(drain) as batches:
                     async for batch in batches:
-                        if isinstance(batch, list):
-                            if batch[0].sequence <= cursor:  # already in the history read
-                                batch = [e for e in batch if e.sequence > cursor]
-                                if not batch:
-                                    continue
-                            cursor = batch[-1].sequence
                         yield batch
+                        sent = True
+                        cursor = batch[-1].sequence if isinstance(batch, list) else cursor
             finally:
-                live.unsubscribe(subscription)
+                step.unsubscribe(subscription)
             if not subscription.lagging and not self._store.fenced_out(run_id):
                 return
+
+    def _read_here(
+        self, run_id: str, cursor: int, final: int | None
+    ) -> list[run_event_pb2.RunEvent] | LiveRun | None:
+        """The next page of history; without one, the run's live end to subscribe to, or None
+        once the run ended here and every event was delivered."""
+        page = self._store.events_after(run_id, cursor, _CATCH_UP_PAGE)
+        if page:
+            return page
+        live = self._live.get(run_id)
+        if live is not None and not self._store.fenced_out(run_id):
+            return live
+        final = self._final_sequence(run_id) if final is None else final
+        self._check_delivered(run_id, cursor, final)
+        return None
 
     def _executed_elsewhere(self, run_id: str) -> bool:
         """Another process executes the run: a shared store holds it active, and this process
@@ -351,8 +371,10 @@ class EventLog:
             )
 
     async def _drain(
-        self, subscription: Subscription, live: LiveRun, heartbeat_interval: float
+        self, subscription: Subscription, live: LiveRun, after: int, heartbeat_interval: float
     ) -> AsyncGenerator[WatchBatch, None]:
+        """Live events after `after` (the first ones may be in the history read already), and
+        heartbeats while the run is quiet, until the subscription falls behind or closes."""
         while True:
             batch = await subscription.next_batch(heartbeat_interval)
             if batch is Signal.IDLE:
@@ -362,5 +384,7 @@ class EventLog:
                 )
             elif isinstance(batch, Signal):
                 return
-            else:
+            elif batch[-1].sequence > after:
+                batch = [event for event in batch if event.sequence > after]
+                after = batch[-1].sequence
                 yield batch
