@@ -4,7 +4,6 @@ official a2a-sdk, which nobody here wrote. One server per module."""
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -18,17 +17,17 @@ from a2a.client import Client, ClientConfig, create_client
 from a2a.types import a2a_pb2 as a2a
 from google.protobuf import json_format
 
-from outrider.server.agents import production_agents
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.grpc_edge.server import OutriderServer
-from outrider.server.research.settings import ResearchSettings
-from outrider.server.rest_port import rest_server
-from outrider.server.search.corpus import CorpusIndex
-from outrider.server.search.corpus_cli import index_directory
-from tests.console.support import SCENARIOS, LogLines, two_tenants
-from tests.research.web import WEB_DIR, fixture_web
+from tests.console.support import (
+    SCENARIOS,
+    LogLines,
+    capture_logs,
+    console_settings,
+    serve,
+    two_tenants,
+)
+from tests.research.web import fixture_web
 from tests.security.tenants import Keys
-from tests.support.harness import settings_for_tests
 from tests.support.sites import fixture_sites
 
 
@@ -96,40 +95,11 @@ async def a2a_server(folder: Path) -> AsyncIterator[A2AServer]:
     async with AsyncExitStack() as stack:
         sites = stack.enter_context(fixture_sites())
         web = stack.enter_context(fixture_web())
-        corpus = folder / "corpus.sqlite3"
-        index_directory(CorpusIndex(corpus), WEB_DIR, web.url, honour_robots=False)
         keys = two_tenants(folder)
-        settings = settings_for_tests(
-            folder / "data",
-            rest_port=0,
-            keys_file=keys.file,
-            interaction_ttl=600.0,
-            network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]},127.0.0.1:{web.port}",
-            browser=BrowserSettings(),
-            research=ResearchSettings(
-                search_providers=("corpus",),
-                corpus_index=corpus,
-                js_fallback=False,
-                per_host_delay=0.0,
-                per_host_concurrency=8,
-            ),
-        )
-        server = OutriderServer(settings, production_agents(settings))
-        await server.start()
-        stack.push_async_callback(server.stop)
-        rest = rest_server(settings, server.runs, server.keyring)
-        await rest.start()
-        stack.push_async_callback(rest.stop)
-        logs = LogLines()
-        root = logging.getLogger()
-        previous = root.level
-        root.setLevel(logging.DEBUG)
-        root.addHandler(logs)
-        stack.callback(root.setLevel, previous)
-        stack.callback(root.removeHandler, logs)
-        served = A2AServer(
-            f"http://127.0.0.1:{rest.port}", keys, sites, web.url, folder, server, logs, {}
-        )
+        settings = console_settings(folder, keys, sites, web.url, web.port)
+        server, origin = await serve(stack, settings)
+        logs = capture_logs(stack)
+        served = A2AServer(origin, keys, sites, web.url, folder, server, logs, {})
         yield served
         for http in served.http.values():
             await http.aclose()
