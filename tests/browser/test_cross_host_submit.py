@@ -9,7 +9,7 @@ from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
 from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
-from tests.support.outbox import Outbox
+from tests.support.outbox import interactive_automate
 from tests.support.requests import collect
 
 
@@ -70,13 +70,9 @@ async def test_interactive_runs_ask_before_an_empty_cross_host_submit(
     ]
     with wire_model(turns) as model:
         harness = await wire_harness(make_harness, sites, model)
-        params = params_pb2.AutomateParams(
-            task="Claim the offer on this page.",
-            url=f"{sites}/vault/transfer.html",
-            interactive=True,
-            trusted_hostnames=["127.0.0.1"],
+        outbox = interactive_automate(
+            "Claim the offer on this page.", f"{sites}/vault/transfer.html"
         )
-        outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
         approvals = []
         async for response in harness.interactions.Interact(outbox):
             if response.HasField("event") and response.event.HasField("approval_requested"):

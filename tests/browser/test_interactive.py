@@ -11,9 +11,8 @@ from outrider.server.core.event_names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import params_pb2
 from tests.browser.conftest import BrowserCase, BrowserCaseFactory
-from tests.support.outbox import Outbox
+from tests.support.outbox import interactive_automate
 
 CANARY = "Canary-Pw-7731-zq"
 EMAIL = "ada.canary@example.com"
@@ -30,13 +29,7 @@ def answer(request_id: str, fields: list[ae.FormField], email: str) -> isv.Inter
 
 
 async def run_login(case: BrowserCase) -> list[object]:
-    params = params_pb2.AutomateParams(
-        task="Log me in.",
-        url=f"{case.sites}/browser/login.html",
-        interactive=True,
-        trusted_hostnames=["127.0.0.1"],
-    )
-    outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
+    outbox = interactive_automate("Log me in.", f"{case.sites}/browser/login.html")
     events = []
     async for response in case.harness.interactions.Interact(outbox):
         if not response.HasField("event"):

@@ -16,10 +16,10 @@ from outrider.server.core.event_names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import params_pb2, run_event_pb2
+from outrider.v1 import run_event_pb2
 from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
-from tests.support.outbox import Outbox
+from tests.support.outbox import interactive_automate
 
 
 @dataclass(frozen=True)
@@ -102,13 +102,7 @@ async def test_a_message_shown_without_aria_reaches_the_caller(
     ]
     with wire_model(turns) as model:
         harness = await wire_harness(make_harness, sites, model)
-        params = params_pb2.AutomateParams(
-            task="Fill in the form for me.",
-            url=f"{sites}/plainforms/{case.page}",
-            interactive=True,
-            trusted_hostnames=["127.0.0.1"],
-        )
-        outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
+        outbox = interactive_automate("Fill in the form for me.", f"{sites}/plainforms/{case.page}")
         events: list[run_event_pb2.RunEvent] = []
         async for response in harness.interactions.Interact(outbox):
             if not response.HasField("event"):
@@ -189,13 +183,7 @@ async def test_text_the_submit_brought_that_is_no_error_stays_quiet(
     ]
     with wire_model(turns) as model:
         harness = await wire_harness(make_harness, sites, model)
-        params = params_pb2.AutomateParams(
-            task="Fill in the form for me.",
-            url=f"{sites}/plainforms/{case.page}",
-            interactive=True,
-            trusted_hostnames=["127.0.0.1"],
-        )
-        outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
+        outbox = interactive_automate("Fill in the form for me.", f"{sites}/plainforms/{case.page}")
         seen: list[str] = []
         async for response in harness.interactions.Interact(outbox):
             if not response.HasField("event"):

@@ -13,11 +13,11 @@ import pytest
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import params_pb2, run_event_pb2
+from outrider.v1 import run_event_pb2
 from tests.browser.secret_checks import leaks_in_files, leaks_in_messages, leaks_in_text
 from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
-from tests.support.outbox import Outbox
+from tests.support.outbox import interactive_automate
 
 # Spaces, '&', '+', '/' and a non-ASCII letter: each is encoded differently in a URL.
 PASSWORD = "Zq 7&ü+/Vault-Canary"
@@ -42,13 +42,7 @@ async def test_a_password_sent_by_get_leaks_nowhere(
     ]
     with wire_model(turns) as model:
         harness = await wire_harness(make_harness, sites, model)
-        params = params_pb2.AutomateParams(
-            task="Sign in to my vault.",
-            url=f"{sites}/vault/signin.html",
-            interactive=True,
-            trusted_hostnames=["127.0.0.1"],
-        )
-        outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
+        outbox = interactive_automate("Sign in to my vault.", f"{sites}/vault/signin.html")
         events: list[run_event_pb2.RunEvent] = []
         async for response in harness.interactions.Interact(outbox):
             if not response.HasField("event"):

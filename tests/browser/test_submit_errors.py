@@ -10,10 +10,10 @@ from outrider.server.core.event_names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import params_pb2, run_event_pb2
+from outrider.v1 import run_event_pb2
 from tests.browser.wire_model import act, plan, verdict, wire_harness, wire_model
 from tests.conftest import HarnessFactory
-from tests.support.outbox import Outbox
+from tests.support.outbox import interactive_automate
 
 EMAIL = "lin@example.com"
 WEAK, STRONG = "no digits here at all", "now with 1 digit"
@@ -50,13 +50,9 @@ async def test_an_error_shown_after_submit_reaches_the_caller(
     ]
     with wire_model(turns) as model:
         harness = await wire_harness(make_harness, sites, model)
-        params = params_pb2.AutomateParams(
-            task="Open a vault account for me.",
-            url=f"{sites}/vault/register.html",
-            interactive=True,
-            trusted_hostnames=["127.0.0.1"],
+        outbox = interactive_automate(
+            "Open a vault account for me.", f"{sites}/vault/register.html"
         )
-        outbox = Outbox(isv.InteractRequest(start=isv.InteractStart(automate=params)))
         events: list[run_event_pb2.RunEvent] = []
         async for response in harness.interactions.Interact(outbox):
             if not response.HasField("event"):
