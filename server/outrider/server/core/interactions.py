@@ -234,14 +234,10 @@ class InteractionBroker:
         password). Values stay in memory only, like every answer. Returns the refs now held;
         ExecutedElsewhere when another replica executes the run."""
         self._check_answerable_by(interaction_id, principal, run_id)
-        entry = self._open.get(interaction_id)
+        stored, entry = self._open_of(interaction_id, ip.INTERACTION_KIND_FORM_DATA)
         if entry is None:
-            refuse_closed(self._get(interaction_id))  # another replica's, or answered already
+            refuse_closed(stored)  # another replica's, or answered already
         assert entry is not None
-        if entry.interaction.kind != ip.INTERACTION_KIND_FORM_DATA:
-            raise FailedPrecondition(
-                f"{entry.interaction.name} is not a form-data request", "INTERACTION_KIND_MISMATCH"
-            )
         validate_partial_answer(entry.interaction.form_data, values)
         entry.held.update(values)
         return sorted(entry.held)
@@ -297,6 +293,18 @@ class InteractionBroker:
 
     def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> OpenInteraction | None:
         """The open interaction to resolve, None for a harmless identical repeat, or an error."""
+        stored, entry = self._open_of(interaction_id, kind)
+        if entry is not None:
+            return entry
+        if not self._is_accepted_repeat(stored, digest):
+            refuse_closed(stored)
+        return None
+
+    def _open_of(
+        self, interaction_id: str, kind: int
+    ) -> tuple[ip.Interaction, OpenInteraction | None]:
+        """The stored interaction, of `kind` or an error, and its open entry here: None when it
+        is open elsewhere or closed (expired now, if its time ran out before its timer fired)."""
         stored = self._get(interaction_id)
         if stored.kind != kind:
             raise FailedPrecondition(
@@ -308,11 +316,7 @@ class InteractionBroker:
         if entry is not None and clock.now_us() >= stored.expire_time.ToMicroseconds():
             self._expire(interaction_id)
             stored, entry = self._get(interaction_id), None
-        if entry is not None:
-            return entry
-        if not self._is_accepted_repeat(stored, digest):
-            refuse_closed(stored)
-        return None
+        return stored, entry
 
     def _is_accepted_repeat(self, stored: ip.Interaction, digest: bytes) -> bool:
         previous = self._digests.get(id_of(stored))
