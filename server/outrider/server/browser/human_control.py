@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from outrider.server.browser.actions import ActionResult
 from outrider.server.browser.live import LiveSession
 from outrider.server.browser.session import BrowserSession
-from outrider.server.core.control_gate import ControlGate
-from outrider.server.core.interaction_answers import TakeoverAnswer
+from outrider.server.core.control.gate import ControlGate
+from outrider.server.core.interactions.resolutions import TakeoverAnswer
 from outrider.server.security.fences import defused_line
 from outrider.v1 import browser_control_pb2 as bc
 

@@ -16,7 +16,7 @@ from outrider.server.browser.human_control import NOT_DONE, TAKEN_OVER
 from outrider.server.browser.page_model import SLOW_PAGE_NOTE
 from outrider.server.browser.recipe_store import Recipe, Step
 from outrider.server.browser.recipes import Values, fingerprint, page_address, refs_named
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.server.models.base import ModelReply, ToolCall
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2

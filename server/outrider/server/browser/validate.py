@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, cast
 
 from outrider.server.browser.prompts import VALIDATION_SCHEMA, validation_text
 from outrider.server.core import validation
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.server.models.base import Message, ModelRequest
 from outrider.server.telemetry import steps
 from outrider.v1 import automate_events_pb2 as ae
