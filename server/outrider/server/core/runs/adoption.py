@@ -1,5 +1,6 @@
-"""Runs left active by a process that is gone: which ones, who claims each, and whether the
-claimant resumes it or ends it. The run manager executes the verdict (`RunHost`).
+"""Adoption of the runs a process that is gone left active: which ones, who claims each, and
+whether the claimant resumes it or ends it. The process's executions carry out the verdict
+(`RunHost`). (Not a person taking over a browser: that is core/control/.)
 
 At start-up a process closes the runs a previous process left active (on SQLite, every active
 run; on PostgreSQL, those whose owner holds no presence lock). While replicas share a store,
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 
 
 class RunHost(Protocol):
-    """What the takeover needs of the run manager."""
+    """What adoption needs of the process that adopts (runs/execution.py)."""
 
     def executing(self) -> Collection[str]:
         """Ids of the runs this process executes."""
@@ -69,7 +70,7 @@ class Resumed:
     ask: bool  # ask the caller before starting the task again (resume_gate)
 
 
-class Takeover:
+class Adoption:
     def __init__(
         self, store: Store, interactions: InteractionBroker, host: RunHost, resumes: int
     ) -> None:
@@ -94,8 +95,8 @@ class Takeover:
         presence lock is gone), once they were nobody's at the previous sweep too
         (`seen_before`: run id -> sweeps in a row it was nobody's): a replica whose session
         PostgreSQL dropped (a restart) takes its lock again meanwhile. It claims its part of an
-        even spread over the live replicas (takeover_share), oldest runs first, and runs that
-        waited `PATIENCE` more sweeps while it has room. One replica claims each run, so its
+        even spread over the live replicas (cluster/claim_share.py), oldest runs first, and runs
+        that waited `PATIENCE` more sweeps while it has room. One replica claims each run, so its
         events are written once; it resumes the run (up to OUTRIDER_FAILOVER_RESUMES times) or
         ends it. Runs executed here that another replica took over (this one was cut off) stop
         here. Returns how many runs it took over and the orphans seen now, with their count."""
