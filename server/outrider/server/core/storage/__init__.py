@@ -1,5 +1,5 @@
 """The store behind the core: SQLite in the data directory by default, PostgreSQL when
-OUTRIDER_DATABASE_URL names one. Both keep the `Store` contract of `base`."""
+OUTRIDER_DATABASE_URL names one. Both keep the `Store` contract of `contract`."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def migrate(settings: Settings) -> tuple[str, list[int]]:
     """Applies pending migrations to the configured store without serving; returns where and
     which versions."""
     if settings.database_url:
-        from outrider.server.core.storage.postgres.store import apply_migrations
+        from outrider.server.core.storage.postgres.connection import apply_migrations
 
         return "PostgreSQL", apply_migrations(settings.database_url)
     from outrider.server.core.storage.sqlite.store import SqliteStore

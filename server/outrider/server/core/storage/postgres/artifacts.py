@@ -1,64 +1,56 @@
-"""Artifact bytes in PostgreSQL: rows of `artifact_chunks`, fixed-size slices of each artifact,
-so a ranged read fetches only the slices it covers and no row grows past what one round trip
-should carry. Written through the write-behind queue like events (the event loop never waits on
-the network), fenced by the run's owner like them, chunks before the metadata row: a replica
-that can see an artifact's row can read all of its bytes."""
+"""Artifacts in PostgreSQL: their rows and their bytes (chunks, see `artifacts`), written behind
+with a bounded backlog, read back in slices."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
-
-from outrider.server.core.storage.postgres.presence import OWNED
-from outrider.server.core.storage.postgres.writer import Write
-
-CHUNK_BYTES = 256 * 1024  # ReadArtifact's default chunk: one row per default read
-
-# Fenced like an event insert: once another live process took the run over, not written.
-_CHUNK = (
-    "INSERT INTO artifact_chunks (run_id, artifact_id, chunk, data) "
-    f"SELECT %s, %s, %s, %s WHERE {OWNED} ON CONFLICT DO NOTHING"
+from outrider.server.core.errors import Unavailable
+from outrider.server.core.storage.postgres.chunks import (
+    SELECT_CHUNKS,
+    artifact_writes,
+    chunk_range,
+    slice_of,
 )
-_ROW = (
-    "INSERT INTO artifacts (run_id, id, content_type, size) "
-    f"SELECT %s, %s, %s, %s WHERE {OWNED} ON CONFLICT DO NOTHING"
-)
-SELECT_CHUNKS = (
-    "SELECT chunk, data FROM artifact_chunks WHERE run_id = %s AND artifact_id = %s "
-    "AND chunk BETWEEN %s AND %s ORDER BY chunk"
+from outrider.server.core.storage.postgres.connection import (
+    PostgresConnection,
 )
 
 
-def artifact_writes(
-    ids: tuple[str, str], content_type: str, data: bytes, owner: int
-) -> Iterator[Write]:
-    """The queued writes of one artifact: its chunks, then its metadata row."""
-    run_id, artifact_id = ids
-    view = memoryview(data)
-    for index, start in enumerate(range(0, len(data), CHUNK_BYTES)):
-        piece = bytes(view[start : start + CHUNK_BYTES])
-        yield Write(
-            _CHUNK,
-            (run_id, artifact_id, index, piece, run_id, owner),
-            weight=len(piece),
-            run_id=run_id,
+class PostgresArtifacts(PostgresConnection):
+    def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
+        """Queued behind; refused (Unavailable STORE_BACKLOG) while PostgreSQL is so far behind
+        that the artifact bytes waiting in memory would pass `artifact_backlog` bytes."""
+        if self._writer.backlog_bytes + len(data) > self._artifact_backlog:
+            raise Unavailable(
+                f"PostgreSQL is behind by {self._writer.backlog_bytes} artifact bytes; "
+                "this artifact was not kept",
+                reason="STORE_BACKLOG",
+            )
+        for write in artifact_writes(ids, content_type, data, self._presence.key):
+            self._writer.put(write)
+
+    def get_artifact(
+        self, run_id: str, artifact_id: str, tenant: str | None = None
+    ) -> tuple[str, int] | None:
+        rows = self._rows(
+            "SELECT a.content_type, a.size FROM artifacts a JOIN runs r ON r.id = a.run_id "
+            "WHERE a.run_id = %s AND a.id = %s AND (%s::text IS NULL OR r.tenant = %s)",
+            (run_id, artifact_id, tenant, tenant),
         )
-    yield Write(_ROW, (run_id, artifact_id, content_type, len(data), run_id, owner), run_id=run_id)
+        return (str(rows[0][0]), int(rows[0][1])) if rows else None
 
+    def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
+        if size <= 0:
+            return b""
+        # binary: bytea as it is, not as hex text twice its size to encode and parse
+        rows = self._rows(SELECT_CHUNKS, (*ids, *chunk_range(offset, size)), binary=True)
+        return slice_of(rows, offset, size)
 
-def chunk_range(offset: int, size: int) -> tuple[int, int]:
-    """The first and last chunk numbers holding bytes [offset, offset + size)."""
-    return offset // CHUNK_BYTES, (offset + size - 1) // CHUNK_BYTES
+    def forget_artifacts(self, run_id: str) -> None:
+        pass  # the bytes went with the run's rows (delete_run)
 
+    def leftover_artifacts(self) -> list[str]:
+        return []  # bytes and rows are deleted in one transaction
 
-def slice_of(rows: Sequence[tuple[Any, ...]], offset: int, size: int) -> bytes:
-    """Bytes [offset, offset + size) of the chunk rows (chunk, data) read for them; stops at a
-    missing chunk rather than joining across it."""
-    first, _ = chunk_range(offset, size)
-    pieces: list[bytes] = []
-    for expected, (chunk, data) in enumerate(rows, start=first):
-        if chunk != expected:
-            break
-        pieces.append(bytes(data))
-    start = offset - first * CHUNK_BYTES
-    return b"".join(pieces)[start : start + size]
+    def artifact_bytes(self) -> int:
+        """Bytes of every artifact of every run."""
+        return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM artifacts", ())[0][0])

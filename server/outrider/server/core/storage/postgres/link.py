@@ -1,6 +1,6 @@
 """The write-behind writer's connection to whichever server is the primary now: opened again
 whenever it is lost, identified each time (`pg_replay.identify`), and, when it leads to a
-different server than before, the writes that server may lack are due again (`pg_replay`)."""
+different server than before, the writes that server may lack are due again (`replay`)."""
 
 from __future__ import annotations
 

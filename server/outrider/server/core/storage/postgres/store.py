@@ -1,57 +1,46 @@
-"""PostgreSQL persistence of runs, events, interactions, artifacts (bytes too: `pg_artifacts`) and
+"""PostgreSQL persistence of runs, events, interactions, artifacts (bytes too: `chunks`) and
 browser recipes, for several Outrider processes sharing one database. Same tables and meaning as
 the SQLite store.
 
-Writes go through `WriteBehind` (see `base` for why the interface stays synchronous). Reads run
-on the calling thread after the read barrier, each a single short round trip on a pooled
-connection; one that cannot get an answer in time raises `Unavailable`.
+Writes go through `WriteBehind` (see `storage.contract` for why the interface stays
+synchronous). Reads run on the calling thread after the read barrier, each a single short round
+trip on a pooled connection; one that cannot get an answer in time raises `Unavailable`.
+
+The connections: `connection`; what replicas share (presence, addresses, claims): `cluster`;
+artifacts and recipes: `artifacts`, `recipes`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
 
 from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage.contract import (
     ACTIVE_STATES,
     ActiveLimits,
-    EventFeed,
     KeyedRun,
     RunUsage,
     StartKey,
-    WorkerLoad,
 )
-from outrider.server.core.storage.migrations import postgres as migrations
-from outrider.server.core.storage.postgres.artifacts import (
-    SELECT_CHUNKS,
-    artifact_writes,
-    chunk_range,
-    slice_of,
-)
-from outrider.server.core.storage.postgres.connect import check_url, with_client_options
-from outrider.server.core.storage.postgres.events import PgEventFeed
+from outrider.server.core.storage.postgres.artifacts import PostgresArtifacts
+from outrider.server.core.storage.postgres.cluster import PostgresCluster
 from outrider.server.core.storage.postgres.presence import (
     OWNED,
     OWNED_OR_ORPHANED,
     UNOWNED,
-    Presence,
-    unowned,
 )
-from outrider.server.core.storage.postgres.reachability import Reachability
-from outrider.server.core.storage.postgres.replay import ReadOnlyServer
-from outrider.server.core.storage.postgres.secrets import shared_secret
+from outrider.server.core.storage.postgres.recipes import PostgresRecipes
 from outrider.server.core.storage.postgres.starts import (
     COUNT_ACTIVE,
     forget_expired,
     insert_new_run,
 )
-from outrider.server.core.storage.postgres.writer import Write, WriteBehind
+from outrider.server.core.storage.postgres.writer import Write
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,
@@ -65,7 +54,6 @@ from outrider.server.core.storage.rows import (
 from outrider.server.core.storage.start_keys import FIND_KEY, insert_run, insert_values, key_values
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
-_POOL_SIZE = 4
 # The tables holding a run's rows besides `runs` (deleted with it).
 _RUN_TABLES = (
     "events",
@@ -86,205 +74,10 @@ _SAVE_INTERACTION = (
     "WHERE {fence} ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
     "RETURNING 1"
 )
-_TIMEOUT = 10.0  # seconds a read, a connection or the read barrier may take before Unavailable
-# Seconds a read waits for a pooled connection: reads run on the event loop, and while
-# PostgreSQL is down no connection comes (the presence keeper then marks it unreachable).
-_READ_WAIT = 2.0
 
 
-def connect_pool(url: str, name: str) -> ConnectionPool[Any]:
-    pool: ConnectionPool[Any] = ConnectionPool(
-        with_client_options(url),
-        min_size=1,
-        max_size=_POOL_SIZE,
-        timeout=_TIMEOUT,
-        kwargs={"autocommit": True, "application_name": name},
-        open=False,
-    )
-    pool.open(wait=True, timeout=_TIMEOUT)
-    return pool
-
-
-def apply_migrations(url: str) -> list[int]:
-    """Brings the database's schema up to date; returns the versions it applied."""
-    with psycopg.connect(with_client_options(url), autocommit=True) as conn:
-        return migrations.migrate(conn, clock.now_us())
-
-
-class PostgresStore:
+class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
-
-    def __init__(
-        self, url: str, artifact_backlog: int = 64 * 1024 * 1024, replay_seconds: float = 10.0
-    ) -> None:
-        check_url(url)
-        self.applied_migrations = apply_migrations(url)
-        self._url = url
-        self._artifact_backlog = artifact_backlog
-        self._presence = Presence(url, _TIMEOUT)
-        try:
-            self._pool = connect_pool(url, "outrider")
-        except BaseException:
-            self._presence.close()
-            raise
-        self._writer = WriteBehind(self._connect_writer, _TIMEOUT, replay_seconds)
-        self._feed = PgEventFeed(url)
-        self._reach = Reachability()
-        self._announced: tuple[str, str, int] | None = None
-
-    def _connect_writer(self) -> psycopg.Connection[Any]:
-        """The write-behind thread's own connection (see `pg_writer`)."""
-        return psycopg.connect(
-            with_client_options(self._url), autocommit=True, application_name="outrider-writer"
-        )
-
-    def close(self) -> None:
-        self._feed.close()
-        self._writer.close()
-        self._forget_address()
-        self._pool.close()
-        self._presence.close()
-
-    def announce(self, address: str, role: str, capacity: int = 0) -> None:
-        """Upserts this process's address (rows of processes gone are dropped on the way)."""
-        self._writer.put(
-            # never replayed: right after a failover nobody has taken their presence back yet
-            Write(f"DELETE FROM replicas p WHERE {unowned('p.owner')}", (), replay=None)
-        )
-        self._announced = (address, role, capacity)
-        self._announce_again()
-
-    def _announce_again(self) -> None:
-        """Upserts the announced row (again: another process may have dropped it while this
-        one's presence lock was briefly gone, e.g. during a database restart)."""
-        if self._announced is None:
-            return
-        address, role, capacity = self._announced
-        self._writer.put(
-            Write(
-                "INSERT INTO replicas (owner, address, role, announced_us, capacity) "
-                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (owner) DO UPDATE SET "
-                "address = excluded.address, role = excluded.role, "
-                "announced_us = excluded.announced_us, capacity = excluded.capacity",
-                (self._presence.key, address, role, clock.now_us(), capacity),
-            )
-        )
-
-    def keep_presence(self) -> bool:
-        """Checks this process's presence lock, taking it again if PostgreSQL dropped it (then
-        announcing its address again); True when it did. Blocking: call it from a thread."""
-        try:
-            retaken = self._presence.ensure()
-            if self._reach.unreachable_for():
-                self._renew_pool()
-        except psycopg.Error as error:
-            self._reach.missed(str(error).strip() or type(error).__name__)
-            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
-        self._reach.reached()
-        if retaken:
-            self._announce_again()
-        return retaken
-
-    def _renew_pool(self) -> None:
-        """PostgreSQL is back after an outage: reads move to a pool of fresh connections at
-        once (the writer reconnects on its own, see `pg_writer`). The old pool would hand out
-        none until its reconnection attempts, spaced further apart the longer the outage was,
-        came round (seconds, on the event loop); what still uses it fails once and is tried
-        again on the new one."""
-        old, self._pool = self._pool, connect_pool(self._url, "outrider")
-        old.close(timeout=0)
-
-    def presence_epoch(self) -> int:
-        return self._presence.retaken
-
-    def unreachable_for(self) -> float:
-        return self._reach.unreachable_for()
-
-    def pick_worker(self) -> str | None:
-        rows = self._rows(
-            "SELECT p.address FROM replicas p LEFT JOIN runs r "
-            "ON r.owner = p.owner AND r.state = ANY(%s) "
-            f"WHERE p.role <> 'api' AND NOT {unowned('p.owner')} "
-            "GROUP BY p.owner, p.address ORDER BY count(r.id), random() LIMIT 1",
-            (list(ACTIVE_STATES),),
-        )
-        return str(rows[0][0]) if rows else None
-
-    def worker_loads(self) -> list[WorkerLoad]:
-        rows = self._rows(
-            "SELECT p.owner, p.capacity, count(r.id) FROM replicas p LEFT JOIN runs r "
-            "ON r.owner = p.owner AND r.state = ANY(%s) "
-            f"WHERE p.role <> 'api' AND NOT {unowned('p.owner')} "
-            "GROUP BY p.owner, p.capacity ORDER BY p.owner",
-            (list(ACTIVE_STATES),),
-        )
-        key = self._presence.key
-        return [WorkerLoad(owner == key, int(active), int(room)) for owner, room, active in rows]
-
-    def shared_secret(self, name: str) -> str | None:
-        return shared_secret(self._rows, name)
-
-    def executor_address(self, run_id: str) -> str | None:
-        rows = self._rows(
-            "SELECT p.address FROM runs r JOIN replicas p ON p.owner = r.owner "
-            f"WHERE r.id = %s AND r.state = ANY(%s) AND NOT {UNOWNED}",
-            (run_id, list(ACTIVE_STATES)),
-        )
-        return str(rows[0][0]) if rows else None
-
-    def _forget_address(self) -> None:
-        try:
-            with self._pool.connection(timeout=2.0) as conn:
-                conn.execute("DELETE FROM replicas WHERE owner = %s", (self._presence.key,))
-        except (psycopg.Error, OSError):
-            pass  # the row goes with the next replica's announce
-
-    def event_feed(self) -> EventFeed | None:
-        return self._feed
-
-    def flush(self) -> None:
-        self._writer.wait()
-
-    def when_committed(self, callback: Callable[[], None]) -> None:
-        self._writer.after_commit(callback)
-
-    def commit_marks(self) -> tuple[int, int]:
-        return self._writer.marks
-
-    async def committed(self) -> None:
-        await asyncio.to_thread(self._writer.wait)
-
-    def _rows(
-        self, sql: str, params: Sequence[Any], binary: bool = False, barrier: bool = True
-    ) -> list[tuple[Any, ...]]:
-        """The rows of one read, after this process's queued writes (unless `barrier` is off:
-        for rows never written behind). A pooled connection PostgreSQL has dropped (a restart,
-        a failover, an idle timeout) fails once and leaves the pool: the read is tried again on
-        another, until every pooled connection may have been a dropped one (after a restart
-        all are), then it gives up with Unavailable."""
-        down = self._reach.unreachable_for()
-        if down:  # the presence keeper will say when it is back: do not stall the loop meanwhile
-            raise Unavailable(
-                f"PostgreSQL has been unreachable for {down:.1f} s", reason="STORE_UNAVAILABLE"
-            )
-        if barrier:
-            self._writer.wait(give_up=lambda: bool(self._reach.unreachable_for()))
-        for attempt in range(_POOL_SIZE + 1):
-            try:
-                return self._read(sql, params, binary)
-            except psycopg.OperationalError as error:  # that connection has left the pool
-                if attempt == _POOL_SIZE or self._reach.unreachable_for():
-                    raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
-        raise AssertionError("unreachable: the last attempt returns or raises")
-
-    def _read(self, sql: str, params: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
-        with self._pool.connection(timeout=_READ_WAIT) as conn:
-            try:
-                rows: list[tuple[Any, ...]] = conn.execute(sql, params, binary=binary).fetchall()
-            except psycopg.errors.ReadOnlySqlTransaction as error:  # a standby: drop it
-                conn.close()
-                raise ReadOnlyServer(f"PostgreSQL refused a write: {error}") from error
-            return rows
 
     # runs
 
@@ -308,7 +101,7 @@ class PostgresStore:
     def insert_run_within(
         self, run: run_pb2.Run, run_id: str, limits: ActiveLimits, key: StartKey | None = None
     ) -> str | None:
-        """In a transaction of its own (`pg_starts`), committed before it returns: the next
+        """In a transaction of its own (`starts`), committed before it returns: the next
         start anywhere counts this run and sees its key. The rows this process wrote behind
         first (its ended runs) are committed before the count."""
         if limits.cluster or limits.tenant:
@@ -397,32 +190,6 @@ class PostgresStore:
     def count_active(self, tenant: str | None = None) -> int:
         rows = self._rows(COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant))
         return int(rows[0][0])
-
-    def claim_orphan(self, run_id: str) -> int | None:
-        """One UPDATE: PostgreSQL's row lock makes a second claimant re-check the condition
-        after the first commits, when the run is owned by a live process again."""
-        claimed = self._rows(
-            "UPDATE runs r SET owner = %s, takeovers = takeovers + 1 "
-            f"WHERE id = %s AND state = ANY(%s) AND {UNOWNED} RETURNING takeovers",
-            (self._presence.key, run_id, list(ACTIVE_STATES)),
-        )
-        if not claimed:
-            return None
-        self._writer.owned_again(run_id)
-        return int(claimed[0][0])
-
-    def fenced_out(self, run_id: str) -> bool:
-        return self._writer.fenced_out(run_id)
-
-    def taken_over(self, run_ids: Iterable[str]) -> list[str]:
-        wanted = list(run_ids)
-        if not wanted:
-            return []
-        rows = self._rows(
-            "SELECT id FROM runs WHERE id = ANY(%s) AND owner IS DISTINCT FROM %s",
-            (wanted, self._presence.key),
-        )
-        return [str(row[0]) for row in rows]
 
     # events
 
@@ -568,82 +335,7 @@ class PostgresStore:
 
     # artifacts
 
-    def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
-        """Queued behind; refused (Unavailable STORE_BACKLOG) while PostgreSQL is so far behind
-        that the artifact bytes waiting in memory would pass `artifact_backlog` bytes."""
-        if self._writer.backlog_bytes + len(data) > self._artifact_backlog:
-            raise Unavailable(
-                f"PostgreSQL is behind by {self._writer.backlog_bytes} artifact bytes; "
-                "this artifact was not kept",
-                reason="STORE_BACKLOG",
-            )
-        for write in artifact_writes(ids, content_type, data, self._presence.key):
-            self._writer.put(write)
-
-    def get_artifact(
-        self, run_id: str, artifact_id: str, tenant: str | None = None
-    ) -> tuple[str, int] | None:
-        rows = self._rows(
-            "SELECT a.content_type, a.size FROM artifacts a JOIN runs r ON r.id = a.run_id "
-            "WHERE a.run_id = %s AND a.id = %s AND (%s::text IS NULL OR r.tenant = %s)",
-            (run_id, artifact_id, tenant, tenant),
-        )
-        return (str(rows[0][0]), int(rows[0][1])) if rows else None
-
-    def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
-        if size <= 0:
-            return b""
-        # binary: bytea as it is, not as hex text twice its size to encode and parse
-        rows = self._rows(SELECT_CHUNKS, (*ids, *chunk_range(offset, size)), binary=True)
-        return slice_of(rows, offset, size)
-
-    def forget_artifacts(self, run_id: str) -> None:
-        pass  # the bytes went with the run's rows (delete_run)
-
-    def leftover_artifacts(self) -> list[str]:
-        return []  # bytes and rows are deleted in one transaction
-
     # recipes
-
-    def active_recipe(self, key: str) -> str | None:
-        rows = self._rows("SELECT body FROM recipes WHERE key = %s AND NOT retired", (key,))
-        return str(rows[0][0]) if rows else None
-
-    def keep_recipe(self, recipe_id: str, key: str, body: str) -> bool:
-        """At once, not behind the writer: the answer says whether another replica's recipe
-        for the key came first (the unique index of active recipes decides)."""
-        rows = self._rows(
-            "INSERT INTO recipes (id, key, body, create_us) VALUES (%s, %s, %s, %s) "
-            "ON CONFLICT DO NOTHING RETURNING id",
-            (recipe_id, key, body, clock.now_us()),
-        )
-        return bool(rows)
-
-    def recipe_replayed(self, recipe_id: str) -> None:
-        self._writer.put(
-            # never replayed: it counts (a replay would count the replay twice)
-            Write(
-                "UPDATE recipes SET replays = replays + 1 WHERE id = %s", (recipe_id,), replay=None
-            )
-        )
-
-    def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
-        """One UPDATE: a concurrent one waits for the row lock and then adds to the committed
-        count, so failures recorded at once by two replicas are both counted. (A connection
-        lost after the commit but before the answer makes `_rows` send it again: one failure
-        then counts twice, retiring the recipe early, never replaying a bad one longer.)"""
-        rows = self._rows(
-            "UPDATE recipes SET failures = failures + 1, "
-            "retired = retired OR failures + 1 >= %s WHERE id = %s RETURNING retired",
-            (retire_after, recipe_id),
-        )
-        return bool(rows and rows[0][0])
-
-    def recipe_counts(self, recipe_id: str) -> tuple[int, int, bool] | None:
-        rows = self._rows(
-            "SELECT replays, failures, retired FROM recipes WHERE id = %s", (recipe_id,)
-        )
-        return (int(rows[0][0]), int(rows[0][1]), bool(rows[0][2])) if rows else None
 
     # retention
 
@@ -656,10 +348,6 @@ class PostgresStore:
             (list(ACTIVE_STATES), limit),
         )
         return [RunUsage(run_id, create_us, int(size)) for run_id, create_us, size in rows]
-
-    def artifact_bytes(self) -> int:
-        """Bytes of every artifact of every run."""
-        return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM artifacts", ())[0][0])
 
     def delete_run(self, run_id: str) -> int | None:
         self._writer.wait()

@@ -13,7 +13,7 @@ failover to a promoted standby: a multi-host URL finds the new primary), a few t
 while PostgreSQL cannot be reached, so queued writes go in as soon as a primary accepts them. A
 server that refuses writes (a standby a stale address still points at) counts as unreachable:
 its refusals are never taken for bad data. On a different server than the last it committed to,
-it first sends again the recent writes that server may lack (`pg_link`, `pg_replay`).
+it first sends again the recent writes that server may lack (`link`, `replay`).
 """
 
 from __future__ import annotations

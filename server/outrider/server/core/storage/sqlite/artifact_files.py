@@ -1,7 +1,7 @@
 """Artifact bytes as files (`<artifacts dir>/<run id>/<artifact id>`), the SQLite store's way of
 keeping them: one machine owns the data directory, and the file system streams large bytes
 without growing the database file or holding its write lock. PostgreSQL keeps them in the
-database instead (`pg_artifacts`), where every replica reads them."""
+database instead (`storage.postgres.chunks`), where every replica reads them."""
 
 from __future__ import annotations
 

@@ -1,27 +1,18 @@
 """SQLite persistence of runs, events, interactions, artifacts and browser recipes (the embedded
-default; `storage.postgres` is the other backend of the same `storage.base.Store` contract).
-Artifact bytes stay files beside the database (`storage.artifact_files`): one machine owns both.
+default; `storage.postgres` is the other backend of the same `storage.contract.Store` contract).
+Artifact bytes stay files beside the database (`artifact_files`): one machine owns both.
 
 Every run belongs to a tenant (a column of `runs`); interactions and artifacts belong to their
 run's tenant. Reads take an optional `tenant`: given, rows of other tenants do not exist. Rows
 that do not decode are handled as `storage.rows` says.
 
-One connection, used only from the event loop's thread. Writes are grouped: the first write of a
-loop iteration opens a transaction and a callback scheduled with `call_soon` commits it, so a burst
-of events costs one commit, and reads on the same connection see every write immediately. Event
-rows, the bulk of the writes, wait in a list and go in with one `executemany` when the transaction
-commits or before anything reads events, whichever comes first: one statement per burst rather
-than one per event. Reads of events commit first, so they only ever return committed events, and
-`when_committed` callbacks (the event log's fan-out to live watchers) run right after a commit:
-no watcher is sent an event a crash could still take back.
+The connection and its grouped writes: `connection`; what one process needs no store for
+(presence, relays, shared secrets): `one_process`; artifacts and recipes: `artifacts`, `recipes`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from outrider.server.core import clock
@@ -29,13 +20,10 @@ from outrider.server.core.storage.contract import (
     ACTIVE_STATES,
     REQUEST_ID_TAKEN,
     ActiveLimits,
-    EventFeed,
     KeyedRun,
     RunUsage,
     StartKey,
-    WorkerLoad,
 )
-from outrider.server.core.storage.migrations import sqlite as migrations
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,
@@ -46,8 +34,9 @@ from outrider.server.core.storage.rows import (
     run_values,
     side_effects_from_rows,
 )
-from outrider.server.core.storage.sqlite.artifact_files import ArtifactFiles
-from outrider.server.core.storage.sqlite.checkpoints import Checkpointer
+from outrider.server.core.storage.sqlite.artifacts import SqliteArtifacts
+from outrider.server.core.storage.sqlite.one_process import OneProcess
+from outrider.server.core.storage.sqlite.recipes import SqliteRecipes
 from outrider.server.core.storage.start_keys import (
     EXPIRE_KEY,
     FIND_KEY,
@@ -62,81 +51,8 @@ from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class SqliteStore:
+class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes):
     """Runs, their events and interactions in one SQLite file."""
-
-    def __init__(self, path: Path, artifacts_dir: Path | None = None) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._files = ArtifactFiles(artifacts_dir or path.parent / "artifacts")
-        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        # Only takes effect on a new file (before its first table): deleted runs' pages then go
-        # back to the file system in `reclaim_space`, not just to SQLite's free list.
-        self._conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self.applied_migrations = migrations.migrate(self._conn, clock.now_us())
-        # Checkpoints happen in a thread rather than in whichever COMMIT fills the log.
-        self._conn.execute("PRAGMA wal_autocheckpoint=0")
-        self._checkpoints = Checkpointer(path)
-        self._commit_scheduled = False
-        self._pending_events: list[tuple[str, int, bytes]] = []
-        self._after_commit: list[Callable[[], None]] = []
-
-    def close(self) -> None:
-        self.flush()
-        self._checkpoints.close()
-        self._conn.close()  # the last connection: checkpoints the rest of the log
-
-    def flush(self) -> None:
-        """Commits the open transaction, if any."""
-        self._commit_scheduled = False
-        self._insert_pending_events()
-        if self._conn.in_transaction:
-            self._conn.execute("COMMIT")
-            self._checkpoints.committed()
-        callbacks, self._after_commit = self._after_commit, []
-        for callback in callbacks:
-            callback()
-
-    def when_committed(self, callback: Callable[[], None]) -> None:
-        if self._conn.in_transaction:
-            self._after_commit.append(callback)
-        else:
-            callback()
-
-    def commit_marks(self) -> tuple[int, int]:
-        return 0, 0  # when_committed callbacks run right after the commit of every prior write
-
-    async def committed(self) -> None:
-        self.flush()  # a local commit: no network to wait for
-
-    def _write(self, sql: str, params: Sequence[Any]) -> None:
-        self._begin_write()
-        self._conn.execute(sql, params)
-
-    def _begin_write(self) -> None:
-        """Opens this loop iteration's transaction (if not open yet) and schedules its commit."""
-        if not self._conn.in_transaction:
-            self._conn.execute("BEGIN")
-        self._schedule_commit()
-
-    def _insert_pending_events(self) -> None:
-        """Writes the queued event rows into the open transaction (one statement for all)."""
-        if not self._pending_events:
-            return
-        rows, self._pending_events = self._pending_events, []
-        self._conn.executemany("INSERT INTO events (run_id, sequence, body) VALUES (?, ?, ?)", rows)
-
-    def _schedule_commit(self) -> None:
-        if self._commit_scheduled:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.flush()
-            return
-        self._commit_scheduled = True
-        loop.call_soon(self.flush)
 
     # runs
 
@@ -236,39 +152,6 @@ class SqliteStore:
             return int(self._conn.execute(sql, ACTIVE_STATES).fetchone()[0])
         row = self._conn.execute(sql + " AND tenant = ?", (*ACTIVE_STATES, tenant)).fetchone()
         return int(row[0])
-
-    def claim_orphan(self, run_id: str) -> int | None:
-        return 1  # one process owns the file: every run it finds active is its own to close
-
-    def taken_over(self, run_ids: Iterable[str]) -> list[str]:
-        return []
-
-    def fenced_out(self, run_id: str) -> bool:
-        return False
-
-    def worker_loads(self) -> list[WorkerLoad]:
-        return []  # one process owns the file
-
-    def keep_presence(self) -> bool:
-        return False  # no other process could think this one gone
-
-    def presence_epoch(self) -> int:
-        return 0
-
-    def unreachable_for(self) -> float:
-        return 0.0  # a local file
-
-    def announce(self, address: str, role: str, capacity: int = 0) -> None:
-        pass  # one process owns the file: nobody relays calls to it
-
-    def pick_worker(self) -> str | None:
-        return None
-
-    def shared_secret(self, name: str) -> str | None:
-        return None  # one process owns the file: the data directory's key file is its key
-
-    def executor_address(self, run_id: str) -> str | None:
-        return None
 
     # events
 
@@ -378,40 +261,6 @@ class SqliteStore:
 
     # artifacts
 
-    def save_artifact(self, ids: tuple[str, str], content_type: str, data: bytes) -> None:
-        """The file first, then its row: a row always has its bytes."""
-        self._files.write(*ids, data)
-        self._write(
-            "INSERT INTO artifacts (run_id, id, content_type, size) VALUES (?, ?, ?, ?)",
-            (*ids, content_type, len(data)),
-        )
-
-    def read_artifact(self, ids: tuple[str, str], offset: int, size: int) -> bytes:
-        return self._files.read(*ids, offset, size)  # the file only: safe off the loop's thread
-
-    def forget_artifacts(self, run_id: str) -> None:
-        self._files.remove_run(run_id)
-
-    def leftover_artifacts(self) -> list[str]:
-        found = self._files.run_ids()
-        kept: set[str] = set()
-        for start in range(0, len(found), 500):  # within SQLite's limit of bound values
-            batch = found[start : start + 500]
-            marks = ",".join("?" * len(batch))
-            rows = self._conn.execute(f"SELECT id FROM runs WHERE id IN ({marks})", batch)
-            kept.update(row[0] for row in rows)
-        return [run_id for run_id in found if run_id not in kept]
-
-    def get_artifact(
-        self, run_id: str, artifact_id: str, tenant: str | None = None
-    ) -> tuple[str, int] | None:
-        row = self._conn.execute(
-            "SELECT a.content_type, a.size FROM artifacts a JOIN runs r ON r.id = a.run_id "
-            "WHERE a.run_id = ? AND a.id = ? AND (? IS NULL OR r.tenant = ?)",
-            (run_id, artifact_id, tenant, tenant),
-        ).fetchone()
-        return (row[0], row[1]) if row else None
-
     # retention
 
     def finished_runs_oldest_first(self, limit: int) -> list[RunUsage]:
@@ -424,11 +273,6 @@ class SqliteStore:
             [*ACTIVE_STATES, limit],
         )
         return [RunUsage(run_id, create_us, size) for run_id, create_us, size in rows]
-
-    def artifact_bytes(self) -> int:
-        """Bytes of every artifact of every run."""
-        row = self._conn.execute("SELECT COALESCE(SUM(size), 0) FROM artifacts").fetchone()
-        return int(row[0])
 
     def delete_run(self, run_id: str) -> int | None:
         """Deletes a run's rows (checkpoint included) in one transaction; its artifact files go with
@@ -445,43 +289,7 @@ class SqliteStore:
         self._checkpoints.committed()
         return int(weight) if deleted else None
 
-    def event_feed(self) -> EventFeed | None:
-        return None  # one process owns the file: its runs' events are all local
-
     # recipes
-
-    def active_recipe(self, key: str) -> str | None:
-        row = self._conn.execute(
-            "SELECT body FROM recipes WHERE key = ? AND retired = 0", (key,)
-        ).fetchone()
-        return str(row[0]) if row else None
-
-    def keep_recipe(self, recipe_id: str, key: str, body: str) -> bool:
-        self._begin_write()
-        inserted = self._conn.execute(
-            "INSERT OR IGNORE INTO recipes (id, key, body, create_us) VALUES (?, ?, ?, ?)",
-            (recipe_id, key, body, clock.now_us()),
-        )
-        return inserted.rowcount == 1
-
-    def recipe_replayed(self, recipe_id: str) -> None:
-        self._write("UPDATE recipes SET replays = replays + 1 WHERE id = ?", (recipe_id,))
-
-    def recipe_failed(self, recipe_id: str, retire_after: int) -> bool:
-        """One process and one connection: the update and its read see nobody else's write."""
-        self._write(
-            "UPDATE recipes SET failures = failures + 1, retired = (failures + 1 >= ?) "
-            "WHERE id = ?",
-            (retire_after, recipe_id),
-        )
-        counts = self.recipe_counts(recipe_id)
-        return counts is not None and counts[2]
-
-    def recipe_counts(self, recipe_id: str) -> tuple[int, int, bool] | None:
-        row = self._conn.execute(
-            "SELECT replays, failures, retired FROM recipes WHERE id = ?", (recipe_id,)
-        ).fetchone()
-        return (int(row[0]), int(row[1]), bool(row[2])) if row else None
 
     def reclaim_space(self) -> None:
         """Returns free pages to the file system (a no-op on files made before auto_vacuum)."""
