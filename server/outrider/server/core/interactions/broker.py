@@ -10,73 +10,42 @@ Callers reach only the interactions of their own tenant's runs; others do not ex
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import json
-import secrets
-from collections.abc import Callable, Container
 
 from outrider.server.core import clock, paging, validation
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
-from outrider.server.core.events.log import EventLog
 from outrider.server.core.interactions.entries import (
-    Finishing,
     OpenInteraction,
-    Request,
-    new_interaction,
 )
 from outrider.server.core.interactions.form_answers import (
     validate_form_answer,
     validate_partial_answer,
 )
+from outrider.server.core.interactions.life import PENDING
 from outrider.server.core.interactions.resolutions import (
-    Answer,
     ApprovalAnswer,
     InputAnswer,
-    TakeoverAnswer,
     as_error,
-    closing_answer,
     id_of,
-    kind_label,
-    observe_closed,
     refuse_closed,
-    resolution_event,
 )
+from outrider.server.core.interactions.takeovers import TakeoverInteractions
 from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.storage import Store
-from outrider.server.telemetry import metrics
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import browser_control_pb2 as bc
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2 as rp
-
-PENDING = ip.INTERACTION_STATE_PENDING
-
 
 # Digests of accepted answers kept to accept a client's repeat of one (a retry after a lost
 # reply): the newest 10,000, about 1 MiB, for the life of the process.
 _KEPT_DIGESTS = 10_000
 
 
-class InteractionBroker:
-    def __init__(
-        self,
-        store: Store,
-        log: EventLog,
-        ttl: float,
-        on_change: Callable[[str], None],
-        page_tokens: paging.PageTokens,
-    ) -> None:
-        self._page_tokens = page_tokens
-        self._store = store
-        self._log = log
-        self._ttl = ttl
-        self._on_change = on_change
-        self._open: dict[str, OpenInteraction] = {}
-        self._digests: dict[str, bytes] = {}
-        self._key = secrets.token_bytes(32)
+class InteractionBroker(TakeoverInteractions):
+    """Asks form-data and approval questions for agents and takes callers' answers; each
+    interaction's life is `InteractionLife`'s (life.py), takeovers are in takeovers.py."""
 
     # asked by agents
 
@@ -107,94 +76,6 @@ class InteractionBroker:
         answer = await self._wait(entry)
         assert isinstance(answer, ApprovalAnswer)
         return answer
-
-    # takeovers of a run's browser (core/control/ leads them)
-
-    def open_takeover(
-        self, run_id: str, request: bc.TakeoverRequested, finishing: Finishing
-    ) -> tuple[ip.Interaction, asyncio.Future[Answer]]:
-        """Opens a takeover and emits its request; the future gets its one resolution."""
-        entry = self._open_interaction(run_id, ip.INTERACTION_KIND_TAKEOVER, request)
-        entry.finishing = finishing
-        self._log.append(run_id, entry.interaction.takeover)
-        return entry.interaction, entry.future
-
-    def start_takeover(
-        self, interaction_id: str, driver: str, lease: float, url: str
-    ) -> ip.Interaction:
-        """Gives the open takeover to `driver` until `lease` seconds from now."""
-        entry = self._open[interaction_id]
-        control = entry.interaction.takeover_control
-        previous, control.driver = control.driver, driver
-        control.start_time.CopyFrom(clock.timestamp(clock.now_us()))
-        self._extend(entry, lease)
-        started = bc.TakeoverStarted(
-            takeover_id=interaction_id,
-            driver=driver,
-            expire_time=entry.interaction.expire_time,
-            url=url,
-            previous_driver=previous if previous != driver else "",
-        )
-        self._log.append(entry.run_id, started)
-        self._on_change(entry.run_id)
-        return entry.interaction
-
-    async def wait_takeover(self, interaction_id: str) -> TakeoverAnswer:
-        """Waits for the resolution of a takeover the agent asked for (request_human); if the
-        agent is cancelled meanwhile, the takeover ends with its run."""
-        answer = await self._wait(self._open[interaction_id])
-        assert isinstance(answer, TakeoverAnswer)
-        return answer
-
-    def extend_takeover(self, interaction_id: str, lease: float) -> None:
-        """The person in control is still there: their control lasts `lease` seconds more."""
-        entry = self._open.get(interaction_id)
-        if entry is not None:
-            self._extend(entry, lease)
-
-    def _extend(self, entry: OpenInteraction, lease: float) -> None:
-        interaction_id = id_of(entry.interaction)
-        entry.interaction.expire_time.CopyFrom(
-            clock.timestamp(clock.now_us() + int(lease * 1_000_000))
-        )
-        if entry.timer:
-            entry.timer.cancel()
-        entry.timer = asyncio.get_running_loop().call_later(lease, self._expire, interaction_id)
-        self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
-
-    def resolve_takeover(self, interaction_id: str, answer: TakeoverAnswer) -> ip.Interaction:
-        """Ends an open takeover (handed back or declined); one that has ended is returned as
-        it ended."""
-        entry = self._open.get(interaction_id)
-        if entry is None:
-            return self._get(interaction_id)
-        entry.interaction.declined = answer.ending == bc.TAKEOVER_ENDING_DECLINED
-        entry.interaction.resolved_by = answer.resolved_by
-        entry.interaction.takeover_control.note = answer.note
-        self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer)
-        return entry.interaction
-
-    def _open_interaction(self, run_id: str, kind: int, request: Request) -> OpenInteraction:
-        self._log.redact(run_id, request)
-        interaction = new_interaction(run_id, kind, request, self._ttl)
-        interaction_id = id_of(interaction)
-        loop = asyncio.get_running_loop()
-        entry = OpenInteraction(interaction, run_id, loop.create_future())
-        entry.timer = loop.call_later(self._ttl, self._expire, interaction_id)
-        self._open[interaction_id] = entry
-        metrics.interaction_opened(kind_label(kind))
-        self._store.save_interaction(interaction, (interaction_id, run_id))
-        self._on_change(run_id)
-        return entry
-
-    async def _wait(self, entry: OpenInteraction) -> Answer:
-        try:
-            return await asyncio.shield(entry.future)
-        finally:
-            if entry.timer:
-                entry.timer.cancel()
-            if not entry.future.done():
-                self._close(entry, ip.INTERACTION_STATE_CANCELLED, rp.RESOLUTION_SOURCE_RUN_ENDED)
 
     # answered by callers
 
@@ -339,88 +220,12 @@ class InteractionBroker:
         self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer)
         return entry.interaction
 
-    # endings without an answer
-
-    def _expire(self, interaction_id: str) -> None:
-        entry = self._open.get(interaction_id)
-        if entry is not None:
-            self._close(entry, ip.INTERACTION_STATE_EXPIRED, rp.RESOLUTION_SOURCE_EXPIRED)
-
-    def _close(self, entry: OpenInteraction, state: int, source: int) -> None:
-        self._finish(entry, state, closing_answer(entry.interaction.kind, source))
-
-    def _finish(self, entry: OpenInteraction, state: int, answer: Answer) -> None:
-        interaction_id = id_of(entry.interaction)
-        if isinstance(answer, TakeoverAnswer):
-            answer = entry.finishing(answer) if entry.finishing else answer
-            entry.interaction.takeover_control.ending = answer.ending  # type: ignore[assignment]
-        was_open = self._open.pop(interaction_id, None) is not None
-        if entry.timer:
-            entry.timer.cancel()
-        entry.interaction.state = state  # type: ignore[assignment]
-        entry.interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
-        if was_open:
-            observe_closed(entry.interaction)
-        self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
-        if self._log.is_open(entry.run_id):
-            self._log.append(entry.run_id, resolution_event(interaction_id, answer))
-        if not entry.future.done():
-            entry.future.set_result(answer)
-        self._on_change(entry.run_id)
-
-    def end_run(self, run_id: str) -> None:
-        """Cancels whatever the run still has pending."""
-        for entry in [e for e in self._open.values() if e.run_id == run_id]:
-            self._close(entry, ip.INTERACTION_STATE_CANCELLED, rp.RESOLUTION_SOURCE_RUN_ENDED)
-
-    def close_abandoned(self, active: Container[str] = ()) -> int:
-        """At start-up: interactions a previous process left pending are cancelled, except those
-        of runs still `active` (their executor or claimant closes them)."""
-        pending = self._store.list_interactions(None, [PENDING], 1_000_000, None)
-        stale = [i for i in pending if i.run.removeprefix("runs/") not in active]
-        return self._cancel_stored(stale)
-
-    def close_pending_of(self, run_id: str) -> int:
-        """The pending interactions of a run a lost replica executed are cancelled."""
-        return self._cancel_stored(self._store.list_interactions(run_id, [PENDING], 10_000, None))
-
-    def _cancel_stored(self, stale: list[ip.Interaction]) -> int:
-        for interaction in stale:
-            interaction.state = ip.INTERACTION_STATE_CANCELLED
-            interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
-            run_id = interaction.run.removeprefix("runs/")
-            self._store.save_interaction(interaction, (id_of(interaction), run_id))
-        return len(stale)
-
     # reading
-
-    def is_pending(self, interaction_id: str) -> bool:
-        """Open here, or pending in the store (asked by a run another replica executes)."""
-        if interaction_id in self._open:
-            return True
-        stored = self._store.get_interaction(interaction_id)
-        return stored is not None and stored.state == PENDING
-
-    def pending_kinds(self, run_id: str) -> set[int]:
-        return {e.interaction.kind for e in self._open.values() if e.run_id == run_id}
-
-    def stored(self, interaction_id: str) -> ip.Interaction:
-        """The interaction as it is now (open here, or as stored); NotFound when there is none."""
-        return self._get(interaction_id)
 
     def get(self, interaction_id: str, principal: Principal) -> ip.Interaction:
         principal.require(Scope.RUNS_READ)
         self._check_visible(interaction_id, principal)
         return self._get(interaction_id)
-
-    def _get(self, interaction_id: str) -> ip.Interaction:
-        entry = self._open.get(interaction_id)
-        if entry is not None:
-            return entry.interaction
-        stored = self._store.get_interaction(interaction_id)
-        if stored is None:
-            raise NotFound(f"{interaction_name(interaction_id)} does not exist")
-        return stored
 
     def list(
         self, run_id: str | None, states: list[int], size: int, token: str, principal: Principal
