@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from outrider.server.core.storage.postgres.presence import OWNED
-from outrider.server.core.storage.postgres.writer import Write
+from outrider.server.core.storage.postgres.writes import Write
 
 CHUNK_BYTES = 256 * 1024  # ReadArtifact's default chunk: one row per default read
 

@@ -23,7 +23,7 @@ from outrider.server.core.storage.postgres.presence import (
     unowned,
 )
 from outrider.server.core.storage.postgres.secrets import shared_secret
-from outrider.server.core.storage.postgres.writer import Write
+from outrider.server.core.storage.postgres.writes import Write
 
 
 class PostgresCluster(PostgresConnection):

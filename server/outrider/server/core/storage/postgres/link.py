@@ -8,7 +8,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 
@@ -19,10 +19,8 @@ from outrider.server.core.storage.postgres.replay import (
     first_missing,
     identify,
 )
+from outrider.server.core.storage.postgres.writes import Write
 from outrider.server.telemetry import metrics
-
-if TYPE_CHECKING:
-    from outrider.server.core.storage.postgres.writer import Write
 
 log = logging.getLogger(__name__)
 

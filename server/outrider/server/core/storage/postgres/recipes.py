@@ -7,7 +7,7 @@ from outrider.server.core import clock
 from outrider.server.core.storage.postgres.connection import (
     PostgresConnection,
 )
-from outrider.server.core.storage.postgres.writer import Write
+from outrider.server.core.storage.postgres.writes import Write
 
 
 class PostgresRecipes(PostgresConnection):

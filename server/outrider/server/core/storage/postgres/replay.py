@@ -20,12 +20,11 @@ from __future__ import annotations
 import collections
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 
-if TYPE_CHECKING:
-    from outrider.server.core.storage.postgres.writer import Write
+from outrider.server.core.storage.postgres.writes import Write
 
 # Bytes of statement parameters the window holds at most: the oldest batches leave first.
 WINDOW_BYTES = 16 * 1024 * 1024

@@ -40,7 +40,7 @@ from outrider.server.core.storage.postgres.starts import (
     forget_expired,
     insert_new_run,
 )
-from outrider.server.core.storage.postgres.writer import Write
+from outrider.server.core.storage.postgres.writes import Write
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
     decoded,

@@ -24,7 +24,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -34,6 +34,7 @@ import psycopg
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage.postgres.link import WriterLink
 from outrider.server.core.storage.postgres.replay import ReadOnlyServer
+from outrider.server.core.storage.postgres.writes import Write
 
 log = logging.getLogger(__name__)
 
@@ -43,25 +44,6 @@ _GIVE_UP_EVERY = 0.25  # seconds between two looks at a barrier's give_up()
 # within half a second of accepting writes.
 _RETRY_DELAYS = (0.05, 0.1, 0.2, 0.5)
 _LOG_EVERY = 20  # attempts between two log lines of one outage
-
-
-@dataclass(frozen=True)
-class Write:
-    sql: str
-    params: Sequence[Any]
-    announces: tuple[str, int] | None = None  # (run id, sequence) of an appended event
-    # The run whose ownership the statement checks: it returns a row when it wrote, none when
-    # another process owns the run now (see WriteBehind.fenced_out).
-    fenced: str | None = None
-    weight: int = 0  # bytes of artifact data it carries (see WriteBehind.backlog_bytes)
-    # How it is sent again on a new server (see pg_replay): "" as `sql`; another statement (a
-    # stricter fence: a replay must not take a run back); None: never (not idempotent, or it
-    # judges other processes by a presence they may not have taken back yet).
-    replay: str | None = ""
-    run_id: str | None = None  # the run it belongs to, when not `fenced` (forgotten on delete)
-
-    def statement(self, replaying: bool) -> str:
-        return (self.replay or self.sql) if replaying else self.sql
 
 
 @dataclass(frozen=True)
