@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs.starts import Started
+from outrider.server.core.request_ids import Started
 from outrider.server.grpc_edge.errors import core_error
 from outrider.server.grpc_edge.streams import is_replay
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes

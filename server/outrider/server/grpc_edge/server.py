@@ -73,7 +73,9 @@ class OutriderServer:
         # Only replicas sharing a store can outlive each other's runs.
         # Workers take lost runs over; an API-only replica could only end them.
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
-        self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
+        self.failover = (
+            FailoverSweeper(self.runs.sweep_orphans, settings.failover_interval) if sweeps else None
+        )
         period = keeper_period(settings.failover_interval)
         self.presence = PresenceKeeper(self.store, period) if shared else None
         self._agents = agents

@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Mapping
 
 from outrider.server.core.background import BackgroundTask
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.runs.manager import RunManager
 
 log = logging.getLogger(__name__)
+
+# One sweep (runs/adoption.py): given the orphans seen before (run id -> sweeps in a row), how
+# many runs it took over and the orphans seen now.
+Sweep = Callable[[Mapping[str, int]], tuple[int, dict[str, int]]]
 
 
 class FailoverSweeper(BackgroundTask):
     """`start()` sweeps every `interval` seconds; `stop()` (idempotent) ends it."""
 
-    def __init__(self, runs: RunManager, interval: float) -> None:
+    def __init__(self, sweep: Sweep, interval: float) -> None:
         super().__init__("outrider-failover", self._every_interval)
-        self._runs = runs
+        self._sweep = sweep
         self._interval = interval
 
     async def _every_interval(self) -> None:
@@ -30,7 +34,7 @@ class FailoverSweeper(BackgroundTask):
         while True:
             await asyncio.sleep(self._interval)
             try:
-                closed, seen = self._runs.sweep_orphans(seen)
+                closed, seen = self._sweep(seen)
             except Unavailable as error:  # the store is unreachable: nobody is judged meanwhile
                 log.info("failover sweep skipped: %s", error.message)
                 seen = {}

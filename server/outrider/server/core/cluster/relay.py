@@ -19,7 +19,7 @@ from google.protobuf import timestamp_pb2
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs.starts import Started
+from outrider.server.core.request_ids import Started
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import browser_control_service_pb2 as bcs

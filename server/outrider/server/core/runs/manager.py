@@ -25,6 +25,7 @@ from outrider.server.core.interactions.answer_links import AnswerLinks
 from outrider.server.core.interactions.answers import Answers
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.request_ids import Started
 from outrider.server.core.runs.adoption import Adoption
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.artifacts import ArtifactStore
@@ -33,7 +34,7 @@ from outrider.server.core.runs.quotas import QuotaDefaults, Quotas
 from outrider.server.core.runs.readiness import Readiness, check_agents
 from outrider.server.core.runs.reading import RunReader, one_by_one
 from outrider.server.core.runs.starting import RunSpec, Starter
-from outrider.server.core.runs.starts import START_WAIT, Started
+from outrider.server.core.runs.starts import START_WAIT
 from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound

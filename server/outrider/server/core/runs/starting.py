@@ -15,13 +15,13 @@ from outrider.server.core.errors import ResourceExhausted, StartInDoubt, Unavail
 from outrider.server.core.events.log import EventLog
 from outrider.server.core.names import new_id, run_name
 from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.request_ids import Started
 from outrider.server.core.runs.agent import Agent, AgentRegistry
 from outrider.server.core.runs.execution import ActiveRun, Executions
 from outrider.server.core.runs.observing import KIND_NAMES
 from outrider.server.core.runs.quotas import Quotas
 from outrider.server.core.runs.starts import (
     NOT_CONFIRMED,
-    Started,
     answer_when_saved,
     replayed_run,
     settle,

@@ -18,47 +18,24 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
 from outrider.server.core import clock
-from outrider.server.core.errors import AlreadyExists, InvalidArgument, Unavailable, quoted
+from outrider.server.core.errors import AlreadyExists, Unavailable
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
+from outrider.server.core.request_ids import KEY_REUSED
 from outrider.server.core.secrets.redaction import mask_secret_data
 from outrider.server.core.storage.contract import KeyedRun, StartKey, Store
 from outrider.v1 import params_pb2, run_pb2
 
 log = logging.getLogger(__name__)
 
-KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
 NOT_CONFIRMED = "START_NOT_CONFIRMED"
 START_WAIT = 10.0  # seconds a caller waits for its new run's record to commit
-MAX_KEY_CHARS = 255  # an Idempotency-Key header (gRPC request ids are UUIDs)
 _SETTLE_DELAYS = (0.5, 1.0, 2.0, 4.0, *(8.0,) * 30)  # about four minutes in all
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Started:
-    """What a start returns: the run, and whether an earlier start with the same key made it."""
-
-    run: run_pb2.Run
-    replayed: bool = False
-
-
-def check_request_id(value: str, field: str) -> str:
-    """An AIP-155 request id: "" (none) or a UUID in its 8-4-4-4-12 form, returned lower-cased
-    so that the same UUID in either case is the same key."""
-    if value and not _UUID.fullmatch(value):
-        raise InvalidArgument.single(
-            field,
-            f"must be a UUID such as 3f2b8c1e-5d4a-4e7b-9c0d-2a6f8e1b7c3d, not {quoted(value)}",
-        )
-    return value.lower()
 
 
 def start_key(
