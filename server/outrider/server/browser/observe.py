@@ -27,9 +27,9 @@ from outrider.server.browser.prompts import page_message
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.screenshots import Screenshotter
 from outrider.server.browser.secrets import Secrets
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.core.errors import Unavailable
 from outrider.server.models.base import ImagePart
+from outrider.server.settings.browser import BrowserSettings
 from outrider.v1 import automate_events_pb2 as ae
 
 log = logging.getLogger(__name__)

@@ -34,7 +34,6 @@ from outrider.server.browser.recipe_store import RecipeStore
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
@@ -47,6 +46,7 @@ from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
+from outrider.server.settings.browser import BrowserSettings
 from outrider.server.telemetry import steps, tracing
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2

@@ -10,9 +10,9 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from outrider.server.browser.settings import BrowserSettings
-from outrider.server.models.provider_settings import ProviderSettings
-from outrider.server.research.settings import ResearchSettings
+from outrider.server.settings.browser import BrowserSettings
+from outrider.server.settings.providers import ProviderSettings
+from outrider.server.settings.research import ResearchSettings
 from outrider.server.units import parse_duration, parse_size
 
 

@@ -1,12 +1,37 @@
 """Settings of the real model providers: keys from the providers' usual environment variables,
-base URLs, and the timeout and retry policy shared by every adapter."""
+base URLs, the timeout and retry policy shared by every adapter, and the price table
+(`Price`; models/pricing.py estimates costs from it)."""
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from outrider.server.models.pricing import Price
+# provider -> (read, write) as a share of the input price, where the table gives none
+_CACHE_RATIOS = {
+    "anthropic": (0.1, 1.25),
+    "openai": (0.5, 1.0),
+    "gemini": (0.25, 1.0),
+}
+
+
+class Price(BaseModel):
+    input: float = Field(ge=0, description="US dollars per million input tokens.")
+    output: float = Field(ge=0, description="US dollars per million output tokens.")
+    cached_input: float | None = Field(
+        None, ge=0, description="US dollars per million input tokens read from the prompt cache."
+    )
+    cache_write: float | None = Field(
+        None, ge=0, description="US dollars per million input tokens written to the prompt cache."
+    )
+
+    def cache_prices(self, provider: str) -> tuple[float, float]:
+        """(read, write) per million tokens: the table's, else the provider's ratio."""
+        read, write = _CACHE_RATIOS.get(provider, (1.0, 1.0))
+        return (
+            self.input * read if self.cached_input is None else self.cached_input,
+            self.input * write if self.cache_write is None else self.cache_write,
+        )
 
 
 def _env(*names: str) -> AliasChoices:
