@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from outrider.server.browser.env import BrowserEnv
 from outrider.server.browser.launcher import BrowserLauncher
-from outrider.server.browser.run import ROLES, BrowserEnv, BrowserRun
+from outrider.server.browser.run import ROLES, BrowserRun
 from outrider.server.chromium import browser_problem
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.runs.agent import Params, RunContext

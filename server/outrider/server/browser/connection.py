@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import mimetypes
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import ProxySettings
 
 from outrider.server.browser.actions import ActionResult
+from outrider.server.browser.env import BrowserEnv
 from outrider.server.browser.launcher import Connected
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.session import BrowserSession
@@ -18,9 +18,6 @@ from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.proxy import GuardedProxy
 from outrider.v1 import automate_events_pb2 as ae
-
-if TYPE_CHECKING:
-    from outrider.server.browser.run import BrowserEnv
 
 _CLOSED_MARKERS = ("has been closed", "Target closed", "Browser closed", "crashed")
 

@@ -11,18 +11,18 @@ read again before the model is asked anything.
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from outrider.server.browser.actions import ActionResult
 from outrider.server.browser.live import LiveSession
+from outrider.server.browser.reporting import Reporter
+from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session import BrowserSession
 from outrider.server.core.control.gate import ControlGate
 from outrider.server.core.interactions.resolutions import TakeoverAnswer
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.security.fences import defused_line
 from outrider.v1 import browser_control_pb2 as bc
-
-if TYPE_CHECKING:
-    from outrider.server.browser.run import BrowserRun
 
 TAKEN_OVER = "a person took over the browser since it was chosen"
 NOT_DONE = (  # as browser/turns.py words the calls of a turn it stops
@@ -32,8 +32,27 @@ NOT_DONE = (  # as browser/turns.py words the calls of a turn it stops
 _GO_ON = "Find another way, or abort if there is none."
 
 
+class PageReader(Protocol):
+    """The run's observer, as human control uses it (browser/observe.py)."""
+
+    async def observe(self, iteration_id: str, screenshot: bool = True) -> bool: ...
+
+
+class ControlledRun(Protocol):
+    """What human control uses of its run (browser/run.py)."""
+
+    @property
+    def ctx(self) -> RunContext: ...
+    @property
+    def secrets(self) -> Secrets: ...
+    @property
+    def reporter(self) -> Reporter: ...
+    @property
+    def observer(self) -> PageReader: ...
+
+
 class HumanControl:
-    def __init__(self, run: BrowserRun) -> None:
+    def __init__(self, run: ControlledRun) -> None:
         self._run = run
         self._control = run.ctx.control
         self.gate = self._control.gate if self._control is not None else ControlGate()

@@ -7,12 +7,15 @@ import asyncio
 import base64
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from outrider.server.browser.connection import Connection
+from outrider.server.browser.conversation import Conversation
+from outrider.server.browser.human_control import HumanControl
 from outrider.server.browser.js import load_js
 from outrider.server.browser.page_model import (
     LARGE_PAGE_NOTE,
@@ -25,23 +28,44 @@ from outrider.server.browser.page_model import (
 )
 from outrider.server.browser.prompts import page_message
 from outrider.server.browser.refs import RefMap
+from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.screenshots import Screenshotter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.core.errors import Unavailable
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.models.base import ImagePart
 from outrider.server.settings.browser import BrowserSettings
 from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import params_pb2
 
 log = logging.getLogger(__name__)
 _LARGE_PAGE_JS = load_js("large_page.js")
 _PAGE_FACTS_JS = load_js("page_facts.js")
 
-if TYPE_CHECKING:
-    from outrider.server.browser.run import BrowserRun
+
+class ObservedRun(Protocol):
+    """What the observer uses of its run (browser/run.py)."""
+
+    @property
+    def ctx(self) -> RunContext: ...
+    @property
+    def params(self) -> params_pb2.AutomateParams: ...
+    @property
+    def reporter(self) -> Reporter: ...
+    @property
+    def secrets(self) -> Secrets: ...
+    @property
+    def refs(self) -> RefMap: ...
+    @property
+    def conversation(self) -> Conversation: ...
+    @property
+    def connection(self) -> Connection: ...
+    @property
+    def human(self) -> HumanControl: ...
 
 
 class Observer:
-    def __init__(self, run: BrowserRun, settings: BrowserSettings) -> None:
+    def __init__(self, run: ObservedRun, settings: BrowserSettings) -> None:
         self._run = run
         self._settings = settings
         self._title = ""

@@ -5,24 +5,31 @@ The run calls these hooks; with recipes off every hook does nothing."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.browser.recipes import REPLAYABLE, Recorder, Values, recipe_key, role_and_name
-from outrider.server.browser.replay import Divergence, Replayer
+from outrider.server.browser.replay import Divergence, ReplayedRun, Replayer
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.models.base import ToolCall
 from outrider.server.telemetry import metrics
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import run_event_pb2 as rp
 
-if TYPE_CHECKING:
-    from outrider.server.browser.run import BrowserRun
-
 Plan = dict[str, Any]
 
 
+class RecipeRun(ReplayedRun, Protocol):
+    """What the recipe hooks use of their run (browser/run.py): what a replay uses, and more."""
+
+    @property
+    def ctx(self) -> RunContext: ...
+    @property
+    def data_view(self) -> Any: ...
+
+
 class RunRecipes:
-    def __init__(self, run: BrowserRun, store: RecipeStore | None) -> None:
+    def __init__(self, run: RecipeRun, store: RecipeStore | None) -> None:
         self._run = run
         mode = run.ctx.options.recipes
         wanted = mode in (params_pb2.RECIPE_MODE_RECORD, params_pb2.RECIPE_MODE_REPLAY)

@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from playwright.async_api import Error as PlaywrightError
 
-from outrider.server.browser.human_control import NOT_DONE, TAKEN_OVER
+from outrider.server.browser.connection import Connection
+from outrider.server.browser.conversation import Conversation
+from outrider.server.browser.endings import Endings
+from outrider.server.browser.human_control import NOT_DONE, TAKEN_OVER, HumanControl
+from outrider.server.browser.observe import Observer
 from outrider.server.browser.page_model import SLOW_PAGE_NOTE
 from outrider.server.browser.recipe_store import Recipe, Step
 from outrider.server.browser.recipes import Values, fingerprint, page_address, refs_named
+from outrider.server.browser.refs import RefMap
+from outrider.server.browser.reporting import Reporter
+from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.turns import TurnRunner
 from outrider.server.core.events.names import by_wire_value
 from outrider.server.models.base import ModelReply, ToolCall
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import run_pb2
-
-if TYPE_CHECKING:
-    from outrider.server.browser.recipe_hooks import RunRecipes
-    from outrider.server.browser.run import BrowserRun
+from outrider.v1 import params_pb2, run_pb2
 
 _QUALITY = by_wire_value(ae.CompletionQuality.DESCRIPTOR)
 # Counts the matches and marks the only one, in one round trip.
@@ -68,8 +72,41 @@ def turns_of(steps: list[Step]) -> list[list[Step]]:
     return turns
 
 
+class ReplayedRun(Protocol):
+    """What a replay uses of its run (browser/run.py)."""
+
+    @property
+    def params(self) -> params_pb2.AutomateParams: ...
+    @property
+    def reporter(self) -> Reporter: ...
+    @property
+    def secrets(self) -> Secrets: ...
+    @property
+    def refs(self) -> RefMap: ...
+    @property
+    def conversation(self) -> Conversation: ...
+    @property
+    def connection(self) -> Connection: ...
+    @property
+    def observer(self) -> Observer: ...
+    @property
+    def human(self) -> HumanControl: ...
+    @property
+    def turns(self) -> TurnRunner: ...
+    @property
+    def endings(self) -> Endings: ...
+
+
+class ReplayHooks(Protocol):
+    """What a replay uses of the run's recipe hooks (browser/recipe_hooks.py)."""
+
+    @property
+    def values(self) -> Values: ...
+    def replayed(self, steps: int) -> None: ...
+
+
 class Replayer:
-    def __init__(self, run: BrowserRun, hooks: RunRecipes, recipe: Recipe) -> None:
+    def __init__(self, run: ReplayedRun, hooks: ReplayHooks, recipe: Recipe) -> None:
         self._run, self._hooks, self._recipe = run, hooks, recipe
         self._values: Values = hooks.values
         self._tags = itertools.count(1)

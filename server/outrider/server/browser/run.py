@@ -4,7 +4,7 @@ abort; every ending reported in the seed's terminal shape."""
 from __future__ import annotations
 
 import secrets as token_source
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
@@ -14,11 +14,12 @@ from outrider.server.browser.budget import ErrorBudget, RepeatGuard
 from outrider.server.browser.connection import BrowserLost, Connection
 from outrider.server.browser.conversation import Conversation
 from outrider.server.browser.endings import Endings
+from outrider.server.browser.env import BrowserEnv
 from outrider.server.browser.firewall import Firewall, Hold
 from outrider.server.browser.forms import FilledForm, FormInput
 from outrider.server.browser.holds import HoldDecider
 from outrider.server.browser.human_control import NOT_DONE, HumanControl
-from outrider.server.browser.launcher import BrowserLauncher, NoBrowserAvailable
+from outrider.server.browser.launcher import NoBrowserAvailable
 from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
 from outrider.server.browser.observe import Observer
 from outrider.server.browser.prompts import (
@@ -44,23 +45,12 @@ from outrider.server.core.runs.resume_gate import resumed_note
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy
-from outrider.server.net.guard import NetworkGuard
-from outrider.server.settings import Settings
-from outrider.server.settings.browser import BrowserSettings
 from outrider.server.telemetry import steps, tracing
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2
 
 _NOT_BROWSER_ACTIONS = frozenset({"done", "abort"})
 ROLES = ("planner", "actor", "validator", "extractor")
-
-
-@dataclass(frozen=True)
-class BrowserEnv:
-    settings: Settings
-    browser: BrowserSettings
-    launcher: BrowserLauncher
-    guard: NetworkGuard
 
 
 class BrowserRun:

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from outrider.server.browser.actions import ActionResult
-from outrider.server.browser.human_control import TAKEN_OVER
+from outrider.server.browser.connection import Connection
+from outrider.server.browser.conversation import Conversation
+from outrider.server.browser.human_control import TAKEN_OVER, HumanControl
+from outrider.server.browser.observe import Observer
 from outrider.server.browser.recipes import role_and_name, shown_refs
+from outrider.server.browser.reporting import Reporter
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.models.base import ToolCall
-
-if TYPE_CHECKING:
-    from outrider.server.browser.run import BrowserRun
 
 # Calls that move to another page or tab whatever their outcome: nothing chosen on the old
 # page applies after them.
@@ -37,6 +39,27 @@ class TurnOutcome:
     stopped: str = ""  # why the calls after `ran` were not carried out
 
 
+class TurnsRun(Protocol):
+    """What the turn runner uses of its run (browser/run.py): its parts, and `handle`, which
+    carries out one call."""
+
+    @property
+    def ctx(self) -> RunContext: ...
+    @property
+    def reporter(self) -> Reporter: ...
+    @property
+    def conversation(self) -> Conversation: ...
+    @property
+    def connection(self) -> Connection: ...
+    @property
+    def observer(self) -> Observer: ...
+    @property
+    def human(self) -> HumanControl: ...
+    async def handle(
+        self, call: ToolCall, iteration_id: str, view: str, turn: int, targets: Targets | None
+    ) -> ActionResult: ...
+
+
 @dataclass(frozen=True)
 class _Where:
     """What a call may change that ends the turn."""
@@ -48,7 +71,7 @@ class _Where:
 
 
 class TurnRunner:
-    def __init__(self, run: BrowserRun, limit: int) -> None:
+    def __init__(self, run: TurnsRun, limit: int) -> None:
         self._run = run
         self.limit = limit
 

@@ -3,25 +3,53 @@ feedback for the actor (it keeps working), or rejected once too often (the run f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
+from outrider.server.browser.connection import Connection
+from outrider.server.browser.conversation import Conversation
+from outrider.server.browser.endings import Endings
+from outrider.server.browser.model_calls import ModelCaller
+from outrider.server.browser.observe import Observer
 from outrider.server.browser.prompts import VALIDATION_SCHEMA, validation_text
+from outrider.server.browser.recipe_hooks import RunRecipes
+from outrider.server.browser.reporting import Reporter
+from outrider.server.browser.secrets import Secrets
 from outrider.server.core import validation
 from outrider.server.core.events.names import by_wire_value
 from outrider.server.models.base import Message, ModelRequest
 from outrider.server.telemetry import steps
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import run_pb2
-
-if TYPE_CHECKING:
-    from outrider.server.browser.run import BrowserRun
+from outrider.v1 import params_pb2, run_pb2
 
 _QUALITY = by_wire_value(ae.CompletionQuality.DESCRIPTOR)
 ACCEPTED_QUALITY = frozenset({"complete", "excellent"})
 
 
+class ValidatedRun(Protocol):
+    """What the validator uses of its run (browser/run.py)."""
+
+    @property
+    def params(self) -> params_pb2.AutomateParams: ...
+    @property
+    def reporter(self) -> Reporter: ...
+    @property
+    def secrets(self) -> Secrets: ...
+    @property
+    def caller(self) -> ModelCaller: ...
+    @property
+    def conversation(self) -> Conversation: ...
+    @property
+    def connection(self) -> Connection: ...
+    @property
+    def observer(self) -> Observer: ...
+    @property
+    def recipes(self) -> RunRecipes: ...
+    @property
+    def endings(self) -> Endings: ...
+
+
 class Validator:
-    def __init__(self, run: BrowserRun) -> None:
+    def __init__(self, run: ValidatedRun) -> None:
         self._run = run
         self.validations = 0
 
