@@ -11,7 +11,7 @@ import grpc
 import httpx
 import pytest
 
-from outrider.server.core.runs.manager import search
+from outrider.server.core.runs import search
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges

@@ -35,7 +35,7 @@ from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2, run_pb2
 
-log = logging.getLogger("outrider.server.core.runs.manager")  # with runs/observing.py
+log = logging.getLogger("outrider.server.core.runs")  # with runs/observing.py
 
 _END_STATES = {
     "CANCELLED": run_pb2.RUN_STATE_CANCELLED,

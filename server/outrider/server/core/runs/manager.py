@@ -44,7 +44,7 @@ from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics
 from outrider.v1 import run_pb2
 
-log = logging.getLogger("outrider.server.core.runs.manager")  # with runs/observing.py
+log = logging.getLogger("outrider.server.core.runs")  # with runs/observing.py
 
 
 class RunManager:

@@ -9,7 +9,7 @@ from outrider.server.telemetry import metrics, tracing
 from outrider.v1 import run_pb2
 
 # the run's own lines, under the name of their room (the manager logs there too)
-log = logging.getLogger("outrider.server.core.runs.manager")
+log = logging.getLogger("outrider.server.core.runs")
 
 KIND_NAMES: dict[int, str] = {
     run_pb2.RUN_KIND_AUTOMATE: "Automate",

@@ -19,7 +19,7 @@ from outrider.server.core.events.log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.interactions.answer_links import AnswerLinks
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.runs.manager import search
+from outrider.server.core.runs import search
 from outrider.server.core.runs.execution import ActiveRun
 from outrider.server.core.runs.stream_checks import Reauthenticate, checked
 from outrider.server.core.storage import ACTIVE_STATES, Store
