@@ -24,11 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from outrider.server.core.artifacts import ArtifactStore
 from outrider.server.core.principals import SYSTEM
+from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.storage import Store
-from outrider.server.core.storage.postgres import PostgresStore
-from outrider.server.core.store import SqliteStore
+from outrider.server.core.storage.postgres.store import PostgresStore
+from outrider.server.core.storage.sqlite.store import SqliteStore
 from outrider.v1 import run_pb2
 from tests.support.postgres import PostgresServer
 

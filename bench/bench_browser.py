@@ -80,8 +80,8 @@ from outrider.server.browser.page_model import build_view
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session import VIEWPORT
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.chromium import CHROMIUM_FLAGS
+from outrider.server.settings.browser import BrowserSettings
 
 SECTIONS = ("snapshots", "steps", "memory", "throughput", "leaks")
 LARGE = rows_name(3000)

@@ -21,9 +21,9 @@ import sys
 import time
 from typing import Any, cast
 
-from outrider.server.core.checkpoints import Checkpoints
-from outrider.server.core.redaction import Redactor
-from outrider.server.core.storage.postgres import PostgresStore
+from outrider.server.core.runs.checkpoints import Checkpoints
+from outrider.server.core.secrets.redaction import Redactor
+from outrider.server.core.storage.postgres.store import PostgresStore
 from outrider.server.fetch.extract import Link
 from outrider.server.fetch.page import Page
 from outrider.server.research.budget import Budget

@@ -31,7 +31,7 @@ from pathlib import Path
 import grpc
 import psycopg
 
-from outrider.server.core.storage.pg_presence import NAMESPACE
+from outrider.server.core.storage.postgres.presence import NAMESPACE
 from outrider.v1 import run_service_pb2, run_service_pb2_grpc
 from tests.support.harness import ServerProcess
 from tests.support.postgres import PostgresServer

@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from outrider.v1 import params_pb2, run_service_pb2
 from tests.browser.wire_model import Turn, WireModel, act, plan, verdict, wire_model
 from tests.models.fake_providers import Answer

@@ -28,10 +28,10 @@ from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.research.agent import ResearchAgent
-from outrider.server.research.settings import ResearchSettings
 from outrider.server.search.corpus import CorpusIndex
 from outrider.server.search.corpus_cli import index_directory
 from outrider.server.settings import Settings
+from outrider.server.settings.research import ResearchSettings
 from outrider.v1 import params_pb2, run_pb2, run_service_pb2, run_service_pb2_grpc
 from outrider.v1 import research_events_pb2 as re_pb
 

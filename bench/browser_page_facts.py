@@ -28,7 +28,7 @@ from playwright.async_api import Page, async_playwright
 
 from bench.browser_report import CHROMIUM, REPO_ROOT
 from outrider.server.browser.js import load_js
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 
 SIZES = (500, 1000, 2000)
 _SCRIPT = "server/outrider/server/browser/js/page_facts.js"

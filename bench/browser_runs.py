@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 import yaml
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 
 Action = dict[str, Any]  # a tool call: {"name": ..., "arguments": {...}}

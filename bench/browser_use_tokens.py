@@ -43,8 +43,8 @@ from outrider.server.browser.prompts import page_message
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session import VIEWPORT
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.chromium import CHROMIUM_FLAGS
+from outrider.server.settings.browser import BrowserSettings
 
 BROWSER_USE_VERSION = "0.13.14"  # the newest release on PyPI when measured (Python 3.11 here)
 VENV = REPO_ROOT / "bench" / ".browser-use-venv"

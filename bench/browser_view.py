@@ -40,7 +40,7 @@ from outrider.server.browser.observe import read_page
 from outrider.server.browser.page_model import PageFacts, build_view, page_facts
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 
 VIEW_PAGES = {
     "invoices (17)": "/view/invoices.html",

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from google.protobuf import json_format
 
-from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.clock import epoch_ms, now_us
+from outrider.server.core.runs.agent import Params, RunContext
 from outrider.server.service import Outrider
 from outrider.server.settings import Settings
 from outrider.v1 import automate_events_pb2 as ae

@@ -18,8 +18,8 @@ from google.protobuf import json_format
 
 from bench.stream_events import agent_payload, complete_payload, done_payload, stats_of
 from outrider.server.core import clock
-from outrider.server.core.agent import Params, RunContext
-from outrider.server.core.event_log import EventLog
+from outrider.server.core.events.log import EventLog
+from outrider.server.core.runs.agent import Params, RunContext
 from outrider.v1 import params_pb2, run_pb2
 
 YIELD_EVERY = 100  # events between `await asyncio.sleep(0)`, so fan-out and writers get to run

@@ -23,7 +23,7 @@ import grpc
 from bench.stream_agent import BenchAgent
 from bench.stream_cpus import Cpus, pin
 from bench.stream_events import prebuilt_responses
-from outrider.server.core.agent import Agent
+from outrider.server.core.runs.agent import Agent
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc

@@ -16,8 +16,8 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 from outrider.server.a2a_edge.parts import MESSAGE_LABEL
-from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.clock import epoch_ms, now_us
+from outrider.server.core.runs.agent import Params, RunContext
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.rest_port import rest_server
 from outrider.v1 import automate_events_pb2 as ae

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from tests.conftest import HarnessFactory
 from tests.support.harness import REPO_ROOT, Harness
 

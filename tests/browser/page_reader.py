@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from tests.conftest import HarnessFactory
 from tests.models.dialects import OPENAI
 from tests.models.fake_providers import Answer, FakeProvider

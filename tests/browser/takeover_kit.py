@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from outrider.server.browser.settings import BrowserSettings
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
+from outrider.server.settings.browser import BrowserSettings
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import browser_control_service_pb2_grpc as bcg
 from outrider.v1 import interaction_pb2 as ip

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_service_pb2

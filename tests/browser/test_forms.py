@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import params_pb2, run_service_pb2
 from tests.browser.conftest import BrowserCaseFactory
 from tests.support.requests import collect, names

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from outrider.server.models.pricing import Price
-from outrider.server.models.provider_settings import ProviderSettings
+from outrider.server.settings.providers import Price, ProviderSettings
 from outrider.v1 import ai_generation_pb2, params_pb2, run_pb2, run_service_pb2
 from outrider.v1 import automate_events_pb2 as ae
 from tests.browser.conftest import BrowserCaseFactory

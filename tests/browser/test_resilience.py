@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from outrider.server.chromium import CHROMIUM_FLAGS
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import params_pb2, run_service_pb2
 from tests.browser.conftest import BrowserCaseFactory
 from tests.browser.test_firewall import PLAN, VALID, act

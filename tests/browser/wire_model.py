@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from tests.conftest import HarnessFactory
 from tests.models.fake_providers import Answer, FakeProvider, openai_body, serve
 from tests.support.harness import Harness

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from outrider.server.core.agent import RunContext
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2

@@ -18,14 +18,14 @@ import yaml
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from outrider.server.agents import production_agents
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.grpc_edge.server import OutriderServer
-from outrider.server.research.settings import ResearchSettings
 from outrider.server.rest_port import rest_server
 from outrider.server.search.corpus import CorpusIndex
 from outrider.server.search.corpus_cli import index_directory
 from outrider.server.settings import Settings
+from outrider.server.settings.browser import BrowserSettings
+from outrider.server.settings.research import ResearchSettings
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import interaction_service_pb2_grpc, params_pb2, run_service_pb2_grpc

@@ -1,5 +1,6 @@
-"""One-time answer links (core/answer_links.py) through both edges: who is shown a link, that
-it is never stored, that it answers its own question once and nothing else, and settings."""
+"""One-time answer links (core/interactions/answer_links.py) through both edges: who is shown a
+link, that it is never stored, that it answers its own question once and nothing else, and
+settings."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import grpc
 import httpx
 import pytest
 
-from outrider.server.core.answer_links import without_token
+from outrider.server.core.interactions.answer_links import without_token
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import run_service_pb2 as rs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2, run_service_pb2
 from tests.support.harness import Harness, eventually

@@ -5,7 +5,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import run_event_pb2 as rp

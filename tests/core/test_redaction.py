@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from google.protobuf import struct_pb2
 
-from outrider.server.core.redaction import REDACTED, Redactor, mask_secret_data
+from outrider.server.core.secrets.redaction import REDACTED, Redactor, mask_secret_data
 from outrider.v1 import automate_events_pb2 as ae
 
 SECRET = 'Pw 9&ü+/"x'

@@ -11,7 +11,7 @@ import grpc
 import httpx
 import pytest
 
-from outrider.server.core import run_search
+from outrider.server.core.runs import search
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges
@@ -87,8 +87,8 @@ async def test_a_rare_text_is_found_by_resuming_a_bounded_scan(
     needle = await start(server, keys, "alice", "The one with the needle")
     for n in range(7):
         await start(server, keys, "alice", f"Haystack {n}")
-    monkeypatch.setattr(run_search, "SCAN_BUDGET", 3)
-    monkeypatch.setattr(run_search, "_BATCH", 3)
+    monkeypatch.setattr(search, "SCAN_BUDGET", 3)
+    monkeypatch.setattr(search, "_BATCH", 3)
     pages, token, calls = [], "", 0
     while True:
         response = await listed(server, keys, task_contains="needle", page_token=token)

@@ -15,10 +15,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from outrider.server.agents import production_agents
 from outrider.server.browser.agent import BrowserAgent
-from outrider.server.core.agent import AgentRegistry
-from outrider.server.models.provider_settings import ProviderSettings
+from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.service import Outrider
 from outrider.server.settings import Settings
+from outrider.server.settings.providers import ProviderSettings
 from outrider.v1 import run_pb2
 from tests.support.harness import REPO_ROOT, settings_for_tests
 

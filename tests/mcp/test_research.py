@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mcp import types
 
-from outrider.server.research.settings import ResearchSettings
+from outrider.server.settings.research import ResearchSettings
 from tests.mcp.support import McpCase, Progress, http_client
 from tests.research.conftest import (
     corpus,

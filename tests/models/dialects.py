@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from outrider.server.models.provider_settings import ProviderSettings
+from outrider.server.settings.providers import ProviderSettings
 from tests.models.fake_providers import (
     FakeProvider,
     anthropic_body,

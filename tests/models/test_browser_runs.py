@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from outrider.v1 import params_pb2, run_pb2, run_service_pb2
 from tests.conftest import HarnessFactory
 from tests.models.dialects import DIALECTS, OPENAI, Dialect

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from outrider.server.models.pricing import Price
+from outrider.server.settings.providers import Price
 from outrider.v1 import run_event_pb2
 from tests.conftest import HarnessFactory
 from tests.models.dialects import ANTHROPIC, DIALECTS, GEMINI, Dialect

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from outrider.server.models.base import Message, ModelError, ModelRequest
-from outrider.server.models.pricing import Price
 from outrider.server.models.registry import RunModels
+from outrider.server.settings.providers import Price
 from outrider.server.telemetry.metrics import REGISTRY
 from tests.models.dialects import Dialect
 from tests.models.fake_providers import Answer, FakeProvider, error_body

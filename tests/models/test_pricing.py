@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from outrider.server.models.base import Usage
-from outrider.server.models.pricing import Price, estimated_cost
+from outrider.server.models.pricing import estimated_cost
+from outrider.server.settings.providers import Price
 
 PRICES = {
     "openai:gpt-4.1-mini": Price(input=0.4, output=1.6),

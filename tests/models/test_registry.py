@@ -9,8 +9,8 @@ from outrider.server.core.errors import FailedPrecondition
 from outrider.server.models.anthropic_model import AnthropicModel
 from outrider.server.models.gemini_model import GeminiModel
 from outrider.server.models.openai_compat import OpenAIChatModel
-from outrider.server.models.provider_settings import ProviderSettings
 from outrider.server.models.registry import HOW_TO_CONFIGURE, resolve_model
+from outrider.server.settings.providers import ProviderSettings
 from outrider.v1 import params_pb2, run_service_pb2
 from tests.conftest import HarnessFactory
 from tests.support.harness import rich_error

@@ -10,7 +10,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.support.harness import ServerProcess

@@ -19,7 +19,7 @@ import grpc
 import httpx
 import pytest
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import interaction_service_pb2_grpc, run_service_pb2, run_service_pb2_grpc
 from tests.rest.support import sse_events

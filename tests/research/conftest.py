@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from outrider.server.research.settings import ResearchSettings
 from outrider.server.search.corpus import CorpusIndex
 from outrider.server.search.corpus_cli import index_directory
+from outrider.server.settings.research import ResearchSettings
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 from tests.conftest import HarnessFactory

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import research_events_pb2 as re_pb
 from outrider.v1 import run_event_pb2
 

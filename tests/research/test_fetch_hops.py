@@ -17,8 +17,8 @@ import pytest
 
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.net.guard import NetworkGuard
-from outrider.server.research.settings import ResearchSettings
 from outrider.server.settings import Settings
+from outrider.server.settings.research import ResearchSettings
 from tests.research.probes import PROBES_DIR, listeners
 from tests.research.web import fixture_web
 

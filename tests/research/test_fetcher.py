@@ -14,8 +14,8 @@ import pytest
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.net.guard import NetworkGuard
-from outrider.server.research.settings import ResearchSettings
 from outrider.server.settings import Settings
+from outrider.server.settings.research import ResearchSettings
 from tests.research.web import Server, fixture_web
 
 

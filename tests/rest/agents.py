@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from outrider.server.core.agent import Params, RunContext
+from outrider.server.core.runs.agent import Params, RunContext
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb

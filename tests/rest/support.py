@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from outrider.server.agents import production_agents
-from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.rest_edge.server import RestServer
 from outrider.server.rest_port import rest_server

@@ -11,9 +11,9 @@ import grpc
 import httpx
 import pytest
 
-from outrider.server.core.event_names import payload_event_name
-from outrider.server.core.resume_gate import unsafe_ending
-from outrider.server.core.terminal import RunStats, terminal_payloads
+from outrider.server.core.events.names import payload_event_name
+from outrider.server.core.runs.resume_gate import unsafe_ending
+from outrider.server.core.runs.terminal import RunStats, terminal_payloads
 from outrider.server.rest_edge import bodies, sse
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2, run_service_pb2
 from tests.rest.conftest import RestFactory

@@ -12,7 +12,7 @@ import pytest
 import tabstack
 import yaml
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from tests.rest.conftest import RestFactory
 from tests.rest.sdk_models import extras
 from tests.support.harness import REPO_ROOT

@@ -10,7 +10,7 @@ from typing import Any
 
 import tabstack
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from tests.browser.wire_model import WireModel, act, plan, wire_model
 from tests.rest.conftest import RestFactory
 from tests.rest.support import RestCase

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import tabstack
 
-from outrider.server.research.settings import ResearchSettings
+from outrider.server.settings.research import ResearchSettings
 from tests.research.conftest import render_scenario, research_settings
 from tests.research.events import iteration_phases
 from tests.research.web import Server

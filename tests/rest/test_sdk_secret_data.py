@@ -11,7 +11,7 @@ import grpc
 import httpx
 import tabstack
 
-from outrider.server.browser.settings import BrowserSettings
+from outrider.server.settings.browser import BrowserSettings
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.browser.secret_checks import leaks_in_files, leaks_in_messages, leaks_in_text
 from tests.browser.wire_model import act, plan, verdict, wire_model

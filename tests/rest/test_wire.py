@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import TypeAdapter
 
-from outrider.server.core.event_names import payload_event_name
+from outrider.server.core.events.names import payload_event_name
 from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import ai_generation_pb2 as ag
 from outrider.v1 import automate_events_pb2 as ae

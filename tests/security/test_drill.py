@@ -13,7 +13,7 @@ import httpx
 import pytest
 from google.protobuf import struct_pb2
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2

@@ -6,7 +6,7 @@ import pytest
 
 from outrider.server.core.errors import ResourceExhausted
 from outrider.server.core.principals import CALLER_SCOPES, Limits, Principal
-from outrider.server.core.quotas import QuotaDefaults, Quotas
+from outrider.server.core.runs.quotas import QuotaDefaults, Quotas
 
 
 class Clock:

@@ -13,8 +13,8 @@ import pytest
 from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage import Store, open_store
-from outrider.server.core.storage.base import REQUEST_ID_TAKEN, ActiveLimits, KeyedRun, StartKey
-from outrider.server.core.storage.postgres import PostgresStore
+from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, ActiveLimits, KeyedRun, StartKey
+from outrider.server.core.storage.postgres.store import PostgresStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 from tests.support.harness import settings_for_tests
 

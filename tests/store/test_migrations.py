@@ -16,8 +16,9 @@ import psycopg
 
 from outrider.server.core.storage.migrations import postgres as pg_migrations
 from outrider.server.core.storage.migrations import sqlite as sqlite_migrations
-from outrider.server.core.storage.postgres import PostgresStore, apply_migrations
-from outrider.server.core.store import SqliteStore
+from outrider.server.core.storage.postgres.connection import apply_migrations
+from outrider.server.core.storage.postgres.store import PostgresStore
+from outrider.server.core.storage.sqlite.store import SqliteStore
 from outrider.v1 import run_pb2
 
 # every version each backend defines (helpers working in parallel leave gaps until merged)

@@ -1,5 +1,5 @@
 """A stream of a run this replica executes waits a PostgreSQL outage out the same way a stream of
-a run another replica executes does (core/outages.py): with heartbeats, and gapless once the
+a run another replica executes does (core/events/outages.py): with heartbeats, and gapless once the
 store is back, also when the outage comes while the stream must read the store: half-way through
 the run's history (a slow consumer), or after its live subscription fell behind. A new stream
 is refused at once meanwhile. Real PostgreSQL (stopped and started), store, presence keeper and
@@ -12,10 +12,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 
 import pytest
 
+from outrider.server.core.cluster.presence import PresenceKeeper
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.event_log import EventLog, WatchBatch
-from outrider.server.core.presence_keeper import PresenceKeeper
-from outrider.server.core.storage.postgres import PostgresStore
+from outrider.server.core.events.log import EventLog, WatchBatch
+from outrider.server.core.storage.postgres.store import PostgresStore
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
 from tests.support.harness import eventually

@@ -9,7 +9,7 @@ import logging
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
-from outrider.server.core.storage.pg_connect import (
+from outrider.server.core.storage.postgres.connect import (
     CLIENT_DEFAULTS,
     check_url,
     hosts_of,

@@ -10,8 +10,8 @@ import time
 
 import psycopg
 
-from outrider.server.core.presence_keeper import PresenceKeeper
-from outrider.server.core.storage.postgres import PostgresStore
+from outrider.server.core.cluster.presence import PresenceKeeper
+from outrider.server.core.storage.postgres.store import PostgresStore
 from outrider.v1 import run_event_pb2
 from tests.store.test_contract import RUNNING, a_run
 

@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from outrider.server.core.storage import ActiveLimits
-from outrider.server.core.storage.postgres import PostgresStore
+from outrider.server.core.storage.postgres.store import PostgresStore
 from tests.store.test_contract import RUNNING, SUCCEEDED, a_run, an_event
 from tests.store.test_pg_connections import append, drop_connections
 from tests.support.harness import eventually

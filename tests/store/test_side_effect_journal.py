@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from outrider.server.core.event_log import EventLog
-from outrider.server.core.redaction import Redactor
-from outrider.server.core.side_effects import SideEffectJournal, SideEffectRefused
+from outrider.server.core.events.log import EventLog
+from outrider.server.core.runs.side_effects import SideEffectJournal, SideEffectRefused
+from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.rows import side_effects_from_rows
 from outrider.v1 import run_event_pb2 as rp

@@ -11,7 +11,7 @@ import grpc
 import psycopg
 import pytest
 
-from outrider.server.core.event_log import EventLog
+from outrider.server.core.events.log import EventLog
 from outrider.server.core.storage import Store
 from outrider.v1 import (
     interaction_pb2,

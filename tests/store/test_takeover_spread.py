@@ -11,8 +11,8 @@ from collections.abc import Callable
 import grpc
 import psycopg
 
+from outrider.server.core.cluster.claim_share import share_of
 from outrider.server.core.storage import ACTIVE_STATES, WorkerLoad
-from outrider.server.core.takeover_share import share_of
 from outrider.v1 import run_service_pb2, run_service_pb2_grpc
 from tests.support.harness import ServerProcess, eventually
 from tests.support.requests import automate_request

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import psycopg
 
-from outrider.server.core.event_log import EventLog
-from outrider.server.core.storage.postgres import PostgresStore
-from outrider.server.core.store import SqliteStore
+from outrider.server.core.events.log import EventLog
+from outrider.server.core.storage.postgres.store import PostgresStore
+from outrider.server.core.storage.sqlite.store import SqliteStore
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2
 from tests.support.harness import eventually

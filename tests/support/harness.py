@@ -22,7 +22,7 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 
 from outrider.server.agents import production_agents
-from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
 from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2_grpc

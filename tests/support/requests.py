@@ -9,7 +9,7 @@ from typing import Any
 import grpc
 from google.protobuf import struct_pb2
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.v1 import params_pb2, run_event_pb2, run_service_pb2
 
 

@@ -25,9 +25,9 @@ from typing import Any
 import httpx
 from google.protobuf import json_format
 
-from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.errors import FailedPrecondition
+from outrider.server.core.runs.agent import Params, RunContext
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import browser_control_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re

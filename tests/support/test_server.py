@@ -12,7 +12,7 @@ import logging
 import os
 
 from outrider.server.__main__ import serve
-from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2
 from tests.support.script_agent import ScriptAgent

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.server.telemetry.catalogue import METRICS
 from tests.telemetry.conftest import PRICE, Observed
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from tests.telemetry.conftest import (
     BROWSER_PARENT,
     BROWSER_TRACE,

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from outrider.server.agents import production_agents
-from outrider.server.core.agent import AgentRegistry
-from outrider.server.core.readiness import Readiness
+from outrider.server.core.runs.agent import AgentRegistry
+from outrider.server.core.runs.readiness import Readiness
 from outrider.server.options import settings_from
 from outrider.server.ports import PortInUse
 from outrider.server.service import Outrider

@@ -7,7 +7,7 @@ with two prewarmed WebUI omnibox popups in a renderer process of their own: a se
 per run that nobody sees, about 0.4 s of CPU in its first minute and some CPU all along. They
 are turned off (Chromium merges this --disable-features list with the one Playwright passes).
 
-`browser_problem` is the start-up check behind the server's readiness (core/readiness.py)."""
+`browser_problem` is the start-up check behind the server's readiness (core/runs/readiness.py)."""
 
 from __future__ import annotations
 

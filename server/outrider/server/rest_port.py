@@ -42,8 +42,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from outrider.server.a2a_edge.app import build_a2a
 from outrider.server.console_edge.app import build_console
-from outrider.server.core.answer_links import CONSOLE_PATH, without_token
-from outrider.server.core.runs import RunManager
+from outrider.server.core.interactions.answer_links import CONSOLE_PATH, without_token
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
 from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.rest_edge.app import build_app as build_api

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from outrider.server.core.agent import AgentRegistry
+from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.ports import check_free
 from outrider.server.rest_port import rest_server
@@ -65,7 +65,7 @@ class Outrider:
     def reload(self) -> bool:
         """SIGHUP: re-reads the key file (both edges share the keyring) and the TLS files. Calls
         already admitted finish; streams end at their next batch or heartbeat once their key is
-        gone (core/stream_checks.py); new connections get the new certificate."""
+        gone (core/runs/stream_checks.py); new connections get the new certificate."""
         try:
             if self.grpc.certificates is not None:
                 self.grpc.certificates.reload()

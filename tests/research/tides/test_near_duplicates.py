@@ -9,8 +9,8 @@ from pathlib import Path
 
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.net.guard import NetworkGuard
-from outrider.server.research.settings import ResearchSettings
 from outrider.server.settings import Settings
+from outrider.server.settings.research import ResearchSettings
 from outrider.v1 import research_events_pb2 as re_pb
 from tests.research.conftest import ResearchCaseFactory
 from tests.research.events import complete, payloads

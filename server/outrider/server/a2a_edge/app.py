@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Route
 from outrider.server.a2a_edge.auth import CallContextBuilder, authenticated
 from outrider.server.a2a_edge.card import RPC_PATH, agent_card
 from outrider.server.a2a_edge.handler import OutriderRequestHandler
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.access import A2A_CARD_PATH
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings

@@ -19,7 +19,7 @@ from a2a.types import a2a_pb2 as a2a
 
 from outrider.server.a2a_edge.links import Caller, CallerLinks
 from outrider.server.a2a_edge.tracker import TaskTracker, Update
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.v1 import run_event_pb2, run_pb2
 
 Item = a2a.Task | Update

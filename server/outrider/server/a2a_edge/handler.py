@@ -16,7 +16,7 @@ from outrider.server.a2a_edge.auth import caller_of
 from outrider.server.a2a_edge.errors import translated, translated_stream
 from outrider.server.a2a_edge.listing import list_tasks
 from outrider.server.a2a_edge.tasks import A2ATasks
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 
 _NO_PUSH = (
     "this agent sends no push notifications: follow a task with message/stream or resubscribe"

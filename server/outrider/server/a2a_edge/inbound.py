@@ -20,7 +20,7 @@ from google.protobuf.message import Message
 
 from outrider.server.a2a_edge.parts import CONTEXT_LABEL, MESSAGE_LABEL
 from outrider.server.core.errors import FieldViolation, InvalidArgument
-from outrider.server.core.runs import RunSpec
+from outrider.server.core.runs.starting import RunSpec
 from outrider.v1 import params_pb2, run_pb2
 
 BROWSE, RESEARCH = "browse", "research"

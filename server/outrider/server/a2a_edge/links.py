@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from outrider.server.core.names import parse_artifact_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 
 
 @dataclass(frozen=True)

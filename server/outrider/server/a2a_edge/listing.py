@@ -18,8 +18,8 @@ from outrider.server.a2a_edge.links import Caller, CallerLinks
 from outrider.server.a2a_edge.parts import CONTEXT_LABEL
 from outrider.server.a2a_edge.tracker import STATE_OF_RUN, TaskTracker
 from outrider.server.core.errors import NotFound
-from outrider.server.core.run_search import RunMatch
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.search import RunMatch
 from outrider.v1 import run_pb2
 
 RUN_STATES: dict[int, list[int]] = {

@@ -9,7 +9,7 @@ from typing import Any
 from a2a.types import a2a_pb2 as a2a
 
 from outrider.server.a2a_edge.parts import data_part, text_part
-from outrider.server.core.event_names import wire_literals
+from outrider.server.core.events.names import wire_literals
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import research_events_pb2 as re
 

@@ -27,7 +27,7 @@ from outrider.server.a2a_edge.links import Caller
 from outrider.server.a2a_edge.parts import TaskRef
 from outrider.server.a2a_edge.replies import FormReply, read_reply
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_pb2
 

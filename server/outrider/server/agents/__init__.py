@@ -3,7 +3,7 @@ UNIMPLEMENTED by the core; nothing is faked."""
 
 from __future__ import annotations
 
-from outrider.server.core.agent import Agent, AgentRegistry
+from outrider.server.core.runs.agent import Agent, AgentRegistry
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2
 

@@ -6,8 +6,8 @@ from outrider.server.browser.env import BrowserEnv
 from outrider.server.browser.launcher import BrowserLauncher
 from outrider.server.browser.run import ROLES, BrowserRun
 from outrider.server.chromium import browser_problem
-from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.errors import OutriderError
+from outrider.server.core.runs.agent import Params, RunContext
 from outrider.server.models.registry import RunModels
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from outrider.server.browser.launcher import BrowserLauncher
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
+from outrider.server.settings.browser import BrowserSettings
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from outrider.server.browser.actions import ActionFailed, ActionResult, ActionRu
 from outrider.server.browser.elements import ElementInfo
 from outrider.server.browser.js import load_js
 from outrider.server.core.clock import epoch_ms, now_us
-from outrider.server.core.interaction_answers import InputAnswer
+from outrider.server.core.interactions.resolutions import InputAnswer
 from outrider.server.security.fences import inline
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2 as rp

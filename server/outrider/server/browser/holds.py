@@ -9,7 +9,7 @@ from collections.abc import Callable
 from outrider.server.browser.firewall import Hold
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.side_effects import BrowserJournal
-from outrider.server.core.agent import RunContext
+from outrider.server.core.runs.agent import RunContext
 from outrider.v1 import run_event_pb2
 
 

@@ -18,9 +18,9 @@ from outrider.server.browser.live import LiveSession
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session import BrowserSession
-from outrider.server.core.agent import RunContext
-from outrider.server.core.control_gate import ControlGate
-from outrider.server.core.interaction_answers import TakeoverAnswer
+from outrider.server.core.control.gate import ControlGate
+from outrider.server.core.interactions.resolutions import TakeoverAnswer
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.security.fences import defused_line
 from outrider.v1 import browser_control_pb2 as bc
 

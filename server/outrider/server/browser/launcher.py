@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from playwright.async_api import Browser, Playwright, async_playwright
 
-from outrider.server.browser.settings import BrowserSettings
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.net.proxy import GuardedProxy
+from outrider.server.settings.browser import BrowserSettings
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from playwright.async_api import Error as PlaywrightError
 from outrider.server.browser.human_input import InputForwarder
 from outrider.server.browser.screencast import Screencast
 from outrider.server.browser.session import BrowserSession
-from outrider.server.core.screen_watch import Unwatch
+from outrider.server.core.control.screen_watch import Unwatch
 from outrider.v1 import browser_control_service_pb2 as bcs
 
 _INPUT_GRACE = 0.5  # seconds after a person's last input before the agent looks again

@@ -12,7 +12,7 @@ from google.protobuf import json_format, struct_pb2
 
 from outrider.server.browser.generation import to_model_messages
 from outrider.server.browser.reporting import Reporter
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.server.models.base import Message, ModelError, ModelReply, ModelRequest, Usage
 from outrider.server.models.pricing import estimated_cost
 from outrider.server.models.registry import RunModels

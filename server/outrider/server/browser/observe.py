@@ -31,10 +31,10 @@ from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.screenshots import Screenshotter
 from outrider.server.browser.secrets import Secrets
-from outrider.server.browser.settings import BrowserSettings
-from outrider.server.core.agent import RunContext
 from outrider.server.core.errors import Unavailable
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.models.base import ImagePart
+from outrider.server.settings.browser import BrowserSettings
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.browser.recipes import REPLAYABLE, Recorder, Values, recipe_key, role_and_name
 from outrider.server.browser.replay import Divergence, ReplayedRun, Replayer
-from outrider.server.core.agent import RunContext
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.models.base import ToolCall
 from outrider.server.telemetry import metrics
 from outrider.v1 import params_pb2, run_pb2

@@ -24,7 +24,7 @@ from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.turns import TurnRunner
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.server.models.base import ModelReply, ToolCall
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2, run_pb2

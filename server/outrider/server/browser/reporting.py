@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
 
-from outrider.server.core.agent import RunContext
 from outrider.server.core.clock import epoch_ms, now_us
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.models.base import Usage
-from outrider.server.models.pricing import Price, estimated_cost
+from outrider.server.models.pricing import estimated_cost
+from outrider.server.settings.providers import Price
 from outrider.v1 import automate_events_pb2 as ae
 
 

@@ -40,8 +40,8 @@ from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
 from outrider.server.browser.validate import Validator
 from outrider.server.core import validation
-from outrider.server.core.agent import RunContext
-from outrider.server.core.resume_gate import resumed_note
+from outrider.server.core.runs.agent import RunContext
+from outrider.server.core.runs.resume_gate import resumed_note
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
 from outrider.server.models.registry import RunModels
 from outrider.server.net.domains import DomainPolicy

@@ -2,7 +2,7 @@
 current tab, running only while someone watches (the first viewer starts it, the last one
 stops it: nothing is captured for nobody), following the run to another tab. Frames go to
 the viewers as they come and are never stored; a viewer that falls behind gets the newest
-(core/screen_watch.py), so the view stays live.
+(core/control/screen_watch.py), so the view stays live.
 
 Chromium sends the next frame once the last one is acknowledged; each is acknowledged on
 arrival. Viewers of different sizes share one screencast at the largest size they asked for.

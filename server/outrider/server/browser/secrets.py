@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from outrider.server.core.redaction import REDACTED, Redactor, mask_secrets
+from outrider.server.core.secrets.redaction import REDACTED, Redactor, mask_secrets
 
 __all__ = ["REDACTED", "Secrets"]
 

@@ -1,4 +1,5 @@
-"""What a browser run journals as side effects (core/side_effects.py keeps the journal), and when.
+"""What a browser run journals as side effects (core/runs/side_effects.py keeps the journal),
+and when.
 
 Side effects are what could change state outside the run if it were started again after a
 takeover: a form sent with a method other than GET, any request with a method other than GET,
@@ -21,7 +22,7 @@ from urllib.parse import urldefrag
 from outrider.server.browser.elements import ElementInfo
 from outrider.server.browser.firewall import Hold
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.side_effects import SideEffectJournal, SideEffectRefused
+from outrider.server.core.runs.side_effects import SideEffectJournal, SideEffectRefused
 from outrider.server.security.fences import defused_line
 from outrider.v1 import run_event_pb2 as rp
 

@@ -21,7 +21,7 @@ from outrider.server.browser.human_control import TAKEN_OVER, HumanControl
 from outrider.server.browser.observe import Observer
 from outrider.server.browser.recipes import role_and_name, shown_refs
 from outrider.server.browser.reporting import Reporter
-from outrider.server.core.agent import RunContext
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.models.base import ToolCall
 
 # Calls that move to another page or tab whatever their outcome: nothing chosen on the old

@@ -15,7 +15,7 @@ from outrider.server.browser.recipe_hooks import RunRecipes
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.core import validation
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.server.models.base import Message, ModelRequest
 from outrider.server.telemetry import steps
 from outrider.v1 import automate_events_pb2 as ae

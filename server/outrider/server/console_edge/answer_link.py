@@ -1,6 +1,6 @@
 """The one-time answer link page, `/answer/<token>`: no sign-in; the token names one pending
-question and is good until it is answered (see core/answer_links.py). The page shows only that
-question, never the run's other data."""
+question and is good until it is answered (see core/interactions/answer_links.py). The page
+shows only that question, never the run's other data."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from outrider.server.console_edge.auth import ConsoleAuth
 from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.questions import question_view
 from outrider.server.console_edge.templating import Pages
-from outrider.server.core.answer_links import AnswerLinks
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import FailedPrecondition, PermissionDenied
+from outrider.server.core.interactions.answer_links import AnswerLinks
 from outrider.v1 import interaction_pb2 as ip
 
 _SENT = "Thank you: the answer went to the agent"

@@ -21,7 +21,7 @@ from outrider.server.console_edge.templating import Pages
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument
 from outrider.server.core.names import interaction_id_in_path
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.sessions import Session
 from outrider.v1 import interaction_pb2 as ip
 

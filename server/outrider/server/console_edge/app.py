@@ -30,7 +30,7 @@ from outrider.server.console_edge.runs_page import RunsPage
 from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.templating import STATIC, Pages
 from outrider.server.core import paging
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.authn import Keyring
 from outrider.server.security.sessions import SessionSigner
 from outrider.server.settings import Settings

@@ -18,7 +18,7 @@ from starlette.responses import RedirectResponse, Response
 
 from outrider.server.console_edge.templating import base_of
 from outrider.server.core.errors import OutriderError, PermissionDenied
-from outrider.server.core.stream_checks import Reauthenticate
+from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.security.authn import PEER_NAME_STATE, Keyring
 from outrider.server.security.sessions import Session, SessionSigner
 from outrider.server.telemetry.logs import bind_principal

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from outrider.server.core.browser_controls import VIEWPORT
+from outrider.server.core.control.browsers import VIEWPORT
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.storage import ACTIVE_STATES
 from outrider.v1 import browser_control_pb2 as bc
 from outrider.v1 import interaction_pb2 as ip

@@ -11,9 +11,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from outrider.server.console_edge.templating import Pages
-from outrider.server.core.answer_links import without_token
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import OutriderError
+from outrider.server.core.interactions.answer_links import without_token
 
 log = logging.getLogger(__name__)
 

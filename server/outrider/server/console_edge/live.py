@@ -27,9 +27,9 @@ from outrider.server.console_edge.run_page import run_id_of
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import run_view
 from outrider.server.core.errors import InvalidArgument, NotFound, OutriderError, Unauthenticated
-from outrider.server.core.event_log import WatchBatch
+from outrider.server.core.events.log import WatchBatch
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.v1 import run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,9 @@ from outrider.server.console_edge.report import cited_pages, report_html
 from outrider.server.console_edge.templating import Pages
 from outrider.server.console_edge.timeline import Row
 from outrider.server.console_edge.views import RunView
-from outrider.server.core.event_names import event_name
+from outrider.server.core.events.names import event_name
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.v1 import run_event_pb2
 
 _SCREENSHOTS = ("browser:screenshot_captured", "browser:screenshot_captured_image")

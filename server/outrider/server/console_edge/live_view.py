@@ -28,7 +28,7 @@ from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import InvalidArgument, OutriderError
 from outrider.server.core.names import parse_interaction_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.v1 import browser_control_service_pb2 as bcs
 
 BOUNDARY = "frame"

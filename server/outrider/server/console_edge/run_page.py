@@ -15,7 +15,7 @@ from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import run_view
 from outrider.server.core.names import artifact_id_in_path, run_id_in_path
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 
 # Shown in the page (inline) when the artifact is one of these; anything else is a download.
 INLINE_IMAGES = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}

@@ -14,7 +14,7 @@ from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import KIND_FILTERS, STATE_FILTERS, WAITING, run_view
 from outrider.server.core.errors import NotFound
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 
 PAGE_SIZE = 25
 MAX_PAGE_SIZE = 200

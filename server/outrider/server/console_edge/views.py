@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.run_search import task_text
+from outrider.server.core.runs.search import task_text
 from outrider.v1 import run_pb2
 
 STATE_LABELS = {

@@ -23,7 +23,7 @@ from outrider.server.core.errors import (
     Unavailable,
     Unimplemented,
 )
-from outrider.server.core.starts import KEY_REUSED
+from outrider.server.core.request_ids import KEY_REUSED
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from outrider.server.fetch.robots import (
 )
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
-from outrider.server.research.settings import ResearchSettings
+from outrider.server.settings.research import ResearchSettings
 from outrider.server.telemetry import metrics, tracing
 
 MAX_REDIRECTS = 5

@@ -17,7 +17,7 @@ import grpc
 
 from outrider.server.core.errors import OutriderError, PermissionDenied, Unauthenticated
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.stream_checks import Reauthenticate
+from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.grpc_edge.errors import abort
 from outrider.server.grpc_edge.relay_client import RELAYED_METHODS
 from outrider.server.security.access import OPEN, Requirement, grpc_requirement
@@ -107,7 +107,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         return principal, recheck
 
     def _relayed(self, token: str, method: str, request: Any) -> Principal:
-        """The caller another replica authenticated and relayed here (core/relay.py)."""
+        """The caller another replica authenticated and relayed here (core/cluster/relay.py)."""
         if self._relay_key is None:
             raise Unauthenticated(
                 "a relayed call, but this replica has no OUTRIDER_CLUSTER_SECRET",

@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 
-from outrider.server.core.browser_controls import BrowserControls
+from outrider.server.core.control.browsers import BrowserControls
 from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.grpc_edge.auth import caller
 from outrider.server.grpc_edge.errors import streaming, unary

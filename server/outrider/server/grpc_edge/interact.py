@@ -11,10 +11,10 @@ import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 
 from outrider.server.core.errors import InvalidArgument, OutriderError
-from outrider.server.core.event_log import WatchItem
+from outrider.server.core.events.log import WatchItem
 from outrider.server.core.names import parse_interaction_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.grpc_edge.streams import as_response
 from outrider.v1 import interaction_service_pb2 as isv
 

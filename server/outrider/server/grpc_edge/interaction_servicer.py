@@ -13,9 +13,9 @@ import grpc
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_interaction_name, parse_run_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs import RunManager
-from outrider.server.core.starts import Started, check_request_id
-from outrider.server.core.stream_checks import current_principal
+from outrider.server.core.request_ids import Started, check_request_id
+from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.stream_checks import current_principal
 from outrider.server.grpc_edge.auth import caller, reauthentication
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.server.grpc_edge.interact import interact

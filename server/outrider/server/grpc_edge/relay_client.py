@@ -1,5 +1,6 @@
-"""The gRPC side of relaying (see core/relay.py): the public RPC, made on the executing replica
-with the caller's principal in a signed relay token instead of the caller's own credentials."""
+"""The gRPC side of relaying (see core/cluster/relay.py): the public RPC, made on the executing
+replica with the caller's principal in a signed relay token instead of the caller's own
+credentials."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from google.protobuf.message import Message
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.starts import Started
+from outrider.server.core.request_ids import Started
 from outrider.server.grpc_edge.errors import core_error
 from outrider.server.grpc_edge.streams import is_replay
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
@@ -115,7 +116,7 @@ class GrpcRelay:
         )
         return response.run
 
-    # a run's live browser (core/browser_controls.py)
+    # a run's live browser (core/control/browsers.py)
 
     async def watch_screen(
         self, address: str, run_id: str, size: tuple[int, int], principal: Principal

@@ -10,8 +10,9 @@ import grpc
 
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_artifact_name, parse_run_name
-from outrider.server.core.runs import RunManager, RunSpec
-from outrider.server.core.starts import check_request_id
+from outrider.server.core.request_ids import check_request_id
+from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.starting import RunSpec
 from outrider.server.grpc_edge.auth import caller, reauthentication
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.server.grpc_edge.streams import as_response, start_metadata

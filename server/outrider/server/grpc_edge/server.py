@@ -11,12 +11,12 @@ import ssl
 import grpc
 from grpc_health.v1 import health, health_pb2_grpc
 
-from outrider.server.core.agent import AgentRegistry
-from outrider.server.core.failover import FailoverSweeper
-from outrider.server.core.log_redaction import SecretLogFilter
-from outrider.server.core.presence_keeper import PresenceKeeper, keeper_period
-from outrider.server.core.retention import RetentionSweeper, retention_policy
-from outrider.server.core.runs import RunManager
+from outrider.server.core.cluster.failover import FailoverSweeper
+from outrider.server.core.cluster.presence import PresenceKeeper, keeper_period
+from outrider.server.core.runs.agent import AgentRegistry
+from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.retention import RetentionSweeper, retention_policy
+from outrider.server.core.secrets.log_redaction import SecretLogFilter
 from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
@@ -73,7 +73,9 @@ class OutriderServer:
         # Only replicas sharing a store can outlive each other's runs.
         # Workers take lost runs over; an API-only replica could only end them.
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
-        self.failover = FailoverSweeper(self.runs, settings.failover_interval) if sweeps else None
+        self.failover = (
+            FailoverSweeper(self.runs.sweep_orphans, settings.failover_interval) if sweeps else None
+        )
         period = keeper_period(settings.failover_interval)
         self.presence = PresenceKeeper(self.store, period) if shared else None
         self._agents = agents
@@ -127,7 +129,7 @@ class OutriderServer:
 
     async def _set_health(self) -> None:
         """The process ("") and interactions serve; RunService ("accepting runs") only when at
-        least one kind of run can start here (core/readiness.py), and later only while the
+        least one kind of run can start here (core/runs/readiness.py), and later only while the
         store is reachable (readiness.HealthStatuses follows that)."""
         readiness = await self.runs.check_readiness()
         if readiness.problems:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from outrider.server.core.starts import Started
+from outrider.server.core.request_ids import Started
 from outrider.v1 import run_event_pb2
 
 RUN_METADATA_KEY = "outrider-run"  # initial metadata naming the run a streaming start created

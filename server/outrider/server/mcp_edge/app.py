@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from starlette.types import Receive, Scope, Send
 
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 

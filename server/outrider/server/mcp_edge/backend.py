@@ -18,7 +18,8 @@ from outrider.server.core.names import (
     parse_run_name,
 )
 from outrider.server.core.principals import Principal
-from outrider.server.core.runs import RunManager, RunSpec
+from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.starting import RunSpec
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import run_event_pb2 as rp
 

@@ -26,7 +26,7 @@ from starlette.types import ASGIApp
 
 from outrider.mcp.server import build_server
 from outrider.server.core import paging
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.mcp_edge.auth import AuthMiddleware, principal_of_request
 from outrider.server.mcp_edge.backend import CoreBackend
 from outrider.server.mcp_edge.guard import HostOriginGuard

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from opentelemetry.trace import SpanKind
 
 from outrider.server.models.base import ChatModel, ModelReply, ModelRequest
-from outrider.server.models.pricing import Price, estimated_cost
+from outrider.server.models.pricing import estimated_cost
+from outrider.server.settings.providers import Price
 from outrider.server.telemetry import metrics, tracing
 
 

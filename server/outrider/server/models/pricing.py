@@ -16,35 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import BaseModel, Field
-
 from outrider.server.models.base import Usage
-
-# provider -> (read, write) as a share of the input price, where the table gives none
-_CACHE_RATIOS = {
-    "anthropic": (0.1, 1.25),
-    "openai": (0.5, 1.0),
-    "gemini": (0.25, 1.0),
-}
-
-
-class Price(BaseModel):
-    input: float = Field(ge=0, description="US dollars per million input tokens.")
-    output: float = Field(ge=0, description="US dollars per million output tokens.")
-    cached_input: float | None = Field(
-        None, ge=0, description="US dollars per million input tokens read from the prompt cache."
-    )
-    cache_write: float | None = Field(
-        None, ge=0, description="US dollars per million input tokens written to the prompt cache."
-    )
-
-    def cache_prices(self, provider: str) -> tuple[float, float]:
-        """(read, write) per million tokens: the table's, else the provider's ratio."""
-        read, write = _CACHE_RATIOS.get(provider, (1.0, 1.0))
-        return (
-            self.input * read if self.cached_input is None else self.cached_input,
-            self.input * write if self.cache_write is None else self.cache_write,
-        )
+from outrider.server.settings.providers import Price
 
 
 def price_of(prices: Mapping[str, Price], model: str) -> Price | None:

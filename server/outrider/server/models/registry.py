@@ -17,9 +17,9 @@ from pathlib import Path
 from outrider.server.core.errors import FailedPrecondition
 from outrider.server.models.base import ChatModel
 from outrider.server.models.observed import ObservedModel
-from outrider.server.models.provider_settings import ProviderSettings
 from outrider.server.models.resilience import RetryPolicy
 from outrider.server.models.scripted import ScriptedModel
+from outrider.server.settings.providers import ProviderSettings
 
 HOW_TO_CONFIGURE = (
     "no model is configured: set OUTRIDER_MODEL (e.g. openai:gpt-4.1-mini with OPENAI_API_KEY, "

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator, Callable
 
 import httpx
 
-from outrider.server.core.agent import Params, RunContext
 from outrider.server.core.errors import OutriderError
+from outrider.server.core.runs.agent import Params, RunContext
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.models.registry import RunModels

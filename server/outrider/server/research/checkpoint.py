@@ -20,7 +20,7 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from outrider.server.core.checkpoints import Checkpoints
+from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.fetch.page import Page
 from outrider.server.models.base import Usage
 from outrider.server.research.run import ResearchRun

@@ -5,7 +5,7 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from outrider.server.core import clock
-from outrider.server.core.agent import RunContext
+from outrider.server.core.runs.agent import RunContext
 from outrider.server.research.state import Source
 from outrider.v1 import research_events_pb2 as re
 

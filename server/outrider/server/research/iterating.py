@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import cast
 
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.server.research import prompts
 from outrider.server.research.budget import BudgetExhausted
 from outrider.server.research.events import samples

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from outrider.server.fetch.page import FetchOutcome
 from outrider.server.models.base import Usage
-from outrider.server.models.pricing import Price, estimated_cost
+from outrider.server.models.pricing import estimated_cost
 from outrider.server.search.chain import SearchStats
+from outrider.server.settings.providers import Price
 from outrider.v1 import research_events_pb2 as re
 
 

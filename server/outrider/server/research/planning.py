@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.server.fetch.page import FetchOutcome
 from outrider.server.fetch.shown import shown_host
 from outrider.server.research import prompts

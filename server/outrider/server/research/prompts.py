@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from outrider.server.core.event_names import wire_literals
+from outrider.server.core.events.names import wire_literals
 from outrider.server.research.state import ResearchState, Source
 from outrider.server.security.fences import defuse, defused_line, inline
 from outrider.v1 import research_events_pb2 as re

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from outrider.server.core.event_names import by_wire_value
+from outrider.server.core.events.names import by_wire_value
 from outrider.v1 import research_events_pb2 as re
 
 LevelName = Literal["low", "medium", "high"]

@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Route
 
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
-from outrider.server.core.runs import RunManager
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.rest_edge.auth import AuthMiddleware, principal_of
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
 from outrider.server.rest_edge.errors import error_response, internal_response

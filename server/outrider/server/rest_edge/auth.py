@@ -13,7 +13,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.principals import Principal
-from outrider.server.core.stream_checks import Reauthenticate
+from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.rest_edge.errors import error_response
 from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate
 from outrider.server.telemetry.logs import bind_principal

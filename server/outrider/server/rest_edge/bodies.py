@@ -14,7 +14,7 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2
 
 from outrider.server.core.errors import FieldViolation, InvalidArgument
-from outrider.server.core.runs import RunSpec
+from outrider.server.core.runs.starting import RunSpec
 from outrider.server.rest_edge.enums import enum_choices, enum_number
 from outrider.server.rest_edge.fields import Reader
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2

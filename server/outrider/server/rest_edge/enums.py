@@ -8,7 +8,7 @@ from functools import cache
 
 from google.protobuf.descriptor import EnumDescriptor
 
-from outrider.server.core.event_names import wire_literals
+from outrider.server.core.events.names import wire_literals
 
 
 @cache

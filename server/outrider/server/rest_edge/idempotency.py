@@ -12,7 +12,7 @@ import re
 from starlette.requests import Request
 
 from outrider.server.core.errors import InvalidArgument
-from outrider.server.core.starts import MAX_KEY_CHARS, check_request_id
+from outrider.server.core.request_ids import MAX_KEY_CHARS, check_request_id
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"

@@ -14,7 +14,8 @@ from outrider.server.core.names import (
     parse_run_name,
     run_id_in_path,
 )
-from outrider.server.core.runs import RunManager, RunSpec
+from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.starting import RunSpec
 from outrider.server.rest_edge import bodies, queries
 from outrider.server.rest_edge.auth import principal_of, reauthentication_of
 from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key

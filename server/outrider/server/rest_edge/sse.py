@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from google.protobuf.message import Message
 
-from outrider.server.core.event_names import arm_event_name, event_name
+from outrider.server.core.events.names import arm_event_name, event_name
 from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import run_event_pb2
 

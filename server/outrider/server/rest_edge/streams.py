@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from starlette.responses import StreamingResponse
 
 from outrider.server.core.errors import OutriderError
-from outrider.server.core.event_log import WatchBatch
+from outrider.server.core.events.log import WatchBatch
 from outrider.server.rest_edge import sse
 from outrider.server.rest_edge.error_events import error_event
 from outrider.v1 import run_event_pb2, run_pb2

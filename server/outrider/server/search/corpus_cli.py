@@ -24,9 +24,9 @@ from outrider.server.fetch.extract import extract_html, extract_text
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.fetch.robots import RobotsRules, agent_token, rules_from_response
 from outrider.server.net.guard import NetworkGuard
-from outrider.server.research.settings import DEFAULT_USER_AGENT
 from outrider.server.search.corpus import CorpusIndex, Document, IndexReport
 from outrider.server.settings import Settings
+from outrider.server.settings.research import DEFAULT_USER_AGENT
 
 SUFFIXES = {".html", ".htm", ".md", ".markdown", ".txt"}
 NOT_DOCUMENTS = {"robots.txt"}  # served beside the documents, not one of them

@@ -7,11 +7,11 @@ from pathlib import Path
 import httpx
 
 from outrider.server.fetch.cache import SqliteCache
-from outrider.server.research.settings import SEARCH_PROVIDERS, ResearchSettings
 from outrider.server.search.base import SearchProvider
 from outrider.server.search.chain import SearchChain
 from outrider.server.search.corpus import CorpusIndex, CorpusProvider
 from outrider.server.search.web_apis import BraveProvider, SearxngProvider, TavilyProvider
+from outrider.server.settings.research import SEARCH_PROVIDERS, ResearchSettings
 
 
 def build_provider(

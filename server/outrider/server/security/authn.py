@@ -2,7 +2,7 @@
 
 The keyring holds the principals of the key file plus the OUTRIDER_API_KEYS shortcut. `reload()`
 (on SIGHUP) swaps in a freshly parsed file in one assignment, so calls already admitted finish
-(open streams check their credential again at each batch: core/stream_checks.py), and a broken
+(open streams check their credential again at each batch: core/runs/stream_checks.py), and a broken
 file leaves the previous keys in force.
 """
 

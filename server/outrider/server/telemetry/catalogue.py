@@ -282,7 +282,7 @@ SPANS: tuple[SpanDoc, ...] = (
 LOG_FIELDS: tuple[tuple[str, str], ...] = (
     ("time", "UTC, ISO 8601 with milliseconds"),
     ("level", "DEBUG, INFO, WARNING, ERROR, CRITICAL"),
-    ("logger", "e.g. outrider.server.core.runs; access lines: outrider.access"),
+    ("logger", "e.g. outrider.server.core.runs.manager; access lines: outrider.access"),
     ("message", "the formatted message"),
     ("run_id", "the run the line is about (the run's own task, or the call that started it)"),
     ("trace_id", "W3C trace id of the current span (the caller's when it sent traceparent)"),

@@ -7,6 +7,7 @@ singleton; nothing else here keeps state. Recording never raises into the code i
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import Protocol
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -19,7 +20,6 @@ from prometheus_client import (
 )
 from prometheus_client.metrics import Counter, Gauge, Histogram, MetricWrapperBase
 
-from outrider.server.models.base import Usage
 from outrider.server.telemetry.catalogue import LATENCY_BUCKETS, METRICS, MetricDoc
 
 disable_created_metrics()  # type: ignore[no-untyped-call]  # `_created` series double the scrape
@@ -107,13 +107,26 @@ def step_finished(kind: str, step: str, seconds: float) -> None:
 # models, browser, fetches
 
 
+class TokenCounts(Protocol):
+    """The tokens of one model call (models.base.Usage), as the counters need them."""
+
+    @property
+    def input_tokens(self) -> int: ...
+    @property
+    def output_tokens(self) -> int: ...
+    @property
+    def cached_input_tokens(self) -> int: ...
+    @property
+    def cache_write_tokens(self) -> int: ...
+
+
 def model_call(provider: str, model: str, role: str, ok: bool, seconds: float) -> None:
     outcome = "ok" if ok else "error"
     labels = (provider, model, role, outcome)
     _histogram("outrider_model_call_duration_seconds").labels(*labels).observe(seconds)
 
 
-def model_usage(provider: str, model: str, usage: Usage, cost: float | None) -> None:
+def model_usage(provider: str, model: str, usage: TokenCounts, cost: float | None) -> None:
     tokens = _counter("outrider_model_tokens_total")
     tokens.labels(provider, model, "input").inc(usage.input_tokens)
     tokens.labels(provider, model, "output").inc(usage.output_tokens)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from outrider.server.core.storage.base import ACTIVE_STATES, StartKey
+from outrider.server.core.storage.contract import ACTIVE_STATES, StartKey
 from outrider.server.core.storage.rows import RUN_COLUMNS, run_values
 from outrider.v1 import run_pb2
 

@@ -1,0 +1,2 @@
+"""Per-run event logs: gapless sequences, persisted first, then fanned out to watchers here and on
+other replicas."""

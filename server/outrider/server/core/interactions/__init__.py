@@ -1,0 +1,2 @@
+"""Interactions: the questions a run asks its caller (form data, approvals, takeovers), answers to
+them from any replica, and one-time answer links."""

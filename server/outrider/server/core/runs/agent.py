@@ -1,0 +1,136 @@
+"""What the core asks of an agent, and what it offers one while it runs."""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
+
+from google.protobuf.message import Message
+
+from outrider.server.core.control.run_control import RunControl
+from outrider.server.core.events.log import EventLog
+from outrider.server.core.events.names import payload_event_name
+from outrider.server.core.interactions.broker import InteractionBroker
+from outrider.server.core.interactions.resolutions import ApprovalAnswer, InputAnswer
+from outrider.server.core.runs.artifacts import ArtifactStore
+from outrider.server.core.runs.checkpoints import Checkpoints
+from outrider.server.core.runs.side_effects import SideEffectJournal
+from outrider.server.core.secrets.redaction import Redactor
+from outrider.server.core.storage import Store
+from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import params_pb2, run_event_pb2, run_pb2
+
+
+class Agent(Protocol):
+    """Does the work of one kind of run.
+
+    It emits its events through the context, its own terminal events included when it ends
+    normally, and returns how the run ended. Cancellation arrives as asyncio.CancelledError; the
+    core then emits whatever terminal events are still missing.
+    """
+
+    def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
+        """Raises an OutriderError when such a run cannot start (e.g. no model for a role)."""
+
+    async def readiness(self) -> str:
+        """'' when a run can start here with the server's own settings (its default model, its
+        browser); else why not, in one line. Asked once, at start (see core/runs/readiness.py)."""
+
+    async def run(self, ctx: RunContext) -> run_pb2.RunOutcome: ...
+
+    async def aclose(self) -> None:
+        """Releases what the agent holds across runs (browsers, clients); called at shutdown."""
+
+
+Params = params_pb2.AutomateParams | params_pb2.ResearchParams
+AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
+
+
+class RunContext:
+    """One run as its agent sees it: parameters (secret values included, unlike the stored
+    run), event emission, questions to the caller, the run's one redactor, its checkpoints and
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), and for a
+    browser run the control of its live browser (watchers, takeovers, the gate that pauses the
+    agent)."""
+
+    def __init__(
+        self,
+        run: run_pb2.Run,
+        started_us: int,
+        log: EventLog,
+        interactions: InteractionBroker,
+        artifacts: ArtifactStore,
+        store: Store,
+        redactor: Redactor | None = None,
+        checkpoints: Checkpoints | None = None,
+        control: RunControl | None = None,
+        journal: SideEffectJournal | None = None,
+    ) -> None:
+        self.run_id = run.name.removeprefix("runs/")
+        self.kind = run.kind
+        self.options = run.options
+        self.started_us = started_us
+        self.seen: Counter[str] = Counter()
+        self.questions = 0  # questions put to the caller so far (form data, approvals)
+        self._run = run
+        self._log = log
+        self._interactions = interactions
+        self._artifacts = artifacts
+        self.store = store  # what an agent keeps across runs (browser recipes) lives there too
+        self._standing_decisions: dict[str, ApprovalAnswer] = {}
+        self.redactor = redactor if redactor is not None else Redactor()
+        self.checkpoints = checkpoints
+        self.control = control
+        self.journal = journal
+
+    @property
+    def tenant(self) -> str:
+        return self._run.tenant
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        """The labels the starting edge gave the run (Run.labels)."""
+        return self._run.labels
+
+    @property
+    def automate(self) -> params_pb2.AutomateParams:
+        return self._run.automate
+
+    @property
+    def research(self) -> params_pb2.ResearchParams:
+        return self._run.research
+
+    def emit(self, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
+        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run."""
+        self.seen[payload_event_name(payload) or payload.DESCRIPTOR.name] += 1
+        return self._log.append(self.run_id, payload, artifact)
+
+    async def ask_input(
+        self, request: ae.InteractiveFormDataRequest, field_errors: dict[str, str] | None = None
+    ) -> InputAnswer:
+        self.questions += 1
+        async with self._waiting_for_a_person():
+            return await self._interactions.ask_input(self.run_id, request, field_errors)
+
+    def _waiting_for_a_person(self) -> AbstractAsyncContextManager[None]:
+        """While the agent waits for an answer, a person may take its browser over."""
+        return self.control.gate.idle() if self.control else contextlib.nullcontext()
+
+    async def ask_approval(
+        self, request: run_event_pb2.ApprovalRequested, standing_key: str | None = None
+    ) -> ApprovalAnswer:
+        """Asks the caller, unless an earlier "always" decision for `standing_key` answers it."""
+        if standing_key is not None and standing_key in self._standing_decisions:
+            return self._standing_decisions[standing_key]
+        self.questions += 1
+        async with self._waiting_for_a_person():
+            answer = await self._interactions.ask_approval(self.run_id, request)
+        if standing_key is not None and answer.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS:
+            self._standing_decisions[standing_key] = answer
+        return answer
+
+    def save_artifact(self, data: bytes, content_type: str) -> str:
+        return self._artifacts.save(self.run_id, data, content_type)
