@@ -9,7 +9,7 @@ from typing import Any
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
 
 from mcp import types
-from mcp.server import ServerRequestContext
+from mcp.server.context import ServerRequestContext
 
 ElicitParams = types.ElicitRequestFormParams | types.ElicitRequestURLParams
 
