@@ -1,6 +1,6 @@
 """Request ids of idempotent starts (AIP-155 on gRPC, the Idempotency-Key header on REST), as
 every edge checks them, and what a start returns. How a request id makes a start idempotent is
-runs/starts.py's."""
+runs/idempotent_starts.py's."""
 
 from __future__ import annotations
 

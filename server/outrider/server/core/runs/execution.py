@@ -53,10 +53,11 @@ class ActiveRun:
     ending: bool = False
     moved: bool = False  # another replica took the run over: this one writes no ending
     saving: asyncio.Task[str | None] | None = None  # its first save, then its launch
-    unanswered: bool = False  # its caller gave up before the record committed (see starts)
+    # its caller gave up before the record committed (see idempotent_starts)
+    unanswered: bool = False
 
     def give_up(self) -> None:
-        """Its caller stopped waiting before the record committed (see `starts`)."""
+        """Its caller stopped waiting before the record committed (see `idempotent_starts`)."""
         self.unanswered = True
 
     @property

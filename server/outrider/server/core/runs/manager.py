@@ -30,11 +30,11 @@ from outrider.server.core.runs.adoption import Adoption
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.execution import ActiveRun, Executions, RunServices, run_id_of
+from outrider.server.core.runs.idempotent_starts import START_WAIT
 from outrider.server.core.runs.quotas import QuotaDefaults, Quotas
 from outrider.server.core.runs.readiness import Readiness, check_agents
 from outrider.server.core.runs.reading import RunReader, one_by_one
 from outrider.server.core.runs.starting import RunSpec, Starter
-from outrider.server.core.runs.starts import START_WAIT
 from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
@@ -202,8 +202,9 @@ class RunManager:
         (OUTRIDER_ROLE=api) on the least busy worker replica, after the same checks (relayed
         with the caller's identity). `params_at`/`options_at` are where those sit in the
         caller's request, so field violations name the caller's fields. With a request id (an
-        edge checked it), a start repeating an earlier one returns that run (see `starts`).
-        Returns once the run's record is committed, readable by every replica."""
+        edge checked it), a start repeating an earlier one returns that run (see
+        `idempotent_starts`). Returns once the run's record is committed, readable by every
+        replica."""
         relaying = self._settings.role == "api" and self._relay is not None
         relay = (self._relay, self._patience) if relaying and self._relay else None
         where = (params_at, options_at)

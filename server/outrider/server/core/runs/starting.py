@@ -1,7 +1,7 @@
 """Starting runs: the checks every start passes, the principal's quotas and the server's room,
 the record committed before the run is launched, and starts repeated with the same request id
-(see `starts`). An API-only replica (OUTRIDER_ROLE=api) relays the start, after the same checks,
-to the least busy worker replica."""
+(see `idempotent_starts`). An API-only replica (OUTRIDER_ROLE=api) relays the start, after the
+same checks, to the least busy worker replica."""
 
 from __future__ import annotations
 
@@ -18,15 +18,15 @@ from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.request_ids import Started
 from outrider.server.core.runs.agent import Agent, AgentRegistry
 from outrider.server.core.runs.execution import ActiveRun, Executions
-from outrider.server.core.runs.observing import KIND_NAMES
-from outrider.server.core.runs.quotas import Quotas
-from outrider.server.core.runs.starts import (
+from outrider.server.core.runs.idempotent_starts import (
     NOT_CONFIRMED,
     answer_when_saved,
     replayed_run,
     settle,
     start_key,
 )
+from outrider.server.core.runs.observing import KIND_NAMES
+from outrider.server.core.runs.quotas import Quotas
 from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.run_secrets import keep_secrets_in_memory
 from outrider.server.core.storage import ActiveLimits, Store
@@ -140,7 +140,7 @@ class Starter:
 
     def _launch(self, active: ActiveRun, agent: Agent, keyed: bool) -> None:
         """Executes a saved run, unless its caller gave up waiting and has no request id to
-        find it with: then the run ends at once, not executed (see `starts`)."""
+        find it with: then the run ends at once, not executed (see `idempotent_starts`)."""
         ending = None
         if active.unanswered and not keyed:
             message = "the caller was told this start failed (its record committed late)"
