@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from tests.support.harness import Harness, start_harness, stop_harness
-from tests.support.lanes import in_lanes
 from tests.support.postgres import PostgresServer
 from tests.support.processes import chromium_processes, command_of
 from tests.support.sites import fixture_sites
@@ -31,13 +30,12 @@ LONG_RUNNING_TIMEOUT = 900  # seconds; the per-test timeout of pyproject.toml is
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Long checks first, one beside the other on parallel workers (a mypy run started last would
-    finish alone; two on one worker run one after the other), and with their own timeout, which
-    a loaded machine can stretch them to."""
+    """Long checks first (with parallel workers, a mypy run started last would finish alone), and
+    with their own timeout, which a loaded machine can stretch them to."""
     for item in items:
         if item.get_closest_marker("long_running") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(LONG_RUNNING_TIMEOUT))
-    items[:] = in_lanes(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0")))
+    items.sort(key=lambda item: item.get_closest_marker("long_running") is None)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -14,7 +14,7 @@ from tests.support.harness import REPO_ROOT
 
 BIN = REPO_ROOT / ".venv" / "bin"
 
-pytestmark = pytest.mark.long_running(seconds=5)  # ruff; mypy has its own estimate
+pytestmark = pytest.mark.long_running
 
 
 def run(*command: str) -> None:
@@ -31,7 +31,6 @@ def test_ruff_format() -> None:
     run("ruff", "format", "--check", "server", "client", "tests", "bench")
 
 
-@pytest.mark.long_running(seconds=90)  # without a mypy cache, as on a fresh clone
 def test_mypy_strict_on_the_product_code() -> None:
     run(
         sys.executable,

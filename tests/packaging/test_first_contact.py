@@ -24,7 +24,7 @@ import pytest
 from tests.cli.test_terminal import plain
 from tests.support.harness import REPO_ROOT
 
-pytestmark = pytest.mark.long_running(seconds=150)  # a fresh virtualenv: a minute of pip
+pytestmark = pytest.mark.long_running  # a fresh virtualenv: about a minute of pip
 
 PASSWORD = "tea-Leaf-2231"
 PRICE = "The Red Mug costs $8.25."

@@ -123,7 +123,7 @@ async def test_stateful_schemathesis_follows_links_and_finds_no_server_errors(
     assert any(seen[("answerInput", status)] for status in (202, 400, 410)), seen
 
 
-@pytest.mark.long_running(seconds=30)
+@pytest.mark.long_running
 async def test_schemathesis_finds_no_server_errors(make_rest: RestFactory) -> None:
     case = await make_rest(api_keys=(KEY,), interaction_ttl=1.0, max_concurrent_runs=2)
     failures, calls = await asyncio.to_thread(_fuzz, case.origin)
