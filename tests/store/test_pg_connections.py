@@ -17,10 +17,11 @@ from tests.store.test_contract import RUNNING, a_run
 
 
 def drop_connections(url: str) -> int:
-    """Terminates every other session on the database, as a restart would."""
+    """Terminates every other session on the database, as a restart would, and returns once
+    they are gone (up to 5 s each): a session still exiting holds its presence lock."""
     with psycopg.connect(url, autocommit=True) as conn:
         rows = conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         ).fetchall()
     return len(rows)

@@ -5,6 +5,7 @@ token; a run whose replica died is refused as UNAVAILABLE, not lost."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import grpc
 import httpx
 import pytest
+import pytest_asyncio
 
 from outrider.server.core.principals import ALL_SCOPES, Principal
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
@@ -25,6 +27,7 @@ from outrider.v1 import (
     run_service_pb2_grpc,
 )
 from tests.security.tenants import Keys, certificate_entry, two_tenants
+from tests.store.conftest import ReplicaStarter
 from tests.support.harness import ServerProcess, eventually, rich_error
 from tests.support.pki import Authority
 from tests.support.requests import automate_request, collect, names
@@ -61,12 +64,32 @@ class Replica:
         return (await self.runs.GetRun(run_service_pb2.GetRunRequest(name=run))).run
 
 
+# the tests on `cluster` share its three replicas (each its own runs); their channels live on
+# the module's event loop
+ON_THE_MODULE_CLUSTER = pytest.mark.asyncio(loop_scope="module")
+
+
+@contextlib.asynccontextmanager
+async def three_replicas(start: ReplicaStarter) -> AsyncIterator[list[Replica]]:
+    replicas = [Replica(start(**CLUSTER)) for _ in range(3)]
+    try:
+        yield replicas
+    finally:
+        for replica in replicas:
+            await replica.channel.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def cluster(start_module_replica: ReplicaStarter) -> AsyncIterator[list[Replica]]:
+    async with three_replicas(start_module_replica) as replicas:
+        yield replicas
+
+
 @pytest.fixture
-async def cluster(start_replica: Callable[..., ServerProcess]) -> AsyncIterator[list[Replica]]:
-    replicas = [Replica(start_replica(**CLUSTER)) for _ in range(3)]
-    yield replicas
-    for replica in replicas:
-        await replica.channel.close()
+async def own_cluster(start_replica: ReplicaStarter) -> AsyncIterator[list[Replica]]:
+    """Three replicas of the test's own, for a test that kills one."""
+    async with three_replicas(start_replica) as replicas:
+        yield replicas
 
 
 async def create(replica: Replica, **plan: Any) -> str:
@@ -91,6 +114,7 @@ def statuses(events: list[run_event_pb2.RunEvent]) -> list[str]:
     ]
 
 
+@ON_THE_MODULE_CLUSTER
 async def test_a_form_answer_given_on_c_reaches_the_agent_on_a(cluster: list[Replica]) -> None:
     a, b, c = cluster
     run = await create(a, steps=1, ask_input=True)
@@ -113,6 +137,7 @@ async def test_a_form_answer_given_on_c_reaches_the_agent_on_a(cluster: list[Rep
     assert (await c.get(run)).state == run_pb2.RUN_STATE_SUCCEEDED
 
 
+@ON_THE_MODULE_CLUSTER
 async def test_an_approval_on_c_and_a_cancel_on_b_reach_the_run_on_a(
     cluster: list[Replica],
 ) -> None:
@@ -134,6 +159,7 @@ async def test_an_approval_on_c_and_a_cancel_on_b_reach_the_run_on_a(
     assert "enough" in str(events[-2].automate.complete.error)
 
 
+@ON_THE_MODULE_CLUSTER
 async def test_answers_and_cancel_on_an_interact_stream_attached_on_b(
     cluster: list[Replica],
 ) -> None:
@@ -277,9 +303,9 @@ async def test_relay_tokens_are_checked_by_the_receiving_replica(
 
 
 async def test_an_answer_for_a_run_whose_replica_died_is_refused_as_unavailable(
-    cluster: list[Replica],
+    own_cluster: list[Replica],
 ) -> None:
-    a, b, _ = cluster
+    a, b, _ = own_cluster
     run = await create(a, steps=1, ask_input=True)
     pending = await b.pending(run)
     a.process.kill()

@@ -4,6 +4,7 @@ live worker, and the caller follows, cancels and answers the run through the API
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -11,9 +12,11 @@ from pathlib import Path
 import grpc
 import psycopg
 import pytest
+import pytest_asyncio
 
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
+from tests.store.conftest import ReplicaStarter
 from tests.support.harness import ServerProcess, eventually, rich_error
 from tests.support.requests import automate_request, collect, names
 
@@ -21,18 +24,38 @@ CLUSTER = {"OUTRIDER_CLUSTER_SECRET": "roles-secret-" + "r" * 24}
 
 
 class Tier:
-    def __init__(self, api: ServerProcess, workers: list[ServerProcess]) -> None:
-        self.api, self.workers = api, workers
+    def __init__(self, api: ServerProcess, workers: list[ServerProcess], database: str) -> None:
+        self.api, self.workers, self.database = api, workers, database
         self.channel = grpc.aio.insecure_channel(f"127.0.0.1:{api.port}")
         self.runs = run_service_pb2_grpc.RunServiceStub(self.channel)
 
 
+# the tests on `tier` share its replicas (each its own runs, ended before it returns); its
+# channel lives on the module's event loop
+ON_THE_MODULE_TIER = pytest.mark.asyncio(loop_scope="module")
+
+
+@contextlib.asynccontextmanager
+async def api_and_two_workers(start: ReplicaStarter, database: str) -> AsyncIterator[Tier]:
+    workers = [start(OUTRIDER_ROLE="worker", **CLUSTER) for _ in range(2)]
+    found = Tier(start(OUTRIDER_ROLE="api", **CLUSTER), workers, database)
+    try:
+        yield found
+    finally:
+        await found.channel.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def tier(start_module_replica: ReplicaStarter, module_database: str) -> AsyncIterator[Tier]:
+    async with api_and_two_workers(start_module_replica, module_database) as found:
+        yield found
+
+
 @pytest.fixture
-async def tier(start_replica: Callable[..., ServerProcess]) -> AsyncIterator[Tier]:
-    workers = [start_replica(OUTRIDER_ROLE="worker", **CLUSTER) for _ in range(2)]
-    found = Tier(start_replica(OUTRIDER_ROLE="api", **CLUSTER), workers)
-    yield found
-    await found.channel.close()
+async def own_tier(start_replica: ReplicaStarter, postgres_url: str) -> AsyncIterator[Tier]:
+    """A tier on a database of the test's own, for a test that counts every run in it."""
+    async with api_and_two_workers(start_replica, postgres_url) as found:
+        yield found
 
 
 def executor_ports(url: str) -> dict[str, int]:
@@ -44,9 +67,8 @@ def executor_ports(url: str) -> dict[str, int]:
     return {str(run_id): int(str(address).rsplit(":", 1)[1]) for run_id, address in rows}
 
 
-async def test_runs_started_on_the_api_replica_execute_on_the_workers(
-    tier: Tier, postgres_url: str
-) -> None:
+@ON_THE_MODULE_TIER
+async def test_runs_started_on_the_api_replica_execute_on_the_workers(tier: Tier) -> None:
     events = await collect(tier.runs.Automate(automate_request(steps=2)))
     assert names(events)[-2:] == ["complete", "done"]
     assert [e.sequence for e in events] == list(range(1, len(events) + 1))
@@ -57,7 +79,7 @@ async def test_runs_started_on_the_api_replica_execute_on_the_workers(
             run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
         )
         held.append(created.run.name)
-    ports = executor_ports(postgres_url)
+    ports = executor_ports(tier.database)
     worker_ports = sorted(w.port for w in tier.workers)
     assert tier.api.port not in ports.values()  # the API replica executed nothing
     spread = sorted(ports[name.removeprefix("runs/")] for name in held)
@@ -67,6 +89,7 @@ async def test_runs_started_on_the_api_replica_execute_on_the_workers(
         assert cancelled.run.state == run_pb2.RUN_STATE_CANCELLED
 
 
+@ON_THE_MODULE_TIER
 async def test_a_caller_leaving_cancels_its_run_on_the_worker(tier: Tier) -> None:
     stream = tier.runs.Automate(automate_request(cancel_on_disconnect=True, steps=1, hold=True))
     name = ""
@@ -107,6 +130,7 @@ def test_the_api_role_needs_a_shared_store_and_the_cluster_secret(tmp_path: Path
         Settings(data_dir=tmp_path, role="api", database_url="postgresql://x@localhost/db")
 
 
+@ON_THE_MODULE_TIER
 async def test_watching_through_the_api_replica_is_live(tier: Tier) -> None:
     request = automate_request(steps=20, interval=0.02)
     created = await tier.runs.CreateRun(
@@ -161,15 +185,14 @@ async def test_a_refusal_relayed_from_a_worker_keeps_its_retry_delay(
     assert error.retry_delay == 7.0  # the worker's hint, not one the relay made up
 
 
-async def test_one_request_id_racing_on_every_replica_starts_one_run(
-    tier: Tier, postgres_url: str
-) -> None:
+async def test_one_request_id_racing_on_every_replica_starts_one_run(own_tier: Tier) -> None:
     """The same start sent at the same moment to the API replica (relayed to a worker) and to
     both workers: one run, and every other answer is that run, marked as a replay."""
     request_id = str(uuid.uuid4())
     params = automate_request(steps=1).params
     request = run_service_pb2.CreateRunRequest(automate=params, request_id=request_id)
-    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in (tier.api, *tier.workers)]
+    replicas = (own_tier.api, *own_tier.workers)
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in replicas]
 
     async def start(channel: grpc.aio.Channel) -> tuple[str, bool]:
         call = run_service_pb2_grpc.RunServiceStub(channel).CreateRun(request)  # type: ignore[no-untyped-call]
@@ -184,6 +207,6 @@ async def test_one_request_id_racing_on_every_replica_starts_one_run(
             await channel.close()
     assert len({name for name, _ in answers}) == 1
     assert [replayed for _, replayed in answers].count(False) == 1
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
+    with psycopg.connect(own_tier.database, autocommit=True) as conn:
         rows = conn.execute("SELECT id, request_id FROM runs").fetchall()
     assert rows == [(answers[0][0].removeprefix("runs/"), request_id)]
