@@ -136,6 +136,10 @@ async def test_watchers_and_readiness_through_short_and_long_outages(
     pairs = list(zip(watchers, counts, strict=True))
     await eventually(lambda: all(len(w.events) > c + 10 for w, c in pairs), 30)
     assert not any(task.done() for task in tasks)
+    # The presence keeper (a check every 0.5 s) counted this outage and has seen the store back
+    # before the next one, so each outage counts as a presence lost of its own.
+    await eventually(lambda: presence_lost(a, at_least=1), within=10)
+    await asyncio.sleep(1.5)
 
     await asyncio.to_thread(server.stop)  # a long one: past the bound
     await asyncio.wait_for(asyncio.gather(*tasks), 30)
@@ -177,6 +181,11 @@ async def not_ready(replica: Replica) -> bool:
 async def ready(replica: Replica) -> bool:
     runs, rest = await replica.status(RUNS), await replica.http("/healthz")
     return runs == SERVING and rest == (200, "")
+
+
+async def presence_lost(replica: Replica, at_least: int) -> bool:
+    lost = counter(await replica.metrics(), 'outrider_presence_changes_total{change="lost"}')
+    return lost >= at_least
 
 
 def counter(scraped: str, series: str) -> float:
