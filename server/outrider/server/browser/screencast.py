@@ -28,6 +28,8 @@ from outrider.v1 import browser_control_service_pb2 as bcs
 log = logging.getLogger(__name__)
 JPEG_QUALITY = 60  # a live view, not an artifact: a third smaller than quality 70 at this size
 Deliver = Callable[[bcs.ScreenFrame], None]
+_RETRY_AFTER = 0.25  # seconds before a refused screencast start is tried again
+_RETRIES = 40  # about ten seconds of a tab between documents
 
 
 class Screencast:
@@ -42,6 +44,7 @@ class Screencast:
         self._lock = asyncio.Lock()
         self._syncing: set[asyncio.Task[None]] = set()
         self._last: bcs.ScreenFrame | None = None
+        self._failures = 0  # screencast starts refused in a row (see _retry_soon)
 
     @property
     def running(self) -> bool:
@@ -100,9 +103,20 @@ class Screencast:
                     "maxHeight": size[1],
                 },
             )
-        except PlaywrightError as error:  # the tab closed meanwhile: the next change follows
+        except PlaywrightError as error:  # the tab closed, or was between two documents
             log.debug("screencast not started: %s", error.message)
             self._cdp, self._page, self._size = None, None, (0, 0)
+            self._retry_soon(page)
+            return
+        self._failures = 0
+
+    def _retry_soon(self, page: Page) -> None:
+        """A tab still open that refused the screencast was between two documents (DevTools:
+        "not attached to an active page"): tried again shortly, a bounded number of times, as
+        no other change may come to start it while a viewer waits."""
+        self._failures += 1
+        if not page.is_closed() and self._failures <= _RETRIES:
+            asyncio.get_running_loop().call_later(_RETRY_AFTER, self.follow)
 
     async def _stop(self) -> None:
         cdp, self._cdp, self._page, self._size = self._cdp, None, None, (0, 0)
