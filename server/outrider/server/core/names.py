@@ -24,6 +24,11 @@ def run_name(run_id: str) -> str:
     return f"runs/{run_id}"
 
 
+def run_id_from(name: str) -> str:
+    """The id in a run's name (`run_name`'s inverse, for names the server made)."""
+    return name.removeprefix("runs/")
+
+
 def interaction_name(interaction_id: str) -> str:
     return f"interactions/{interaction_id}"
 

@@ -17,6 +17,7 @@ from typing import Protocol
 from outrider.server.core.cluster.claim_share import PATIENCE, share_of
 from outrider.server.core.events.names import event_name
 from outrider.server.core.interactions.broker import InteractionBroker
+from outrider.server.core.names import run_id_from
 from outrider.server.core.runs.resume_gate import (
     ASK,
     END,
@@ -87,7 +88,7 @@ class Adoption:
         active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
         # Interactions of active runs are closed by whoever executes them, or by the claimant
         # of a stale one (after its claim: writes to a run are fenced by its owner).
-        self._interactions.close_abandoned({_id(r) for r in active})
+        self._interactions.close_abandoned({run_id_from(r.name) for r in active})
         return self._take_over(stale, resume=False)
 
     def sweep(self, seen_before: Mapping[str, int]) -> tuple[int, dict[str, int]]:
@@ -104,20 +105,20 @@ class Adoption:
             log.warning("runs/%s was taken over by another replica; stopping it here", run_id)
             self._host.stop_moved(run_id)
         executing = self._host.executing()
-        orphans = [r for r in self._store.active_runs() if _id(r) not in executing]
+        orphans = [r for r in self._store.active_runs() if run_id_from(r.name) not in executing]
         epoch = self._store.presence_epoch()
         if epoch != self._epoch:  # this replica was cut off meanwhile: what it saw is stale
             self._epoch, seen_before = epoch, {}
-        stale = [r for r in orphans if _id(r) in seen_before]
+        stale = [r for r in orphans if run_id_from(r.name) in seen_before]
         if not stale:
-            return 0, {_id(r): 1 for r in orphans}
+            return 0, {run_id_from(r.name): 1 for r in orphans}
         room = self._host.room()
         share = share_of(len(stale), self._store.worker_loads(), room)
-        waited = [r for r in stale if seen_before[_id(r)] > PATIENCE]
+        waited = [r for r in stale if seen_before[run_id_from(r.name)] > PATIENCE]
         taken = self._take_over(stale, resume=True, limit=share)
         if taken < room and waited:  # its replica never came: anyone with room claims it
             taken += self._take_over(waited, resume=True, limit=room - taken)
-        seen = {_id(r): seen_before.get(_id(r), 0) + 1 for r in orphans}
+        seen = {run_id_from(r.name): seen_before.get(run_id_from(r.name), 0) + 1 for r in orphans}
         return taken, seen
 
     def _take_over(self, stale: list[run_pb2.Run], resume: bool, limit: int = 1 << 30) -> int:
@@ -126,13 +127,14 @@ class Adoption:
         for run in stale:
             if taken >= limit:
                 break
-            takeovers = self._store.claim_orphan(_id(run))
+            run_id = run_id_from(run.name)
+            takeovers = self._store.claim_orphan(run_id)
             if takeovers is None:
                 continue  # another replica claimed it first
             taken += 1
             try:  # only the claimant cancels what the lost agent asked
-                self._interactions.close_pending_of(_id(run))
-                last = self._store.last_events(_id(run), 2)  # read after the claim: complete
+                self._interactions.close_pending_of(run_id)
+                last = self._store.last_events(run_id, 2)  # read after the claim: complete
                 if resume and self._resumable(run, takeovers, last):
                     self._resume(run, takeovers, last)
                 else:
@@ -146,7 +148,8 @@ class Adoption:
     def _resume(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
         """Resumes the run, unless its journal says that starting again could repeat a side
         effect and the run's policy does not allow it (resume_gate)."""
-        effects = self._store.side_effects(_id(run)) if run.HasField("automate") else []
+        automate = run.HasField("automate")
+        effects = self._store.side_effects(run_id_from(run.name)) if automate else []
         policy = policy_of(run) if effects else REPEAT
         if policy == ASK and not can_be_asked(run):
             policy = END  # nobody could answer (a run stored before the option was checked)
@@ -176,7 +179,3 @@ class Adoption:
             return False
         ending = {event_name(e) for e in last}
         return not ending & {"complete", "done"}  # it had finished: only its ending is missing
-
-
-def _id(run: run_pb2.Run) -> str:
-    return run.name.removeprefix("runs/")

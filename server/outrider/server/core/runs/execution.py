@@ -16,6 +16,7 @@ from outrider.server.core.control.browsers import BrowserControls
 from outrider.server.core.events.log import EventLog
 from outrider.server.core.events.names import event_name
 from outrider.server.core.interactions.broker import InteractionBroker
+from outrider.server.core.names import run_id_from
 from outrider.server.core.runs.admission import Admission
 from outrider.server.core.runs.adoption import Resumed
 from outrider.server.core.runs.agent import Agent, AgentRegistry, RunContext
@@ -106,7 +107,7 @@ class Executions:
         return max(limit - len(self.active), 0)
 
     def adopt(self, run: run_pb2.Run, takeovers: int, resumed: Resumed) -> None:
-        run_id = run_id_of(run)
+        run_id = run_id_from(run.name)
         redactor = Redactor()
         self._log.open(run_id, resumed.last[-1].sequence if resumed.last else 0, redactor=redactor)
         run.state = run_pb2.RUN_STATE_QUEUED
@@ -124,7 +125,7 @@ class Executions:
     def close_lost(
         self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent], ending: Ending | None = None
     ) -> None:
-        run_id = run_id_of(run)
+        run_id = run_id_from(run.name)
         self._log.open(run_id, last[-1].sequence if last else 0)
         ending = ending or Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
@@ -150,7 +151,7 @@ class Executions:
     ) -> ActiveRun:
         """Registers a run this process executes from now on (its log is open); `resumed`:
         the takeover count and side-effect journal of a run taken over."""
-        run_id, services = run_id_of(run), self._services
+        run_id, services = run_id_from(run.name), self._services
         checkpoints = Checkpoints(
             self._store, run_id, redactor, resumed is not None, self._resumable_elsewhere
         )
@@ -289,10 +290,6 @@ class Executions:
     def redactors(self) -> tuple[Redactor, ...]:
         """The redactors of the runs in progress (for log lines written meanwhile)."""
         return tuple(active.ctx.redactor for active in self.active.values())
-
-
-def run_id_of(run: run_pb2.Run) -> str:
-    return run.name.removeprefix("runs/")
 
 
 def failure(ending: Ending) -> run_pb2.RunOutcome:

@@ -24,12 +24,13 @@ from outrider.server.core.events.log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.interactions.answer_links import AnswerLinks
 from outrider.server.core.interactions.answers import Answers
 from outrider.server.core.interactions.broker import InteractionBroker
+from outrider.server.core.names import run_id_from
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.request_ids import Started
 from outrider.server.core.runs.adoption import Adoption
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.artifacts import ArtifactStore
-from outrider.server.core.runs.execution import ActiveRun, Executions, RunServices, run_id_of
+from outrider.server.core.runs.execution import ActiveRun, Executions, RunServices
 from outrider.server.core.runs.idempotent_starts import START_WAIT
 from outrider.server.core.runs.quotas import QuotaDefaults, Quotas
 from outrider.server.core.runs.readiness import Readiness, check_agents
@@ -246,7 +247,7 @@ class RunManager:
             self._executions.request_cancel(active, reason, principal.id)
 
     def _executed_elsewhere(self, run: run_pb2.Run) -> ExecutedElsewhere | None:
-        run_id = run_id_of(run)
+        run_id = run_id_from(run.name)
         if run.state in ACTIVE_STATES and run_id not in self._active:
             return ExecutedElsewhere(run_id)
         return None

@@ -17,7 +17,7 @@ from outrider.server.core import paging
 from outrider.server.core.errors import InvalidArgument, NotFound
 from outrider.server.core.events.log import EventLog, WatchBatch, WatchItem
 from outrider.server.core.interactions.answer_links import AnswerLinks
-from outrider.server.core.names import run_name
+from outrider.server.core.names import run_id_from, run_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs import search
 from outrider.server.core.runs.execution import ActiveRun
@@ -95,14 +95,14 @@ class RunReader:
         rows = found.runs if found else self._store.list_runs(limit + 1, before, *filters)
         runs = paging.within_bytes(
             [
-                self.find(r.name.removeprefix("runs/"), None) if r.state in ACTIVE_STATES else r
+                self.find(run_id_from(r.name), None) if r.state in ACTIVE_STATES else r
                 for r in rows[:limit]
             ]
         )
         if len(rows) > limit or len(runs) < len(rows):
             last = runs[-1]
             return runs, self._page_tokens.encode(
-                "runs", last.create_time.ToMicroseconds(), last.name.removeprefix("runs/"), bound
+                "runs", last.create_time.ToMicroseconds(), run_id_from(last.name), bound
             )
         resume = found.resume if found else None
         return runs, self._page_tokens.encode("runs", *resume, bound) if resume else ""
