@@ -29,6 +29,7 @@ from outrider.server.grpc_edge.readiness import HealthStatuses
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
+from outrider.server.net.deliveries import GuardedDeliveries
 from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -68,7 +69,8 @@ class OutriderServer:
         # Replicas sharing a store relay cancels and answers to the one executing the run.
         shared = self.store.event_feed() is not None
         self.relay = GrpcRelay(settings) if shared and settings.cluster_secret else None
-        self.runs = RunManager(settings, self.store, agents, self.relay)
+        self.deliveries = GuardedDeliveries(settings.webhooks)
+        self.runs = RunManager(settings, self.store, agents, self.relay, self.deliveries)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         # Only replicas sharing a store can outlive each other's runs.
         # Workers take lost runs over; an API-only replica could only end them.
@@ -116,6 +118,7 @@ class OutriderServer:
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
         self.retention.start()
+        self.runs.webhooks.start()
         if self.presence is not None:
             self.presence.start()
         if self.failover is not None:
@@ -186,6 +189,8 @@ class OutriderServer:
         # New calls are refused now; open streams stay until the runs and their watchers ended.
         refusing = asyncio.create_task(self._server.stop(longest_shutdown(grace) + 10))
         await self.runs.shutdown(grace)
+        await self.runs.webhooks.stop()  # after the runs' last notices were written
+        await self.deliveries.aclose()
         for agent in {id(a): a for a in self._agents.values()}.values():
             await agent.aclose()
         await self._server.stop(1.0)
