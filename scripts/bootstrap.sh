@@ -100,6 +100,7 @@ install_node_tools() {
   install_node_package "$ROOT/examples/node"
   install_node_package "$ROOT/clients/typescript"
   install_node_package "$ROOT/tests/mcp/node"
+  install_node_package "$ROOT/tests/webhooks/node"
 }
 
 # The Node.js example, the TypeScript client package and the MCP clients of tests/mcp/node, which

@@ -29,6 +29,7 @@ from outrider.server.grpc_edge.readiness import HealthStatuses
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
+from outrider.server.grpc_edge.webhook_servicer import WebhookServicer
 from outrider.server.net.deliveries import GuardedDeliveries
 from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
@@ -40,6 +41,8 @@ from outrider.v1 import (
     interaction_service_pb2_grpc,
     run_service_pb2,
     run_service_pb2_grpc,
+    webhook_service_pb2,
+    webhook_service_pb2_grpc,
 )
 
 log = logging.getLogger(__name__)
@@ -49,6 +52,7 @@ SERVICE_NAMES = (
     RUN_SERVICE,
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"].full_name,
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"].full_name,
+    webhook_service_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
 )
 # Keepalive that tolerates clients idling through a two-minute wait for a human.
 _CHANNEL_OPTIONS = (
@@ -151,6 +155,9 @@ class OutriderServer:
         )
         browser_control_service_pb2_grpc.add_BrowserControlServiceServicer_to_server(
             BrowserControlServicer(self.runs.browsers), self._server
+        )
+        webhook_service_pb2_grpc.add_WebhookServiceServicer_to_server(
+            WebhookServicer(self.runs.webhooks.endpoints), self._server
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)

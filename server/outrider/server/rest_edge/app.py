@@ -24,6 +24,7 @@ from outrider.server.rest_edge.errors import error_response, internal_response
 from outrider.server.rest_edge.observe import metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
+from outrider.server.rest_edge.webhooks import WebhookRoutes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -67,6 +68,7 @@ def requiring(need: Requirement | None, endpoint: Endpoint) -> Endpoint:
 
 def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
     r = Routes(runs, settings)
+    w = WebhookRoutes(runs.webhooks.endpoints)
     document = openapi_document()
 
     async def openapi(request: Request) -> Response:
@@ -85,6 +87,14 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/v1/runs/{runId}/artifacts/{artifactId}", r.read_artifact, "GET"),
         ("/v1/interactions", r.list_interactions, "GET"),
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
+        ("/v1/webhooks/endpoints", w.create, "POST"),
+        ("/v1/webhooks/endpoints", w.list, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.get, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.update, "PATCH"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.delete, "DELETE"),
+        ("/v1/webhooks/endpoints/{endpointId}/rotate", w.rotate, "POST"),
+        ("/v1/webhooks/endpoints/{endpointId}/deliveries", w.deliveries, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}/deliveries/{messageId}/resend", w.resend, "POST"),
         ("/healthz", r.health, "GET"),
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),

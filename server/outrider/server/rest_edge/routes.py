@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import (
     artifact_id_in_path,
     interaction_id_in_path,
@@ -169,12 +168,7 @@ class Routes:
 
 
 async def _body(request: Request, required: bool = True) -> dict[str, object]:
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > bodies.MAX_BODY_BYTES:
-            raise InvalidArgument.single("body", f"must be at most {bodies.MAX_BODY_BYTES} bytes")
-    return bodies.parse_object(bytes(raw), required)
+    return await bodies.read_object(request, required)
 
 
 def _run_id(request: Request) -> str:

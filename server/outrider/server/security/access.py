@@ -19,6 +19,17 @@ Requirement = Scope | Literal["open", "authenticated"]
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
 _BROWSER = "/outrider.v1.BrowserControlService/"
+_WEBHOOKS = "/outrider.v1.WebhookService/"
+_WEBHOOK_RPCS = (
+    "CreateWebhookEndpoint",
+    "GetWebhookEndpoint",
+    "ListWebhookEndpoints",
+    "UpdateWebhookEndpoint",
+    "DeleteWebhookEndpoint",
+    "RotateWebhookSecret",
+    "ListWebhookDeliveries",
+    "ResendWebhookDelivery",
+)
 HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -47,10 +58,21 @@ GRPC_METHODS: dict[str, Requirement] = {
     _BROWSER + "ForwardInput": Scope.BROWSER_CONTROL,
     _BROWSER + "HandBack": Scope.BROWSER_CONTROL,
     _BROWSER + "DeclineTakeover": Scope.INTERACTIONS_ANSWER,
+    **{_WEBHOOKS + name: Scope.WEBHOOKS_MANAGE for name in _WEBHOOK_RPCS},
     **dict.fromkeys(HEALTH_METHODS, OPEN),
     **dict.fromkeys(REFLECTION_METHODS, OPEN),
 }
 
+WEBHOOK_ROUTES = (
+    ("POST", "/v1/webhooks/endpoints"),
+    ("GET", "/v1/webhooks/endpoints"),
+    ("GET", "/v1/webhooks/endpoints/{endpointId}"),
+    ("PATCH", "/v1/webhooks/endpoints/{endpointId}"),
+    ("DELETE", "/v1/webhooks/endpoints/{endpointId}"),
+    ("POST", "/v1/webhooks/endpoints/{endpointId}/rotate"),
+    ("GET", "/v1/webhooks/endpoints/{endpointId}/deliveries"),
+    ("POST", "/v1/webhooks/endpoints/{endpointId}/deliveries/{messageId}/resend"),
+)
 REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("POST", "/v1/automate"): Scope.RUNS_START,
     ("POST", "/v1/automate/{requestId}/input"): Scope.INTERACTIONS_ANSWER,
@@ -64,6 +86,7 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("GET", "/v1/runs/{runId}/artifacts/{artifactId}"): Scope.RUNS_READ,
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
+    **{route: Scope.WEBHOOKS_MANAGE for route in WEBHOOK_ROUTES},
     ("GET", "/healthz"): OPEN,
     ("GET", "/openapi.json"): AUTHENTICATED,
     # Counts by kind, state, model and route: no tenant's run ids or data.
