@@ -9,10 +9,15 @@ import grpc
 from google.protobuf import struct_pb2
 
 from outrider.server.settings.webhooks import WebhookSettings
-from outrider.v1 import params_pb2, run_pb2, run_service_pb2, run_service_pb2_grpc
+from outrider.v1 import (
+    params_pb2,
+    run_pb2,
+    run_service_pb2,
+    run_service_pb2_grpc,
+    webhook_service_pb2_grpc,
+)
 from outrider.v1 import webhook_pb2 as wp
 from outrider.v1 import webhook_service_pb2 as ws
-from outrider.v1 import webhook_service_pb2_grpc
 
 LOOPBACK = ("127.0.0.0/8",)
 # Waits before attempts 2, 3, ...: the spec's shape (growing), in tenths of seconds.

@@ -12,8 +12,8 @@ import pytest
 
 from outrider.v1 import webhook_pb2 as wp
 from outrider.v1 import webhook_service_pb2 as ws
-from tests.support.harness import eventually, rich_error, start_harness, stop_harness
 from tests.conftest import HarnessFactory
+from tests.support.harness import eventually, rich_error, start_harness, stop_harness
 from tests.webhooks.receivers import NodeReceiver, Receiver
 from tests.webhooks.support import Calls, webhook_settings
 
@@ -121,7 +121,7 @@ async def test_an_address_allowed_at_creation_is_refused_again_at_delivery(
             name, _ = await Calls(first.channel).endpoint(receiver.url)
         finally:
             await stop_harness(first)
-        # the operator took loopback off the allow-list: the endpoint stays, its deliveries are refused
+        # the operator took loopback off the allow-list: the endpoint stays, deliveries are refused
         second = await start_harness(tmp_path, webhooks=webhook_settings(allow=()))
         try:
             calls = Calls(second.channel)

@@ -66,9 +66,16 @@ def judge(
         return Verdict(FAILED, now_us, "the endpoint answered 410 Gone")
     failing_for = (now_us - (failing_since_us or now_us)) / _US
     if failing_since_us is not None and failing_for >= policy.disable_after:
-        hours = failing_for / 3600
-        return Verdict(FAILED, now_us, f"every delivery failed for {hours:.1f} hours")
+        return Verdict(FAILED, now_us, f"every delivery failed for {_duration(failing_for)}")
     wait = policy.wait_before(attempt + 1, reply.retry_after)
     if wait is None:
         return Verdict(FAILED, now_us)
     return Verdict(PENDING, now_us + int(wait * _US))
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
