@@ -72,10 +72,9 @@ class Receiver:
 
     def record(self, body: bytes, headers: dict[str, str]) -> None:
         verified = tuple(_verifies(secret, body, headers) for secret in self.secrets)
-        payload = json.loads(body)
-        delivery = Delivery(
-            headers["webhook-id"], payload["type"], payload["data"], headers, verified
-        )
+        payload = json.loads(body)  # Standard Webhooks' {type, timestamp, data}; A2A's its own
+        data = payload.get("data", payload)
+        delivery = Delivery(headers["webhook-id"], payload.get("type", ""), data, headers, verified)
         self.deliveries.append(delivery)
         self.arrived.set()
 

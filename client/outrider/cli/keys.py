@@ -9,7 +9,14 @@ import typer
 
 from outrider.client.keys import append_key
 
-SCOPES = ("runs.start", "runs.read", "interactions.answer", "runs.cancel", "admin")
+SCOPES = (
+    "runs.start",
+    "runs.read",
+    "interactions.answer",
+    "runs.cancel",
+    "webhooks.manage",
+    "admin",
+)
 CALLER_SCOPES = SCOPES[:-1]
 
 keys_app = typer.Typer(

@@ -1,5 +1,5 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-keys create, and mcp (the stdio bridge for MCP clients).
+keys create, webhooks ..., and mcp (the stdio bridge for MCP clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -20,6 +20,7 @@ from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, interactive
+from outrider.cli.webhooks import webhooks_app
 from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
 
@@ -38,6 +39,7 @@ runs_app = typer.Typer(
 )
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
+app.add_typer(webhooks_app, name="webhooks")
 
 
 @app.callback()

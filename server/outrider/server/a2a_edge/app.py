@@ -22,7 +22,9 @@ from starlette.routing import BaseRoute, Route
 from outrider.server.a2a_edge.auth import CallContextBuilder, authenticated
 from outrider.server.a2a_edge.card import RPC_PATH, agent_card
 from outrider.server.a2a_edge.handler import OutriderRequestHandler
+from outrider.server.a2a_edge.push import PushNotifications
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.storage.webhook_rows import A2A
 from outrider.server.security.access import A2A_CARD_PATH
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -43,6 +45,7 @@ _BODY_LOGGERS = ("a2a.server.routes", "a2a.compat.v0_3", "sse_starlette")
 def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARoutes:
     for name in _BODY_LOGGERS:
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
+    runs.webhooks.render(A2A, PushNotifications(runs).render)  # push configs' deliveries
     dispatcher = JsonRpcDispatcher(
         OutriderRequestHandler(runs),
         context_builder=CallContextBuilder(settings.public_url),

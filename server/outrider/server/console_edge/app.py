@@ -29,6 +29,7 @@ from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
 from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.templating import STATIC, Pages
+from outrider.server.console_edge.webhooks_page import WebhooksPage
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.authn import Keyring
@@ -67,6 +68,7 @@ def _routes(
     answers = ConsoleAnswers(runs, pages, auth)
     link = AnswerLinkPage(runs.answer_links, pages, auth)
     browser = LiveView(runs, pages, auth)
+    webhooks = WebhooksPage(runs.webhooks.endpoints, pages, auth)
     private: list[tuple[str, Endpoint, str]] = [
         ("/", runs_page.page, "GET"),
         ("/runs-table", runs_page.table, "GET"),
@@ -82,6 +84,10 @@ def _routes(
         ("/runs/{runId}/decline", browser.decline, "POST"),
         ("/interactions/{interactionId}/input", answers.input, "POST"),
         ("/interactions/{interactionId}/approval", answers.approval, "POST"),
+        ("/webhooks", webhooks.list, "GET"),
+        ("/webhooks/{endpointId}", webhooks.endpoint, "GET"),
+        ("/webhooks/{endpointId}/enabled", webhooks.switch, "POST"),
+        ("/webhooks/{endpointId}/deliveries/{messageId}/resend", webhooks.resend, "POST"),
         ("/sign-out", sign_in.sign_out, "POST"),
     ]
     public: list[tuple[str, Endpoint, str]] = [

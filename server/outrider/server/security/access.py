@@ -108,13 +108,27 @@ A2A_METHODS: dict[str, tuple[Scope, ...]] = {
         ("GetTask", "ListTasks", "SubscribeToTask", "tasks/get", "tasks/resubscribe"), _A2A_READ
     ),
     **dict.fromkeys(("CancelTask", "tasks/cancel"), (Scope.RUNS_READ, Scope.RUNS_CANCEL)),
+    # A task's push configs: whoever reads the task may have its updates pushed
+    **dict.fromkeys(
+        (
+            "CreateTaskPushNotificationConfig",
+            "GetTaskPushNotificationConfig",
+            "ListTaskPushNotificationConfigs",
+            "DeleteTaskPushNotificationConfig",
+            "tasks/pushNotificationConfig/set",
+            "tasks/pushNotificationConfig/get",
+            "tasks/pushNotificationConfig/list",
+            "tasks/pushNotificationConfig/delete",
+        ),
+        _A2A_READ,
+    ),
 }
 A2A_ANSWER = (Scope.RUNS_READ, Scope.INTERACTIONS_ANSWER)
 
 
 def a2a_requirement(method: str, names_a_task: bool) -> tuple[Scope, ...]:
     """The scopes a JSON-RPC call needs; none beyond authentication for the methods the agent
-    does not support (push notifications, the extended card: they answer "not supported") and
+    does not support (the extended card: it answers "not supported") and
     names no method has (the SDK answers "method not found")."""
     if method in A2A_METHODS and names_a_task and Scope.RUNS_START in A2A_METHODS[method]:
         return A2A_ANSWER
