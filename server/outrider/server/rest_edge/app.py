@@ -68,7 +68,7 @@ def requiring(need: Requirement | None, endpoint: Endpoint) -> Endpoint:
 
 def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
     r = Routes(runs, settings)
-    w = WebhookRoutes(runs.webhooks.endpoints)
+    w = WebhookRoutes(runs)
     document = openapi_document()
 
     async def openapi(request: Request) -> Response:

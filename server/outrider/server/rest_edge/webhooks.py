@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from outrider.server.core.errors import InvalidArgument
+from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.webhooks.endpoints import WebhookEndpoints
 from outrider.server.core.webhooks.names import delivery_name, endpoint_name
 from outrider.server.rest_edge import queries
@@ -22,8 +23,12 @@ _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 class WebhookRoutes:
-    def __init__(self, endpoints: WebhookEndpoints) -> None:
-        self._endpoints = endpoints
+    def __init__(self, runs: RunManager) -> None:
+        self._runs = runs
+
+    @property
+    def _endpoints(self) -> WebhookEndpoints:
+        return self._runs.webhooks.endpoints
 
     async def create(self, request: Request) -> Response:
         endpoint = _endpoint(await read_object(request))
