@@ -66,7 +66,7 @@ class Calls:
         data.update(plan)
         params = params_pb2.AutomateParams(task="webhook test", data=data)
         created = await self.runs.CreateRun(run_service_pb2.CreateRunRequest(automate=params))
-        return created.run.name.removeprefix("runs/")
+        return str(created.run.name).removeprefix("runs/")
 
     async def state(self, run_id: str) -> int:
         got = await self.runs.GetRun(run_service_pb2.GetRunRequest(name=f"runs/{run_id}"))
@@ -80,7 +80,8 @@ class Calls:
 
     async def get(self, endpoint: str) -> wp.WebhookEndpoint:
         got = await self.webhooks.GetWebhookEndpoint(ws.GetWebhookEndpointRequest(name=endpoint))
-        return got.endpoint
+        endpoint_now: wp.WebhookEndpoint = got.endpoint
+        return endpoint_now
 
 
 SUCCEEDED = run_pb2.RUN_STATE_SUCCEEDED

@@ -27,7 +27,8 @@ async def test_a_question_is_answered_through_the_link_its_webhook_carried(tmp_p
     public = f"http://127.0.0.1:{rest_port}"
     server = ServerProcess(
         tmp_path,
-        rest=True,
+        True,
+        False,
         OUTRIDER_REST_PORT=str(rest_port),
         OUTRIDER_PUBLIC_URL=public,
         **webhook_env(),

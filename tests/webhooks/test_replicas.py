@@ -33,7 +33,8 @@ async def _run_to_its_end(replica: ServerProcess, receiver: Receiver) -> str:
 
 async def test_killed_mid_delivery_the_restarted_replica_delivers_again(tmp_path: Path) -> None:
     receiver = Receiver(hold=60).start()  # the first attempt never gets its answer
-    killed, restarted = ServerProcess(tmp_path, **_ENV), ServerProcess(tmp_path, **_ENV)
+    killed = ServerProcess(tmp_path, False, False, **_ENV)
+    restarted = ServerProcess(tmp_path, False, False, **_ENV)
     try:
         killed.start()
         killed.drain()

@@ -75,9 +75,9 @@ def list_endpoints(ctx: typer.Context) -> None:
     """Lists the tenant's endpoints, oldest first."""
 
     async def every(client: AsyncClient) -> list[wp.WebhookEndpoint]:
-        found, token = await client.webhooks.list()
+        found, token = await client.webhooks.list_endpoints()
         while token:
-            more, token = await client.webhooks.list(page_token=token)
+            more, token = await client.webhooks.list_endpoints(page_token=token)
             found += more
         return found
 

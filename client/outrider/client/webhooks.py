@@ -63,7 +63,7 @@ class AsyncWebhooks:
         request = ws.GetWebhookEndpointRequest(name=endpoint_name(endpoint))
         return (await self._unary(self._stub.GetWebhookEndpoint, request)).endpoint  # type: ignore[no-any-return]
 
-    async def list(
+    async def list_endpoints(
         self, page_size: int = 0, page_token: str = ""
     ) -> tuple[list[wp.WebhookEndpoint], str]:
         request = ws.ListWebhookEndpointsRequest(page_size=page_size, page_token=page_token)

@@ -89,7 +89,7 @@ class OutriderRequestHandler(RequestHandler):
     async def on_list_task_push_notification_configs(
         self, params: a2a.ListTaskPushNotificationConfigsRequest, context: ServerCallContext
     ) -> a2a.ListTaskPushNotificationConfigsResponse:
-        return self._push.list(params, caller_of(context).principal)
+        return self._push.list_configs(params, caller_of(context).principal)
 
     @validate_request_params
     @translated

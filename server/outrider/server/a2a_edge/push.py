@@ -54,10 +54,10 @@ class PushNotifications:
     ) -> a2a.TaskPushNotificationConfig:
         return _config_of(self._configs.get(request.task_id, request.id, principal))
 
-    def list(
+    def list_configs(
         self, request: a2a.ListTaskPushNotificationConfigsRequest, principal: Principal
     ) -> a2a.ListTaskPushNotificationConfigsResponse:
-        rows = self._configs.list(request.task_id, principal)
+        rows = self._configs.list_configs(request.task_id, principal)
         return a2a.ListTaskPushNotificationConfigsResponse(configs=[_config_of(r) for r in rows])
 
     async def delete(

@@ -84,7 +84,7 @@ def _routes(
         ("/runs/{runId}/decline", browser.decline, "POST"),
         ("/interactions/{interactionId}/input", answers.input, "POST"),
         ("/interactions/{interactionId}/approval", answers.approval, "POST"),
-        ("/webhooks", webhooks.list, "GET"),
+        ("/webhooks", webhooks.index, "GET"),
         ("/webhooks/{endpointId}", webhooks.endpoint, "GET"),
         ("/webhooks/{endpointId}/enabled", webhooks.switch, "POST"),
         ("/webhooks/{endpointId}/deliveries/{messageId}/resend", webhooks.resend, "POST"),

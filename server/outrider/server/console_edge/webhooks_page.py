@@ -34,9 +34,9 @@ class WebhooksPage:
         self._pages = pages
         self._auth = auth
 
-    async def list(self, request: Request) -> Response:
+    async def index(self, request: Request) -> Response:
         session = session_of(request)
-        found, _ = self._endpoints.list(200, "", session.principal)
+        found, _ = self._endpoints.list_endpoints(200, "", session.principal)
         return self._pages.page(request, "webhooks.html", endpoints=found, **self._context(request))
 
     async def endpoint(self, request: Request) -> Response:

@@ -37,7 +37,9 @@ class WebhookServicer(webhook_service_pb2_grpc.WebhookServiceServicer):
     async def ListWebhookEndpoints(
         self, request: ws.ListWebhookEndpointsRequest, context: Context
     ) -> ws.ListWebhookEndpointsResponse:
-        found, token = self._endpoints.list(request.page_size, request.page_token, caller())
+        found, token = self._endpoints.list_endpoints(
+            request.page_size, request.page_token, caller()
+        )
         return ws.ListWebhookEndpointsResponse(endpoints=found, next_page_token=token)
 
     @unary

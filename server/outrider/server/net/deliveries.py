@@ -13,7 +13,7 @@ import httpx
 
 from outrider.server.core.webhooks.egress import Outgoing
 from outrider.server.core.webhooks.schedule import Reply
-from outrider.server.net.guard import BlockedDestination, NetworkGuard
+from outrider.server.net.guard import BlockedDestination, NetworkGuard, Unresolvable
 from outrider.server.net.transport import GuardedTransport
 from outrider.server.settings.webhooks import WebhookSettings
 
@@ -31,8 +31,12 @@ class GuardedDeliveries:
         )
 
     async def refusal(self, url: str) -> str | None:
+        """A name that does not resolve (yet) is let through: it may resolve by the time a
+        delivery is due, and every attempt is checked again then."""
         try:
             await self._guard.check_url(url)
+        except Unresolvable:
+            return None
         except BlockedDestination as error:
             return error.message
         return None

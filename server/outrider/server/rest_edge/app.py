@@ -88,7 +88,7 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/v1/interactions", r.list_interactions, "GET"),
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
         ("/v1/webhooks/endpoints", w.create, "POST"),
-        ("/v1/webhooks/endpoints", w.list, "GET"),
+        ("/v1/webhooks/endpoints", w.list_endpoints, "GET"),
         ("/v1/webhooks/endpoints/{endpointId}", w.get, "GET"),
         ("/v1/webhooks/endpoints/{endpointId}", w.update, "PATCH"),
         ("/v1/webhooks/endpoints/{endpointId}", w.delete, "DELETE"),

@@ -35,9 +35,9 @@ class WebhookRoutes:
         created, secret = await self._endpoints.create(endpoint, principal_of(request))
         return JSONResponse({"endpoint": to_json(created), "secret": secret}, 201)
 
-    async def list(self, request: Request) -> Response:
+    async def list_endpoints(self, request: Request) -> Response:
         page = queries.page(request)
-        found, token = self._endpoints.list(page.size, page.token, principal_of(request))
+        found, token = self._endpoints.list_endpoints(page.size, page.token, principal_of(request))
         return JSONResponse({"endpoints": [to_json(e) for e in found], "nextPageToken": token})
 
     async def get(self, request: Request) -> Response:

@@ -61,7 +61,7 @@ class WebhookEndpoints:
     def get(self, name: str, principal: Principal) -> wp.WebhookEndpoint:
         return endpoint_view(self._find(parse_endpoint_name(name), principal))
 
-    def list(
+    def list_endpoints(
         self, page_size: int, page_token: str, principal: Principal
     ) -> tuple[list[wp.WebhookEndpoint], str]:
         principal.require(Scope.WEBHOOKS_MANAGE)

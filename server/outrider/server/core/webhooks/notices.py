@@ -59,7 +59,7 @@ def run_ended(run: run_pb2.Run, run_id: str) -> Notice:
     outcome: dict[str, object] = {"success": run.outcome.success}
     if run.outcome.error_code:
         outcome["error_code"] = run.outcome.error_code
-    data = {
+    data: dict[str, object] = {
         "run": run_name(run_id),
         "kind": lower_name(run_pb2.RunKind.Name(run.kind), "RUN_KIND_"),
         "state": lower_name(run_pb2.RunState.Name(run.state), "RUN_STATE_"),
@@ -97,7 +97,8 @@ def run_resumed(
         }
         for effect in effects
     ]
-    data = {"run": run_name(run_id), "attempt": attempt, "side_effects": shown}
+    data: dict[str, object] = {"run": run_name(run_id), "attempt": attempt}
+    data["side_effects"] = shown
     return Notice(RUN_RESUMED, tenant, data, run_id)
 
 
@@ -115,7 +116,7 @@ def profile_login_required(profile: str, tenant: str, origin: str) -> Notice:
 def endpoint_disabled(endpoint: str, tenant: str, reason: str, episode: str) -> Notice:
     """`episode` names this disabling (the endpoint's id and generation): however many workers
     decide it at once, one message is written."""
-    data = {"endpoint": endpoint, "reason": reason}
+    data: dict[str, object] = {"endpoint": endpoint, "reason": reason}
     return Notice(ENDPOINT_DISABLED, tenant, data, message_id=f"{MESSAGE_PREFIX}{episode}")
 
 

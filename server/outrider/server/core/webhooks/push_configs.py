@@ -45,7 +45,7 @@ class PushConfigs:
         _check(config_id, target)
         await check_url(target.url, self._egress, False, "url")
         existing = self._existing(run_id, config_id)
-        if existing is None and len(self.list(run_id, principal)) >= MAX_CONFIGS_PER_RUN:
+        if existing is None and len(self.list_configs(run_id, principal)) >= MAX_CONFIGS_PER_RUN:
             raise InvalidArgument.single("id", f"a task has at most {MAX_CONFIGS_PER_RUN} configs")
         now = clock.now_us()
         row = EndpointRow(
@@ -72,7 +72,7 @@ class PushConfigs:
             raise NotFound(f"task {run_id} has no push notification config {config_id!r}")
         return row
 
-    def list(self, run_id: str, principal: Principal) -> list[EndpointRow]:
+    def list_configs(self, run_id: str, principal: Principal) -> list[EndpointRow]:
         self._owned_run(run_id, principal)
         return self._store.list_endpoints(None, A2A, run_id, None, MAX_CONFIGS_PER_RUN + 1)
 
