@@ -146,7 +146,7 @@ async def run_cost(process: ServerProcess, runs: int, endpoints: int) -> dict[st
     return {"start p50": pct(starts, 0.5), "created->ended p50": pct(ends, 0.5)}
 
 
-def store_cost(folder: Path, database_url: str, writes: int) -> dict[str, float]:
+async def store_cost(folder: Path, database_url: str, writes: int) -> dict[str, float]:
     """µs per ended run's record committed alone, and with its notice in the same transaction
     (no endpoint wants it: two statements that find nothing; one endpoint: the message and its
     delivery written too), on the store itself."""
@@ -169,9 +169,10 @@ def store_cost(folder: Path, database_url: str, writes: int) -> dict[str, float]
                     store.save_run(run, run.name.removeprefix("runs/"))
                     if notice:
                         store.add_message(run_notice(run), fenced=False)
-                store.flush()  # committed before the next, as each run's end is
+                await store.committed()  # before the next, as each run's end is
             figures[label] = (time.perf_counter() - began) / writes * 1e6
     finally:
+        await asyncio.sleep(0)  # SQLite's scheduled commits run before the file closes
         store.close()
     return figures
 
@@ -206,7 +207,7 @@ async def main(runs: int, postgres: bool) -> None:
                         show(f"{backend}, {endpoints} endpoint(s), round {round_}, ms", figures)
             for round_ in range(3):
                 url = pg.create_database() if pg else ""
-                figures = store_cost(folder / f"store{round_}", url, runs * 20)
+                figures = await store_cost(folder / f"store{round_}", url, runs * 20)
                 show(f"{backend}, store, round {round_}, µs per ended run", figures)
             url = pg.create_database() if pg else ""
             show(f"{backend}, backlog drained by one replica", await backlog(folder / "b", url))

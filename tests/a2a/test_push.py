@@ -9,33 +9,21 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx
 import pytest
 import pytest_asyncio
-from a2a.client import Client, ClientConfig, create_client
+from a2a.client import Client
 from a2a.types import a2a_pb2 as a2a
 from a2a.utils.errors import InvalidParamsError, TaskNotFoundError
 
 from tests.a2a.support import message
-from tests.rest.support import RestCase, start_rest
+from tests.a2a.test_protocol import Edge
+from tests.rest.support import start_rest
 from tests.security.tenants import CALLER, Keys
 from tests.support.harness import eventually
 from tests.webhooks.receivers import Receiver
 from tests.webhooks.support import webhook_settings
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-class Edge:
-    def __init__(self, case: RestCase, keys: Keys) -> None:
-        self.case, self.keys = case, keys
-        self.opened: list[httpx.AsyncClient] = []
-
-    async def client(self, principal: str, streaming: bool = False) -> Client:
-        http = httpx.AsyncClient(headers=self.keys.header(principal), timeout=30)
-        self.opened.append(http)
-        config = ClientConfig(streaming=streaming, httpx_client=http)
-        return await create_client(self.case.origin, config)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -8,6 +8,7 @@ with the same webhook-id."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
@@ -87,10 +88,11 @@ class Dispatcher(BackgroundTask):
             if room > 0 and len(claimed) == room:
                 continue  # there may be more due: claim again once a slot frees
             self._housekeeping()
-            try:
-                await asyncio.wait_for(self._wakeup.wait(), self._settings.poll_interval)
-            except TimeoutError:
-                pass
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel that arrives
+            # as the event is set (a run's last notice at shutdown), and stop() then waits forever
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._settings.poll_interval):
+                    await self._wakeup.wait()
 
     def _landed(self, task: asyncio.Task[None]) -> None:
         self._flying.discard(task)
