@@ -36,6 +36,7 @@ from outrider.server.telemetry import metrics
 log = logging.getLogger(__name__)
 _US = 1_000_000
 _FORGET_EVERY = 3600.0  # seconds between two passes over finished deliveries
+_LAST_ATTEMPTS = 3.0  # seconds attempts in flight may take to finish when the server stops
 
 
 @dataclass(frozen=True)
@@ -70,11 +71,14 @@ class Dispatcher(BackgroundTask):
         self._wakeup.set()
 
     async def stop(self) -> None:
-        """Stops claiming; attempts in flight finish (their results are recorded) or are
-        cancelled with the task, and then go again after their lease."""
+        """Stops claiming; attempts in flight get a few seconds to finish (their results are
+        recorded), the rest are cancelled and go again, from any replica, after their lease."""
         await super().stop()
         if self._flying:
-            await asyncio.wait(self._flying, timeout=self._settings.lease)
+            await asyncio.wait(self._flying, timeout=_LAST_ATTEMPTS)
+        for task in list(self._flying):
+            task.cancel()
+        await asyncio.gather(*self._flying, return_exceptions=True)
 
     async def _work(self) -> None:
         while True:
