@@ -5,8 +5,8 @@ removes from each report of the scripted research runs the tests make.
 * reports: whole research runs through a real server, the scripted model writing the reports the
            tests use (tests/fixtures/scenarios over the bee site; the ferry notes' reports of
            tests/research/claims in fast, balanced and deep mode), the fixture sites and search
-           APIs on 127.0.0.1. For each report: the statements removed, and whether its opening
-           answer is still there.
+           APIs on 127.0.0.1. For each report: the statements removed, whether its opening
+           answer is still there, and whether a note at its top says statements were removed.
 
 Run from the repo root: `.venv/bin/python -m bench.bench_statements`. To measure the code of
 another tree with this bench and these fixtures (before and after a change), put its server
@@ -86,8 +86,9 @@ def _fast(text: str) -> dict[str, Any]:
     return {"turns": [turn("planner", data=claims.PLAN), turn("writer", text=text)]}
 
 
-async def removals(report: Report, tmp: Path) -> tuple[int, str]:
-    """Statements removed from the report, and whether its opening answer is still there."""
+async def removals(report: Report, tmp: Path) -> tuple[int, str, str]:
+    """Statements removed from the report, whether its opening answer is still there, and
+    whether a note at its top says statements were removed."""
     ferries = report.site == CLAIMS_DIR
     with fixture_web(report.site) as web:
         behaviour = SearchBehaviour(
@@ -117,7 +118,8 @@ async def removals(report: Report, tmp: Path) -> tuple[int, str]:
             finally:
                 await stop_harness(harness)
     opening = "-" if not report.opening else ("yes" if report.opening in done.report else "no")
-    return len(done.metadata.removed_statements), opening
+    noted = "yes" if "> **Note:**" in done.report.split("\n## ", 1)[0] else "no"
+    return len(done.metadata.removed_statements), opening, noted
 
 
 def _both_pages(web: str) -> Callable[[str], list[dict[str, str]]]:
@@ -137,13 +139,13 @@ async def _research(harness: Any, query: str, mode: int) -> re_pb.ResearchComple
 async def main() -> None:
     print(f"server code: {Path(outrider.server.__file__).parent}")
     print(score().summary())
-    print("\n| report | mode | statements removed | opening answer kept |")
-    print("| --- | --- | --- | --- |")
+    print("\n| report | mode | statements removed | opening answer kept | note at the top |")
+    print("| --- | --- | --- | --- | --- |")
     modes = {v: k.removeprefix("RESEARCH_MODE_").lower() for k, v in re_pb.ResearchMode.items()}
     for report in reports():
         with tempfile.TemporaryDirectory() as tmp:
-            removed, opening = await removals(report, Path(tmp))
-        print(f"| {report.name} | {modes[report.mode]} | {removed} | {opening} |")
+            removed, opening, noted = await removals(report, Path(tmp))
+        print(f"| {report.name} | {modes[report.mode]} | {removed} | {opening} | {noted} |")
 
 
 if __name__ == "__main__":

@@ -3,10 +3,11 @@ dates and names, normalised (support.py decides which sentences must hold up).
 
 Normalised: words in lower case without accents (a possessive's "'s" and a plural's "s" may
 differ); numbers without thousands separators or trailing zeros (1,200 = 1200, 3.50 = 3.5,
-"2 million" = 2000000; a page's spelled-out "forty-two" = 42); dates as year-month(-day)
-whatever their spelling (2023-05-01, 1 May 2023, May 1, 2023). A name holding digits (COVID-19,
-F-35, GPT-4) is compared whole, letters and digits without their hyphens (GPT-4 = GPT4 = GPT 4).
-An acronym is held by a page that names what it stands for ("UK": "United Kingdom").
+"2 million" = 2000000; spelled-out numbers are read whole, "one hundred and forty-three" = 143,
+spelled.py); dates as year-month(-day) whatever their spelling (2023-05-01, 1 May 2023, May 1,
+2023). A name holding digits (COVID-19, F-35, GPT-4) is compared whole, letters and digits
+without their hyphens (GPT-4 = GPT4 = GPT 4). An acronym is held by a page that names what it
+stands for ("UK": "United Kingdom").
 """
 
 from __future__ import annotations

@@ -4,11 +4,11 @@ Every declarative sentence of the body does, whether or not it names a number, d
 these do not: a question; a sentence that introduces what follows (it ends with a colon) or
 points at the report or its sources ("This report looks at ...", "No source gives ...",
 "Nothing could be read in time.", "See also ..."); a label written as a sentence ("Short
-answer.", "In brief."); a sentence that sums up ("In short, ...",
-"Overall, ...") in words the report's cited sentences already use (at least half of its words
-that carry meaning); a short fragment without a full stop (a list item or caption of at most
-eight words); and anything with no word that carries meaning. All of this is read from the
-words, not understood: a summing-up sentence that restates cited words loosely passes.
+answer.", "Bottom line."); a sentence that sums up ("In short, ...", "Overall, ...") in words
+the report's cited sentences already use (at least half of its words that carry meaning); a
+short fragment without a full stop (a list item or caption of at most eight words); and
+anything with no word that carries meaning. All of this is read from the words, not
+understood: a summing-up sentence that restates cited words loosely passes.
 """
 
 from __future__ import annotations
