@@ -78,9 +78,10 @@ class Idp:
         assert answer.status_code == 200, answer.text
         return str(answer.json()["access_token"])
 
-    def rotate(self) -> dict[str, Any]:
-        """A new signing key first (the old ones still listed), in the running IdP."""
-        self.keys.insert(0, new_key())
+    def rotate(self, keep_old: bool = True) -> dict[str, Any]:
+        """A new signing key first (the old ones still listed, or withdrawn), in the running
+        IdP."""
+        self.keys[:] = [new_key(), *(self.keys if keep_old else [])]
         answer = httpx.post(f"{self.issuer}/_test/keys", json=self.keys, timeout=30)
         assert answer.status_code == 204, answer.text
         return self.keys[0]

@@ -33,7 +33,12 @@ function configuration(keys) {
   return {
     jwks: { keys },
     clients: config.clients.map(({ tenant, ...metadata }) => metadata),
-    cookies: { keys: ['outrider-identity-tests'] },
+    // plain http on loopback: browsers drop SameSite=None cookies that are not Secure
+    cookies: {
+      keys: ['outrider-identity-tests'],
+      long: { sameSite: 'lax' },
+      short: { sameSite: 'lax' },
+    },
     claims: { openid: ['sub', 'tenant', 'groups'], email: ['email', 'email_verified'] },
     pkce: { required: () => true, methods: ['S256'] },
     findAccount: async (ctx, id) => ({ accountId: id, claims: async () => claimsOf(id) }),

@@ -107,10 +107,13 @@ class SsoSignIn:
         url = await self._party.end_session_url(hint, after)
         if url is None:
             return response
-        ending = RedirectResponse(url, 303)
-        for name, value in response.headers.items():
-            if name == "set-cookie":
-                ending.headers.append(name, value)
+        # a page that moves on by itself: a redirect of the sign-out form to another origin
+        # is what the console's CSP (form-action 'self') forbids
+        ending = self._pages.page(
+            request, "signed_out.html", 200, end_session=url, provider=self.provider_name
+        )
+        for value in response.headers.getlist("set-cookie"):
+            ending.headers.append("set-cookie", value)
         return ending
 
     def _drop_hint(self, request: Request, response: Response) -> None:
