@@ -40,6 +40,8 @@ function configuration(keys) {
       short: { sameSite: 'lax' },
     },
     claims: { openid: ['sub', 'tenant', 'groups'], email: ['email', 'email_verified'] },
+    // the APIs' scopes too: clients registering themselves (MCP hosts) name them
+    scopes: ['openid', 'offline_access', 'email', ...config.scopes.split(' ')],
     pkce: { required: () => true, methods: ['S256'] },
     findAccount: async (ctx, id) => ({ accountId: id, claims: async () => claimsOf(id) }),
     extraTokenClaims: async (ctx, token) => {
