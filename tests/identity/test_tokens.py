@@ -4,6 +4,9 @@ OAuth client can ask for more), and the IdP rotates its key while the server run
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import grpc
 import httpx
 import jwt
@@ -12,7 +15,7 @@ import pytest
 from outrider.v1 import params_pb2, run_service_pb2_grpc
 from outrider.v1 import run_service_pb2 as rs
 from tests.identity.doors import MCP_HEADERS, MCP_INITIALIZE, grpc_door
-from tests.identity.support import IdentityCase
+from tests.identity.support import API, IdentityCase
 from tests.support.harness import rich_error
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -134,3 +137,36 @@ async def test_the_idp_rotates_its_key_while_the_server_runs(identity: IdentityC
     assert jwt.get_unverified_header(after)["kid"] == new["kid"]
     assert (await grpc_door(identity, after)).outcome == "ok"  # no restart
     assert (await grpc_door(identity, before)).outcome == "ok"  # the old key is still listed
+
+
+async def test_a_stream_ends_when_its_token_expires(identity: IdentityCase) -> None:
+    """Streams check their credential again at each batch and heartbeat (5 s here): past its
+    expiry and the leeway (30 s), the token ends the stream; the run goes on."""
+    now = int(time.time())
+    claims = {
+        "sub": "billing-service",
+        "tenant": "billing",
+        "scope": "runs.start runs.read runs.cancel",
+        "aud": API,
+        "iat": now - 60,
+        "exp": now - 27,  # still inside the leeway for about 3 s
+    }
+    token = identity.idp.mint(claims)
+    async with grpc.aio.insecure_channel(identity.grpc_target) as channel:
+        runs = run_service_pb2_grpc.RunServiceStub(channel)
+        params = params_pb2.AutomateParams(task="a long errand")
+        params.data.update({"steps": 1, "hold": True})
+        created = await runs.CreateRun(rs.CreateRunRequest(automate=params), metadata=bearer(token))
+        stream = runs.StreamRunEvents(
+            rs.StreamRunEventsRequest(name=created.run.name), metadata=bearer(token)
+        )
+        with pytest.raises(grpc.aio.AioRpcError) as ended:
+            async with asyncio.timeout(60):
+                async for _ in stream:
+                    pass
+        error = rich_error(ended.value)
+        assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED")
+        fresh = bearer(identity.service_token())
+        still = await runs.GetRun(rs.GetRunRequest(name=created.run.name), metadata=fresh)
+        assert not still.run.HasField("end_time")
+        await runs.CancelRun(rs.CancelRunRequest(name=created.run.name), metadata=fresh)
