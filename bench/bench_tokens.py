@@ -112,7 +112,8 @@ def main() -> None:
                 "OUTRIDER_REST_ENABLED": "false",
                 "OUTRIDER_LOG_LEVEL": "WARNING",
             }
-            server = ServerProcess(folder / "data", **env)
+            server = ServerProcess(folder / "data")
+            server.env = env
             server.start()
             server.drain()
             try:

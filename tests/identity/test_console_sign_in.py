@@ -9,6 +9,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
+from typing import Any
 
 import grpc
 import pytest
@@ -56,7 +57,7 @@ async def person_token(case: IdentityCase, login: str) -> tuple[tuple[str, str],
     return (("authorization", f"Bearer {token}"),)
 
 
-async def start_run(case: IdentityCase, login: str, plan: dict[str, object]) -> str:
+async def start_run(case: IdentityCase, login: str, plan: dict[str, Any]) -> str:
     async with grpc.aio.insecure_channel(case.grpc_target) as channel:
         runs = run_service_pb2_grpc.RunServiceStub(channel)
         params = params_pb2.AutomateParams(task=f"{login}'s errand", interactive=True)
@@ -64,7 +65,7 @@ async def start_run(case: IdentityCase, login: str, plan: dict[str, object]) -> 
         created = await runs.CreateRun(
             rs.CreateRunRequest(automate=params), metadata=await person_token(case, login)
         )
-    return created.run.name.removeprefix("runs/")
+    return str(created.run.name).removeprefix("runs/")
 
 
 async def signed_in(browser: Browser, case: IdentityCase, login: str, name: str = "") -> Page:

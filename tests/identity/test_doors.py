@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.identity.doors import DOORS, audience_of
@@ -106,3 +107,16 @@ async def test_a_token_of_the_right_audience_but_no_scope_is_denied(
         assert answer.reason == "IDENTITY_NOT_MAPPED"
     if door == "mcp":
         assert 'error="insufficient_scope"' in answer.challenge
+
+
+async def test_a_browsers_basic_credentials_are_no_console_credential(
+    identity: IdentityCase,
+) -> None:
+    """A proxy's HTTP Basic credentials that a browser repeats are not taken for a bearer
+    credential: the console still asks for its own sign-in."""
+    async with httpx.AsyncClient(timeout=30) as http:
+        page = await http.get(
+            f"{identity.origin}/console/", headers={"Authorization": "Basic dXNlcjpwYXNz"}
+        )
+    assert page.status_code == 303
+    assert "/console/sign-in" in page.headers["location"]

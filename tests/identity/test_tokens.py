@@ -32,7 +32,7 @@ async def started_run(case: IdentityCase, token: str) -> str:
         created = await runs.CreateRun(request, metadata=bearer(token))
     assert created.run.tenant == "billing"
     assert created.run.created_by == "billing-service"
-    return created.run.name.removeprefix("runs/")
+    return str(created.run.name).removeprefix("runs/")
 
 
 async def test_a_services_run_is_its_tenants_on_every_door(identity: IdentityCase) -> None:

@@ -27,6 +27,7 @@ from outrider.server.security.authn import (
     Keyring,
     authenticate,
     authenticate_call,
+    bearer,
 )
 from outrider.server.security.identity import Door
 from outrider.server.security.sessions import Session, SessionSigner
@@ -65,8 +66,8 @@ class ConsoleAuth:
     def reauthentication(self, request: Request) -> Reauthenticate:
         """Checks the request's session again (for a long stream): its principal now, or
         Unauthenticated once it expired or its key left the key file."""
-        authorization = request.headers.get("authorization")
-        if authorization:
+        authorization = request.headers.get("authorization") or ""
+        if bearer(authorization) is not None:
             peer = peer_name(request)
             return lambda: authenticate(self.keyring, authorization, peer, Door.CONSOLE)
         cookie = request.cookies.get(self.cookie_name, "")
@@ -132,7 +133,7 @@ def signed_in(auth: ConsoleAuth, endpoint: Endpoint) -> Endpoint:
 
     @functools.wraps(endpoint)
     async def wrapper(request: Request) -> Response:
-        if request.headers.get("authorization"):
+        if bearer(request.headers.get("authorization") or "") is not None:
             session: Session | None = await auth.bearer_session(request)
         else:
             session = auth.session_of(request)

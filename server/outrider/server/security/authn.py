@@ -92,9 +92,10 @@ def authenticate(
     denied = _DENIED if keyring.tokens is None else _DENIED_WITH_TOKENS
     if authorization:
         credential = bearer(authorization)
-        if credential and keyring.tokens is not None and looks_like_jwt(credential):
-            return keyring.tokens.principal_cached(credential, door)
         principal = keyring.by_key(credential) if credential else None
+        if principal is None and credential and _is_token(keyring, credential):
+            assert keyring.tokens is not None
+            return keyring.tokens.principal_cached(credential, door)
         if principal is None:
             raise denied
         return principal
@@ -110,9 +111,16 @@ async def authenticate_call(
     """`authenticate` for a new call: an access token naming a key not known yet makes the
     IdP's keys be read first (without blocking the event loop)."""
     credential = bearer(authorization) if authorization else None
-    if keyring.enabled and keyring.tokens is not None and credential and looks_like_jwt(credential):
+    if credential and _is_token(keyring, credential) and keyring.by_key(credential) is None:
+        assert keyring.tokens is not None
         return await keyring.tokens.principal(credential, door)
     return authenticate(keyring, authorization, peer_name, door)
+
+
+def _is_token(keyring: Keyring, credential: str) -> bool:
+    """A JWT while the IdP's tokens are taken (a key is looked up first: OUTRIDER_API_KEYS may
+    hold any text, dots too)."""
+    return keyring.tokens is not None and looks_like_jwt(credential)
 
 
 def bearer(authorization: str) -> str | None:

@@ -8,6 +8,7 @@ API is refused there and an MCP token on the API, and no token passes through to
 
 from __future__ import annotations
 
+import logging
 from enum import StrEnum
 from typing import Any
 
@@ -16,6 +17,8 @@ from outrider.server.security.claims import ClaimMapping
 from outrider.server.security.provider import IdentityProvider, SigningKeys
 from outrider.server.security.tokens import TokenRefused, TokenVerifier
 from outrider.server.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 class Door(StrEnum):
@@ -37,6 +40,13 @@ class Tokens:
         if oidc.client_id and oidc.client_id in self._audiences.values():
             # an ID token of the console (its audience is the client id) is no access token
             raise ValueError("OUTRIDER_OIDC_CLIENT_ID may not be the audience of a door")
+        closed = [door.value for door, audience in self._audiences.items() if audience is None]
+        if closed:
+            log.warning(
+                "no audience for %s (set OUTRIDER_OIDC_AUDIENCE, OUTRIDER_PUBLIC_URL or "
+                "OUTRIDER_OIDC_AUDIENCES): those doors take keys but no access tokens",
+                ", ".join(closed),
+            )
 
     @property
     def issuer(self) -> str:

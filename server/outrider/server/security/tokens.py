@@ -110,7 +110,6 @@ class TokenVerifier:
             raise _refused("its nonce is not the one this sign-in sent")
         return claims
 
-
     def _parsed_key(self, key: Jwk, algorithm: str) -> jwt.PyJWK:
         """The JWK as PyJWT's key object for `algorithm`, made once per key and algorithm (the
         key's material is part of the name, so a kid reused for another key is another)."""
