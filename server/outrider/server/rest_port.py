@@ -113,7 +113,8 @@ def edges_beside_the_api(
         edges.append(MountedEdge(_a2a_routes(runs, settings, keyring)))
     if settings.mcp:
         mcp = McpEdge(runs, settings, keyring)
-        edges.append(MountedEdge([Route(MCP_PATH, mcp.app)], mcp.lifespan, mcp.stop))
+        routes = [Route(MCP_PATH, mcp.app), *mcp.metadata_routes]
+        edges.append(MountedEdge(routes, mcp.lifespan, mcp.stop))
     return edges
 
 
