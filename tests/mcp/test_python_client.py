@@ -18,6 +18,7 @@ import pytest
 from mcp import Client, types
 
 from outrider.client import AsyncClient
+from outrider.mcp.asking import DECLINED_KEPT
 from outrider.mcp.watch import NO_QUESTIONS
 from outrider.v1 import run_event_pb2
 from tests.mcp.support import McpCase, Mode, Person, Progress, http_client, stdio_client, text_of
@@ -120,6 +121,34 @@ async def test_a_password_goes_through_the_answer_page_never_the_client(
     assert "Password" in page.message and "never through this assistant" in page.message
     assert asked == ["password"]  # the email, already given, is not asked again
     assert password not in str(person.asked) and password not in str(content)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_declining_the_answer_page_keeps_the_form_s_answers(
+    mcp_case: McpCase, mode: Mode
+) -> None:
+    """The email is given in the client's form; the person declines the password's answer page:
+    the email still goes to the agent, which is told the password was declined, and the run's
+    events and the result's notes say so."""
+    key = mcp_case.keys.keys["alpha-1"]
+    person = Person(values={"Email": "ada@example.com"}, url_action="decline")
+    async with http_client(mcp_case, key, mode, person) as client:
+        result = await automate(client, mcp_case, "login_keep", "login.html")
+
+    content = result.structured_content or {}
+    assert content.get("final_answer") == "Not logged in: the password was declined.", text_of(result)
+    assert DECLINED_KEPT in content["notes"], content
+    assert len(person.forms()) == 1 and len(person.pages()) == 1
+    async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
+        events = [e async for e in grpc_client.events(content["run"])]
+    (resolved,) = [e.input_resolved for e in events if e.HasField("input_resolved")]
+    (asked,) = [e.automate.interactive_form_data_request for e in events
+                if e.automate.HasField("interactive_form_data_request")]  # fmt: skip
+    email = next(f.ref for f in asked.fields if f.label == "Email")
+    assert (resolved.submitted, list(resolved.refs)) == (True, [email])
+    statuses = [e.automate.agent_status.message for e in events
+                if e.automate.HasField("agent_status")]  # fmt: skip
+    assert "The person declined to give Password; their other answers are in the page." in statuses
 
 
 async def test_the_stdio_bridge_sends_the_whole_form_to_the_page(

@@ -14,6 +14,14 @@ from outrider.v1 import research_events_pb2 as rv
 from outrider.v1 import run_event_pb2, run_pb2
 
 _TASK_CHARS = 200
+PICK_UP = (
+    "if this call ends early (a client's timeout), the run goes on: get_run with wait=true "
+    "picks it up"
+)
+GOES_ON = (
+    "The run goes on: get_run with wait=true follows it to its end and asks its questions; "
+    "cancel_run stops it."
+)
 
 
 @dataclass
@@ -55,8 +63,11 @@ def run_result(
         "kind": kind_name(run.kind),
         "state": state_name(run.state),
     }
-    if run.HasField("outcome"):
+    ended = run.HasField("outcome")
+    if ended:
         content |= _outcome(run, seen)
+    else:
+        notes = [*notes, GOES_ON]
     if pending:
         content["pending_questions"] = [_pending(q) for q in pending]
     if seen.screenshots:
@@ -65,7 +76,9 @@ def run_result(
         content["notes"] = list(notes)
     blocks: list[types.ContentBlock] = [types.TextContent(text=_text(content))]
     blocks += [_link(source) for source in content.get("sources", [])]
-    return types.CallToolResult(content=blocks, structured_content=content)
+    # a failed or cancelled run is an error the host's model sees without reading `state`
+    failed = ended and not run.outcome.success
+    return types.CallToolResult(content=blocks, structured_content=content, is_error=failed)
 
 
 def _outcome(run: run_pb2.Run, seen: Seen) -> dict[str, Any]:

@@ -5,7 +5,7 @@ model only learns which fields were filled, never the values."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2 as rp
 
 AskInput = Callable[[ae.InteractiveFormDataRequest, dict[str, str] | None], Awaitable[InputAnswer]]
+Tell = Callable[[str, str], None]  # (iteration id, message): a status line in the run's events
 Field = tuple[str, Locator, ElementInfo]
 MAX_ROUNDS = 3
 # How long after a submit the page may take to show its verdict on the values.
@@ -44,9 +45,10 @@ class FilledForm:
 
 
 class FormInput:
-    def __init__(self, runner: ActionRunner, ask: AskInput) -> None:
+    def __init__(self, runner: ActionRunner, ask: AskInput, tell: Tell) -> None:
         self._runner = runner
         self._ask = ask
+        self._tell = tell
         self.filled: FilledForm | None = None  # set when the caller's values are in the page
 
     async def request(self, refs: list[str], reason: str, iteration_id: str) -> ActionResult:
@@ -83,15 +85,32 @@ class FormInput:
                 return ActionResult(True, _unanswered(answer, refs))
             await self._watch_page()  # what the page says about these values, not older ones
             await self._fill(fields, answer.values)
-            errors = await self._page_errors(fields, after_submit=False)
+            # a field the person declined to give is empty on purpose: the page may say so later
+            given = [field for field in fields if field[0] not in answer.declined]
+            errors = await self._page_errors(given, after_submit=False)
             if not errors:
                 await self._watch_page()  # from here on: what the submit causes
                 self.filled = FilledForm(request, fields, rounds)
-                filled = ", ".join(
-                    f"{ref} ({info.label})" for ref, _, info in fields if ref in answer.values
-                )
-                return ActionResult(True, f"The user filled {filled}. The values are in the page.")
+                filled = _described(fields, answer.values)
+                done = f"The user filled {filled}. The values are in the page."
+                return ActionResult(True, done + self._declined(request, fields, answer))
         return ActionResult(False, f"the page rejected the user's values: {errors}")
+
+    def _declined(
+        self, request: ae.InteractiveFormDataRequest, fields: list[Field], answer: InputAnswer
+    ) -> str:
+        """What the model is told of the fields the person declined to give (and the run's
+        events say), when they gave the others."""
+        if not answer.declined:
+            return ""
+        labels = ", ".join(
+            info.label or "a field" for ref, _, info in fields if ref in answer.declined
+        )
+        self._tell(
+            request.iteration_id,
+            f"The person declined to give {labels}; their other answers are in the page.",
+        )
+        return f" The user declined to give {_described(fields, answer.declined)}."
 
     async def _build_request(
         self, fields: list[Field], reason: str, iteration_id: str
@@ -259,6 +278,10 @@ def _names(message: str, label: str) -> bool:
 
 def _css_string(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _described(fields: list[Field], refs: Collection[str]) -> str:
+    return ", ".join(f"{ref} ({info.label})" for ref, _, info in fields if ref in refs)
 
 
 def _unanswered(answer: InputAnswer, refs: list[str]) -> str:
