@@ -136,7 +136,8 @@ async def test_declining_the_answer_page_keeps_the_form_s_answers(
         result = await automate(client, mcp_case, "login_keep", "login.html")
 
     content = result.structured_content or {}
-    assert content.get("final_answer") == "Not logged in: the password was declined.", text_of(result)
+    answer = "Not logged in: the password was declined."
+    assert content.get("final_answer") == answer, text_of(result)
     assert DECLINED_KEPT in content["notes"], content
     assert len(person.forms()) == 1 and len(person.pages()) == 1
     async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
