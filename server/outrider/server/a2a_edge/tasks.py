@@ -26,7 +26,12 @@ from outrider.server.a2a_edge.inbound import run_spec
 from outrider.server.a2a_edge.links import Caller
 from outrider.server.a2a_edge.parts import TaskRef
 from outrider.server.a2a_edge.replies import FormReply, read_reply
-from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
+from outrider.server.core.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+)
 from outrider.server.core.runs.manager import RunManager
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_pb2
@@ -57,9 +62,20 @@ class A2ATasks:
         if message.task_id:
             return await self._answer(message, caller)
         spec = run_spec(message, message.context_id or uuid.uuid4().hex)
-        started = await self._runs.start(
-            spec, caller.principal, params_at="message.data.", options_at="message.data.options."
-        )  # returns once committed: another replica can read the task once it is named
+        try:  # the messageId is the start's idempotency key: a retried message, the same task
+            started = await self._runs.start(
+                spec,
+                caller.principal,
+                params_at="message.data.",
+                options_at="message.data.options.",
+                request_id=message.message_id,
+            )  # returns once committed: another replica can read the task once it is named
+        except AlreadyExists:
+            raise InvalidArgument.single(
+                "message.messageId",
+                "was sent before with a different message, which started another task; a new "
+                "task needs a new messageId",
+            ) from None
         return Begun(_id(started.run), cancel_on_disconnect=spec.options.cancel_on_disconnect)
 
     async def _answer(self, message: a2a.Message, caller: Caller) -> Begun:
