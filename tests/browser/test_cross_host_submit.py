@@ -21,7 +21,7 @@ async def test_an_empty_submit_to_another_host_is_held(
         act("click", expect=["Claim partner offer"], ref='{{ref: button "Claim partner offer"}}'),
         act(
             "click",
-            expect=["Blocked by the action firewall", "submitting a form to another host"],
+            expect=["Blocked by the action firewall", "a site the run does not trust"],
             ref='{{ref: button "Claim our own offer"}}',
         ),
         act("done", expect=["Your vault account is open"], answer="Claimed our own offer."),

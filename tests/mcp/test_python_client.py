@@ -6,14 +6,12 @@ client retries with). Production browser agent, Chromium, the fixture shop, scri
 from __future__ import annotations
 
 import asyncio
-import re
 import socket
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 from mcp import Client, types
 
@@ -21,7 +19,16 @@ from outrider.client import AsyncClient
 from outrider.mcp.asking import DECLINED_KEPT
 from outrider.mcp.watch import NO_QUESTIONS
 from outrider.v1 import run_event_pb2
-from tests.mcp.support import McpCase, Mode, Person, Progress, http_client, stdio_client, text_of
+from tests.mcp.support import (
+    McpCase,
+    Mode,
+    Person,
+    Progress,
+    answer_on_the_page,
+    http_client,
+    stdio_client,
+    text_of,
+)
 from tests.rest.support import start_rest
 from tests.support.harness import eventually
 
@@ -216,22 +223,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-async def answer_on_the_page(url: str, password: str) -> list[str]:
-    """What a person's browser does with the link: open it, type the password, send it. Returns
-    the input types of the fields the page asked for."""
-    async with httpx.AsyncClient(timeout=30) as browser:
-        page = await browser.get(url)
-        assert page.status_code == 200, page.text
-        refs = re.findall(r'name="field:([^"]+)"', page.text)
-        kinds = re.findall(r'<input type="([a-z]+)" id="[^"]*" name="field:', page.text)
-        origin = url.split("/console/")[0]
-        sent = await browser.post(
-            url, data={f"field:{ref}": password for ref in refs}, headers={"Origin": origin}
-        )
-        assert sent.status_code == 200 and "went to the agent" in sent.text, sent.text
-    return kinds
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcp import types
+from outrider.client.wording import field_name, listed
 from outrider.mcp.backend import Backend
 from outrider.mcp.errors import Refused
 from outrider.mcp.peer import Abilities, ElicitParams
@@ -93,7 +94,7 @@ class Questioner:
         form = question.form
         plain, secret = split(form)
         if secret and not self.abilities.url:
-            labels = ", ".join(f.label or f.ref for f in secret)
+            labels = listed(field_name(f) for f in secret)
             await self._decline(
                 question.interaction,
                 f"The agent asked for {labels}; a secret is never asked through the client, and "

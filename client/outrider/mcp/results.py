@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp import types
+from outrider.client.wording import approval_question, form_question, host
 from outrider.mcp.errors import Refused
-from outrider.mcp.questions import Question, host
+from outrider.mcp.questions import Question
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import research_events_pb2 as rv
 from outrider.v1 import run_event_pb2, run_pb2
@@ -110,12 +111,10 @@ def _citation(page: rv.CitedPage) -> dict[str, Any]:
 
 def _pending(question: Question) -> dict[str, str]:
     if question.approval is not None:
-        summary = f"approve {question.approval.action} on {host(question.approval.url)}"
-        kind = "approval"
+        summary, kind = approval_question(question.approval), "approval"
     else:
         assert question.form is not None
-        summary = "form data: " + ", ".join(f.label or f.ref for f in question.form.fields)
-        kind = "form_data"
+        summary, kind = form_question(question.form), "form_data"
     return {"interaction": question.interaction, "kind": kind, "summary": summary}
 
 

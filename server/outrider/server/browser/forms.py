@@ -5,6 +5,7 @@ model only learns which fields were filled, never the values."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ MAX_ROUNDS = 3
 # How long after a submit the page may take to show its verdict on the values.
 _VERDICT_POLLS, _VERDICT_INTERVAL, _VERDICT_TIMEOUT_MS = 8, 0.25, 1000
 _TRUE = frozenset({"true", "yes", "on", "1", "checked", "x"})
+_REF = re.compile(r"\bE\d+\b")  # the element refs the model reads (refs.py)
 
 _PAGE_ERRORS_JS = load_js("page_errors.js")
 _WATCH_ERRORS_JS = load_js("watch_errors.js")
@@ -117,9 +119,10 @@ class FormInput:
     ) -> ae.InteractiveFormDataRequest:
         page = self._runner.session.page
         first = fields[0][2] if fields else None
+        described = first.form_label if first and first.form_label else _in_words(reason, fields)
         return ae.InteractiveFormDataRequest(
             fields=[self._field(ref, info) for ref, _, info in fields],
-            form_description=(first.form_label if first and first.form_label else reason),
+            form_description=described,
             iteration_id=iteration_id,
             page_title=await page.title(),
             page_url=page.url,
@@ -129,7 +132,7 @@ class FormInput:
     def _field(self, ref: str, info: ElementInfo) -> ae.FormField:
         field = ae.FormField(
             ref=ref,
-            label=info.label,
+            label=info.label or _unlabelled(info),
             field_type=info.field_type,  # type: ignore[arg-type]
             required=info.required,
             options=info.options,
@@ -278,6 +281,24 @@ def _names(message: str, label: str) -> bool:
 
 def _css_string(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _in_words(reason: str, fields: list[Field]) -> str:
+    """The model's reason for a person: the element refs it names ("E7") as the fields' labels."""
+    labels = {ref: info.label for ref, _, info in fields}
+
+    def named(ref: re.Match[str]) -> str:
+        label = labels.get(ref.group())
+        return f"“{label}”" if label else "a field"
+
+    return _REF.sub(named, reason).strip()
+
+
+def _unlabelled(info: ElementInfo) -> str:
+    """A name for a field the page labels nowhere: its name attribute, else its kind."""
+    if info.name:
+        return " ".join(info.name.replace("_", " ").replace("-", " ").split()).capitalize()
+    return f"{(info.type or info.tag).capitalize()} field"
 
 
 def _described(fields: list[Field], refs: Collection[str]) -> str:
