@@ -90,9 +90,9 @@ async def test_every_question_reads_in_a_person_s_words(console: Console) -> Non
     assert set(asked) == {q + ("." if q.endswith("trusts") else "") for q in QUESTIONS}
     for form in person.forms():
         in_words(str(form.requested_schema))  # field titles, choices
-    for message in progress.messages:
-        if message.startswith("Waiting for"):
-            in_words(message)
+    for told in progress.messages:
+        if told.startswith("Waiting for"):
+            in_words(told)
 
     # the console's answer page, its run page (questions, timeline rows)
     (answer_page,) = page_texts

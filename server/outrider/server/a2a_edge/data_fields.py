@@ -39,7 +39,7 @@ def _read(target: Message, data: object, where: str, violations: list[FieldViola
     if not isinstance(data, dict):
         violations.append(FieldViolation(where, "must be a JSON object"))
         return
-    descriptor = target.DESCRIPTOR
+    descriptor: Any = target.DESCRIPTOR  # the C (upb) or Python descriptor: the same API
     for key, value in data.items():
         field = descriptor.fields_by_camelcase_name.get(key) or descriptor.fields_by_name.get(key)
         if field is None:
