@@ -118,9 +118,7 @@ async def _start(call: Call, start: arguments.Start) -> Result:
     # (by _guarded), instead of leaving a run nobody knows the name of.
     with anyio.CancelScope(shield=True):
         run = await call.backend.start(start.params, start.options, start.request_id)
-    # Named at once: a client whose call ends early (its timeout) knows what to pick up.
-    await call.peer.progress(0.0, f"Started {run.name}; {results.PICK_UP}")
-    return await _follow(call, run, 0, [])
+    return await _follow(call, run, 0, [], started=True)
 
 
 async def _get_run(call: Call) -> Result:
@@ -143,12 +141,16 @@ async def _resume(call: Call, request_state: str) -> Result:
     return await _guarded(call, run, _until_end(watch, []))
 
 
-async def _follow(call: Call, run: run_pb2.Run, after: int, pending: list[Any]) -> Result:
+async def _follow(
+    call: Call, run: run_pb2.Run, after: int, pending: list[Any], started: bool = False
+) -> Result:
     watch = Watch(call.backend, call.peer, run.name, after)
-    return await _guarded(call, run, _until_end(watch, pending))
+    return await _guarded(call, run, _until_end(watch, pending, started))
 
 
-async def _until_end(watch: Watch, pending: list[Any]) -> Result:
+async def _until_end(watch: Watch, pending: list[Any], started: bool = False) -> Result:
+    if started:  # named at once: a client whose call ends early knows what to pick up
+        await watch.peer.progress(0.0, f"Started {watch.run}; {results.PICK_UP}")
     abilities = watch.peer.abilities
     if abilities.asks and not abilities.push:
         asked = await watch.until_question(pending)
@@ -178,12 +180,12 @@ async def _left(call: Call, run: run_pb2.Run) -> None:
     try:
         if call.peer.cancel_requested():
             reason = await call.cancels.reason(call.ctx, _REASON_PATIENCE)
-            if is_timeout(reason) or arguments.keeps_running(call.args):
-                log.info("%s goes on: its MCP call was cancelled (%s)", run.name, reason or "-")
+            if not is_timeout(reason) and not arguments.keeps_running(call.args):
+                why = f" ({reason})" if reason else ""
+                await call.backend.cancel(run.name, f"the MCP client cancelled the call{why}")
                 return
-            why = f" ({reason})" if reason else ""
-            await call.backend.cancel(run.name, f"the MCP client cancelled the call{why}")
-        elif run.options.cancel_on_disconnect:
+            log.info("%s goes on after its MCP call was cancelled (%s)", run.name, reason or "-")
+        if run.options.cancel_on_disconnect:  # a call given up is one abandoned
             await call.backend.abandon(run.name)
     except Refused as refused:
         log.warning("could not cancel %s: %s", run.name, refused.describe())

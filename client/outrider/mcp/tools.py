@@ -41,9 +41,9 @@ _RUN_OPTIONS: Final[dict[str, Any]] = {
     "cancel_on_disconnect": {
         "type": "boolean",
         "description": "true: cancel the run when this call is abandoned (the client "
-        "disconnects). false: the run never ends with this call, not even when the client "
-        "cancels it. Unset: the run goes on unless the client cancels the call for a reason "
-        "other than a timeout; get_run finds it.",
+        "disconnects or its request times out). false: the run never ends with this call, not "
+        "even when the client cancels it. Unset: the run goes on unless the client cancels the "
+        "call for a reason other than a timeout; get_run finds it.",
     },
 }
 _REQUEST_ID: Final = {

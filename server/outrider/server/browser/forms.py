@@ -105,9 +105,7 @@ class FormInput:
         events say), when they gave the others."""
         if not answer.declined:
             return ""
-        labels = ", ".join(
-            info.label or "a field" for ref, _, info in fields if ref in answer.declined
-        )
+        labels = ", ".join(f.label for f in request.fields if f.ref in answer.declined)
         self._tell(
             request.iteration_id,
             f"The person declined to give {labels}; their other answers are in the page.",
