@@ -153,8 +153,10 @@ async def test_approval_rejected_tells_the_model(browser_case: BrowserCaseFactor
         case, [(rp.APPROVAL_DECISION_REJECT, rp.APPROVAL_SCOPE_ONCE, "not on this site")]
     )
     requested = next(e.approval_requested for e in events if e.HasField("approval_requested"))
-    assert requested.action == "fill" and "trusted_hostnames" in requested.reason
+    assert requested.action == "fill" and requested.reason == "this site is not one the run trusts"
+    assert requested.question == f"Type into “Email” on 127.0.0.1 — {requested.reason}"
     assert requested.details["target_host"] == "127.0.0.1"
+    assert list(requested.details["untrusted_hosts"]) == ["127.0.0.1"]
     assert "ada@example.com" not in str(requested)
     assert events[-2].automate.complete.error.code == ae.AUTOMATE_ERROR_CODE_TASK_ABORTED
 

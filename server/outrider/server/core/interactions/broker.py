@@ -93,9 +93,9 @@ class InteractionBroker(TakeoverInteractions):
         entry = self._answerable(interaction_id, ip.INTERACTION_KIND_FORM_DATA, digest)
         if entry is None:
             return self._get(interaction_id)
-        if cancelled and entry.held:  # the rest declined: what was given in advance is kept
-            refs = [f.ref for f in entry.interaction.form_data.fields]
-            declined = tuple(ref for ref in refs if ref not in entry.held)
+        refs = [f.ref for f in entry.interaction.form_data.fields]
+        declined = tuple(ref for ref in refs if ref not in entry.held)
+        if cancelled and entry.held and declined:  # the rest declined: the part given is kept
             answer = InputAnswer(
                 True, dict(entry.held), rp.RESOLUTION_SOURCE_CALLER, principal.id, declined
             )
@@ -123,7 +123,8 @@ class InteractionBroker(TakeoverInteractions):
         fields it leaves out or empty. The interaction stays pending. For an answer given in
         two places (an MCP client's form for the plain fields, the one-time answer page for a
         password). A decline of the rest keeps these values: the agent gets them, and is told
-        which fields the person declined to give. Values stay in memory only, like every answer.
+        which fields the person declined to give (a decline when every field is held declines
+        the whole request). Values stay in memory only, like every answer.
         Returns the refs now held; ExecutedElsewhere when another replica executes the run."""
         self._check_answerable_by(interaction_id, principal, run_id)
         stored, entry = self._open_of(interaction_id, ip.INTERACTION_KIND_FORM_DATA)
