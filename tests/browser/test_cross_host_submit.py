@@ -92,8 +92,7 @@ async def test_interactive_runs_ask_before_an_empty_cross_host_submit(
     assert len(approvals) == 1
     assert approvals[0].action == "submit"
     assert (approvals[0].question, approvals[0].reason) == (
-        "Submit a form with its “Claim partner offer” button on 127.0.0.1 to localhost — neither "
-        "site is one the run trusts",
-        "neither site is one the run trusts",
+        "Submit the form “Partner offers” on 127.0.0.1 to localhost, a site the run does not trust",
+        "localhost is not a site the run trusts",
     )
     assert approvals[0].details["target_host"] == "localhost"
