@@ -12,19 +12,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { accepted } from "./person.mjs";
 
 const REQUEST_TIMEOUT_MS = 8000;
 const PERSON_TAKES_MS = 20000;
 const env = process.env;
-
-function answer(params) {
-  const properties = params.requestedSchema.properties;
-  if ("decision" in properties) return { action: "accept", content: { decision: "approve_once" } };
-  const values = JSON.parse(env.VALUES);
-  const content = {};
-  for (const [ref, spec] of Object.entries(properties)) content[ref] = values[spec.title];
-  return { action: "accept", content };
-}
 
 const client = new Client(
   { name: "outrider-slow-person", version: "1.0.0" },
@@ -43,7 +35,7 @@ client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       question.withdrawn = true;
     });
   }
-  return answer(request.params);
+  return accepted(request.params, JSON.parse(env.VALUES));
 });
 const headers = { Authorization: `Bearer ${env.MCP_KEY}` };
 await client.connect(new StreamableHTTPClientTransport(new URL(env.MCP_URL), { requestInit: { headers } }));
