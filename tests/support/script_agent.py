@@ -144,7 +144,8 @@ class ScriptAgent:
             ref="E9",
             url="http://127.0.0.1/login",
             iteration_id="approve",
-            reason="submitting a form to a host that is not trusted",
+            reason="this site is not one the run trusts",
+            question="Submit the form “Sign in” on 127.0.0.1 — this site is not one the run trusts",
         )
         answer = await ctx.ask_approval(request, standing_key="submit:127.0.0.1")
         self._status(ctx, f"approval {run_event_pb2.ApprovalDecision.Name(answer.decision)}")
