@@ -7,6 +7,7 @@ an admin principal sees every tenant. Scopes say what it may do with what it see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -47,6 +48,12 @@ class Principal:
     # Authenticated by another replica, which relayed the call here (see security/relay.py):
     # such a call is served here or refused, never relayed again.
     relayed: bool = False
+    # The models its tenant may name in options.model (name, spec), from the key file's
+    # tenant table; None: the server's offer (OUTRIDER_MODELS).
+    models: tuple[tuple[str, str], ...] | None = None
+
+    def offered_models(self, server_offer: Mapping[str, str]) -> Mapping[str, str]:
+        return server_offer if self.models is None else dict(self.models)
 
     @property
     def is_admin(self) -> bool:
