@@ -4,7 +4,6 @@ REST, MCP and A2A, over their wires. Each answers the refusal's field violation 
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -15,10 +14,10 @@ import httpx
 
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.support.harness import rich_error
+from tests.support.raw_mcp import MCP_HEADERS, mcp_call, mcp_session
 
 Violation = tuple[str, str] | None
 QUERY = "Why do honey bee colonies die?"
-_MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
 
 
 @dataclass
@@ -51,10 +50,10 @@ class Doors:
 
     async def mcp(self, key: str, model: str) -> Violation:
         arguments = {"query": QUERY, "options": {"model": model}}
-        async with httpx.AsyncClient(timeout=120, headers=_MCP_HEADERS | _auth(key)) as http:
-            session = await _mcp_session(http, f"{self.origin}/mcp")
+        async with httpx.AsyncClient(timeout=120, headers=MCP_HEADERS | _auth(key)) as http:
+            session = await mcp_session(http, f"{self.origin}/mcp")
             call = {"name": "research", "arguments": arguments}
-            answer = await _mcp_call(http, f"{self.origin}/mcp", session, "tools/call", call)
+            answer = await mcp_call(http, f"{self.origin}/mcp", session, "tools/call", call)
         result = answer["result"]
         if not result.get("isError"):
             return None
@@ -100,43 +99,3 @@ def _a2a_violations(error: dict[str, Any]) -> dict[str, str]:
         for violation in detail.get("fieldViolations", []):
             found[violation["field"]] = violation["description"]
     return found
-
-
-async def _mcp_session(http: httpx.AsyncClient, url: str) -> str:
-    hello = {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "model-choice", "version": "1"},
-    }
-    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}
-    opened = await http.post(url, json=body)
-    opened.raise_for_status()
-    session = opened.headers["mcp-session-id"]
-    ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-    await http.post(url, json=ready, headers=_session(session))
-    return session
-
-
-async def _mcp_call(
-    http: httpx.AsyncClient, url: str, session: str, method: str, params: dict[str, Any]
-) -> dict[str, Any]:
-    body = {"jsonrpc": "2.0", "id": 2, "method": method, "params": params}
-    response = await http.post(url, json=body, headers=_session(session))
-    response.raise_for_status()
-    return mcp_answer(response, 2)
-
-
-def _session(session: str) -> dict[str, str]:
-    return {"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"}
-
-
-def mcp_answer(response: httpx.Response, request_id: int) -> dict[str, Any]:
-    """The JSON-RPC answer to `request_id` in a JSON or SSE response."""
-    if response.headers["content-type"].startswith("application/json"):
-        return dict(response.json())
-    for line in response.text.splitlines():
-        if line.startswith("data:"):
-            message = json.loads(line.removeprefix("data:"))
-            if message.get("id") == request_id:
-                return dict(message)
-    raise AssertionError(f"no answer to {request_id} in {response.text[:500]}")

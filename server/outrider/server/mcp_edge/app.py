@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from starlette.types import Receive, Scope, Send
 
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.mcp_edge.guard import body_refusal
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MOUNT_PATH = "/mcp"
+MAX_BODY_BYTES = 4 * 1024 * 1024  # what the SDK's transport takes by default
 
 
 class McpEdge:
@@ -46,7 +48,12 @@ class McpEdge:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self._serving is not None, "the MCP edge was not started"
-        serving = await asyncio.shield(self._serving)
+        try:
+            serving = await asyncio.shield(self._serving)
+        except Exception:  # the SDK failed to load (logged), or the server stopped first
+            stopping = body_refusal(503, "SHUTTING_DOWN", "the server is shutting down")
+            await stopping(scope, receive, send)
+            return
         await serving.app(scope, receive, send)
 
     @contextlib.asynccontextmanager
@@ -82,7 +89,9 @@ class McpEdge:
         ends; at most `limit` seconds), every session ends, with its idle event stream."""
         if self._task is None or self._serving is None:
             return
-        if not self._serving.done():
+        if not self._serving.done():  # requests waiting for the SDK are answered 503
+            self._serving.set_exception(RuntimeError("the server stopped before MCP served"))
+            self._serving.exception()  # seen here: no "never retrieved" when nobody waited
             self._task.cancel()
         else:
             with contextlib.suppress(Exception):

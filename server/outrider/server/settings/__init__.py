@@ -236,6 +236,13 @@ class Settings(BaseSettings):
         description="Seconds a person who took over a run's browser keeps control without "
         "sending input; then the agent has the browser again (the takeover expires).",
     )
+    body_read_timeout: float = Field(
+        30.0,
+        gt=0,
+        description="Seconds a request body on the REST port may stall (no byte arriving) "
+        "before the request is refused with 408; bodies still arriving when the server stops "
+        "are refused with 503 at once.",
+    )
     shutdown_grace: float = Field(
         30.0, ge=0, description="Seconds runs may finish after SIGTERM before they are cancelled."
     )

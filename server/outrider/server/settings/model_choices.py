@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -29,7 +30,7 @@ def offer(value: object, where: str) -> dict[str, str]:
     return dict(value)
 
 
-def _entries(entries: list[object] | tuple[object, ...]) -> dict[object, object]:
+def _entries(entries: Sequence[object]) -> dict[object, object]:
     offered: dict[object, object] = {}
     for entry in entries:
         if not isinstance(entry, str):
