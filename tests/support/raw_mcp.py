@@ -39,13 +39,13 @@ def _session(session: str) -> dict[str, str]:
     return {"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"}
 
 
-def mcp_answer(response: httpx.Response, request_id: int) -> dict[str, Any]:
-    """The JSON-RPC answer to `request_id` in a JSON or SSE response."""
+def mcp_answer(response: httpx.Response, request_id: int | None) -> dict[str, Any]:
+    """The JSON-RPC answer to `request_id` (None: to whichever id) in a JSON or SSE response."""
     if response.headers["content-type"].startswith("application/json"):
         return dict(response.json())
     for line in response.text.splitlines():
         if line.startswith("data:"):
             message = json.loads(line.removeprefix("data:"))
-            if message.get("id") == request_id:
+            if "id" in message and request_id in (None, message["id"]):
                 return dict(message)
     raise AssertionError(f"no answer to {request_id} in {response.text[:500]}")
