@@ -12,6 +12,8 @@ Each edge is its own application with its own middleware, and never sees another
 Around them all, once: observation (a span, metrics and an access-log line per request, an
 answer link's token left out) and, while authentication is off, the DNS-rebinding guard
 (security/hosts.py: 403 HOST_NOT_ALLOWED for a Host that is not one of this server's names).
+In front of each, its body guard (rest_edge/body_limits.py): the edge's size limit and error
+shape, the port's read timeout, and bodies cut with 503 as the server stops.
 
 Adding an edge: give `edges_beside_the_api` a `MountedEdge` whose routes (a Mount of the edge's
 own app under its prefix, or Routes to it for exact paths) are tried before the API, which
