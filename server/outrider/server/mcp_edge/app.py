@@ -50,11 +50,14 @@ class McpEdge:
         assert self._serving is not None, "the MCP edge was not started"
         try:
             serving = await asyncio.shield(self._serving)
-        except Exception:  # the SDK failed to load (logged), or the server stopped first
-            stopping = body_refusal(503, "SHUTTING_DOWN", "the server is shutting down")
-            await stopping(scope, receive, send)
+        except _StoppedFirst:
+            refusal = body_refusal(503, "SHUTTING_DOWN", "the server is shutting down")
+        except Exception:  # the SDK failed to load: logged as it happened
+            refusal = body_refusal(503, "MCP_UNAVAILABLE", "the MCP edge did not start")
+        else:
+            await serving.app(scope, receive, send)
             return
-        await serving.app(scope, receive, send)
+        await refusal(scope, receive, send)
 
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
@@ -90,10 +93,14 @@ class McpEdge:
         if self._task is None or self._serving is None:
             return
         if not self._serving.done():  # requests waiting for the SDK are answered 503
-            self._serving.set_exception(RuntimeError("the server stopped before MCP served"))
+            self._serving.set_exception(_StoppedFirst())
             self._serving.exception()  # seen here: no "never retrieved" when nobody waited
             self._task.cancel()
         else:
             with contextlib.suppress(Exception):
                 await (await self._serving).drain(limit)
         await asyncio.gather(self._task, return_exceptions=True)
+
+
+class _StoppedFirst(Exception):
+    """The server stopped before the SDK was loaded."""
