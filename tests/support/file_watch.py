@@ -26,7 +26,7 @@ class FolderWatch:
 
     def touched(self) -> list[str]:
         """Names of the files opened or read since the last call ("" for the folder itself)."""
-        names = []
+        names: list[str] = []
         while True:
             try:
                 chunk = os.read(self._fd, 65536)

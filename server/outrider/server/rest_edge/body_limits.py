@@ -53,14 +53,14 @@ class BodyLimits:
 
 class BodyGuard:
     def __init__(self, app: ASGIApp, limits: BodyLimits, limit: int, refusal: Refusal) -> None:
-        self._app = app
+        self.app = app  # the door's application
         self._limits = limits
         self._limit = limit
         self._refusal = refusal
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            await self._app(scope, receive, send)
+            await self.app(scope, receive, send)
             return
         declared = Headers(scope=scope).get("content-length", "")
         if declared.isdigit() and int(declared) > self._limit:
@@ -68,7 +68,7 @@ class BodyGuard:
             return
         upload = _Upload(receive, send, self._limits, self._limit)
         try:
-            await self._app(scope, upload.receive, upload.send)
+            await self.app(scope, upload.receive, upload.send)
         except* BodyCut as cuts:  # a group when the door read in a task of its own
             if not upload.answered:
                 await self._refuse(scope, send, _first(cuts))
