@@ -38,6 +38,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("long_running") is None)
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """After a run that checked the statement corpus, the check's precision and recall on it
+    (computed here: with parallel workers, what a test prints stays in the worker)."""
+    reports = terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", [])
+    if any("test_statement_corpus.py" in report.nodeid for report in reports):
+        from tests.research.statement_corpus import score
+
+        terminalreporter.write_line(score().summary())
+
+
 @pytest.fixture(scope="session", autouse=True)
 def scripted_models_for_tests(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Tests name scripted scenarios per run (options.model = scripted:<file>): every server

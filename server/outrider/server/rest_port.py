@@ -125,7 +125,8 @@ def edges_beside_the_api(
     if settings.mcp:
         mcp = McpEdge(runs, settings, keyring)
         guarded = bodies.guard(mcp.app, MAX_MCP_BODY, mcp_body_refusal)
-        edges.append(MountedEdge([Route(MCP_PATH, guarded)], mcp.lifespan, mcp.stop))
+        routes = [Route(MCP_PATH, guarded), *mcp.metadata_routes]
+        edges.append(MountedEdge(routes, mcp.lifespan, mcp.stop))
     return edges
 
 

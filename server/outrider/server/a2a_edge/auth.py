@@ -27,7 +27,8 @@ from outrider.server.a2a_edge.links import Caller
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import ANONYMOUS, Principal
 from outrider.server.security.access import a2a_requirement
-from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate
+from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate_call
+from outrider.server.security.identity import Door
 from outrider.server.telemetry.logs import bind_principal
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -40,7 +41,10 @@ def authenticated(endpoint: Endpoint, keyring: Keyring) -> Endpoint:
     async def guarded(request: Request) -> Response:
         peer = request.scope.get("state", {}).get(PEER_NAME_STATE)
         try:
-            principal = authenticate(keyring, request.headers.get("authorization"), peer)
+            authorization = request.headers.get("authorization")
+            principal = await authenticate_call(keyring, authorization, peer, Door.A2A)
+        except PermissionDenied as error:  # an access token whose claims map to no scope
+            return refusal(403, error, None)
         except OutriderError as error:
             return refusal(401, error, None, _CHALLENGE)
         bind_principal(principal.id)  # log lines of this request name the caller

@@ -20,10 +20,12 @@ import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
+from starlette.routing import BaseRoute
 from starlette.types import Receive, Scope, Send
 
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.mcp_edge.guard import body_refusal
+from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
@@ -40,6 +42,12 @@ class McpEdge:
         self._made = (runs, settings, keyring)
         self._serving: asyncio.Future[McpServing] | None = None
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def metadata_routes(self) -> list[BaseRoute]:
+        """Its Protected Resource Metadata (resource.py), when it takes the IdP's tokens."""
+        resource = protected_resource(self._made[2])
+        return resource.routes() if resource is not None else []
 
     @property
     def app(self) -> McpEdge:

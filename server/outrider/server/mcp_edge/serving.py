@@ -34,6 +34,7 @@ from outrider.server.core.runs.manager import RunManager
 from outrider.server.mcp_edge.auth import AuthMiddleware, principal_of_request
 from outrider.server.mcp_edge.backend import CoreBackend
 from outrider.server.mcp_edge.guard import HostOriginGuard
+from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 from outrider.server.telemetry.incidents import incident, internal_message
@@ -65,7 +66,8 @@ class McpServing:
             security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
         handler = StreamableHTTPASGIApp(self._manager)
-        self.app: ASGIApp = HostOriginGuard(AuthMiddleware(handler, keyring), settings)
+        authenticated = AuthMiddleware(handler, keyring, protected_resource(keyring))
+        self.app: ASGIApp = HostOriginGuard(authenticated, settings)
 
     def _backend_of(self, ctx: ServerRequestContext[Any, Any]) -> CoreBackend:
         return CoreBackend(self._runs, principal_of_request(ctx.request), _origin(ctx.request))

@@ -10,8 +10,8 @@ TOML (or YAML with the same shape):
     certificate = "billing-worker"       # optional: a client certificate with this CN
     limits = { max_concurrent_runs = 2, starts_per_minute = 30, start_burst = 5 }
 
-    [tenants.billing]                    # optional: the models this tenant's keys may name in
-    models = { fast = "openai:gpt-4.1-mini" }   # options.model, instead of OUTRIDER_MODELS
+    [tenants.billing]                    # optional: the models this tenant's callers (keys,
+    models = { fast = "openai:gpt-4.1-mini" }   # tokens) may name, instead of OUTRIDER_MODELS
 
 Keys are 256 random bits, so SHA-256 is enough to make a leaked file useless without slowing
 every call down; `outrider keys create` makes one, prints it once and appends its entry.
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +43,14 @@ _HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$")
 
 
+Offer = tuple[tuple[str, str], ...]  # the models a tenant's callers may name: (name, spec)
+
+
 @dataclass(frozen=True)
 class KeyTable:
     by_hash: Mapping[str, Principal]
     by_certificate: Mapping[str, Principal]  # client-certificate common name -> principal
+    offers: Mapping[str, Offer] = field(default_factory=dict)  # tenant -> its models
 
     def __len__(self) -> int:
         return len(self.by_hash) + len(self.by_certificate)
@@ -80,7 +84,6 @@ def load_key_file(path: Path) -> KeyTable:
     for index, entry in enumerate(entries):
         where = f"{path}: keys[{index}]"
         principal, digest, certificate = _entry(entry, where)
-        principal = replace(principal, models=offers.get(principal.tenant))
         if principal.id in seen:
             raise ValueError(f"{where}: duplicate id {principal.id!r}")
         seen.add(principal.id)
@@ -90,7 +93,7 @@ def load_key_file(path: Path) -> KeyTable:
             by_hash[digest] = principal
         if certificate:
             by_cert[certificate] = principal
-    return KeyTable(by_hash, by_cert)
+    return KeyTable(by_hash, by_cert, offers)
 
 
 def _entry(entry: Any, where: str) -> tuple[Principal, str, str]:
@@ -114,7 +117,7 @@ def _entry(entry: Any, where: str) -> tuple[Principal, str, str]:
     return principal, digest, certificate
 
 
-def _tenant_models(tenants: Any, where: str) -> dict[str, tuple[tuple[str, str], ...]]:
+def _tenant_models(tenants: Any, where: str) -> dict[str, Offer]:
     """tenant -> the models its keys may name, from `[tenants.<name>] models = {...}`."""
     if not isinstance(tenants, dict):
         raise ValueError(f"{where}: must be a table of tenants")

@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from outrider.server.settings import model_choices
 from outrider.server.settings.browser import BrowserSettings
+from outrider.server.settings.identity import OidcSettings
 from outrider.server.settings.providers import ProviderSettings
 from outrider.server.settings.research import ResearchSettings
 from outrider.server.units import parse_duration, parse_size
@@ -169,6 +170,11 @@ class Settings(BaseSettings):
         None,
         description="TOML or YAML file of principals (id, tenant, scopes, limits, key hash); "
         "re-read on SIGHUP. See the Security section.",
+    )
+    oidc: OidcSettings = Field(
+        default_factory=OidcSettings,
+        description="Access tokens from the company's IdP and the console's SSO sign-in "
+        "(OUTRIDER_OIDC_*; docs/identity.md).",
     )
     tls_cert: Path | None = Field(
         None, description="PEM server certificate (chain); with tls_key, both edges speak TLS only."
