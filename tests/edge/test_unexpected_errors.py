@@ -28,15 +28,16 @@ BEARER = (("authorization", f"Bearer {KEY}"),)
 
 async def _ended_run(case: RestCase, runs: run_service_pb2_grpc.RunServiceStub) -> str:
     start = run_service_pb2.CreateRunRequest(automate=automate_request(steps=0).params)
-    created = await runs.CreateRun(start, metadata=BEARER)
+    created: run_service_pb2.CreateRunResponse = await runs.CreateRun(start, metadata=BEARER)
+    name = created.run.name
 
     async def ended() -> bool:
-        request = run_service_pb2.GetRunRequest(name=created.run.name)
-        run = await runs.GetRun(request, metadata=BEARER)
-        return run.run.state == run_pb2.RUN_STATE_SUCCEEDED
+        request = run_service_pb2.GetRunRequest(name=name)
+        read: run_service_pb2.GetRunResponse = await runs.GetRun(request, metadata=BEARER)
+        return read.run.state == run_pb2.RUN_STATE_SUCCEEDED
 
     await eventually(ended)
-    return created.run.name.removeprefix("runs/")
+    return name.removeprefix("runs/")
 
 
 def _damage(data_dir: Path) -> None:
