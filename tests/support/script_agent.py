@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -52,7 +53,8 @@ class ScriptAgent:
     received_inputs: list[dict[str, str]] = field(default_factory=list)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
-        if options.model == "scripted:missing":
+        scenario = options.model.removeprefix("scripted:")
+        if scenario != options.model and not Path(scenario).is_file():
             raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
 
     async def readiness(self) -> str:
