@@ -8,6 +8,10 @@ from importlib import resources
 
 @cache
 def load_js(name: str) -> str:
-    """The script without its leading comment lines (Playwright must see a bare function)."""
-    lines = resources.files(__package__).joinpath(name).read_text().splitlines()
-    return "\n".join(line for line in lines if not line.startswith("//"))
+    """The script, bare (see `bare`)."""
+    return bare(resources.files(__package__).joinpath(name).read_text())
+
+
+def bare(source: str) -> str:
+    """A script's text without its leading comment lines (Playwright must see a bare function)."""
+    return "\n".join(line for line in source.splitlines() if not line.startswith("//"))

@@ -1,0 +1,65 @@
+"""The in-page scripts of the browser agent (server/outrider/server/browser/js) as they are now
+and as they were at an earlier commit, for benchmarks that time both on one browser, and
+read_page run with an earlier commit's page-facts and large-page scripts."""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import subprocess
+import time
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+
+from bench.browser_report import REPO_ROOT
+from outrider.server.browser import observe
+from outrider.server.browser.js import bare, load_js
+
+JS_DIR = "server/outrider/server/browser/js"
+
+
+def script_at(commit: str, name: str) -> str | None:
+    """The script `name` as it was at `commit` (bare, as load_js gives it); None if it did not
+    exist then."""
+    shown = subprocess.run(
+        ["git", "show", f"{commit}:{JS_DIR}/{name}"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return bare(shown.stdout) if shown.returncode == 0 else None
+
+
+@contextlib.contextmanager
+def view_scripts_at(commit: str | None) -> Iterator[None]:
+    """observe.read_page running `commit`'s page_facts.js and large_page.js (this worktree's
+    with None). The scripts' output is the same shape at every commit the benchmarks compare."""
+    saved = observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS
+    if commit is not None:
+        facts, large = script_at(commit, "page_facts.js"), script_at(commit, "large_page.js")
+        if facts is None or large is None:
+            raise SystemExit(f"{commit} has no page_facts.js or large_page.js")
+        observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS = facts, large
+    try:
+        yield
+    finally:
+        observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS = saved
+
+
+def now(name: str) -> str:
+    return load_js(name)
+
+
+async def medians(calls: Sequence[Callable[[], Awaitable[object]]], rounds: int) -> list[float]:
+    """Median milliseconds of each call over `rounds` rounds, the calls interleaved within a
+    round (one of each, in turn; every other round in reverse order) after one unmeasured
+    warm-up round."""
+    times: list[list[float]] = [[] for _ in calls]
+    for round_no in range(rounds + 1):
+        order = list(enumerate(calls))
+        for index, call in order if round_no % 2 else reversed(order):
+            started = time.perf_counter()
+            await call()
+            if round_no:
+                times[index].append((time.perf_counter() - started) * 1000)
+    return [statistics.median(each) for each in times]
