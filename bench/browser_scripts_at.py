@@ -12,14 +12,19 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 
 from bench.browser_report import REPO_ROOT
 from outrider.server.browser import observe
-from outrider.server.browser.js import bare, load_js
+from outrider.server.browser.js import load_js, with_helpers
 
 JS_DIR = "server/outrider/server/browser/js"
 
 
 def script_at(commit: str, name: str) -> str | None:
-    """The script `name` as it was at `commit` (bare, as load_js gives it); None if it did not
-    exist then."""
+    """The script `name` as it was at `commit`, as load_js gives it (bare, with its helpers);
+    None if it did not exist then."""
+    source = _shown(commit, name)
+    return None if source is None else with_helpers(source, lambda h: _shown(commit, h) or "")
+
+
+def _shown(commit: str, name: str) -> str | None:
     shown = subprocess.run(
         ["git", "show", f"{commit}:{JS_DIR}/{name}"],
         cwd=REPO_ROOT,
@@ -27,7 +32,7 @@ def script_at(commit: str, name: str) -> str | None:
         text=True,
         check=False,
     )
-    return bare(shown.stdout) if shown.returncode == 0 else None
+    return shown.stdout if shown.returncode == 0 else None
 
 
 @contextlib.contextmanager
