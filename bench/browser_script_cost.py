@@ -99,7 +99,7 @@ async def one_size(browser: Browser, rows: int, before: str, rounds: int) -> dic
     for label, (name, call) in (await calls(page)).items():
         scripts = [script_at(before, name), now(name)] if name else [None, "e => 0"]
         runs = [partial(call, s) for s in scripts if s is not None]
-        times = await medians(runs, rounds)
+        times = await medians(page, runs, rounds)
         cells = [f"{t:.1f}" for t in times]
         figures[label] = cells if len(cells) == 2 else ["-", *cells]
     await page.close()

@@ -10,6 +10,8 @@ import subprocess
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 
+from playwright.async_api import Page
+
 from bench.browser_report import REPO_ROOT
 from outrider.server.browser import observe
 from outrider.server.browser.js import load_js, with_helpers
@@ -55,14 +57,25 @@ def now(name: str) -> str:
     return load_js(name)
 
 
-async def medians(calls: Sequence[Callable[[], Awaitable[object]]], rounds: int) -> list[float]:
+# A change of the page, as an agent's action makes one before each read: Chromium keeps some
+# answers (an element's labels) until the document changes, and a repeated call must not time them.
+TOUCH = (
+    "() => { const mark = document.createElement('i'); document.body.append(mark); mark.remove(); }"
+)
+
+
+async def medians(
+    page: Page, calls: Sequence[Callable[[], Awaitable[object]]], rounds: int, touch: bool = True
+) -> list[float]:
     """Median milliseconds of each call over `rounds` rounds, the calls interleaved within a
     round (one of each, in turn; every other round in reverse order) after one unmeasured
-    warm-up round."""
+    warm-up round; with `touch`, each after a change of the page (TOUCH, not timed)."""
     times: list[list[float]] = [[] for _ in calls]
     for round_no in range(rounds + 1):
         order = list(enumerate(calls))
         for index, call in order if round_no % 2 else reversed(order):
+            if touch:
+                await page.evaluate(TOUCH)
             started = time.perf_counter()
             await call()
             if round_no:
