@@ -46,7 +46,7 @@ from bench.browser_report import (
     table,
 )
 from bench.browser_script_cost import script_costs
-from bench.browser_scripts_at import medians, now, script_at, view_scripts_at
+from bench.browser_scripts_at import medians, now, running, script_at, view_scripts_at
 from outrider.server.browser.observe import read_page
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
@@ -114,11 +114,11 @@ async def view_once(page: Page, known_small: bool) -> str:
     return (await read_page(page, 1, RefMap(), Secrets(), SETTINGS, known_small)).view.text
 
 
-def view_calls(page: Page, before: str, known_small: bool) -> list[Any]:
+def view_calls(page: Page, before: tuple[str, str], known_small: bool) -> list[Any]:
     """read_page with this worktree's scripts and with `before`'s."""
 
     async def at_before() -> str:
-        with view_scripts_at(before):
+        with running(before):
             return await view_once(page, known_small)
 
     return [partial(view_once, page, known_small), at_before]
@@ -130,32 +130,35 @@ async def view_section(
     """Section 2; returns view/aria of the large tables by name, and of every small page (first
     reads and reads again). Timed on an unchanged page, as the issue measured aria_snapshot: a
     change before each call makes Playwright's snapshot of a large table many times slower."""
-    limit = SETTINGS.large_page_elements
+    limit, scripts = SETTINGS.large_page_elements, view_scripts_at(before)
     rows, large = [], {}
     small: dict[str, list[float]] = {"first": [], "again": []}
     for name, path in (rows_pages() | OVERLAY_PAGES | OTHER_SMALL).items():
         page = await opened(browser, base + path)
         count = await page.evaluate("document.getElementsByTagName('*').length")
         calls = [partial(page.aria_snapshot, mode="ai", timeout=600_000)]
-        calls += view_calls(page, before, False)
-        if count <= limit:
-            calls += view_calls(page, before, True)
+        calls += view_calls(page, scripts, False)
+        if count <= limit:  # and a call doing nothing: what one more call to the page costs
+            calls += [*view_calls(page, scripts, True), partial(page.evaluate, "() => 0")]
         same = "yes" if await calls[1]() == await calls[2]() else "no"
         figures = await medians(page, calls, rounds if count > limit else 3 * rounds, touch=False)
         await page.close()
-        first = figures[1] / figures[0]
+        aria, first = figures[0], figures[1] / figures[0]
         if count > limit:
             large[name] = first
-            cells = [f"{figures[2]:.1f}", f"{figures[1]:.1f}", "-", "-", f"{first:.3f}x", "-"]
+            cells = [f"{figures[2]:.1f}", f"{figures[1]:.1f}", "-", "-", "-", f"{first:.3f}x", "-"]
         else:
-            again = figures[3] / figures[0]
+            again = figures[3] / aria
             small["first"].append(first)
             small["again"].append(again)
-            cells = [f"{f:.1f}" for f in (figures[2], figures[1], figures[4], figures[3])]
+            cells = [
+                f"{f:.1f}" for f in (figures[2], figures[1], figures[4], figures[3], figures[5])
+            ]
             cells += [f"{first:.2f}x", f"{again:.2f}x"]
-        rows.append([name, f"{count:,}", f"{figures[0]:.1f}", *cells, same])
+        rows.append([name, f"{count:,}", f"{aria:.1f}", *cells, same])
     headers = ["page", "elements", "aria_snapshot", f"first read at {before[:8]}", "first read"]
-    headers += [f"again at {before[:8]}", "again", "first / aria", "again / aria", "same view"]
+    headers += [f"again at {before[:8]}", "again", "empty call", "first / aria", "again / aria"]
+    headers.append("same view")
     show(
         f"2. the whole view (read_page) against aria_snapshot, ms, median of {rounds} "
         f"(small pages: {3 * rounds})",

@@ -37,16 +37,20 @@ def _shown(commit: str, name: str) -> str | None:
     return shown.stdout if shown.returncode == 0 else None
 
 
+def view_scripts_at(commit: str) -> tuple[str, str]:
+    """`commit`'s page_facts.js and large_page.js, for `running`."""
+    facts, large = script_at(commit, "page_facts.js"), script_at(commit, "large_page.js")
+    if facts is None or large is None:
+        raise SystemExit(f"{commit} has no page_facts.js or large_page.js")
+    return facts, large
+
+
 @contextlib.contextmanager
-def view_scripts_at(commit: str | None) -> Iterator[None]:
-    """observe.read_page running `commit`'s page_facts.js and large_page.js (this worktree's
-    with None). The scripts' output is the same shape at every commit the benchmarks compare."""
+def running(scripts: tuple[str, str]) -> Iterator[None]:
+    """observe.read_page running these page_facts.js and large_page.js (an earlier commit's);
+    their output has the same shape at every commit the benchmarks compare."""
     saved = observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS
-    if commit is not None:
-        facts, large = script_at(commit, "page_facts.js"), script_at(commit, "large_page.js")
-        if facts is None or large is None:
-            raise SystemExit(f"{commit} has no page_facts.js or large_page.js")
-        observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS = facts, large
+    observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS = scripts
     try:
         yield
     finally:

@@ -8,11 +8,11 @@
 // view, which uses only its size, password values, title and scroll position: nothing else is read.
 // Without a modal dialog, an overlay covering the page is told by its texts and number of
 // controls, so the view can show it first: a fixed or absolute layer on top of (nearly) all the
-// page's content in the viewport. The browser is asked what lies at a grid of points over the
-// page's content box (the body's box) within the viewport, so a banner over a short page counts,
-// while a sticky header or a strip along the bottom over one button does not, nor an app drawn in
-// one window-sized box (the content is its own). Points, not elements: the cost follows the
-// viewport, not the page.
+// page's content in the viewport. The browser is asked what is on top at a grid of points over
+// the page's content (the boxes of the body's children) within the viewport, so a banner over a
+// short page counts, while a sticky header or a strip along the bottom over one button does not,
+// nor an app drawn in one window-sized box (the content is its own). Points, not elements: the
+// cost follows the viewport, not the page.
 ([limit]) => {
   const coveringOverlay = () => {
     const [w, h] = [innerWidth, innerHeight];
@@ -31,14 +31,16 @@
       }
       return layer;
     };
-    // The page's content box: the boxes of the body's children (of a lone wrapper's, through
-    // wrappers), but fixed layers; the body's own box when it holds very many.
+    // The page's content: the boxes of the body's children but fixed layers (of a lone wrapper's
+    // children, through wrappers); the box of one that holds very many.
     const inFlow = (e) => !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(e.tagName)
       && getComputedStyle(e).position !== 'fixed';
     const partsOf = (e) => (e.children.length > 100 ? [e] : Array.from(e.children).filter(inFlow));
     let parts = partsOf(document.body);
-    for (let depth = 0; parts.length === 1 && depth < 5 && partsOf(parts[0]).length; depth++) {
-      parts = partsOf(parts[0]);
+    for (let depth = 0; parts.length === 1 && depth < 5; depth++) {
+      const inner = partsOf(parts[0]);
+      if (!inner.length || inner[0] === parts[0]) break;
+      parts = inner;
     }
     const boxes = parts.map((e) => [e, e.getBoundingClientRect()])
       .filter(([, b]) => b.width > 0 && b.height > 0 && b.right > 0 && b.bottom > 0 && b.left < w && b.top < h);
