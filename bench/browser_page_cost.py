@@ -10,8 +10,9 @@ Chromium (issue 40: the overlay check of page_facts.js had made tall pages up to
    viewport-first scan and its view) against a plain `aria_snapshot(mode="ai")`, on the same
    pages and the ordinary and issue-17 fixture pages, on an unchanged page. Small pages are
    timed as first read (facts, then snapshot) and as read again (both at once, as the observer
-   reads a page it has read before), over 3 x ROUNDS. The `--before` columns are read_page
-   running that commit's page_facts.js and large_page.js; "same view" compares the two views.
+   reads a page it has read before), over SMALL_ROUNDS, with an empty call for the cost of one
+   more call to the page. The `--before` columns are read_page running that commit's
+   page_facts.js and large_page.js; "same view" compares the two views.
 3. Every in-page script the agent runs per step or per action, on 50 and 10,000 rows with a
    sign-up form above the table (browser_script_cost.py).
 
@@ -21,7 +22,8 @@ changes it; Chromium keeps some answers until the page changes). The goals of is
 checked at the end.
 
 Run from the repo root: `.venv/bin/python -m bench.browser_page_cost --before d39ed0d
-[--rounds 5] [--only facts,view,scripts]`
+[--rounds 5] [--small-rounds 15] [--only facts,view,scripts]` (`--only small-view`: the view
+section on the small pages alone).
 """
 
 from __future__ import annotations
@@ -68,8 +70,8 @@ OTHER_SMALL = ORDINARY | {
 SETTINGS = BrowserSettings()
 
 
-def rows_pages() -> dict[str, str]:
-    return {f"{n:,} rows": f"/gen/{rows_name(n)}.html" for n in ROWS}
+def rows_pages(counts: tuple[int, ...] = ROWS) -> dict[str, str]:
+    return {f"{n:,} rows": f"/gen/{rows_name(n)}.html" for n in counts}
 
 
 async def opened(browser: Browser, url: str) -> Page:
@@ -125,7 +127,7 @@ def view_calls(page: Page, before: tuple[str, str], known_small: bool) -> list[A
 
 
 async def view_section(
-    browser: Browser, base: str, before: str, rounds: int
+    browser: Browser, base: str, before: str, rounds: tuple[int, int], pages: dict[str, str]
 ) -> tuple[dict[str, float], dict[str, list[float]]]:
     """Section 2; returns view/aria of the large tables by name, and of every small page (first
     reads and reads again). Timed on an unchanged page, as the issue measured aria_snapshot: a
@@ -133,7 +135,7 @@ async def view_section(
     limit, scripts = SETTINGS.large_page_elements, view_scripts_at(before)
     rows, large = [], {}
     small: dict[str, list[float]] = {"first": [], "again": []}
-    for name, path in (rows_pages() | OVERLAY_PAGES | OTHER_SMALL).items():
+    for name, path in pages.items():
         page = await opened(browser, base + path)
         count = await page.evaluate("document.getElementsByTagName('*').length")
         calls = [partial(page.aria_snapshot, mode="ai", timeout=600_000)]
@@ -141,7 +143,7 @@ async def view_section(
         if count <= limit:  # and a call doing nothing: what one more call to the page costs
             calls += [*view_calls(page, scripts, True), partial(page.evaluate, "() => 0")]
         same = "yes" if await calls[1]() == await calls[2]() else "no"
-        figures = await medians(page, calls, rounds if count > limit else 3 * rounds, touch=False)
+        figures = await medians(page, calls, rounds[count <= limit], touch=False)
         await page.close()
         aria, first = figures[0], figures[1] / figures[0]
         if count > limit:
@@ -160,8 +162,8 @@ async def view_section(
     headers += [f"again at {before[:8]}", "again", "empty call", "first / aria", "again / aria"]
     headers.append("same view")
     show(
-        f"2. the whole view (read_page) against aria_snapshot, ms, median of {rounds} "
-        f"(small pages: {3 * rounds})",
+        f"2. the whole view (read_page) against aria_snapshot, ms, median of {rounds[0]} "
+        f"(small pages: {rounds[1]})",
         table(headers, rows),
     )
     return large, small
@@ -202,22 +204,25 @@ def goals(
     return found
 
 
-async def main(before: str, rounds: int, only: set[str]) -> None:
+async def main(before: str, rounds: tuple[int, int], only: set[str]) -> None:
     print(f"{source_line()} against {before}; {environment()}; {load_line()}", flush=True)
     facts: list[float] | None = None
     large: dict[str, float] = {}
     small: dict[str, list[float]] = {}
+    views: dict[str, str] = {}
+    if only & {"view", "small-view"}:
+        views = rows_pages(ROWS if "view" in only else ROWS[:1]) | OVERLAY_PAGES | OTHER_SMALL
     with serve_pages(ROWS) as base:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM)
             if "facts" in only:
-                facts = await facts_section(browser, base, before, rounds)
-            if "view" in only:
-                large, small = await view_section(browser, base, before, rounds)
+                facts = await facts_section(browser, base, before, rounds[0])
+            if views:
+                large, small = await view_section(browser, base, before, rounds, views)
             if "scripts" in only:
                 show(
-                    f"3. every in-page script, ms, median of {rounds}",
-                    await script_costs(browser, before, rounds),
+                    f"3. every in-page script, ms, median of {rounds[0]}",
+                    await script_costs(browser, before, rounds[0]),
                 )
             await browser.close()
     show("goals of issue 40", goal_table(goals(facts, large, small)))
@@ -228,7 +233,13 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", required=True, help="the commit whose scripts to time too")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", default="facts,view,scripts", help="sections, comma-separated")
+    parser.add_argument("--small-rounds", type=int, default=15, help="rounds of small pages' views")
+    parser.add_argument(
+        "--only",
+        default="facts,view,scripts",
+        help="sections, comma-separated: facts, view (small-view: its small pages only), scripts",
+    )
     arguments = parser.parse_args()
     sections = set(arguments.only.split(","))
-    asyncio.run(main(arguments.before, arguments.rounds, sections))
+    rounds = (arguments.rounds, arguments.small_rounds)
+    asyncio.run(main(arguments.before, rounds, sections))
