@@ -22,13 +22,18 @@ JS_DIR = "server/outrider/server/browser/js"
 def script_at(commit: str, name: str) -> str | None:
     """The script `name` as it was at `commit`, as load_js gives it (bare, with its helpers);
     None if it did not exist then."""
-    source = _shown(commit, name)
-    return None if source is None else with_helpers(source, lambda h: _shown(commit, h) or "")
+
+    def read(script: str) -> str:
+        return file_at(commit, f"{JS_DIR}/{script}") or ""
+
+    source = read(name)
+    return with_helpers(source, read) if source else None
 
 
-def _shown(commit: str, name: str) -> str | None:
+def file_at(commit: str, path: str) -> str | None:
+    """The text of the repository's file `path` at `commit`; None if it did not exist then."""
     shown = subprocess.run(
-        ["git", "show", f"{commit}:{JS_DIR}/{name}"],
+        ["git", "show", f"{commit}:{path}"],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
