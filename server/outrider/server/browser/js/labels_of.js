@@ -1,7 +1,8 @@
 // A helper the scripts that name it on a "// uses:" line get (js/__init__.py): a form control's
 // labels in tree order, as its `labels` property gives them, without the walk of the whole
-// document Chromium makes for that property at each control (~1 ms at 70,000 elements). The
-// labels around the control, and those naming its id, all of which one query finds once.
+// document Chromium makes for that property at each control (milliseconds a control at 70,000
+// elements). The labels around the control, and those naming its id, all of which one query
+// finds once.
 const labelsOf = (() => {
   const named = new Map();  // document or shadow root -> id -> the labels naming it
   const naming = (root, id) => {

@@ -1,9 +1,10 @@
 // A fast, flat view of a very large page: headings and interactive elements near the viewport,
-// each interactive one tagged with a data-outrider-ref so actions can find it again. Its cost
-// follows the viewport, not the page: one selector query finds the candidates, and only some are
-// measured: the first and last EDGE (a fixed header, a cookie bar) and those near the viewport,
-// found by bisection in document order, which on a page in normal flow is top to bottom. Those
-// between are counted above or below the viewport by their place in that order.
+// each interactive one tagged with a data-outrider-ref so actions can find it again. One
+// selector query finds the candidates (the browser's own pass over the page, to count them);
+// the rest follows the viewport: only some are measured, the first and last EDGE (a fixed
+// header, a cookie bar) and those near the viewport, found by bisection in document order, which
+// on a page in normal flow is top to bottom. Those between are counted above or below the
+// viewport by their place in that order.
 // uses: labels_of.js
 ([above, below, maxLines]) => {
   const top = -above * innerHeight, bottom = innerHeight * (1 + below);
