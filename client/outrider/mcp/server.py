@@ -28,6 +28,7 @@ from outrider.mcp import arguments, results, tools
 from outrider.mcp.backend import Backend
 from outrider.mcp.cancels import CancelReasons, is_timeout
 from outrider.mcp.errors import Refused
+from outrider.mcp.internal_errors import internal_errors
 from outrider.mcp.peer import Peer
 from outrider.mcp.questions import question_from
 from outrider.mcp.watch import Result, Watch
@@ -97,6 +98,7 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    server.middleware.append(internal_errors)  # outermost: it answers what escapes the rest
     server.middleware.append(RequestStateBoundary(state_security, default_audience=NAME))
     server.middleware.append(cancels)
     return server

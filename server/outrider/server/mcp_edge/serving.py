@@ -23,9 +23,6 @@ from mcp.server.context import CallNext
 from mcp.server.request_state import RequestStateSecurity
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.shared.exceptions import MCPError
-from mcp.types import INTERNAL_ERROR
-from pydantic import ValidationError
 from starlette.types import ASGIApp
 
 from outrider.mcp.server import build_server
@@ -37,7 +34,6 @@ from outrider.server.mcp_edge.guard import HostOriginGuard
 from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
-from outrider.server.telemetry.incidents import incident, internal_message
 
 log = logging.getLogger(__name__)
 _LAST_RESPONSE = 0.2  # seconds for the last call's response to leave before sessions close
@@ -58,7 +54,6 @@ class McpServing:
         self._idle.set()
         self.stopping = asyncio.Event()  # set once drained: `running` may end
         self.server.middleware.insert(0, self._counted)
-        self.server.middleware.insert(0, _internal_errors)
         self._manager = StreamableHTTPSessionManager(
             self.server,
             # The guard checks hosts and origins (with our settings); the SDK still checks
@@ -97,20 +92,6 @@ class McpServing:
                 await self._idle.wait()
         await asyncio.sleep(_LAST_RESPONSE)
         self.stopping.set()
-
-
-async def _internal_errors(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
-    """An unexpected exception answers -32603 with an incident id, its text and traceback only
-    in the server log (the SDK would send code 0 with the exception's text)."""
-    try:
-        return await call_next(ctx)
-    except (MCPError, ValidationError):  # the SDK's own answers: their codes and words
-        raise
-    except Exception:
-        if ctx.request_id is None:  # a notification: nobody to answer
-            raise
-        ident = incident(log, "MCP %s failed", ctx.method)
-        raise MCPError(INTERNAL_ERROR, internal_message(ident), {"incident": ident}) from None
 
 
 def _bound_principal(ctx: ServerRequestContext[Any, Any]) -> str | None:
