@@ -33,7 +33,7 @@ class TckAgent:
         pass
 
     async def readiness(self) -> str:
-        return ""  # nothing it needs can be missing
+        return ""  # it needs no model and no browser
 
     async def aclose(self) -> None:
         pass
