@@ -7,7 +7,8 @@ this process (tests/webhooks/receivers.py: the reference library verifies every 
 PostgreSQL is a private cluster of its own. A run's end is its record's end_time (the server's
 clock: the same machine), its receipt the receiver's clock when the request arrived.
 
-Run from the repo root: `.venv/bin/python -m bench.bench_webhooks [--runs N] [--postgres]`.
+Run from the repo root: `.venv/bin/python -m bench.bench_webhooks [--runs N] [--postgres]
+[--only latency|cost|store|backlog ...]`.
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ import argparse
 import asyncio
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
 import grpc
 
+from outrider.server.core import clock
 from outrider.server.core.storage import open_store
-from outrider.server.core.storage.webhook_rows import EndpointRow, OutboxMessage
+from outrider.server.core.storage.webhook_rows import EndpointRow
 from outrider.server.core.webhooks.notices import run_ended
+from outrider.server.core.webhooks.outbox import Outbox
 from outrider.v1 import run_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.support.harness import ServerProcess, eventually, settings_for_tests
@@ -147,70 +150,85 @@ async def run_cost(process: ServerProcess, runs: int, endpoints: int) -> dict[st
 
 
 async def store_cost(folder: Path, database_url: str, writes: int) -> dict[str, float]:
-    """µs per ended run's record committed alone, and with its notice in the same transaction
-    (no endpoint wants it: two statements that find nothing; one endpoint: the message and its
-    delivery written too), on the store itself."""
+    """µs per ended run's record committed alone, and with its notice reported as a run's end
+    reports it (`Outbox.report`, in the same transaction): to a tenant with no endpoint, which the
+    store knows without a query on SQLite; with the notice's statements written anyway (what
+    every run's end did before the store knew); and to one endpoint (message and delivery
+    written). The variants alternate run by run, so the machine's load falls on each alike."""
     settings = settings_for_tests(folder, database_url=database_url or None)
     store = open_store(settings)
-    figures: dict[str, float] = {}
+    outbox = Outbox(store)
+    store.save_endpoint(EndpointRow("bench", "listened", "https://example.com/h"))
+
+    def reported(run: run_pb2.Run) -> None:
+        outbox.report(run_ended(run, run.name.removeprefix("runs/")))
+
+    def written_anyway(run: run_pb2.Run) -> None:
+        notice = run_ended(run, run.name.removeprefix("runs/"))
+        store.add_message(notice.message(clock.now_us()), fenced=True)
+
+    # label: (the run's tenant, what its end writes besides its record)
+    variants: dict[str, tuple[str, Callable[[run_pb2.Run], None] | None]] = {
+        "record alone": ("quiet", None),
+        "+ notice, no endpoint": ("quiet", reported),
+        "+ notice written anyway, no endpoint": ("quiet", written_anyway),
+        "+ notice, 1 endpoint": ("listened", reported),
+    }
+    spent: dict[str, list[float]] = {label: [] for label in variants}
     try:
-        for label, endpoints, notice in (
-            ("record alone", 0, False),
-            ("record + notice, no endpoint", 0, True),
-            ("record + notice, 1 endpoint", 1, True),
-        ):
-            if endpoints:
-                store.save_endpoint(EndpointRow("bench", "default", "https://example.com/h"))
-            began = time.perf_counter()
-            for number in range(writes):
-                run = run_pb2.Run(name=f"runs/{label[:6]}{number}", tenant="default")
+        for number in range(writes):
+            for index, (label, (tenant, notice)) in enumerate(variants.items()):
+                run_id = f"r{number}v{index}"
+                run = run_pb2.Run(name=f"runs/{run_id}", tenant=tenant)
                 run.state = run_pb2.RUN_STATE_SUCCEEDED
+                began = time.perf_counter()
                 with store.together():
-                    store.save_run(run, run.name.removeprefix("runs/"))
-                    if notice:
-                        store.add_message(run_notice(run), fenced=False)
+                    store.save_run(run, run_id)
+                    if notice is not None:
+                        notice(run)
                 await store.committed()  # before the next, as each run's end is
-            figures[label] = (time.perf_counter() - began) / writes * 1e6
+                spent[label].append((time.perf_counter() - began) * 1e6)
     finally:
         await asyncio.sleep(0)  # SQLite's scheduled commits run before the file closes
         store.close()
-    return figures
-
-
-def run_notice(run: run_pb2.Run) -> OutboxMessage:
-    run_id = run.name.removeprefix("runs/")
-    return run_ended(run, run_id).message(time.time_ns() // 1000)
+    return {f"{label} p50": pct(times, 0.5) for label, times in spent.items()}
 
 
 def show(title: str, figures: dict[str, float]) -> None:
     print(f"{title}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()), flush=True)
 
 
-async def main(runs: int, postgres: bool) -> None:
+SECTIONS = ("latency", "cost", "store", "backlog")
+
+
+async def main(runs: int, postgres: bool, sections: tuple[str, ...]) -> None:
     pg = PostgresServer() if postgres else None
+    backend = "PostgreSQL" if pg else "SQLite"
+
+    def database() -> str:
+        return pg.create_database() if pg else ""
+
     try:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            url = pg.create_database() if pg else ""
-            backend = "PostgreSQL" if pg else "SQLite"
-            with server(folder / "one", url) as process:
-                show(f"{backend}, 1 endpoint, end -> received ms", await latency(process, 1, runs))
-            url = pg.create_database() if pg else ""
-            with server(folder / "hundred", url) as process:
-                figures = await latency(process, 100, max(runs // 5, 5))
-                show(f"{backend}, 100 endpoints, end -> received ms", figures)
-            for round_ in range(3):  # interleaved: without and with an endpoint
-                for endpoints in (0, 1):
-                    url = pg.create_database() if pg else ""
-                    with server(folder / f"cost{round_}{endpoints}", url) as process:
+            if "latency" in sections:
+                with server(folder / "one", database()) as process:
+                    figures = await latency(process, 1, runs)
+                    show(f"{backend}, 1 endpoint, end -> received ms", figures)
+                with server(folder / "hundred", database()) as process:
+                    figures = await latency(process, 100, max(runs // 5, 5))
+                    show(f"{backend}, 100 endpoints, end -> received ms", figures)
+            for round_ in range(3) if "cost" in sections else ():
+                for endpoints in (0, 1):  # interleaved: without and with an endpoint
+                    with server(folder / f"cost{round_}{endpoints}", database()) as process:
                         figures = await run_cost(process, runs, endpoints)
                         show(f"{backend}, {endpoints} endpoint(s), round {round_}, ms", figures)
-            for round_ in range(3):
-                url = pg.create_database() if pg else ""
-                figures = await store_cost(folder / f"store{round_}", url, runs * 20)
+            for round_ in range(3) if "store" in sections else ():
+                figures = await store_cost(folder / f"store{round_}", database(), runs * 20)
                 show(f"{backend}, store, round {round_}, µs per ended run", figures)
-            url = pg.create_database() if pg else ""
-            show(f"{backend}, backlog drained by one replica", await backlog(folder / "b", url))
+            if "backlog" in sections:
+                figures = await backlog(folder / "b", database())
+                show(f"{backend}, backlog drained by one replica", figures)
     finally:
         if pg is not None:
             pg.close()
@@ -220,5 +238,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--only", choices=SECTIONS, action="append", help="repeatable")
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.runs, arguments.postgres))
+    asyncio.run(main(arguments.runs, arguments.postgres, tuple(arguments.only or SECTIONS)))

@@ -70,6 +70,47 @@ async def test_a_message_goes_to_the_endpoints_that_want_it(store: Store) -> Non
     assert store.get_endpoint("endings", "other") is None
 
 
+async def test_the_store_never_says_no_to_a_message_an_endpoint_wants(
+    store: Store, store_backend: str
+) -> None:
+    """Through every change of an endpoint, `wants_message` is true of each message that
+    `add_message` then writes; SQLite, which owns its endpoints, also says no to the others."""
+    asked = [
+        ("acme", "run.ended", None),
+        ("acme", "question.waiting", "run1"),
+        ("acme", "question.waiting", "run2"),
+        ("other", "run.ended", None),
+    ]
+    changes = [
+        lambda: None,
+        lambda: store.save_endpoint(endpoint("a", event_types=("run.ended",))),
+        lambda: store.save_endpoint(
+            endpoint(
+                "push", kind=A2A, run_id="run1", config_id="c", event_types=("question.waiting",)
+            )
+        ),
+        lambda: store.save_endpoint(endpoint("a", event_types=("question.waiting",))),
+        lambda: store.disable_endpoint("a", "failing", clock.now_us(), None),
+        lambda: store.save_endpoint(endpoint("a")),  # enabled again, for every type
+        lambda: store.delete_endpoint("a"),
+        lambda: store.delete_endpoint("push"),
+    ]
+    answers = []
+    for number, change in enumerate(changes):
+        change()
+        for tenant, kind, run_id in asked:
+            said = store.wants_message(tenant, kind, run_id)
+            message_id = f"msg_{number}_{tenant}_{kind}_{run_id}"
+            store.add_message(message(message_id, kind, tenant, run_id))
+            await store.committed()
+            written = any(store.get_delivery(e, message_id) for e in ("a", "push"))
+            assert said or not written, (number, tenant, kind, run_id)
+            answers.append((said, written))
+    if store_backend == "sqlite":
+        assert all(said == written for said, written in answers)
+    assert sum(written for _, written in answers) == 10
+
+
 async def test_a_claim_holds_deliveries_for_its_lease_and_an_attempt_is_recorded(
     store: Store,
 ) -> None:

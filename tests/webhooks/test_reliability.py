@@ -1,21 +1,23 @@
 """What a receiver lives through: a secret rotated (both signatures verify during the overlap),
 an endpoint disabled after failing (410 at once, or failing for too long) and enabled again by
-hand, a delivery sent again, and a receiver down for a while that gets everything once it is
-back. OUTRIDER_TEST_RECEIVER_DOWN sets that outage (seconds, default 6; 60 is the issue's
-figure): the retry schedule is scaled to it, as the spec's is to hours-long outages."""
+hand, a delivery sent again, a receiver down for a while that gets everything once it is back,
+and a server that stops while a receiver holds its request. OUTRIDER_TEST_RECEIVER_DOWN sets
+that outage (seconds, default 6; 60 is the issue's figure): the retry schedule is scaled to it,
+as the spec's is to hours-long outages."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import time
+from pathlib import Path
 
 from google.protobuf import duration_pb2
 
 from outrider.v1 import webhook_pb2 as wp
 from outrider.v1 import webhook_service_pb2 as ws
 from tests.conftest import HarnessFactory
-from tests.support.harness import eventually
+from tests.support.harness import eventually, start_harness, stop_harness
 from tests.webhooks.receivers import NodeReceiver, Receiver
 from tests.webhooks.support import Calls, webhook_settings
 
@@ -168,5 +170,32 @@ async def test_a_receiver_down_for_a_while_gets_everything_once_it_is_back(
         listed = await calls.deliveries(name)
         assert all(d.state == wp.WEBHOOK_DELIVERY_STATE_DELIVERED for d in listed)
         assert all(d.attempts >= 2 for d in listed)
+    finally:
+        receiver.stop()
+
+
+async def test_a_stop_with_a_delivery_in_flight_ends_and_leaves_it_pending(
+    tmp_path: Path,
+) -> None:
+    """The receiver holds the request past the few seconds a stop gives attempts in flight: the
+    stop still ends (the attempt is cancelled, not recorded), and the delivery is left pending,
+    held by its claim's lease, for whichever server claims it next."""
+    receiver = Receiver(hold=15.0).start()
+    try:
+        first = await start_harness(tmp_path, webhooks=webhook_settings(timeout=30.0))
+        calls = Calls(first.channel)
+        name, _ = await calls.endpoint(receiver.url, "run.ended")
+        await calls.run(steps=1)
+        await eventually(lambda: receiver.deliveries != [], within=20)  # the attempt is in flight
+        await asyncio.wait_for(stop_harness(first), timeout=60)  # a hang fails here
+        stopped = time.time()
+        second = await start_harness(tmp_path, webhooks=webhook_settings(deliver=False))
+        try:
+            (left,) = await Calls(second.channel).deliveries(name)
+        finally:
+            await stop_harness(second)
+        assert left.state == wp.WEBHOOK_DELIVERY_STATE_PENDING and left.attempts == 0
+        assert left.message_id == receiver.deliveries[0].id
+        assert left.next_attempt_time.ToSeconds() > stopped  # the lease of the cancelled attempt
     finally:
         receiver.stop()

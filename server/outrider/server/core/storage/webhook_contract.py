@@ -40,6 +40,11 @@ class WebhookStore(Protocol):
     def delete_endpoint(self, endpoint_id: str) -> None:
         """Deletes the endpoint and its deliveries."""
 
+    def wants_message(self, tenant: str, type_: str, run_id: str | None) -> bool:
+        """False only when `add_message` of such a message would write nothing (no enabled
+        endpoint of the tenant wants `type_` about `run_id`); answered without a query where the
+        backend can know (SQLite: one process owns every endpoint), True where it cannot."""
+
     def add_message(self, message: OutboxMessage, fenced: bool = False) -> None:
         """Writes the message with a delivery for every enabled endpoint of its tenant that wants
         its type (and follows its run, for endpoints that follow one); nothing when none does.

@@ -21,7 +21,10 @@ class Outbox:
         self._wake = wake
 
     def report(self, notice: Notice) -> None:
-        """Writes the notice for every endpoint that wants it (nothing when none does); a notice
-        about a run is fenced like the run's rows (a replica that lost the run writes none)."""
+        """Writes the notice for every endpoint that wants it (nothing, and no wake, when the
+        store knows none does); a notice about a run is fenced like the run's rows (a replica
+        that lost the run writes none)."""
+        if not self._store.wants_message(notice.tenant, notice.type, notice.run_id):
+            return
         self._store.add_message(notice.message(clock.now_us()), fenced=notice.run_id is not None)
         self._store.when_committed(self._wake)

@@ -88,6 +88,12 @@ class PostgresWebhooks(PostgresConnection):
             )
             self._writer.put(Write("DELETE FROM webhook_endpoints WHERE id = %s", (endpoint_id,)))
 
+    def wants_message(self, tenant: str, type_: str, run_id: str | None) -> bool:
+        """Always: any replica may have made an endpoint a moment ago, and only the database
+        knows. The message's statements go behind with the change they report (the event loop
+        only queues them), and write nothing when no endpoint wants it."""
+        return True
+
     def add_message(self, message: OutboxMessage, fenced: bool = False) -> None:
         insert, fan_out = message_values(message)
         with self._writer.together():

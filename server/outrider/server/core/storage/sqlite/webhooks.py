@@ -1,14 +1,17 @@
 """The webhook outbox in the SQLite store. One process owns the file, so one worker claims
 deliveries; its writes join the loop iteration's transaction like every other write, so a
-message written right after the state change it reports commits with it."""
+message written right after the state change it reports commits with it. For the same reason the
+store knows without a query which messages its endpoints want (`interest`)."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from outrider.server.core.storage.sqlite.connection import SqliteConnection
+from outrider.server.core.storage.sqlite.interest import EndpointInterest, Rows
 from outrider.server.core.storage.start_keys import for_sqlite
 from outrider.server.core.storage.webhook_rows import (
     ADD_MESSAGE,
@@ -42,6 +45,10 @@ from outrider.server.core.storage.webhook_rows import (
 
 
 class SqliteWebhooks(SqliteConnection):
+    def __init__(self, path: Path, artifacts_dir: Path | None = None) -> None:
+        super().__init__(path, artifacts_dir)
+        self._interest = EndpointInterest(self._enabled_endpoints)
+
     @contextlib.contextmanager
     def together(self) -> Iterator[None]:
         """Every write of one loop iteration shares its transaction already (see `connection`),
@@ -50,6 +57,7 @@ class SqliteWebhooks(SqliteConnection):
 
     def save_endpoint(self, row: EndpointRow) -> None:
         self._write(for_sqlite(SAVE_ENDPOINT), endpoint_values(row))
+        self._interest.forget()
 
     def get_endpoint(self, endpoint_id: str, tenant: str | None = None) -> EndpointRow | None:
         row = self._conn.execute(
@@ -87,6 +95,16 @@ class SqliteWebhooks(SqliteConnection):
     def delete_endpoint(self, endpoint_id: str) -> None:
         self._write("DELETE FROM webhook_deliveries WHERE endpoint_id = ?", (endpoint_id,))
         self._write("DELETE FROM webhook_endpoints WHERE id = ?", (endpoint_id,))
+        self._interest.forget()
+
+    def wants_message(self, tenant: str, type_: str, run_id: str | None) -> bool:
+        return self._interest.wants(tenant, type_, run_id)
+
+    def _enabled_endpoints(self, tenant: str) -> Rows:
+        return self._conn.execute(
+            "SELECT event_types, run_id FROM webhook_endpoints WHERE tenant = ? AND enabled",
+            (tenant,),
+        ).fetchall()
 
     def add_message(self, message: OutboxMessage, fenced: bool = False) -> None:
         """Unfenced: one process owns the file, and with it every run."""
@@ -112,6 +130,7 @@ class SqliteWebhooks(SqliteConnection):
         self, endpoint_id: str, reason: str, now_us: int, notice: OutboxMessage | None
     ) -> None:
         self._write(for_sqlite(DISABLE), (reason, now_us, endpoint_id))
+        self._interest.forget()
         self._write(for_sqlite(GIVE_UP_PENDING), (f"endpoint disabled: {reason}", endpoint_id))
         if notice is not None:
             self.add_message(notice)
