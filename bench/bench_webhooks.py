@@ -191,7 +191,8 @@ async def store_cost(folder: Path, database_url: str, writes: int) -> dict[str, 
     finally:
         await asyncio.sleep(0)  # SQLite's scheduled commits run before the file closes
         store.close()
-    return {f"{label} p50": pct(times, 0.5) for label, times in spent.items()}
+    figures = {f"{label} p50": pct(times, 0.5) for label, times in spent.items()}
+    return figures | {f"{label} mean": sum(times) / writes for label, times in spent.items()}
 
 
 def show(title: str, figures: dict[str, float]) -> None:
