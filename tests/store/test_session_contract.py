@@ -19,9 +19,8 @@ IDLE, RUNNING, ENDED = (
 def a_session(
     session_id: str, create_us: int, tenant: str = "acme", kind: int = run_pb2.RUN_KIND_AUTOMATE
 ) -> session_pb2.Session:
-    session = session_pb2.Session(
-        name=f"sessions/{session_id}", kind=kind, state=IDLE, tenant=tenant  # type: ignore[arg-type]
-    )
+    session = session_pb2.Session(name=f"sessions/{session_id}", state=IDLE, tenant=tenant)
+    session.kind = kind  # type: ignore[assignment]
     session.create_time.FromMicroseconds(create_us)
     return session
 
@@ -50,7 +49,8 @@ def test_sessions_are_inserted_updated_and_listed_newest_first_per_tenant(store:
         "sessions/b",
         "sessions/a",
     ]
-    assert [s.name for s in store.list_sessions(10, (3, "c"), [], 0)] == ["sessions/b", "sessions/a"]
+    older = store.list_sessions(10, (3, "c"), [], 0)
+    assert [s.name for s in older] == ["sessions/b", "sessions/a"]
     assert [s.name for s in store.list_sessions(10, None, [IDLE], 0, "acme")] == ["sessions/b"]
     assert store.list_sessions(10, None, [], run_pb2.RUN_KIND_RESEARCH) == []
     assert store.count_live_sessions() == 2 and store.count_live_sessions("acme") == 1

@@ -11,7 +11,9 @@ from outrider.server.core.storage.session_contract import LIVE_SESSION_STATES, S
 from outrider.v1 import session_pb2
 
 SESSION_COLUMNS = "id, tenant, kind, state, create_us, body"
-INSERT_SESSION = f"INSERT INTO sessions ({SESSION_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+INSERT_SESSION = (
+    f"INSERT INTO sessions ({SESSION_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
 UPDATE_SESSION = "UPDATE sessions SET state = %s, body = %s WHERE id = %s"
 SESSION_RUN_COLUMNS = "run_id, base, final, end_url, end_title"
 ADD_SESSION_RUN = (
@@ -85,7 +87,8 @@ def session_filters(
     before: tuple[int, str] | None, states: Iterable[int], kind: int, tenant: str | None
 ) -> tuple[str, list[Any]]:
     """The WHERE clause (with %s parameters) of a listing, and its parameters."""
-    clauses, params = ["TRUE"], []
+    clauses: list[str] = ["TRUE"]
+    params: list[Any] = []
     if before is not None:
         clauses.append("(create_us < %s OR (create_us = %s AND id < %s))")
         params.extend((before[0], before[0], before[1]))
@@ -100,4 +103,3 @@ def session_filters(
         clauses.append("tenant = %s")
         params.append(tenant)
     return " AND ".join(clauses), params
-

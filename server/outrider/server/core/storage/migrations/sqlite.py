@@ -97,7 +97,8 @@ MIGRATIONS = (
         (
             "CREATE TABLE IF NOT EXISTS sessions ("
             "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, kind INTEGER NOT NULL, "
-            "state INTEGER NOT NULL, create_us INTEGER NOT NULL, body BLOB NOT NULL, owner INTEGER)",
+            "state INTEGER NOT NULL, create_us INTEGER NOT NULL, body BLOB NOT NULL, "
+            "owner INTEGER)",
             "CREATE INDEX IF NOT EXISTS sessions_by_tenant "
             "ON sessions (tenant, create_us DESC, id DESC)",
             "CREATE INDEX IF NOT EXISTS sessions_by_time ON sessions (create_us DESC, id DESC)",

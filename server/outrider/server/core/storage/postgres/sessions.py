@@ -79,9 +79,7 @@ class PostgresSessions(PostgresConnection):
             )
         )
 
-    def get_session(
-        self, session_id: str, tenant: str | None = None
-    ) -> session_pb2.Session | None:
+    def get_session(self, session_id: str, tenant: str | None = None) -> session_pb2.Session | None:
         rows = self._rows(
             "SELECT id, tenant, body FROM sessions WHERE id = %s "
             "AND (%s::text IS NULL OR tenant = %s)",

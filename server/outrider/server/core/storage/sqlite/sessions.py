@@ -42,9 +42,7 @@ class SqliteSessions(SqliteConnection):
         body = session.SerializeToString()
         self._write(for_sqlite(UPDATE_SESSION), (session.state, body, session_id))
 
-    def get_session(
-        self, session_id: str, tenant: str | None = None
-    ) -> session_pb2.Session | None:
+    def get_session(self, session_id: str, tenant: str | None = None) -> session_pb2.Session | None:
         rows = self._conn.execute(
             "SELECT id, tenant, body FROM sessions WHERE id = ? AND (? IS NULL OR tenant = ?)",
             (session_id, tenant, tenant),

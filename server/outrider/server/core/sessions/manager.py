@@ -1,0 +1,231 @@
+"""The session manager: creates sessions, serves them (get, list, their event streams), ends them,
+and gives runs their seats (see `seats`). The replica that creates a session executes it: it
+holds what the session's agent keeps (a live browser context) until the session ends.
+
+Every call takes the calling principal and reaches only sessions of its tenant (an admin reaches
+all); another tenant's session is NOT_FOUND, byte for byte like a missing one. Scopes are the
+runs': creating needs runs.start, reading runs.read (a creator may always read its own), ending
+runs.cancel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Mapping
+
+from google.protobuf import duration_pb2
+
+from outrider.server.core import paging, validation
+from outrider.server.core.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    OutriderError,
+    ResourceExhausted,
+    Unavailable,
+)
+from outrider.server.core.names import new_id, session_id_from, session_name
+from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.runs.agent import AgentRegistry
+from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.session_seats import Kept, SessionAgent, SessionElsewhere
+from outrider.server.core.sessions import records
+from outrider.server.core.sessions.checks import SessionSpec, check_create
+from outrider.server.core.sessions.lives import LOST, Lives
+from outrider.server.core.sessions.seats import Seats
+from outrider.server.core.sessions.stream import SessionBatch, SessionStream
+from outrider.server.core.storage import Store
+from outrider.server.core.storage.session_contract import TENANT_SESSIONS_FULL
+from outrider.server.settings import Settings
+from outrider.v1 import run_pb2, session_pb2
+
+
+class SessionManager:
+    def __init__(
+        self, settings: Settings, store: Store, runs: RunManager, agents: AgentRegistry
+    ) -> None:
+        self._settings = settings
+        self._limits = settings.sessions
+        self._store = store
+        self._runs = runs
+        self._agents = agents
+        self._opening = 0  # sessions being created here (their browsers opening)
+        self.accepting = True
+        self._lives = Lives(store, runs.cancel_for_session)
+        self._stream = SessionStream(
+            store, runs.watch_batches, self._lives.here.get, settings.heartbeat_interval
+        )
+        runs.seat_sessions(Seats(store, self._lives, self._find, self._limits.memory_chars))
+
+    # lifecycle
+
+    def recover(self) -> int:
+        """Ends, as lost, the sessions a previous process (or a lost replica) left live: what
+        they kept died with it. Call it after the runs' own recovery."""
+        return self._lives.end_orphans("the process executing the session stopped")
+
+    async def shutdown(self) -> None:
+        """Refuses new sessions and ends every one here: their browsers go with the process."""
+        self.accepting = False
+        await self._lives.shutdown("the server executing the session shut down")
+
+    # creating
+
+    async def create(
+        self,
+        kind: int,
+        start_url: str,
+        durations: tuple[duration_pb2.Duration | None, duration_pb2.Duration | None],
+        labels: Mapping[str, str],
+        profile: str,
+        principal: Principal,
+    ) -> session_pb2.Session:
+        """A new session of the principal's tenant, live once this returns; `durations`: the
+        idle timeout and maximum life asked for (None: the server's defaults)."""
+        principal.require(Scope.RUNS_START)
+        spec = check_create(kind, start_url, durations, labels, profile, self._limits)
+        self._admit(spec, principal)
+        self._opening += 1
+        try:
+            return await self._open(spec, principal)
+        finally:
+            self._opening -= 1
+
+    def _admit(self, spec: SessionSpec, principal: Principal) -> None:
+        if not self.accepting or self._runs.not_serving() == "SHUTTING_DOWN":
+            raise Unavailable("the server is shutting down and accepts no new sessions")
+        if spec.kind not in self._agents or self._settings.role == "api":
+            raise FailedPrecondition(
+                "this replica executes no runs of that kind, so it keeps no such sessions",
+                reason="NO_AGENT_FOR_KIND",
+            )
+        self._runs.check_session_quota(principal)
+        if len(self._lives.here) + self._opening >= self._limits.max_live:
+            raise ResourceExhausted(
+                f"this server holds {self._limits.max_live} live sessions, its maximum "
+                "(OUTRIDER_SESSION_MAX_LIVE)",
+                retry_after=self._settings.busy_retry_after,
+                reason="SESSION_LIMIT",
+            )
+
+    async def _open(self, spec: SessionSpec, principal: Principal) -> session_pb2.Session:
+        session_id = new_id()
+        record = records.new_record(session_name(session_id), spec, principal)
+        limit = self._limits.tenant_max_live
+        if await self._store.insert_session(record, session_id, limit) == TENANT_SESSIONS_FULL:
+            raise ResourceExhausted(
+                f"{limit} sessions are live in tenant {principal.tenant!r}, the configured "
+                "maximum (OUTRIDER_SESSION_TENANT_MAX_LIVE)",
+                retry_after=self._settings.busy_retry_after,
+                reason=TENANT_SESSIONS_FULL,
+            )
+        try:
+            kept = await self._keep(spec, session_id)
+        except Exception as error:
+            self._fail(record, session_id, error)
+            raise
+        live = self._lives.open(record, kept)
+        return self._copy(live.record)
+
+    async def _keep(self, spec: SessionSpec, session_id: str) -> Kept | None:
+        """What the kind's agent keeps for the session (nothing, for an agent that keeps none)."""
+        agent = self._agents[spec.kind]
+        if not hasattr(agent, "keep"):
+            return None
+        keeper: SessionAgent = agent  # type: ignore[assignment]
+
+        def lost(why: str) -> None:
+            live = self._lives.here.get(session_id)
+            if live is not None:
+                self._lives.lost(live, why)
+
+        return await keeper.keep(spec.start_url, lost)
+
+    def _fail(self, record: session_pb2.Session, session_id: str, error: Exception) -> None:
+        """The session's agent could not open what it keeps: the session ends at once."""
+        why = error.message if isinstance(error, OutriderError) else str(error) or repr(error)
+        ended = records.ending(LOST, f"its browser did not open: {why}")
+        records.mark_ended(record, ended)
+        self._store.save_session(record, session_id)
+
+    # reading
+
+    def get(self, session_id: str, principal: Principal) -> session_pb2.Session:
+        record = self._find(session_id, principal.tenant_filter)
+        if record.created_by != principal.id:
+            principal.require(Scope.RUNS_READ)
+        return record
+
+    def _find(self, session_id: str, tenant: str | None) -> session_pb2.Session:
+        """The session, when it belongs to `tenant` (any tenant for None), else NotFound."""
+        live = self._lives.here.get(session_id)
+        if live is not None and tenant in (None, live.record.tenant):
+            return self._copy(live.record)
+        stored = None if live is not None else self._store.get_session(session_id, tenant)
+        if stored is None:
+            raise NotFound(f"{session_name(session_id)} does not exist")
+        return stored
+
+    def _copy(self, record: session_pb2.Session) -> session_pb2.Session:
+        """A caller's copy of a live session's record, its newest sequence included."""
+        copy = session_pb2.Session()
+        copy.CopyFrom(record)
+        live = self._lives.here.get(session_id_from(record.name))
+        if live is not None and live.begun:
+            run = self._runs.log.last_sequence(live.run_id)
+            copy.last_sequence = live.last_sequence(run)
+        return copy
+
+    def list(
+        self, size: int, token: str, states: list[int], kind: int, principal: Principal
+    ) -> tuple[list[session_pb2.Session], str]:
+        """Sessions of the principal's tenant (every tenant for an admin), newest first."""
+        principal.require(Scope.RUNS_READ)
+        limit = paging.page_size(size)
+        _check_filters(states, kind)
+        bound = paging.filter_text(states=states, kind=kind)
+        before = self._runs.page_tokens.decode("sessions", token, filters=bound)
+        rows = self._store.list_sessions(limit + 1, before, states, kind, principal.tenant_filter)
+        page = paging.within_bytes([self._fresh(r) for r in rows[:limit]])
+        if len(rows) > limit or len(page) < len(rows):
+            last = page[-1]
+            cursor = (last.create_time.ToMicroseconds(), session_id_from(last.name))
+            return page, self._runs.page_tokens.encode("sessions", *cursor, bound)
+        return page, ""
+
+    def _fresh(self, stored: session_pb2.Session) -> session_pb2.Session:
+        live = self._lives.here.get(session_id_from(stored.name))
+        return self._copy(live.record) if live is not None else stored
+
+    def watch(
+        self, session_id: str, after: int, principal: Principal
+    ) -> AsyncGenerator[SessionBatch, None]:
+        """The session's events after `after`, then live ones until it ends; errors raise now."""
+        if after < 0:
+            raise InvalidArgument.single("after_sequence", "must not be negative")
+        record = self.get(session_id, principal)
+        return self._stream.follow(session_id, after, record.last_sequence, principal)
+
+    # ending
+
+    async def end(self, session_id: str, reason: str, principal: Principal) -> session_pb2.Session:
+        """Ends the session (its active run cancelled first); idempotent."""
+        principal.require(Scope.RUNS_CANCEL)
+        validation.check_reason(reason)
+        record = self._find(session_id, principal.tenant_filter)
+        if record.state == records.ENDED:
+            return record
+        live = self._lives.here.get(session_id)
+        if live is None:
+            raise SessionElsewhere(session_id)
+        message = f"ended by {principal.id}: {reason or 'no reason given'}"
+        ending = records.ending(session_pb2.SESSION_END_REASON_ENDED, message, principal.id)
+        await self._lives.end(live, ending)
+        return self._find(session_id, None)
+
+
+def _check_filters(states: list[int], kind: int) -> None:
+    for index, state in enumerate(states):
+        if state not in session_pb2.SessionState.values() or not state:
+            raise InvalidArgument.single(f"states[{index}]", f"unknown session state {state}")
+    if kind not in run_pb2.RunKind.values():
+        raise InvalidArgument.single("kind", f"unknown run kind {kind}")

@@ -1,0 +1,90 @@
+"""Runs taking a session's one seat (`runs/session_seats.SessionSeats`): the checks a start naming
+a session passes, and the seat a run holds until it ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from outrider.server.core.errors import FailedPrecondition, InvalidArgument
+from outrider.server.core.names import parse_session_name
+from outrider.server.core.principals import Principal
+from outrider.server.core.runs.session_seats import Seat, SessionElsewhere, SessionView
+from outrider.server.core.sessions import records
+from outrider.server.core.sessions.checks import KINDS
+from outrider.server.core.sessions.live import LiveSession
+from outrider.server.core.sessions.lives import Lives
+from outrider.server.core.sessions.memory import remember
+from outrider.server.core.storage import Store
+from outrider.v1 import run_pb2, session_pb2
+
+# (session id, tenant or None): the session, or NotFound
+Find = Callable[[str, str | None], session_pb2.Session]
+
+
+class SessionSeat:
+    """A run's place in a session here (`runs/session_seats.Seat`)."""
+
+    def __init__(self, live: LiveSession, view: SessionView) -> None:
+        self._live = live
+        self._view = view
+
+    @property
+    def view(self) -> SessionView:
+        return self._view
+
+    def begin(self) -> str:
+        self._live.begin()
+        closing = self._live.closing
+        return f"its session ended: {closing.message}" if closing is not None else ""
+
+    def leave(self, run: run_pb2.Run | None) -> None:
+        self._live.leave(run)
+
+
+class Seats:
+    def __init__(self, store: Store, lives: Lives, find: Find, memory_chars: int) -> None:
+        self._store = store
+        self._lives = lives
+        self._find = find
+        self._memory_chars = memory_chars
+
+    def take(self, name: str, kind: int, run_id: str, principal: Principal, field: str) -> Seat:
+        session_id = parse_session_name(name, field)
+        record = self._find(session_id, principal.tenant_filter)
+        if record.kind != kind:
+            raise InvalidArgument.single(
+                field,
+                f"{name} is a {KINDS[record.kind]} session; a {KINDS.get(kind, 'other')} run "
+                "cannot run in it",
+            )
+        if record.state == records.ENDED:
+            raise ended(name, record)
+        live = self._lives.here.get(session_id)
+        if live is None:
+            raise SessionElsewhere(session_id)
+        if live.closing is not None:
+            raise ended(name, live.closing)
+        if live.run_id or record.state == records.CONTROLLED:
+            active = f"its run {live.record.active_run or 'being started'} is active"
+            if record.state == records.CONTROLLED:
+                active = "a person has its browser"
+            raise FailedPrecondition(
+                f"{name} is busy: {active}; start the next run once it is idle",
+                reason="SESSION_BUSY",
+            )
+        live.take(run_id)
+        memory = remember(self._store, session_id, self._memory_chars)
+        return SessionSeat(live, live.view((memory.text, memory.earlier, memory.left_out)))
+
+    def held_by(self, principal_id: str) -> int:
+        return self._lives.held_by(principal_id)
+
+
+def ended(name: str, how: session_pb2.Session | session_pb2.SessionEnded) -> FailedPrecondition:
+    """The refusal of a start (or a takeover) in a session that ended, with its end's reason."""
+    reason = how.end_reason if isinstance(how, session_pb2.Session) else how.reason
+    message = how.end_message if isinstance(how, session_pb2.Session) else how.message
+    return FailedPrecondition(
+        f"{name} has ended ({message}); create a new session",
+        reason=records.END_REASONS.get(reason, "SESSION_LOST"),
+    )
