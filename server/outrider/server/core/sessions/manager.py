@@ -30,7 +30,7 @@ from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.session_seats import Kept, SessionAgent, SessionElsewhere
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.checks import SessionSpec, check_create
-from outrider.server.core.sessions.lives import LOST, Lives
+from outrider.server.core.sessions.holding import LOST, Holding
 from outrider.server.core.sessions.seats import Seats
 from outrider.server.core.sessions.stream import SessionBatch, SessionStream
 from outrider.server.core.storage import Store
@@ -50,23 +50,23 @@ class SessionManager:
         self._agents = agents
         self._opening = 0  # sessions being created here (their browsers opening)
         self.accepting = True
-        self._lives = Lives(store, runs.cancel_for_session)
+        self._holding = Holding(store, runs.cancel_for_session)
         self._stream = SessionStream(
-            store, runs.watch_batches, self._lives.here.get, settings.heartbeat_interval
+            store, runs.watch_batches, self._holding.here.get, settings.heartbeat_interval
         )
-        runs.seat_sessions(Seats(store, self._lives, self._find, self._limits.memory_chars))
+        runs.seat_sessions(Seats(store, self._holding, self._find, self._limits.memory_chars))
 
     # lifecycle
 
     def recover(self) -> int:
         """Ends, as lost, the sessions a previous process (or a lost replica) left live: what
         they kept died with it. Call it after the runs' own recovery."""
-        return self._lives.end_orphans("the process executing the session stopped")
+        return self._holding.end_orphans("the process executing the session stopped")
 
     async def shutdown(self) -> None:
         """Refuses new sessions and ends every one here: their browsers go with the process."""
         self.accepting = False
-        await self._lives.shutdown("the server executing the session shut down")
+        await self._holding.shutdown("the server executing the session shut down")
 
     # creating
 
@@ -99,7 +99,7 @@ class SessionManager:
                 reason="NO_AGENT_FOR_KIND",
             )
         self._runs.check_session_quota(principal)
-        if len(self._lives.here) + self._opening >= self._limits.max_live:
+        if len(self._holding.here) + self._opening >= self._limits.max_live:
             raise ResourceExhausted(
                 f"this server holds {self._limits.max_live} live sessions, its maximum "
                 "(OUTRIDER_SESSION_MAX_LIVE)",
@@ -123,7 +123,7 @@ class SessionManager:
         except Exception as error:
             self._fail(record, session_id, error)
             raise
-        live = self._lives.open(record, kept)
+        live = self._holding.open(record, kept)
         return self._copy(live.record)
 
     async def _keep(self, spec: SessionSpec, session_id: str) -> Kept | None:
@@ -134,9 +134,9 @@ class SessionManager:
         keeper: SessionAgent = agent  # type: ignore[assignment]
 
         def lost(why: str) -> None:
-            live = self._lives.here.get(session_id)
+            live = self._holding.here.get(session_id)
             if live is not None:
-                self._lives.lost(live, why)
+                self._holding.lost(live, why)
 
         return await keeper.keep(spec.start_url, lost)
 
@@ -157,7 +157,7 @@ class SessionManager:
 
     def _find(self, session_id: str, tenant: str | None) -> session_pb2.Session:
         """The session, when it belongs to `tenant` (any tenant for None), else NotFound."""
-        live = self._lives.here.get(session_id)
+        live = self._holding.here.get(session_id)
         if live is not None and tenant in (None, live.record.tenant):
             return self._copy(live.record)
         stored = None if live is not None else self._store.get_session(session_id, tenant)
@@ -169,7 +169,7 @@ class SessionManager:
         """A caller's copy of a live session's record, its newest sequence included."""
         copy = session_pb2.Session()
         copy.CopyFrom(record)
-        live = self._lives.here.get(session_id_from(record.name))
+        live = self._holding.here.get(session_id_from(record.name))
         if live is not None and live.begun:
             run = self._runs.log.last_sequence(live.run_id)
             copy.last_sequence = live.last_sequence(run)
@@ -193,7 +193,7 @@ class SessionManager:
         return page, ""
 
     def _fresh(self, stored: session_pb2.Session) -> session_pb2.Session:
-        live = self._lives.here.get(session_id_from(stored.name))
+        live = self._holding.here.get(session_id_from(stored.name))
         return self._copy(live.record) if live is not None else stored
 
     def watch(
@@ -214,12 +214,12 @@ class SessionManager:
         record = self._find(session_id, principal.tenant_filter)
         if record.state == records.ENDED:
             return record
-        live = self._lives.here.get(session_id)
+        live = self._holding.here.get(session_id)
         if live is None:
             raise SessionElsewhere(session_id)
         message = f"ended by {principal.id}: {reason or 'no reason given'}"
         ending = records.ending(session_pb2.SESSION_END_REASON_ENDED, message, principal.id)
-        await self._lives.end(live, ending)
+        await self._holding.end(live, ending)
         return self._find(session_id, None)
 
 

@@ -11,8 +11,8 @@ from outrider.server.core.principals import Principal
 from outrider.server.core.runs.session_seats import Seat, SessionElsewhere, SessionView
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.checks import KINDS
-from outrider.server.core.sessions.live import LiveSession
-from outrider.server.core.sessions.lives import Lives
+from outrider.server.core.sessions.held import HeldSession
+from outrider.server.core.sessions.holding import Holding
 from outrider.server.core.sessions.memory import remember
 from outrider.server.core.storage import Store
 from outrider.v1 import run_pb2, session_pb2
@@ -24,7 +24,7 @@ Find = Callable[[str, str | None], session_pb2.Session]
 class SessionSeat:
     """A run's place in a session here (`runs/session_seats.Seat`)."""
 
-    def __init__(self, live: LiveSession, view: SessionView) -> None:
+    def __init__(self, live: HeldSession, view: SessionView) -> None:
         self._live = live
         self._view = view
 
@@ -42,9 +42,9 @@ class SessionSeat:
 
 
 class Seats:
-    def __init__(self, store: Store, lives: Lives, find: Find, memory_chars: int) -> None:
+    def __init__(self, store: Store, holding: Holding, find: Find, memory_chars: int) -> None:
         self._store = store
-        self._lives = lives
+        self._holding = holding
         self._find = find
         self._memory_chars = memory_chars
 
@@ -59,7 +59,7 @@ class Seats:
             )
         if record.state == records.ENDED:
             raise ended(name, record)
-        live = self._lives.here.get(session_id)
+        live = self._holding.here.get(session_id)
         if live is None:
             raise SessionElsewhere(session_id)
         if live.closing is not None:
@@ -77,7 +77,7 @@ class Seats:
         return SessionSeat(live, live.view((memory.text, memory.earlier, memory.left_out)))
 
     def held_by(self, principal_id: str) -> int:
-        return self._lives.held_by(principal_id)
+        return self._holding.held_by(principal_id)
 
 
 def ended(name: str, how: session_pb2.Session | session_pb2.SessionEnded) -> FailedPrecondition:

@@ -20,7 +20,7 @@ from outrider.server.core.errors import NotFound, OutOfRange
 from outrider.server.core.events.log import WatchBatch
 from outrider.server.core.names import session_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.sessions.live import LiveSession
+from outrider.server.core.sessions.held import HeldSession
 from outrider.server.core.sessions.records import ENDED
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.session_contract import SessionRunRow
@@ -42,7 +42,7 @@ class SessionStream:
         self,
         store: Store,
         watch_run: WatchRun,
-        live: Callable[[str], LiveSession | None],
+        live: Callable[[str], HeldSession | None],
         heartbeat_interval: float,
     ) -> None:
         self._store = store
@@ -153,7 +153,7 @@ def _wrapped(name: str, base: int, event: run_event_pb2.RunEvent) -> session_pb2
 
 
 class _LocalWake:
-    def __init__(self, live: LiveSession) -> None:
+    def __init__(self, live: HeldSession) -> None:
         self._event = live.changes.next()
 
     async def wait(self, idle_after: float) -> bool:

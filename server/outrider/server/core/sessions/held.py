@@ -40,12 +40,12 @@ class Changes:
 
 
 @dataclass
-class LiveSession:
+class HeldSession:
     record: session_pb2.Session
     kept: Kept | None
     store: Store
     # told when the seat is free again (the run ended, or its start was refused)
-    on_free: Callable[[LiveSession], None]
+    on_free: Callable[[HeldSession], None]
     changes: Changes = field(default_factory=Changes)
     run_id: str = ""  # the run that has the seat
     base: int = 0  # where that run's events start in the session's stream, once it began

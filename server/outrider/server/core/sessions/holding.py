@@ -10,11 +10,13 @@ import logging
 from collections.abc import Callable
 
 from outrider.server.core.names import session_id_from
+from outrider.server.core.runs.observing import kind_label
 from outrider.server.core.runs.session_seats import Kept
 from outrider.server.core.sessions import records
-from outrider.server.core.sessions.live import LiveSession
+from outrider.server.core.sessions.held import HeldSession
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.core.storage.session_contract import SessionRunRow
+from outrider.server.telemetry import metrics
 from outrider.v1 import session_pb2
 
 log = logging.getLogger(__name__)
@@ -29,17 +31,18 @@ LOST = session_pb2.SESSION_END_REASON_LOST
 CancelRun = Callable[[str, str, str], None]
 
 
-class Lives:
+class Holding:
     def __init__(self, store: Store, cancel_run: CancelRun) -> None:
         self._store = store
         self._cancel_run = cancel_run
-        self.here: dict[str, LiveSession] = {}
+        self.here: dict[str, HeldSession] = {}
         self._endings: dict[str, asyncio.Task[None]] = {}
 
-    def open(self, record: session_pb2.Session, kept: Kept | None) -> LiveSession:
+    def open(self, record: session_pb2.Session, kept: Kept | None) -> HeldSession:
         """Starts executing a new session: its timers run, its first event is written."""
-        live = LiveSession(record, kept, self._store, self._seat_free)
+        live = HeldSession(record, kept, self._store, self._seat_free)
         self.here[live.id] = live
+        metrics.session_live(kind_label(record.kind), +1)
         live.arm("expire", records.seconds_left(record), lambda: self._expired(live))
         where = kept.where() if kept is not None else ("", "")
         records.mark_page(record, where)
@@ -51,13 +54,13 @@ class Lives:
     def held_by(self, principal_id: str) -> int:
         return sum(1 for live in self.here.values() if live.record.created_by == principal_id)
 
-    def lost(self, live: LiveSession, why: str) -> None:
+    def lost(self, live: HeldSession, why: str) -> None:
         """What its agent kept is gone (the browser crashed): the session ends, lost."""
         self.end_soon(live, records.ending(LOST, f"the session's browser was lost: {why}"))
 
     # ending
 
-    def end_soon(self, live: LiveSession, ended: session_pb2.SessionEnded) -> asyncio.Task[None]:
+    def end_soon(self, live: HeldSession, ended: session_pb2.SessionEnded) -> asyncio.Task[None]:
         """Ends the session in the background (once; a later call gets the first ending)."""
         if live.closing is None:
             live.closing = ended
@@ -68,10 +71,10 @@ class Lives:
             return task
         return self._endings.get(live.id) or _done()
 
-    async def end(self, live: LiveSession, ended: session_pb2.SessionEnded) -> None:
+    async def end(self, live: HeldSession, ended: session_pb2.SessionEnded) -> None:
         await asyncio.shield(self.end_soon(live, ended))
 
-    async def _close(self, live: LiveSession) -> None:
+    async def _close(self, live: HeldSession) -> None:
         assert live.closing is not None
         if live.run_id:
             self._cancel_run(live.run_id, live.closing.message, live.closing.ended_by)
@@ -85,8 +88,11 @@ class Lives:
         records.mark_ended(live.record, live.closing)
         live.append(live.closing)
         self.here.pop(live.id, None)
+        kind = kind_label(live.record.kind)
+        metrics.session_live(kind, -1)
+        metrics.session_ended(kind, records.END_REASONS[live.closing.reason])
 
-    async def _seat_given_back(self, live: LiveSession) -> None:
+    async def _seat_given_back(self, live: HeldSession) -> None:
         deadline = asyncio.get_running_loop().time() + _SEAT_WAIT
         while live.run_id:
             changed = live.changes.next()
@@ -115,7 +121,7 @@ class Lives:
             if session_id in self.here or not self._store.claim_session(session_id):
                 continue
             closing = records.ending(LOST, message)
-            live = LiveSession(record, None, self._store, lambda _: None)
+            live = HeldSession(record, None, self._store, lambda _: None)
             self._settle_runs(session_id, record)
             records.mark_ended(record, closing)
             live.append(closing)
@@ -135,19 +141,19 @@ class Lives:
 
     # timers
 
-    def _seat_free(self, live: LiveSession) -> None:
+    def _seat_free(self, live: HeldSession) -> None:
         if live.closing is None:
             self._arm_idle(live)
 
-    def _arm_idle(self, live: LiveSession) -> None:
+    def _arm_idle(self, live: HeldSession) -> None:
         seconds = records.idle_seconds(live.record)
         live.arm("idle", seconds, lambda: self._idle(live, seconds))
 
-    def _idle(self, live: LiveSession, seconds: float) -> None:
+    def _idle(self, live: HeldSession, seconds: float) -> None:
         if not live.run_id:
             self.end_soon(live, records.ending(IDLE, f"no run started within {seconds:g} s"))
 
-    def _expired(self, live: LiveSession) -> None:
+    def _expired(self, live: HeldSession) -> None:
         life = live.record.max_life.ToNanoseconds() / 1e9
         self.end_soon(live, records.ending(EXPIRED, f"it reached its maximum life of {life:g} s"))
 
