@@ -40,6 +40,12 @@ class SessionSettings(BaseSettings):
         "store; beyond, refused with RESOURCE_EXHAUSTED (reason TENANT_SESSION_LIMIT). 0 = no "
         "limit.",
     )
+    page_ttl: float = Field(
+        3600.0,
+        ge=0,
+        description="Seconds a page a research session's run read is reused by the session's "
+        "later runs instead of being fetched again.",
+    )
     memory_chars: int = Field(
         6000,
         ge=500,
