@@ -74,13 +74,13 @@ class OutriderServer:
         shared = self.store.event_feed() is not None
         self.relay = GrpcRelay(settings) if shared and settings.cluster_secret else None
         self.runs = RunManager(settings, self.store, agents, self.relay)
-        self.sessions = SessionManager(settings, self.store, self.runs, agents)
+        self.sessions = SessionManager(settings, self.store, self.runs, agents, self.relay)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         # Only replicas sharing a store can outlive each other's runs.
         # Workers take lost runs over; an API-only replica could only end them.
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
         self.failover = (
-            FailoverSweeper(self.runs.sweep_orphans, settings.failover_interval) if sweeps else None
+            FailoverSweeper(self.sessions.sweep, settings.failover_interval) if sweeps else None
         )
         period = keeper_period(settings.failover_interval)
         self.presence = PresenceKeeper(self.store, period) if shared else None

@@ -124,6 +124,7 @@ class RunManager:
         self._starter = Starter(
             settings, store, self.log, agents, self._executions, quotas, self._find
         )
+        self._starter.session_relay = (relay, self._patience) if relay is not None else None
         # reading (see reading.RunReader)
         self.get = self._reader.get
         self.list = self._reader.list

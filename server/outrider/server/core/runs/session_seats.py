@@ -90,5 +90,9 @@ class SessionSeats(Protocol):
         a malformed name or a session of the other kind, FailedPrecondition once it ended (its
         end reason) or while another run has its seat (SESSION_BUSY)."""
 
+    def elsewhere(self, name: str, kind: int, principal: Principal, field: str) -> str | None:
+        """The id of session `name` when another replica holds it (a start is relayed there);
+        None when this process does. Refuses as `take` does a session the start cannot use."""
+
     def held_by(self, principal_id: str) -> int:
         """Live sessions the principal created that this process holds."""

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from outrider.server.core import clock, validation
-from outrider.server.core.cluster.relay import Relay, worker_address
+from outrider.server.core.cluster.relay import Relay, session_executor, worker_address
 from outrider.server.core.errors import ResourceExhausted, StartInDoubt, Unavailable, Unimplemented
 from outrider.server.core.events.log import EventLog
 from outrider.server.core.names import new_id, run_name
@@ -27,7 +27,7 @@ from outrider.server.core.runs.idempotent_starts import (
 )
 from outrider.server.core.runs.observing import KIND_NAMES
 from outrider.server.core.runs.quotas import Quotas
-from outrider.server.core.runs.session_seats import Seat, SessionSeats
+from outrider.server.core.runs.session_seats import Seat, SessionElsewhere, SessionSeats
 from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.run_secrets import keep_secrets_in_memory
 from outrider.server.core.storage import ActiveLimits, Store
@@ -67,6 +67,8 @@ class Starter:
         self._quotas = quotas
         self._find = find
         self.seats: SessionSeats | None = None  # sessions, once the room above says it is there
+        # reaches the replica holding a session (replicas sharing a store), with its patience
+        self.session_relay: tuple[Relay, float] | None = None
 
     async def start(
         self,
@@ -82,10 +84,34 @@ class Starter:
         key = start_key(spec.kind, spec.params, spec.options, principal, request_id, ttl)
         if key is not None and (found := await self._store.find_start(key)) is not None:
             return self._replay(found, key)
+        if spec.options.session and (home := await self._session_home(spec, principal, where)):
+            return await home[0].start(home[1], spec.params, spec.options, principal, request_id)
         if relay is not None:
             address = await worker_address(self._store, relay[1])
             return await relay[0].start(address, spec.params, spec.options, principal, request_id)
         return await self._create(spec, principal, key, where[1])
+
+    async def _session_home(
+        self, spec: RunSpec, principal: Principal, where: tuple[str, str]
+    ) -> tuple[Relay, str] | None:
+        """Where a start naming a session another replica holds goes: that replica (with the
+        relay that reaches it); None when the session is held here."""
+        if self.seats is None:
+            raise Unimplemented("this server keeps no sessions")
+        field = f"{where[1]}session"
+        session_id = self.seats.elsewhere(spec.options.session, spec.kind, principal, field)
+        if session_id is None:
+            return None
+        if self.session_relay is None:
+            raise SessionElsewhere(session_id)
+        relay, patience = self.session_relay
+        if principal.relayed:  # relayed here because this replica held it: it moved since
+            raise Unavailable(f"{spec.options.session} is no longer held here", reason="RUN_MOVED")
+        address = await session_executor(self._store, session_id, patience)
+        if address is None:  # it ended meanwhile: the refusal says how
+            self.seats.elsewhere(spec.options.session, spec.kind, principal, field)
+            raise SessionElsewhere(session_id)
+        return relay, address
 
     async def _create(
         self, spec: RunSpec, principal: Principal, key: StartKey | None, options_at: str

@@ -1,21 +1,20 @@
 """The sessions this process executes, from opening to their end: timers (idle timeout, maximum
 life), ending (its active run cancelled first, then what its agent kept closed, then its last
-event), and the ends of sessions nobody executes any more (a previous process, a lost replica)."""
+event), and letting go of those another replica ended meanwhile (it took this one for lost)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from outrider.server.core.names import session_id_from
 from outrider.server.core.runs.observing import kind_label
 from outrider.server.core.runs.session_seats import Kept
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.held import HeldSession
-from outrider.server.core.storage import ACTIVE_STATES, Store
-from outrider.server.core.storage.session_contract import SessionRunRow
+from outrider.server.core.sessions.orphans import Orphans, end_orphans
+from outrider.server.core.storage import Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import session_pb2
 
@@ -111,33 +110,24 @@ class Holding:
         if tasks:
             await asyncio.wait(tasks)
 
-    def end_orphans(self, message: str) -> int:
-        """Ends, as lost, the live sessions nobody executes (a previous process's, or a lost
-        replica's that this process claimed): nothing they held survived. Their active run was
-        or will be ended by the runs' own recovery."""
-        ended = 0
-        for record in self._store.orphaned_sessions():
-            session_id = session_id_from(record.name)
-            if session_id in self.here or not self._store.claim_session(session_id):
-                continue
-            closing = records.ending(LOST, message)
-            live = HeldSession(record, None, self._store, lambda _: None)
-            self._settle_runs(session_id, record)
-            records.mark_ended(record, closing)
-            live.append(closing)
-            ended += 1
-        return ended
+    def end_orphans(self, message: str, seen_before: Mapping[str, int] | None = None) -> Orphans:
+        """Ends, as lost, the live sessions nobody holds any more (see `orphans`)."""
+        return end_orphans(self._store, set(self.here), message, seen_before)
 
-    def _settle_runs(self, session_id: str, record: session_pb2.Session) -> None:
-        """Records the end of the session's last run, which ended without the session hearing
-        of it (its process was gone): the session's last event follows the run's."""
-        for row in self._store.session_runs(session_id):
-            run = self._store.get_run(row.run_id) if row.final is None else None
-            if run is None or run.state in ACTIVE_STATES:
+    async def drop_taken(self) -> None:
+        """Lets go of the sessions held here that another replica ended meanwhile (it took
+        this one for lost): their browsers close, and nothing more is written for them."""
+        for live in list(self.here.values()):
+            stored = self._store.get_session(live.id)
+            if stored is not None and stored.state != records.ENDED:
                 continue
-            final = SessionRunRow(row.run_id, row.base, run.last_sequence)
-            self._store.finish_session_run(session_id, final)
-            record.last_sequence = max(record.last_sequence, row.base + run.last_sequence)
+            log.warning("%s was ended by another replica; letting go of it", live.record.name)
+            live.disarm_all()
+            self.here.pop(live.id, None)
+            metrics.session_live(kind_label(live.record.kind), -1)
+            if live.kept is not None:
+                with contextlib.suppress(Exception):
+                    await live.kept.aclose()
 
     # timers
 

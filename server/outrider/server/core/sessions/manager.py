@@ -10,11 +10,14 @@ runs.cancel.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, Mapping
 
 from google.protobuf import duration_pb2
 
 from outrider.server.core import paging, validation
+from outrider.server.core.cluster.presence import presence_patience
+from outrider.server.core.cluster.relay import Relay, session_executor
 from outrider.server.core.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -41,14 +44,22 @@ from outrider.v1 import run_pb2, session_pb2
 
 class SessionManager:
     def __init__(
-        self, settings: Settings, store: Store, runs: RunManager, agents: AgentRegistry
+        self,
+        settings: Settings,
+        store: Store,
+        runs: RunManager,
+        agents: AgentRegistry,
+        relay: Relay | None = None,
     ) -> None:
         self._settings = settings
+        self._relay = relay
+        self._patience = presence_patience(settings.failover_interval)
         self._limits = settings.sessions
         self._store = store
         self._runs = runs
         self._agents = agents
         self._opening = 0  # sessions being created here (their browsers opening)
+        self._orphans_seen: dict[str, int] = {}  # orphaned sessions -> sweeps in a row seen
         self.accepting = True
         self._holding = Holding(store, runs.cancel_for_session)
         self._stream = SessionStream(
@@ -61,7 +72,16 @@ class SessionManager:
     def recover(self) -> int:
         """Ends, as lost, the sessions a previous process (or a lost replica) left live: what
         they kept died with it. Call it after the runs' own recovery."""
-        return self._holding.end_orphans("the process executing the session stopped")
+        return self._holding.end_orphans("the process holding the session stopped").ended
+
+    def sweep(self, seen_before: Mapping[str, int]) -> tuple[int, dict[str, int]]:
+        """A failover sweep (cluster/failover.py): the runs' (runs/adoption.py), then the
+        sessions' own: those of a replica that died end as lost once their run ended."""
+        taken, seen = self._runs.sweep_orphans(seen_before)
+        lost = "the replica holding the session was lost, and the session's browser with it"
+        self._orphans_seen = self._holding.end_orphans(lost, self._orphans_seen).seen
+        asyncio.get_running_loop().create_task(self._holding.drop_taken())
+        return taken, seen
 
     async def shutdown(self) -> None:
         """Refuses new sessions and ends every one here: their browsers go with the process."""
@@ -216,11 +236,24 @@ class SessionManager:
             return record
         live = self._holding.here.get(session_id)
         if live is None:
-            raise SessionElsewhere(session_id)
+            return await self._end_elsewhere(session_id, reason, principal)
         message = f"ended by {principal.id}: {reason or 'no reason given'}"
         ending = records.ending(session_pb2.SESSION_END_REASON_ENDED, message, principal.id)
         await self._holding.end(live, ending)
         return self._find(session_id, None)
+
+    async def _end_elsewhere(
+        self, session_id: str, reason: str, principal: Principal
+    ) -> session_pb2.Session:
+        """Relays the end to the replica holding the session."""
+        if self._relay is None:
+            raise SessionElsewhere(session_id)
+        if principal.relayed:  # relayed here because this replica held it: no longer
+            raise Unavailable(f"{session_name(session_id)} is no longer held here; try again")
+        address = await session_executor(self._store, session_id, self._patience)
+        if address is None:  # it ended meanwhile
+            return self._find(session_id, None)
+        return await self._relay.end_session(address, session_id, reason, principal)
 
 
 def _check_filters(states: list[int], kind: int) -> None:

@@ -48,7 +48,13 @@ class Seats:
         self._find = find
         self._memory_chars = memory_chars
 
-    def take(self, name: str, kind: int, run_id: str, principal: Principal, field: str) -> Seat:
+    def elsewhere(self, name: str, kind: int, principal: Principal, field: str) -> str | None:
+        held = self._checked(name, kind, principal, field)
+        return None if held in self._holding.here else held
+
+    def _checked(self, name: str, kind: int, principal: Principal, field: str) -> str:
+        """The session's id, once it is known to be a live session of `kind` the principal
+        sees."""
         session_id = parse_session_name(name, field)
         record = self._find(session_id, principal.tenant_filter)
         if record.kind != kind:
@@ -59,14 +65,19 @@ class Seats:
             )
         if record.state == records.ENDED:
             raise ended(name, record)
+        return session_id
+
+    def take(self, name: str, kind: int, run_id: str, principal: Principal, field: str) -> Seat:
+        session_id = self._checked(name, kind, principal, field)
         live = self._holding.here.get(session_id)
         if live is None:
             raise SessionElsewhere(session_id)
         if live.closing is not None:
             raise ended(name, live.closing)
-        if live.run_id or record.state == records.CONTROLLED:
+        controlled = live.record.state == records.CONTROLLED
+        if live.run_id or controlled:
             active = f"its run {live.record.active_run or 'being started'} is active"
-            if record.state == records.CONTROLLED:
+            if controlled:
                 active = "a person has its browser"
             raise FailedPrecondition(
                 f"{name} is busy: {active}; start the next run once it is idle",
