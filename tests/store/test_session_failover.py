@@ -95,3 +95,29 @@ async def test_ending_a_session_from_another_replica_is_relayed_to_its_holder(
     assert "from elsewhere" in ended.session.end_message
     listed = await sessions_stub(channels[1]).ListSessions(ss.ListSessionsRequest())
     assert [s.state for s in listed.sessions] == [session_pb2.SESSION_STATE_ENDED]
+
+
+async def test_an_api_only_replica_has_a_worker_hold_its_sessions(
+    start_replica: Callable[..., ServerProcess],
+) -> None:
+    worker = start_replica(**SWEEPING)
+    api = start_replica(**SWEEPING, OUTRIDER_ROLE="api")
+    for process in (worker, api):
+        process.drain()
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{api.port}") as channel:
+        session = await create(channel, idle=120, life=300)
+        assert session.state == session_pb2.SESSION_STATE_IDLE
+        runs = run_service_pb2_grpc.RunServiceStub(channel)
+        run = (await runs.CreateRun(run_in(session.name, steps=1))).run
+        events = sessions_stub(channel).StreamSessionEvents(
+            ss.StreamSessionEventsRequest(name=session.name)
+        )
+        seen: list[session_pb2.SessionEvent] = []
+        async for response in events:
+            if response.HasField("event"):
+                seen.append(response.event)
+                if kinds(seen)[-1] == "done":
+                    break
+        assert {e.invocation for e in seen if e.invocation} == {run.name}
+        ended = await sessions_stub(channel).EndSession(ss.EndSessionRequest(name=session.name))
+        assert ended.session.state == session_pb2.SESSION_STATE_ENDED

@@ -46,6 +46,7 @@ _WATCH, _TAKE_OVER = _BROWSER + "WatchScreen", _BROWSER + "TakeOver"
 _FORWARD, _HAND_BACK = _BROWSER + "ForwardInput", _BROWSER + "HandBack"
 _DECLINE = _BROWSER + "DeclineTakeover"
 _END_SESSION = "/outrider.v1.SessionService/EndSession"
+_CREATE_SESSION = "/outrider.v1.SessionService/CreateSession"
 RELAYED_METHODS = frozenset(
     {
         _SUBMIT,
@@ -58,6 +59,7 @@ RELAYED_METHODS = frozenset(
         _HAND_BACK,
         _DECLINE,
         _END_SESSION,
+        _CREATE_SESSION,
     }
 )
 _CALL_NAMES = {
@@ -66,6 +68,7 @@ _CALL_NAMES = {
     _CANCEL: "cancel",
     _CREATE: "start",
     _END_SESSION: "end_session",
+    _CREATE_SESSION: "start",
 } | {path: "browser" for path in (_WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE)}
 # Codes of a hop that did not reach the executor's agent (counted as relay failures).
 _UNREACHED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
@@ -134,6 +137,15 @@ class GrpcRelay:
             stub.CancelRun, request, _CANCEL, principal, address
         )
         return response.run
+
+    async def create_session(
+        self, address: str, request: session_service_pb2.CreateSessionRequest, principal: Principal
+    ) -> session_pb2.Session:
+        stub = session_service_pb2_grpc.SessionServiceStub(self._channel(address))
+        response: session_service_pb2.CreateSessionResponse = await self._call(
+            stub.CreateSession, request, _CREATE_SESSION, principal, address
+        )
+        return response.session
 
     async def end_session(
         self, address: str, session_id: str, reason: str, principal: Principal

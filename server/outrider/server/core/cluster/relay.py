@@ -24,7 +24,7 @@ from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_pb2 as ip
-from outrider.v1 import params_pb2, run_pb2, session_pb2
+from outrider.v1 import params_pb2, run_pb2, session_pb2, session_service_pb2
 
 _T = TypeVar("_T")
 
@@ -84,6 +84,11 @@ class Relay(Protocol):
         self, address: str, run_id: str, takeover: tuple[str, str], principal: Principal
     ) -> ip.Interaction:
         """`takeover` = (takeover id or "", reason)."""
+
+    async def create_session(
+        self, address: str, request: session_service_pb2.CreateSessionRequest, principal: Principal
+    ) -> session_pb2.Session:
+        """Creates a session on a worker replica (from an API-only one): it holds the session."""
 
     async def end_session(
         self, address: str, session_id: str, reason: str, principal: Principal

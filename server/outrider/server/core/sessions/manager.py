@@ -17,7 +17,7 @@ from google.protobuf import duration_pb2
 
 from outrider.server.core import paging, validation
 from outrider.server.core.cluster.presence import presence_patience
-from outrider.server.core.cluster.relay import Relay, session_executor
+from outrider.server.core.cluster.relay import Relay, session_executor, worker_address
 from outrider.server.core.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -39,7 +39,7 @@ from outrider.server.core.sessions.stream import SessionBatch, SessionStream
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.session_contract import TENANT_SESSIONS_FULL
 from outrider.server.settings import Settings
-from outrider.v1 import run_pb2, session_pb2
+from outrider.v1 import run_pb2, session_pb2, session_service_pb2
 
 
 class SessionManager:
@@ -103,12 +103,29 @@ class SessionManager:
         idle timeout and maximum life asked for (None: the server's defaults)."""
         principal.require(Scope.RUNS_START)
         spec = check_create(kind, start_url, durations, labels, profile, self._limits)
+        if self._settings.role == "api" and self._relay is not None:
+            return await self._create_on_worker(spec, principal)
         self._admit(spec, principal)
         self._opening += 1
         try:
             return await self._open(spec, principal)
         finally:
             self._opening -= 1
+
+    async def _create_on_worker(
+        self, spec: SessionSpec, principal: Principal
+    ) -> session_pb2.Session:
+        """An API-only replica holds no browser: the least busy worker creates the session."""
+        assert self._relay is not None
+        request = session_service_pb2.CreateSessionRequest(
+            kind=spec.kind,  # type: ignore[arg-type]
+            start_url=spec.start_url,
+            labels=spec.labels,
+        )
+        request.idle_timeout.FromNanoseconds(round(spec.idle_timeout * 1e9))
+        request.max_life.FromNanoseconds(round(spec.max_life * 1e9))
+        address = await worker_address(self._store, self._patience)
+        return await self._relay.create_session(address, request, principal)
 
     def _admit(self, spec: SessionSpec, principal: Principal) -> None:
         if not self.accepting or self._runs.not_serving() == "SHUTTING_DOWN":
