@@ -45,7 +45,7 @@ async def test_bad_creates_name_each_field(make_harness: HarnessFactory) -> None
     profiled = create_request()
     profiled.profile = "profiles/abc"
     error = await refused(stub.CreateSession(profiled))
-    assert (error.code, error.reason) == (grpc.StatusCode.UNIMPLEMENTED, "PROFILES_NOT_IMPLEMENTED")
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT and list(error.violations) == ["profile"]
 
 
 async def test_runs_naming_a_bad_session_are_refused(make_harness: HarnessFactory) -> None:

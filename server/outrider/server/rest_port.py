@@ -44,6 +44,7 @@ from outrider.server.a2a_edge.app import build_a2a
 from outrider.server.console_edge.app import build_console
 from outrider.server.core.interactions.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
 from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.rest_edge.app import build_app as build_api
@@ -70,10 +71,16 @@ class MountedEdge:
     stopping: Stopping | None = None
 
 
-def rest_server(settings: Settings, runs: RunManager, keyring: Keyring) -> RestServer:
-    """The REST port's server with every edge the settings ask for."""
+def rest_server(
+    settings: Settings,
+    runs: RunManager,
+    keyring: Keyring,
+    sessions: SessionManager | None = None,
+) -> RestServer:
+    """The REST port's server with every edge the settings ask for; `sessions`: the session
+    routes too."""
     edges = edges_beside_the_api(runs, settings, keyring)
-    app = composed(build_api(runs, settings, keyring), edges, settings, keyring)
+    app = composed(build_api(runs, settings, keyring, sessions), edges, settings, keyring)
     return RestServer(settings, app, [edge.stopping for edge in edges if edge.stopping])
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from google.protobuf import duration_pb2
 
 from outrider.server.core import validation
-from outrider.server.core.errors import FieldViolation, InvalidArgument, Unimplemented
+from outrider.server.core.errors import FieldViolation, InvalidArgument
 from outrider.server.settings.sessions import SessionSettings
 from outrider.v1 import run_pb2
 
@@ -39,12 +39,9 @@ def check_create(
     settings: SessionSettings,
 ) -> SessionSpec:
     """`durations`: (idle timeout, maximum life) as the caller set them, None when unset."""
-    if profile:
-        raise Unimplemented(
-            "profiles (saved browser state) are not served yet; leave profile empty",
-            reason="PROFILES_NOT_IMPLEMENTED",
-        )
     violations: list[FieldViolation] = []
+    if profile:  # the seam for saved browser state (profiles), which a later version loads
+        violations.append(FieldViolation("profile", "profiles are not served yet: leave it empty"))
     if kind not in KINDS:
         violations.append(FieldViolation("kind", "must be RUN_KIND_AUTOMATE or RUN_KIND_RESEARCH"))
     violations.extend(validation.http_url_violations(start_url, "start_url"))

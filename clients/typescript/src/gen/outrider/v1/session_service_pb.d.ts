@@ -60,7 +60,7 @@ export declare type CreateSessionRequest = Message<"outrider.v1.CreateSessionReq
 
   /**
    * Reserved for saved browser state ("profiles/{profile_id}") in a later version; must be
-   * empty now (UNIMPLEMENTED otherwise).
+   * empty now (INVALID_ARGUMENT otherwise).
    *
    * @generated from field: string profile = 6;
    */
