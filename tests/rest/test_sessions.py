@@ -22,9 +22,8 @@ async def test_a_session_over_rest_from_create_to_its_resumed_stream(
         session = created.json()
         assert session["state"] == "idle" and session["idleTimeout"] == 60.0
         options = {"session": session["name"]}
-        async with http.stream(
-            "POST", "/v1/automate", json={"task": "hold", "data": {"hold": True}, "options": options}
-        ) as holding:
+        body = {"task": "hold", "data": {"hold": True}, "options": options}
+        async with http.stream("POST", "/v1/automate", json=body) as holding:
             assert holding.status_code == 200
             busy = await http.post("/v1/automate", json={"task": "again", "options": options})
             assert busy.status_code == 409
