@@ -1,7 +1,11 @@
 """A shop on 127.0.0.1 whose cart lives on the server under a session cookie (no Max-Age: gone
 with the browser context), so only the same browser can check out what it put in the cart. It
 counts the requests each path receives and keeps the orders placed, for tests to assert on; its
-/live page asks for /ping five times a second for as long as a browser shows it."""
+/live page asks for /ping five times a second for as long as a browser shows it.
+
+The long way to the same button, for runs that must find it (bench/bench_sessions.py): /login
+(a member's sign-in by email, kept in a `user` cookie), /mugs (a category) and /mugs/red-mug
+(the product page with its own add-to-cart button)."""
 
 from __future__ import annotations
 
@@ -38,13 +42,26 @@ def _page(title: str, body: str) -> bytes:
     return f"{head}<body>{body}</body></html>".encode()
 
 
-def _shop_page() -> bytes:
-    items = "".join(
-        f'<li>{name} <form method="post" action="/cart/add"><input type="hidden" name="item" '
-        f'value="{key}"><button>Add {name} to cart</button></form></li>'
-        for key, name in PRODUCTS.items()
+def _add_form(key: str) -> str:
+    return (
+        f'<form method="post" action="/cart/add"><input type="hidden" name="item" '
+        f'value="{key}"><button>Add {PRODUCTS[key]} to cart</button></form>'
     )
-    return _page("Cart Shop", f'<h1>Cart Shop</h1><ul>{items}</ul><a href="/cart">Cart</a>')
+
+
+def _shop_page(user: str) -> bytes:
+    items = "".join(f"<li>{name} {_add_form(key)}</li>" for key, name in PRODUCTS.items())
+    who = f"<p>Signed in as {html.escape(user)}</p>" if user else '<a href="/login">Log in</a>'
+    links = '<a href="/cart">Cart</a> <a href="/mugs">Mugs</a>'
+    return _page("Cart Shop", f"<h1>Cart Shop</h1>{who}<ul>{items}</ul>{links}")
+
+
+_LOGIN = (
+    '<h1>Log in</h1><form method="post" action="/login"><label>Member email <input '
+    'name="email" type="email"></label><button>Log in</button></form>'
+)
+_MUGS = '<h1>Mugs</h1><ul><li><a href="/mugs/red-mug">Red Mug</a></li></ul>'
+_RED_MUG = f"<h1>Red Mug</h1><p>A red mug, 350 ml.</p>{_add_form('red-mug')}"
 
 
 _PINGING = (  # a page that asks for /ping five times a second while its browser lives
@@ -63,6 +80,13 @@ def _order_page(number: int, items: list[str]) -> bytes:
     return _page("Order placed", f"<h1>Order {number} placed</h1><p>Items: {names}</p>")
 
 
+_PAGES = {
+    "/login": ("Log in", _LOGIN),
+    "/mugs": ("Mugs", _MUGS),
+    "/mugs/red-mug": ("Red Mug", _RED_MUG),
+}
+
+
 @contextmanager
 def cart_shop() -> Iterator[CartShop]:
     shop = CartShop()
@@ -72,8 +96,11 @@ def cart_shop() -> Iterator[CartShop]:
             pass
 
         def _sid(self) -> str | None:
+            return self._cookie("sid")
+
+        def _cookie(self, name: str) -> str | None:
             cookie = SimpleCookie(self.headers.get("Cookie", ""))
-            return cookie["sid"].value if "sid" in cookie else None
+            return cookie[name].value if name in cookie else None
 
         def _send(self, body: bytes, cookie: str | None = None) -> None:
             self.send_response(200)
@@ -91,6 +118,12 @@ def cart_shop() -> Iterator[CartShop]:
                 self.send_header("Set-Cookie", f"sid={cookie}; Path=/; HttpOnly")
             self.end_headers()
 
+        def _signed_in(self, email: str) -> None:
+            self.send_response(303)
+            self.send_header("Location", "/")
+            self.send_header("Set-Cookie", f"user={email}; Path=/; HttpOnly")
+            self.end_headers()
+
         def do_GET(self) -> None:
             with shop.lock:
                 shop.hits[f"GET {self.path}"] += 1
@@ -101,17 +134,22 @@ def cart_shop() -> Iterator[CartShop]:
                 self._send(_page("Still here", _PINGING))
             elif self.path == "/ping":
                 self._send(b"")
+            elif self.path in _PAGES:
+                self._send(_page(*_PAGES[self.path]))
             elif self.path.startswith("/order/"):
                 number = int(self.path.rsplit("/", 1)[1])
                 self._send(_order_page(number, shop.orders[number - 1]))
             else:
-                self._send(_shop_page())
+                self._send(_shop_page(self._cookie("user") or ""))
 
         def do_POST(self) -> None:
             form = parse_qs(self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode())
             sid = self._sid()
             with shop.lock:
                 shop.hits[f"POST {self.path}"] += 1
+                if self.path == "/login":
+                    self._signed_in(form.get("email", [""])[0])
+                    return
                 if self.path == "/cart/add":
                     new = None if sid else secrets.token_hex(8)
                     shop.carts.setdefault(sid or str(new), []).append(form["item"][0])

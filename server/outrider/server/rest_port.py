@@ -79,7 +79,7 @@ def rest_server(
 ) -> RestServer:
     """The REST port's server with every edge the settings ask for; `sessions`: the session
     routes too."""
-    edges = edges_beside_the_api(runs, settings, keyring)
+    edges = edges_beside_the_api(runs, settings, keyring, sessions)
     app = composed(build_api(runs, settings, keyring, sessions), edges, settings, keyring)
     return RestServer(settings, app, [edge.stopping for edge in edges if edge.stopping])
 
@@ -109,7 +109,10 @@ def composed(
 
 
 def edges_beside_the_api(
-    runs: RunManager, settings: Settings, keyring: Keyring
+    runs: RunManager,
+    settings: Settings,
+    keyring: Keyring,
+    sessions: SessionManager | None = None,
 ) -> list[MountedEdge]:
     edges: list[MountedEdge] = []
     if settings.console:
@@ -117,17 +120,19 @@ def edges_beside_the_api(
         to_root = Route(CONSOLE_PATH, _to_console_root, methods=["GET", "HEAD"])
         edges.append(MountedEdge([to_root, Mount(CONSOLE_PATH, console)]))
     if settings.a2a:
-        edges.append(MountedEdge(_a2a_routes(runs, settings, keyring)))
+        edges.append(MountedEdge(_a2a_routes(runs, settings, keyring, sessions)))
     if settings.mcp:
-        mcp = McpEdge(runs, settings, keyring)
+        mcp = McpEdge(runs, settings, keyring, sessions)
         edges.append(MountedEdge([Route(MCP_PATH, mcp.app)], mcp.lifespan, mcp.stop))
     return edges
 
 
-def _a2a_routes(runs: RunManager, settings: Settings, keyring: Keyring) -> list[BaseRoute]:
+def _a2a_routes(
+    runs: RunManager, settings: Settings, keyring: Keyring, sessions: SessionManager | None
+) -> list[BaseRoute]:
     """Routes of any method to the A2A agent's app (its own router answers 405), so that its
     CORS preflights reach the browser guard in front of it."""
-    a2a = build_a2a(runs, settings, keyring)
+    a2a = build_a2a(runs, settings, keyring, sessions)
     guarded = Starlette(
         routes=a2a.routes,
         middleware=[

@@ -2,7 +2,8 @@
 question its task waits on; a task is read, followed, resubscribed to, or cancelled.
 
 A task is a run and its id is the run id. A new task keeps the client's contextId, or gets a
-new one; a message that names a task belongs to that task's context (another is refused).
+new one; a message that names a task belongs to that task's context (another is refused). A
+context is a session: its tasks run one after another in the same browser (contexts.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from a2a.utils.errors import (
 from a2a.utils.task import apply_history_length
 from google.protobuf import json_format
 
+from outrider.server.a2a_edge.contexts import ContextSessions
 from outrider.server.a2a_edge.following import Item, TaskFollower, Until, snapshot
 from outrider.server.a2a_edge.inbound import run_spec
 from outrider.server.a2a_edge.links import Caller
@@ -28,6 +30,7 @@ from outrider.server.a2a_edge.parts import TaskRef
 from outrider.server.a2a_edge.replies import FormReply, read_reply
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_pb2
 
@@ -45,8 +48,9 @@ class Begun:
 
 
 class A2ATasks:
-    def __init__(self, runs: RunManager) -> None:
+    def __init__(self, runs: RunManager, sessions: SessionManager | None = None) -> None:
         self._runs = runs
+        self._contexts = ContextSessions(runs, sessions)
 
     # messages
 
@@ -56,7 +60,9 @@ class A2ATasks:
             raise InvalidArgument.single("message.role", "must be ROLE_USER")
         if message.task_id:
             return await self._answer(message, caller)
-        spec = run_spec(message, message.context_id or uuid.uuid4().hex)
+        context = message.context_id or uuid.uuid4().hex
+        spec = run_spec(message, context)
+        await self._contexts.join(spec, message, context, caller)
         started = await self._runs.start(
             spec, caller.principal, params_at="message.data.", options_at="message.data.options."
         )  # returns once committed: another replica can read the task once it is named

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from starlette.types import Receive, Scope, Send
 
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
@@ -34,8 +35,14 @@ MOUNT_PATH = "/mcp"
 
 
 class McpEdge:
-    def __init__(self, runs: RunManager, settings: Settings, keyring: Keyring) -> None:
-        self._made = (runs, settings, keyring)
+    def __init__(
+        self,
+        runs: RunManager,
+        settings: Settings,
+        keyring: Keyring,
+        sessions: SessionManager | None = None,
+    ) -> None:
+        self._made = (runs, settings, keyring, sessions)
         self._serving: asyncio.Future[McpServing] | None = None
         self._task: asyncio.Task[None] | None = None
 

@@ -334,6 +334,15 @@ class RunManager:
         (a session counts as one: it holds a browser)."""
         self._starter.concurrency_check(principal)
 
+    def winding_down(self, run_id: str) -> bool:
+        """The run (executed here) has its outcome: its agent emitted `complete`, or it is
+        being ended; only its last steps (closing, saving) are left."""
+        active = self._active.get(run_id)
+        if active is None:
+            return True
+        finished = active.task is not None and active.task.done()
+        return active.ending or finished or bool(active.ctx.seen["complete"])
+
     def cancel_for_session(self, run_id: str, message: str, by: str = "") -> None:
         """Cancels a run of a session this process is ending (the run executes here too)."""
         active = self._active.get(run_id)

@@ -90,6 +90,11 @@ class SessionSeats(Protocol):
         a malformed name or a session of the other kind, FailedPrecondition once it ended (its
         end reason) or while another run has its seat (SESSION_BUSY)."""
 
+    async def settle(self, name: str) -> None:
+        """Waits (briefly) while the run that has session `name`'s seat is winding down: its
+        outcome is out, so its caller may start the next run, which should not be refused for
+        the moment the last run takes to give the seat back."""
+
     def elsewhere(self, name: str, kind: int, principal: Principal, field: str) -> str | None:
         """The id of session `name` when another replica holds it (a start is relayed there);
         None when this process does. Refuses as `take` does a session the start cannot use."""

@@ -37,7 +37,10 @@ from outrider.server.core.sessions.holding import LOST, Holding
 from outrider.server.core.sessions.seats import Seats
 from outrider.server.core.sessions.stream import SessionBatch, SessionStream
 from outrider.server.core.storage import Store
-from outrider.server.core.storage.session_contract import TENANT_SESSIONS_FULL
+from outrider.server.core.storage.session_contract import (
+    LIVE_SESSION_STATES,
+    TENANT_SESSIONS_FULL,
+)
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2, session_pb2, session_service_pb2
 
@@ -65,7 +68,10 @@ class SessionManager:
         self._stream = SessionStream(
             store, runs.watch_batches, self._holding.here.get, settings.heartbeat_interval
         )
-        runs.seat_sessions(Seats(store, self._holding, self._find, self._limits.memory_chars))
+        seats = Seats(
+            store, self._holding, self._find, self._limits.memory_chars, runs.winding_down
+        )
+        runs.seat_sessions(seats)
 
     # lifecycle
 
@@ -232,6 +238,18 @@ class SessionManager:
     def _fresh(self, stored: session_pb2.Session) -> session_pb2.Session:
         live = self._holding.here.get(session_id_from(stored.name))
         return self._copy(live.record) if live is not None else stored
+
+    def find_live(
+        self, labels: Mapping[str, str], kind: int, principal: Principal
+    ) -> session_pb2.Session | None:
+        """The newest live session of `kind` in the principal's tenant that has every one of
+        `labels` (an edge's own, e.g. the A2A context it stands for), or None."""
+        principal.require(Scope.RUNS_READ)
+        live = list(LIVE_SESSION_STATES)
+        for stored in self._store.list_sessions(1000, None, live, kind, principal.tenant_filter):
+            if all(stored.labels.get(key) == value for key, value in labels.items()):
+                return self._fresh(stored)
+        return None
 
     def watch(
         self, session_id: str, after: int, principal: Principal

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from google.protobuf import json_format
 
-from outrider.server.core.names import run_name
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.session_contract import SessionRunRow
 from outrider.v1 import run_pb2
@@ -46,11 +45,11 @@ def remember(store: Store, session_id: str, budget: int) -> Memory:
 
 
 def _entry(number: int, row: SessionRunRow, run: run_pb2.Run) -> str:
+    """One run, numbered in the session (its name would cost tokens and tell the model nothing)."""
     research = run.kind == run_pb2.RUN_KIND_RESEARCH
     asked = run.research.query if research else run.automate.task
     lines = [
-        f"Run {number} ({run_name(row.run_id)}): {'question' if research else 'task'} "
-        f"{_cut(asked, ANSWER_CHARS)!r}",
+        f"Run {number}: {'question' if research else 'task'} {_cut(asked, ANSWER_CHARS)!r}",
         f"  Outcome: {_outcome(run.outcome)}",
     ]
     if run.outcome.result:

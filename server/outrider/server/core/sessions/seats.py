@@ -3,6 +3,8 @@ a session passes, and the seat a run holds until it ends."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument
@@ -19,6 +21,7 @@ from outrider.v1 import run_pb2, session_pb2
 
 # (session id, tenant or None): the session, or NotFound
 Find = Callable[[str, str | None], session_pb2.Session]
+_SETTLE_WAIT = 10.0  # seconds a start waits for a winding-down run to give the seat back
 
 
 class SessionSeat:
@@ -42,11 +45,33 @@ class SessionSeat:
 
 
 class Seats:
-    def __init__(self, store: Store, holding: Holding, find: Find, memory_chars: int) -> None:
+    def __init__(
+        self,
+        store: Store,
+        holding: Holding,
+        find: Find,
+        memory_chars: int,
+        winding_down: Callable[[str], bool],
+    ) -> None:
         self._store = store
+        self._winding_down = winding_down  # (run id): its outcome is out
         self._holding = holding
         self._find = find
         self._memory_chars = memory_chars
+
+    async def settle(self, name: str) -> None:
+        try:
+            live = self._holding.here.get(parse_session_name(name))
+        except InvalidArgument:  # the start's own checks say so, in the caller's terms
+            return
+        if live is None or not live.run_id or not self._winding_down(live.run_id):
+            return
+        deadline = asyncio.get_running_loop().time() + _SETTLE_WAIT
+        while live.run_id and (left := deadline - asyncio.get_running_loop().time()) > 0:
+            changed = live.changes.next()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await changed.wait()
 
     def elsewhere(self, name: str, kind: int, principal: Principal, field: str) -> str | None:
         held = self._checked(name, kind, principal, field)

@@ -356,7 +356,7 @@ export enum SessionState {
 
   /**
    * Live, a person has its browser between two runs; a start is refused (SESSION_BUSY) until
-   * they hand it back.
+   * they hand it back. Reserved: taking over a session's browser between runs is not served yet.
    *
    * @generated from enum value: SESSION_STATE_CONTROLLED = 3;
    */
