@@ -2,7 +2,7 @@
 // its stream read back. Compiled with tsc --strict by test_typescript_client.py.
 //   node sessions.js <baseUrl>
 import { createOutriderClient } from "@outrider/client";
-import { RunKind } from "@outrider/client/gen/outrider/v1/run_pb.js";
+import { RunKind } from "@outrider/client/gen/outrider/v1/run_pb";
 
 async function main(baseUrl: string): Promise<void> {
   const client = createOutriderClient({ baseUrl });
