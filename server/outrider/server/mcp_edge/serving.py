@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -22,6 +23,9 @@ from mcp.server.context import CallNext
 from mcp.server.request_state import RequestStateSecurity
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from mcp.types import INTERNAL_ERROR
+from pydantic import ValidationError
 from starlette.types import ASGIApp
 
 from outrider.mcp.server import build_server
@@ -31,9 +35,12 @@ from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.mcp_edge.auth import AuthMiddleware, principal_of_request
 from outrider.server.mcp_edge.backend import CoreBackend
 from outrider.server.mcp_edge.guard import HostOriginGuard
+from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
+from outrider.server.telemetry.incidents import incident, internal_message
 
+log = logging.getLogger(__name__)
 _LAST_RESPONSE = 0.2  # seconds for the last call's response to leave before sessions close
 _STATE_SECONDS_MIN = 600.0  # a question's think time per round, at least the SDK's default
 
@@ -59,6 +66,7 @@ class McpServing:
         self._idle.set()
         self.stopping = asyncio.Event()  # set once drained: `running` may end
         self.server.middleware.insert(0, self._counted)
+        self.server.middleware.insert(0, _internal_errors)
         self._manager = StreamableHTTPSessionManager(
             self.server,
             # The guard checks hosts and origins (with our settings); the SDK still checks
@@ -66,7 +74,8 @@ class McpServing:
             security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
         handler = StreamableHTTPASGIApp(self._manager)
-        self.app: ASGIApp = HostOriginGuard(AuthMiddleware(handler, keyring), settings)
+        authenticated = AuthMiddleware(handler, keyring, protected_resource(keyring))
+        self.app: ASGIApp = HostOriginGuard(authenticated, settings)
 
     def _backend_of(self, ctx: ServerRequestContext[Any, Any]) -> CoreBackend:
         principal = principal_of_request(ctx.request)
@@ -97,6 +106,20 @@ class McpServing:
                 await self._idle.wait()
         await asyncio.sleep(_LAST_RESPONSE)
         self.stopping.set()
+
+
+async def _internal_errors(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+    """An unexpected exception answers -32603 with an incident id, its text and traceback only
+    in the server log (the SDK would send code 0 with the exception's text)."""
+    try:
+        return await call_next(ctx)
+    except (MCPError, ValidationError):  # the SDK's own answers: their codes and words
+        raise
+    except Exception:
+        if ctx.request_id is None:  # a notification: nobody to answer
+            raise
+        ident = incident(log, "MCP %s failed", ctx.method)
+        raise MCPError(INTERNAL_ERROR, internal_message(ident), {"incident": ident}) from None
 
 
 def _bound_principal(ctx: ServerRequestContext[Any, Any]) -> str | None:

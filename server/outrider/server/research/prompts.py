@@ -44,11 +44,14 @@ OUTLINER = (
     "outline, and the ids of the sources (e.g. S3) the report should rely on. " + UNTRUSTED
 )
 WRITER = (
-    "You write a research report in Markdown that answers the query. Every sentence that states "
-    "a fact ends with citations of the sources it comes from, by id in square brackets, e.g. "
-    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. A factual sentence "
-    "without a citation is removed from the report, and so is one that states a number, date "
-    "or name the sources it cites do not contain: write them as the sources do. " + UNTRUSTED
+    "You write a research report in Markdown that answers the query, the answer first. Cite "
+    "every statement: each sentence that states something ends with the ids of the sources it "
+    "comes from in square brackets, e.g. [S3] or [S1, S4], a sentence of a list or table too. "
+    "Cite only the ids listed; do not add a sources list. Copy names, numbers and dates exactly "
+    "as the pages you cite write them: do not round, convert, total or translate them, and do "
+    "not bring in a name or figure that no cited page states. Code checks every sentence: one "
+    "that cites nothing, or states a number, date or name the pages it cites do not contain, is "
+    "removed from the report. " + UNTRUSTED
 )
 JUDGE = (
     "You review a research report against its query and sources. Score it from 0 to 10, approve "

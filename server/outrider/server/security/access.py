@@ -101,6 +101,26 @@ A2A_METHODS: dict[str, tuple[Scope, ...]] = {
 A2A_ANSWER = (Scope.RUNS_READ, Scope.INTERACTIONS_ANSWER)
 
 
+# The MCP edge's tools and the scopes each needs (the core checks them again); a tools/call
+# without them is refused with 403 insufficient_scope before it reaches the tool, so an OAuth
+# client can ask the IdP for more. Opening a session needs only a valid principal.
+MCP_TOOLS: dict[str, tuple[Scope, ...]] = {
+    "automate": (Scope.RUNS_START,),
+    "research": (Scope.RUNS_START,),
+    "get_run": (Scope.RUNS_READ,),
+    "list_runs": (Scope.RUNS_READ,),
+    "read_artifact": (Scope.RUNS_READ,),
+    "cancel_run": (Scope.RUNS_CANCEL,),
+}
+# What an MCP client asks the IdP for: every tool, and answering the agent's questions.
+MCP_SCOPES = (
+    Scope.RUNS_START.value,
+    Scope.RUNS_READ.value,
+    Scope.RUNS_CANCEL.value,
+    Scope.INTERACTIONS_ANSWER.value,
+)
+
+
 def a2a_requirement(method: str, names_a_task: bool) -> tuple[Scope, ...]:
     """The scopes a JSON-RPC call needs; none beyond authentication for the methods the agent
     does not support (push notifications, the extended card: they answer "not supported") and
