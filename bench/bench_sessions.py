@@ -28,7 +28,7 @@ import argparse
 import asyncio
 import statistics
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
@@ -37,7 +37,7 @@ from bench.batching_tasks import Call, Played, WirePlayer, ref
 from bench.bench_batching import provider_env
 from bench.browser_report import table
 from bench.browser_runs import channel
-from bench.browser_server import ServerProcess
+from bench.browser_server import REPO_ROOT, ServerProcess
 from bench.browser_tokens import O200K, token_counter
 from bench.cache_billing import GPT_41
 from outrider.v1 import params_pb2, run_pb2, run_service_pb2, run_service_pb2_grpc
@@ -79,7 +79,9 @@ class Side:
     seconds: list[float] = field(default_factory=list)
 
 
-async def events(target: str, request: run_service_pb2.AutomateRequest) -> AsyncIterator[str]:
+async def events(
+    target: str, request: run_service_pb2.AutomateRequest
+) -> AsyncGenerator[str, None]:
     """The run's event names as they come (the first one, then the rest)."""
     async with channel(target) as chan:
         async for response in run_service_pb2_grpc.RunServiceStub(chan).Automate(request):
@@ -108,7 +110,8 @@ async def run_to_end(target: str, request: run_service_pb2.AutomateRequest) -> f
 async def create_session(target: str, url: str) -> str:
     async with channel(target) as chan:
         request = ss.CreateSessionRequest(kind=run_pb2.RUN_KIND_AUTOMATE, start_url=url)
-        return (await ssg.SessionServiceStub(chan).CreateSession(request)).session.name
+        created = await ssg.SessionServiceStub(chan).CreateSession(request)
+        return str(created.session.name)
 
 
 async def end_session(target: str, name: str) -> None:
@@ -192,7 +195,7 @@ async def memory_per_session(server: ServerProcess, shop: str, count: int) -> st
     await asyncio.sleep(1.5)
     after = procs.memory(server.pid)
     each = held.minus(idle).per(count)
-    rows = [
+    rows: list[list[object]] = [
         ["before (Chromium up)", f"{idle.pss_mb:,.0f}", f"{idle.uss_mb:,.0f}", idle.processes],
         [f"{count} idle sessions", f"{held.pss_mb:,.0f}", f"{held.uss_mb:,.0f}", held.processes],
         ["after ending them", f"{after.pss_mb:,.0f}", f"{after.uss_mb:,.0f}", after.processes],
@@ -239,7 +242,7 @@ def main() -> None:
         shop = stack.enter_context(cart_shop())
         fake = stack.enter_context(serve(FakeProvider(player)))
         env = provider_env("openai", fake) | {"OUTRIDER_SESSION_MAX_LIVE": str(args.sessions + 2)}
-        server = ServerProcess(allow=shop.url.removeprefix("http://"), **env)
+        server = ServerProcess(shop.url.removeprefix("http://"), 512, REPO_ROOT, **env)
         server.start()
         stack.callback(server.cleanup)
         bench = Bench(server, player, shop.url)
