@@ -130,3 +130,28 @@ async def test_live_sessions_are_capped_per_replica_per_tenant_and_per_principal
     await create(harness.channel, keys.bearer("beta-1"))
     replica = await refused(create(harness.channel, keys.bearer("root")))
     assert (replica.code, replica.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "SESSION_LIMIT")
+
+
+async def test_a_session_stream_ends_once_its_key_is_removed(
+    make_harness: HarnessFactory, tmp_path: Path
+) -> None:
+    """As a run's stream does: the credential is checked again before each batch or heartbeat
+    (1 s here)."""
+    keys = two_tenants(tmp_path)
+    harness = await make_harness(keys_file=keys.file, heartbeat_interval=1.0)
+    session = await create(harness.channel, keys.bearer("alpha-2"), idle=60)
+    stream = sessions_stub(harness.channel).StreamSessionEvents(
+        session_service_pb2.StreamSessionEventsRequest(name=session.name),
+        metadata=keys.bearer("alpha-2"),
+    )
+    first = await stream.read()
+    assert first.event.HasField("session_started")
+    keys.remove("alpha-2")
+    assert harness.server.keyring.reload()
+    error = await refused(_drain(stream))
+    assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED")
+
+
+async def _drain(stream: Any) -> None:
+    while await stream.read() is not grpc.aio.EOF:
+        pass

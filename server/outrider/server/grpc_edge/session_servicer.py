@@ -10,7 +10,7 @@ import grpc
 
 from outrider.server.core.names import parse_session_name
 from outrider.server.core.sessions.manager import SessionManager
-from outrider.server.grpc_edge.auth import caller
+from outrider.server.grpc_edge.auth import caller, reauthentication
 from outrider.server.grpc_edge.errors import streaming, unary
 from outrider.v1 import run_event_pb2, session_service_pb2, session_service_pb2_grpc
 
@@ -69,7 +69,7 @@ class SessionServicer(session_service_pb2_grpc.SessionServiceServicer):
         self, request: session_service_pb2.StreamSessionEventsRequest, context: Context
     ) -> AsyncIterator[Response]:
         name = parse_session_name(request.name)
-        batches = self._sessions.watch(name, request.after_sequence, caller())
+        batches = self._sessions.watch(name, request.after_sequence, caller(), reauthentication())
         async with contextlib.aclosing(batches):
             async for batch in batches:
                 if isinstance(batch, run_event_pb2.Heartbeat):

@@ -27,7 +27,7 @@ from outrider.server.core.names import session_id_in_path
 from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.core.sessions.stream import SessionBatch
 from outrider.server.rest_edge import bodies, queries, sse
-from outrider.server.rest_edge.auth import principal_of
+from outrider.server.rest_edge.auth import principal_of, reauthentication_of
 from outrider.server.rest_edge.fields import Reader
 from outrider.server.rest_edge.routes import read_body
 from outrider.server.rest_edge.streams import NO_BUFFERING
@@ -75,7 +75,8 @@ class SessionRoutes:
 
     async def events(self, request: Request) -> Response:
         session_id = _session_id(request)
-        batches = self._sessions.watch(session_id, queries.cursor(request), principal_of(request))
+        principal, after = principal_of(request), queries.cursor(request)
+        batches = self._sessions.watch(session_id, after, principal, reauthentication_of(request))
         body = _events(batches, self._retry_ms)
         headers = NO_BUFFERING | {"Outrider-Session": f"sessions/{session_id}"}
         return StreamingResponse(body, headers=headers, media_type="text/event-stream")

@@ -31,11 +31,12 @@ from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.session_seats import Kept, SessionAgent, SessionElsewhere
+from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.checks import SessionSpec, check_create
 from outrider.server.core.sessions.holding import LOST, Holding
 from outrider.server.core.sessions.seats import Seats
-from outrider.server.core.sessions.stream import SessionBatch, SessionStream
+from outrider.server.core.sessions.stream import SessionBatch, SessionStream, rechecked
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.session_contract import (
     LIVE_SESSION_STATES,
@@ -252,13 +253,19 @@ class SessionManager:
         return None
 
     def watch(
-        self, session_id: str, after: int, principal: Principal
+        self,
+        session_id: str,
+        after: int,
+        principal: Principal,
+        reauthenticate: Reauthenticate | None = None,
     ) -> AsyncGenerator[SessionBatch, None]:
-        """The session's events after `after`, then live ones until it ends; errors raise now."""
+        """The session's events after `after`, then live ones until it ends; errors raise now.
+        With `reauthenticate`, the caller's credential is checked again before each batch."""
         if after < 0:
             raise InvalidArgument.single("after_sequence", "must not be negative")
         record = self.get(session_id, principal)
-        return self._stream.follow(session_id, after, record.last_sequence, principal)
+        batches = self._stream.follow(session_id, after, record.last_sequence, principal)
+        return rechecked(batches, record.created_by, principal, reauthenticate)
 
     # ending
 

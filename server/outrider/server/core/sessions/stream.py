@@ -19,7 +19,8 @@ from outrider.server.core import clock
 from outrider.server.core.errors import NotFound, OutOfRange
 from outrider.server.core.events.log import WatchBatch
 from outrider.server.core.names import session_name
-from outrider.server.core.principals import Principal
+from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.runs.stream_checks import Reauthenticate, current_principal
 from outrider.server.core.sessions.held import HeldSession
 from outrider.server.core.sessions.records import ENDED
 from outrider.server.core.storage import Store
@@ -119,6 +120,22 @@ class SessionStream:
             return _LocalWake(live)
         feed = self._store.event_feed()
         return feed.watch(session_id) if feed is not None else _Poll()
+
+
+async def rechecked(
+    batches: AsyncGenerator[SessionBatch, None],
+    created_by: str,
+    admitted: Principal,
+    reauthenticate: Reauthenticate | None,
+) -> AsyncGenerator[SessionBatch, None]:
+    """`batches`, each delivered only while the caller's credential still holds (and may still
+    read the session), as a run's stream does (runs/stream_checks.py)."""
+    async with contextlib.aclosing(batches):
+        async for batch in batches:
+            principal = current_principal(admitted, reauthenticate)
+            if created_by != principal.id:
+                principal.require(Scope.RUNS_READ)
+            yield batch
 
 
 def _contiguous(
