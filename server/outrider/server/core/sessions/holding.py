@@ -9,6 +9,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping
 
+from outrider.server.core.errors import Unavailable
 from outrider.server.core.runs.observing import kind_label
 from outrider.server.core.runs.session_seats import Kept
 from outrider.server.core.sessions import records
@@ -118,7 +119,10 @@ class Holding:
         """Lets go of the sessions held here that another replica ended meanwhile (it took
         this one for lost): their browsers close, and nothing more is written for them."""
         for live in list(self.here.values()):
-            stored = self._store.get_session(live.id)
+            try:
+                stored = self._store.get_session(live.id)
+            except Unavailable:  # the next sweep looks again
+                return
             if stored is not None and stored.state != records.ENDED:
                 continue
             log.warning("%s was ended by another replica; letting go of it", live.record.name)
