@@ -93,6 +93,10 @@ async def test_an_idle_browser_session_closes_its_browser(
     assert shop.count("GET", "/ping") == stopped
     refused = await refused_start(case.harness.runs.Automate(in_session(session.name, "Go on")))
     assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "SESSION_IDLE")
+    with pytest.raises(grpc.aio.AioRpcError) as blocked:  # the guard refuses the start page
+        await create(case.harness.channel, start_url="http://127.0.0.1:9/")
+    error = rich_error(blocked.value)
+    assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "START_URL_FAILED")
 
 
 async def test_the_maximum_life_cancels_the_active_run_and_a_second_start_is_busy(

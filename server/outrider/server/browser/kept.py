@@ -22,7 +22,7 @@ from outrider.server.browser.env import BrowserEnv
 from outrider.server.browser.launcher import Connected
 from outrider.server.browser.session import BrowserSession
 from outrider.server.browser.side_effects import BrowserJournal
-from outrider.server.core.errors import Unavailable
+from outrider.server.core.errors import FailedPrecondition, Unavailable
 from outrider.server.core.runs.session_seats import OnLost
 from outrider.server.net.domains import DomainPolicy
 
@@ -56,13 +56,26 @@ class KeptBrowser:
             )
             kept._session.on_block = lambda url, why: None
             if start_url:
-                await kept._session.page.goto(start_url)
+                await kept._go(start_url)
         except BaseException:
             await kept.aclose()
             raise
         connected.browser.on("disconnected", lambda _: kept.mark_lost("Chromium stopped"))
         await kept.refresh()
         return kept
+
+    async def _go(self, url: str) -> None:
+        """Opens the start page; a page the guard refuses or that does not load is the caller's
+        to know (FAILED_PRECONDITION), not an empty session."""
+        session = self.session
+        try:
+            await session.page.goto(url)
+        except PlaywrightError as error:
+            blocked = session.notices.blocked
+            why = blocked[-1][1] if blocked else (error.message or "").splitlines()[0]
+            raise FailedPrecondition(
+                f"the session's start page did not open: {why}", reason="START_URL_FAILED"
+            ) from None
 
     def _proxy(self) -> ProxySettings | None:
         proxy = self.connected.proxy

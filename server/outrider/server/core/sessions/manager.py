@@ -165,8 +165,10 @@ class SessionManager:
         try:
             kept = await self._keep(spec, session_id)
         except Exception as error:
-            self._fail(record, session_id, error)
-            raise
+            why = self._fail(record, session_id, error)
+            if isinstance(error, OutriderError):
+                raise
+            raise Unavailable(why, reason="BROWSER_UNAVAILABLE") from None
         live = self._holding.open(record, kept)
         return self._copy(live.record)
 
@@ -184,12 +186,14 @@ class SessionManager:
 
         return await keeper.keep(spec.start_url, lost)
 
-    def _fail(self, record: session_pb2.Session, session_id: str, error: Exception) -> None:
-        """The session's agent could not open what it keeps: the session ends at once."""
-        why = error.message if isinstance(error, OutriderError) else str(error) or repr(error)
-        ended = records.ending(LOST, f"its browser did not open: {why}")
+    def _fail(self, record: session_pb2.Session, session_id: str, error: Exception) -> str:
+        """The session's agent could not open what it keeps: the session ends at once. Says
+        why, in words."""
+        why = error.message if isinstance(error, OutriderError) else str(error).splitlines()[0]
+        ended = records.ending(LOST, f"its browser did not open: {why or repr(error)}")
         records.mark_ended(record, ended)
         self._store.save_session(record, session_id)
+        return ended.message
 
     # reading
 
