@@ -8,7 +8,6 @@ context is a session: its tasks run one after another in the same browser (conte
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
@@ -22,7 +21,7 @@ from a2a.utils.errors import (
 from a2a.utils.task import apply_history_length
 from google.protobuf import json_format
 
-from outrider.server.a2a_edge.contexts import ContextSessions
+from outrider.server.a2a_edge.contexts import ContextSessions, context_of
 from outrider.server.a2a_edge.following import Item, TaskFollower, Until, snapshot
 from outrider.server.a2a_edge.inbound import run_spec
 from outrider.server.a2a_edge.links import Caller
@@ -67,7 +66,7 @@ class A2ATasks:
             raise InvalidArgument.single("message.role", "must be ROLE_USER")
         if message.task_id:
             return await self._answer(message, caller)
-        context = message.context_id or uuid.uuid4().hex
+        context = context_of(message, caller)
         spec = run_spec(message, context)
         await self._contexts.join(spec, message, context, caller)
         # The messageId is the start's idempotency key: the same message sent again (a retry
