@@ -3,7 +3,6 @@ delete, rotate) and their deliveries (deliveries, resend), over gRPC with the gl
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -13,8 +12,8 @@ import typer
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config
-from outrider.client import AsyncClient, RPCError
+from outrider.cli.run import EXIT_OK, Config, execute
+from outrider.client import AsyncClient
 from outrider.v1 import webhook_pb2 as wp
 
 webhooks_app = typer.Typer(
@@ -30,18 +29,14 @@ def _call(ctx: typer.Context, work: Callable[[AsyncClient], Awaitable[Any]]) -> 
     """Runs one call and prints what it returns, one JSON object per line."""
     config: Config = ctx.obj
 
-    async def main() -> Any:
+    async def main() -> int:
         async with config.client() as client:
-            return await work(client)
+            result = await work(client)
+        for item in result if isinstance(result, list) else [result]:
+            typer.echo(json.dumps(_plain(item)))
+        return EXIT_OK
 
-    try:
-        result = asyncio.run(main())
-    except RPCError as error:
-        config.renderer().error(error)
-        raise typer.Exit(EXIT_CALL_FAILED) from None
-    for item in result if isinstance(result, list) else [result]:
-        typer.echo(json.dumps(_plain(item)))
-    raise typer.Exit(EXIT_OK)
+    execute(ctx, main())
 
 
 def _plain(item: Any) -> Any:

@@ -18,12 +18,13 @@ from outrider.server.a2a_edge.errors import translated, translated_stream
 from outrider.server.a2a_edge.listing import list_tasks
 from outrider.server.a2a_edge.push import PushingTasks, PushNotifications
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 
 
 class OutriderRequestHandler(RequestHandler):
-    def __init__(self, runs: RunManager) -> None:
+    def __init__(self, runs: RunManager, sessions: SessionManager | None = None) -> None:
         self._runs = runs
-        self._tasks = PushingTasks(runs)
+        self._tasks = PushingTasks(runs, sessions)
         self._push = PushNotifications(runs)
 
     @validate_request_params

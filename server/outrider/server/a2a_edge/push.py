@@ -16,6 +16,7 @@ from outrider.server.a2a_edge.tasks import A2ATasks, Begun
 from outrider.server.core import clock
 from outrider.server.core.principals import SYSTEM, Principal
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.core.storage.webhook_rows import Claimed, EndpointRow
 from outrider.server.core.webhooks.egress import Outgoing
 from outrider.server.core.webhooks.notices import (
@@ -117,8 +118,8 @@ class PushingTasks(A2ATasks):
     """The task operations, with the push config a message may carry
     (`configuration.taskPushNotificationConfig`) set on its task as soon as the task exists."""
 
-    def __init__(self, runs: RunManager) -> None:
-        super().__init__(runs)
+    def __init__(self, runs: RunManager, sessions: SessionManager | None = None) -> None:
+        super().__init__(runs, sessions)
         self._push = PushNotifications(runs)
 
     async def begin(self, request: a2a.SendMessageRequest, caller: Caller) -> Begun:

@@ -15,6 +15,7 @@ from outrider.server.settings.browser import BrowserSettings
 from outrider.server.settings.identity import OidcSettings
 from outrider.server.settings.providers import ProviderSettings
 from outrider.server.settings.research import ResearchSettings
+from outrider.server.settings.sessions import SessionSettings
 from outrider.server.settings.webhooks import WebhookSettings
 from outrider.server.units import parse_duration, parse_size
 
@@ -339,6 +340,9 @@ class Settings(BaseSettings):
     )
     research: ResearchSettings = Field(
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
+    )
+    sessions: SessionSettings = Field(
+        default_factory=SessionSettings, description="Session settings (OUTRIDER_SESSION_*)."
     )
     webhooks: WebhookSettings = Field(
         default_factory=WebhookSettings,
