@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from outrider.server.core.names import new_id, run_name
+from outrider.server.core.names import new_id, run_name, session_id_from
 from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.core.storage.webhook_rows import OutboxMessage
 from outrider.v1 import interaction_pb2 as ip
-from outrider.v1 import run_event_pb2, run_pb2
+from outrider.v1 import run_event_pb2, run_pb2, session_pb2
 
 RUN_ENDED = "run.ended"
 QUESTION_WAITING = "question.waiting"
@@ -43,7 +43,8 @@ class Notice:
     tenant: str
     data: dict[str, object] = field(default_factory=dict)
     run_id: str | None = None
-    message_id: str = ""  # "" for a new one; endpoint.disabled names its own (one per episode)
+    # "" for a new one; endpoint.disabled (one per episode) and session.ended name their own
+    message_id: str = ""
 
     def message(self, now_us: int) -> OutboxMessage:
         data = json.dumps(self.data, separators=(",", ":"), sort_keys=True)
@@ -102,9 +103,20 @@ def run_resumed(
     return Notice(RUN_RESUMED, tenant, data, run_id)
 
 
-def session_ended(session: str, tenant: str, reason: str) -> Notice:
-    """A browser session ended (`session`: its resource name). Defined for the sessions room."""
-    return Notice(SESSION_ENDED, tenant, {"session": session, "reason": reason})
+def session_ended(session: session_pb2.Session) -> Notice:
+    """A session ended (its record marked so): one message per session, named by its id,
+    however many processes end it (its holder and a failover sweep may both try)."""
+    data: dict[str, object] = {
+        "session": session.name,
+        "kind": lower_name(run_pb2.RunKind.Name(session.kind), "RUN_KIND_"),
+        "reason": lower_name(
+            session_pb2.SessionEndReason.Name(session.end_reason), "SESSION_END_REASON_"
+        ),
+    }
+    if session.ended_by:
+        data["ended_by"] = session.ended_by
+    message_id = f"{MESSAGE_PREFIX}{session_id_from(session.name)}_ended"
+    return Notice(SESSION_ENDED, session.tenant or DEFAULT_TENANT, data, message_id=message_id)
 
 
 def profile_login_required(profile: str, tenant: str, origin: str) -> Notice:
