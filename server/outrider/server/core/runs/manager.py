@@ -45,6 +45,7 @@ from outrider.server.core.storage.contract import SIGNING_SECRET
 from outrider.server.core.webhooks.egress import Egress, NoEgress
 from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.core.webhooks.questions import QuestionNotices
+from outrider.server.core.webhooks.sealing import CredentialSeal
 from outrider.server.core.webhooks.service import Webhooks
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics
@@ -110,6 +111,7 @@ class RunManager:
             self.page_tokens,
             settings.webhooks,
             self.answer_links.url if self.answer_links.enabled else None,
+            CredentialSeal(paging.derived_key(self.signing_key, "webhook credentials")),
         )
         self.artifacts = ArtifactStore(store)
         services = RunServices(

@@ -21,6 +21,7 @@ from outrider.server.core.webhooks.names import (
     parse_delivery_name,
     parse_endpoint_name,
 )
+from outrider.server.core.webhooks.sealing import CredentialSeal
 from outrider.server.core.webhooks.signing import new_secret
 from outrider.server.core.webhooks.views import delivery_view, endpoint_view
 from outrider.v1 import webhook_pb2 as wp
@@ -32,20 +33,28 @@ _US = 1_000_000
 
 
 class WebhookEndpoints:
-    def __init__(self, store: Store, egress: Egress, tokens: paging.PageTokens, https_only: bool):
+    def __init__(
+        self,
+        store: Store,
+        egress: Egress,
+        tokens: paging.PageTokens,
+        https_only: bool,
+        seal: CredentialSeal,
+    ) -> None:
         self._store = store
         self.egress = egress
         self._tokens = tokens
         self._https_only = https_only
+        self._seal = seal
 
     async def create(
         self, endpoint: wp.WebhookEndpoint, principal: Principal
     ) -> tuple[wp.WebhookEndpoint, str]:
         principal.require(Scope.WEBHOOKS_MANAGE)
         await check_url(endpoint.url, self.egress, self._https_only, "endpoint.url")
-        now, secret = clock.now_us(), new_secret()
+        now, secret, endpoint_id = clock.now_us(), new_secret(), new_id()
         row = EndpointRow(
-            new_id(),
+            endpoint_id,
             principal.tenant,
             endpoint.url,
             check_types(endpoint.event_types, "endpoint.event_types"),
@@ -53,7 +62,7 @@ class WebhookEndpoints:
             endpoint.carry_answer_links,
             create_us=now,
             update_us=now,
-            credentials=Credentials(((secret, 0),)),
+            credentials=self._seal.seal(endpoint_id, Credentials(((secret, 0),))),
         )
         await self._save(row)
         return endpoint_view(row), secret
@@ -118,6 +127,7 @@ class WebhookEndpoints:
         ]
         live = tuple((s, end) for s, end in kept if end > now)
         credentials = dataclasses.replace(row.credentials, secrets=((secret, 0), *live))
+        credentials = self._seal.seal(row.id, credentials)  # the new one; the old stay sealed
         row = dataclasses.replace(row, credentials=credentials, update_us=now)
         await self._save(row)
         return endpoint_view(row), secret

@@ -16,6 +16,7 @@ from outrider.server.core.storage.webhook_rows import A2A, Credentials, Endpoint
 from outrider.server.core.webhooks.checks import check_url
 from outrider.server.core.webhooks.egress import Egress
 from outrider.server.core.webhooks.notices import RUN_TYPES
+from outrider.server.core.webhooks.sealing import CredentialSeal
 
 MAX_CONFIG_ID = 256
 MAX_CREDENTIALS = 4096
@@ -34,9 +35,10 @@ class PushTarget:
 
 
 class PushConfigs:
-    def __init__(self, store: Store, egress: Egress) -> None:
+    def __init__(self, store: Store, egress: Egress, seal: CredentialSeal) -> None:
         self._store = store
         self._egress = egress
+        self._seal = seal
 
     async def set(self, run_id: str, target: PushTarget, principal: Principal) -> EndpointRow:
         """Creates the config, or replaces the one of the same id."""
@@ -47,21 +49,23 @@ class PushConfigs:
         existing = self._existing(run_id, config_id)
         if existing is None and len(self.list_configs(run_id, principal)) >= MAX_CONFIGS_PER_RUN:
             raise InvalidArgument.single("id", f"a task has at most {MAX_CONFIGS_PER_RUN} configs")
-        now = clock.now_us()
+        now, endpoint_id = clock.now_us(), existing.id if existing else new_id()
+        credentials = Credentials((), target.authorization, target.token)
         row = EndpointRow(
-            existing.id if existing else new_id(),
+            endpoint_id,
             tenant,
             target.url,
             RUN_TYPES,
             f"A2A push for {run_name(run_id)}",
             create_us=existing.create_us if existing else now,
             update_us=now,
-            credentials=Credentials((), target.authorization, target.token),
+            credentials=credentials,
             kind=A2A,
             run_id=run_id,
             config_id=config_id,
         )
-        self._store.save_endpoint(row)
+        sealed = self._seal.seal(endpoint_id, credentials)
+        self._store.save_endpoint(dataclasses.replace(row, credentials=sealed))
         await self._store.committed()
         return row
 
@@ -70,11 +74,12 @@ class PushConfigs:
         row = self._existing(run_id, config_id)
         if row is None:
             raise NotFound(f"task {run_id} has no push notification config {config_id!r}")
-        return row
+        return self._opened(row)
 
     def list_configs(self, run_id: str, principal: Principal) -> list[EndpointRow]:
         self._owned_run(run_id, principal)
-        return self._store.list_endpoints(None, A2A, run_id, None, MAX_CONFIGS_PER_RUN + 1)
+        rows = self._store.list_endpoints(None, A2A, run_id, None, MAX_CONFIGS_PER_RUN + 1)
+        return [self._opened(row) for row in rows]
 
     async def delete(self, run_id: str, config_id: str, principal: Principal) -> None:
         """Idempotent: deleting a config that is gone already succeeds."""
@@ -83,6 +88,10 @@ class PushConfigs:
         if row is not None:
             self._store.delete_endpoint(row.id)
             await self._store.committed()
+
+    def _opened(self, row: EndpointRow) -> EndpointRow:
+        """The row as its owner set it: its credentials opened."""
+        return dataclasses.replace(row, credentials=self._seal.open(row.id, row.credentials))
 
     def _existing(self, run_id: str, config_id: str) -> EndpointRow | None:
         rows = self._store.list_endpoints(None, A2A, run_id, None, MAX_CONFIGS_PER_RUN + 1)

@@ -14,6 +14,7 @@ from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.core.webhooks.push_configs import PushConfigs
 from outrider.server.core.webhooks.rendering import AnswerUrl, Renderer, StandardRenderer
 from outrider.server.core.webhooks.schedule import Policy
+from outrider.server.core.webhooks.sealing import CredentialSeal
 from outrider.server.settings.webhooks import WebhookSettings
 
 
@@ -26,13 +27,16 @@ class Webhooks:
         tokens: paging.PageTokens,
         settings: WebhookSettings,
         answer_url: AnswerUrl | None,
+        seal: CredentialSeal,
     ) -> None:
         self._settings = settings
+        self._seal = seal
         self.outbox = outbox
-        self.endpoints = WebhookEndpoints(store, egress, tokens, settings.https_only)
-        self.push_configs = PushConfigs(store, egress)
-        # webhook endpoints get the standard shape, with answer links made by `answer_url`
-        self._renderers: dict[str, Renderer] = {WEBHOOK: StandardRenderer(answer_url)}
+        self.endpoints = WebhookEndpoints(store, egress, tokens, settings.https_only, seal)
+        self.push_configs = PushConfigs(store, egress, seal)
+        # webhook endpoints get the standard shape, with answer links made by `answer_url`;
+        # every renderer is given the endpoint's credentials opened
+        self._renderers: dict[str, Renderer] = {WEBHOOK: seal.opening(StandardRenderer(answer_url))}
         policy = Policy(settings.retry_schedule, settings.disable_after)
         dispatch = DispatchSettings(
             policy, settings.concurrency, settings.poll_interval, settings.lease, settings.retention
@@ -42,7 +46,7 @@ class Webhooks:
 
     def render(self, kind: str, renderer: Renderer) -> None:
         """Deliveries to endpoints of `kind` are rendered by `renderer` (an edge's shape)."""
-        self._renderers[kind] = renderer
+        self._renderers[kind] = self._seal.opening(renderer)
 
     def start(self) -> None:
         if self._settings.deliver:
