@@ -1,16 +1,19 @@
 """session.ended: a session's end reaches the endpoints that want it, signed, with the session's
-name, kind and why (ended by a caller, idle, or lost with the process that held it, found at the
-next start), one message per session whose webhook-id its id names."""
+name, kind and why (ended by a caller, idle, or lost with the process that held it: found at the
+next start on SQLite, by the other replicas' failover sweeps on PostgreSQL), one message per
+session whose webhook-id its id names."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import grpc
+import pytest
 
 from outrider.v1 import session_service_pb2
 from tests.conftest import HarnessFactory
 from tests.sessions.support import create, sessions_stub
+from tests.store.conftest import replica_starter
 from tests.support.harness import ServerProcess, eventually
 from tests.webhooks.receivers import Receiver
 from tests.webhooks.support import Calls, webhook_env, webhook_settings
@@ -82,3 +85,30 @@ async def test_a_session_lost_with_its_killed_process_is_told_at_the_next_start(
         killed.close()
         restarted.close()
         receiver.stop()
+
+
+@pytest.mark.timeout(180)
+async def test_a_session_lost_with_its_replica_is_told_once_by_the_others(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    receiver = Receiver().start()
+    sweeping = webhook_env(
+        OUTRIDER_FAILOVER_INTERVAL="0.5",
+        OUTRIDER_CLUSTER_SECRET="webhook-sessions-" + "s" * 24,
+    )
+    with replica_starter(postgres_url, tmp_path) as start:
+        replicas = [start(**sweeping) for _ in range(3)]
+        for replica in replicas:
+            replica.drain()
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{replicas[1].port}") as channel:
+            calls = Calls(channel)
+            endpoint, _ = await calls.endpoint(receiver.url, "session.ended")
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{replicas[0].port}") as holder:
+                session = await create(holder, idle=120, life=300)
+            replicas[0].kill()  # both others sweep; one ends the session as lost
+            await eventually(lambda: receiver.ids("session.ended") != set(), within=60)
+            (delivery,) = await calls.deliveries(endpoint)  # one message, whoever ended it
+    receiver.stop()
+    assert receiver.ids() == {_message_id(session.name)}
+    assert receiver.deliveries[0].data["reason"] == "lost"
+    assert delivery.name.endswith(_message_id(session.name))
