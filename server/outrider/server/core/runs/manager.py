@@ -83,7 +83,7 @@ class RunManager:
             self.interactions,
             store,
             relay,
-            settings.takeover_ttl,
+            (settings.takeover_ttl, settings.takeover_grace),
             lambda run_id, tenant: self._find(run_id, tenant),
             self._patience,
         )

@@ -89,6 +89,9 @@ class RunReader:
             task_contains=text,
             labels=sorted(f"{k}={v}" for k, v in match.labels.items()),
             updated_since_us=match.updated_since_us,
+            created_by=match.created_by,
+            created_since_us=match.created_since_us,
+            created_until_us=match.created_until_us,
         )
         before = self._page_tokens.decode("runs", token, filters=bound)
         found = search.find_runs(self._store, limit, before, filters, match) if match else None
