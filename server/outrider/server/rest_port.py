@@ -44,6 +44,7 @@ from outrider.server.a2a_edge.app import build_a2a
 from outrider.server.console_edge.app import build_console
 from outrider.server.core.interactions.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.front_door import front_door_routes
 from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
 from outrider.server.mcp_edge.app import McpEdge
 from outrider.server.rest_edge.app import build_app as build_api
@@ -104,7 +105,7 @@ def composed(
 def edges_beside_the_api(
     runs: RunManager, settings: Settings, keyring: Keyring
 ) -> list[MountedEdge]:
-    edges: list[MountedEdge] = []
+    edges = [MountedEdge(front_door_routes(settings))]
     if settings.console:
         console = build_console(runs, settings, keyring)
         to_root = Route(CONSOLE_PATH, _to_console_root, methods=["GET", "HEAD"])

@@ -12,6 +12,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from outrider.server.console_edge import figures, reasons
+
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
 
@@ -29,6 +31,11 @@ def environment() -> jinja2.Environment:
         "clock": clock_time,
         "shorten": shorten,
         "pretty_json": pretty_json,
+        "duration": figures.duration,
+        "count": figures.count,
+        "cost": figures.cost,
+        "ordinal": figures.ordinal,
+        "reason": reasons.words,
     }
     return env
 

@@ -25,6 +25,7 @@ from starlette.types import Receive, Scope, Send
 
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.mcp_edge.resource import protected_resource
+from outrider.server.security.access import MCP_PATH
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from outrider.server.mcp_edge.serving import McpServing
 
 log = logging.getLogger(__name__)
-MOUNT_PATH = "/mcp"
+MOUNT_PATH = MCP_PATH
 
 
 class McpEdge:

@@ -127,6 +127,7 @@ class RunManager:
         self.get = self._reader.get
         self.list = self._reader.list
         self.count = self._reader.count
+        self.events = self._reader.events
         metrics.server_info(settings.max_concurrent_runs)
 
     # lifecycle

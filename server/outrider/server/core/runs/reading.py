@@ -110,6 +110,17 @@ class RunReader:
         resume = found.resume if found else None
         return runs, self._page_tokens.encode("runs", *resume, bound) if resume else ""
 
+    def events(
+        self, run_id: str, after: int, limit: int, principal: Principal
+    ) -> list[run_event_pb2.RunEvent]:
+        """Up to `limit` of the run's events after sequence `after`, as stored (redacted), for
+        pages that show a run as a whole (its steps, its replay) rather than follow it."""
+        principal.require(Scope.RUNS_READ)
+        self.find(run_id, principal.tenant_filter)
+        if after < 0 or limit < 1:
+            raise InvalidArgument.single("after", "must not be negative (and limit positive)")
+        return self._store.events_after(run_id, after, limit)
+
     def count(
         self, states: Sequence[int], kind: int, principal: Principal, match: search.RunMatch
     ) -> int:
