@@ -227,11 +227,12 @@ def capture_logs(stack: AsyncExitStack) -> LogLines:
     return logs
 
 
-async def shot(page: Page, name: str) -> Path:
-    """Saves what the person sees now as tests/artifacts/console/<name>.png."""
+async def shot(page: Page, name: str, full_page: bool = True) -> Path:
+    """Saves what the person sees now as tests/artifacts/console/<name>.png: the whole page, or
+    (`full_page=False`) the window's first screenful."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    await page.screenshot(path=str(path), full_page=True)
+    await page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
