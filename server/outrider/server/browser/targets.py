@@ -14,12 +14,27 @@ from outrider.server.browser.refs import RefMap
 from outrider.server.browser.session import BrowserSession
 from outrider.v1 import automate_events_pb2 as ae
 
-MEASURE_TIMEOUT_MS = 300  # an element of the page just read is there at once, or not at all
+MEASURE_TIMEOUT_MS = 2000  # an element of the page just read is there at once, or not at all
 
 
 async def action_target(
     session: BrowserSession, refs: RefMap, ref: str, view: str
 ) -> ae.ActionTarget | None:
+    """What the element is (as the view names it) and, when it can be measured, where."""
+    role_name = role_and_name(view, ref)
+    label = ""
+    if role_name:
+        label = f'{role_name[0]} "{role_name[1]}"' if role_name[1] else role_name[0]
+    target = ae.ActionTarget(label=label)
+    box = await _box(session, refs, ref)
+    if box is not None:
+        target.x, target.y, target.width, target.height = box
+    return target if label or box else None
+
+
+async def _box(
+    session: BrowserSession, refs: RefMap, ref: str
+) -> tuple[float, float, float, float] | None:
     found = refs.resolve(ref)
     page = session.page_by_key(found[0]) if found else None
     if found is None or page is None or page is not session.current:
@@ -28,12 +43,4 @@ async def action_target(
         box = await locator_of(page, found[1]).bounding_box(timeout=MEASURE_TIMEOUT_MS)
     except PlaywrightError:
         return None
-    if box is None:
-        return None
-    role_name = role_and_name(view, ref)
-    label = f'{role_name[0]} "{role_name[1]}"' if role_name and role_name[1] else ""
-    if role_name and not role_name[1]:
-        label = role_name[0]
-    return ae.ActionTarget(
-        x=box["x"], y=box["y"], width=box["width"], height=box["height"], label=label
-    )
+    return (box["x"], box["y"], box["width"], box["height"]) if box else None

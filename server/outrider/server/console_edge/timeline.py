@@ -144,6 +144,7 @@ def _category(name: str, data: dict[str, Any], label: str) -> str:
     failed = name == "browser:action_completed" and data.get("success") is not True
     if name in PROBLEM_EVENTS or failed or (name == "complete" and data.get("error")):
         return "problem"
-    if name in DETAIL_EVENTS or not label:
+    asking = name == "agent:action" and data.get("action") in ("request_input", "request_human")
+    if name in DETAIL_EVENTS or not label or asking:  # asking: its question says it in words
         return "detail"
     return "step"
