@@ -21,9 +21,12 @@ from outrider.server.settings import Settings
 class Served(Protocol):
     """Which doors the port serves besides the API (Settings has these)."""
 
-    console: bool
-    mcp: bool
-    a2a: bool
+    @property
+    def console(self) -> bool: ...
+    @property
+    def mcp(self) -> bool: ...
+    @property
+    def a2a(self) -> bool: ...
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ sorted by."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import urlencode
@@ -134,7 +135,7 @@ class Filters:
         return known + unknown
 
 
-_FIGURES = {
+_FIGURES: dict[str, Callable[[RunView], float | None]] = {
     "duration": lambda run: run.duration,
     "steps": lambda run: run.steps,
     "tokens": lambda run: run.tokens,
@@ -142,7 +143,7 @@ _FIGURES = {
 }
 
 
-def _known(value: str, table: dict[str, object]) -> str:
+def _known(value: str, table: Mapping[str, object]) -> str:
     return value if value in table else ""
 
 

@@ -87,7 +87,7 @@ def spec_of(form: Form, model: str) -> RunSpec:
     )
     if kind == "research":
         return RunSpec(run_pb2.RUN_KIND_RESEARCH, _research(form), options)
-    options.recipes = RECIPE_MODES.get(form.get("recipes"), RECIPE_MODES[""])[0]  # type: ignore[assignment]
+    options.recipes = RECIPE_MODES.get(form.get("recipes"), RECIPE_MODES[""])[0]
     return RunSpec(run_pb2.RUN_KIND_AUTOMATE, _automate(form), options)
 
 
@@ -114,7 +114,7 @@ def _research(form: Form) -> params_pb2.ResearchParams:
     mode = RESEARCH_MODES.get(form.get("mode"), RESEARCH_MODES["fast"])[0]
     params = params_pb2.ResearchParams(
         query=form.get("query").strip(),
-        mode=mode,  # type: ignore[arg-type]
+        mode=mode,
         nocache=bool(form.get("nocache")),
         include_full_text=bool(form.get("include_full_text")),
     )
@@ -136,7 +136,7 @@ def _number(form: Form, name: str) -> int | None:
 def _data(text: str) -> struct_pb2.Struct:
     try:
         parsed: Any = json.loads(text)
-    except ValueError as error:
+    except json.JSONDecodeError as error:
         raise FormProblem("data", f"is not JSON: {error.msg} (line {error.lineno})") from None
     if not isinstance(parsed, dict):
         raise FormProblem("data", 'must be a JSON object, e.g. {"email": "ada@example.com"}')

@@ -112,7 +112,7 @@ class RunReader:
 
     def events(
         self, run_id: str, after: int, limit: int, principal: Principal
-    ) -> list[run_event_pb2.RunEvent]:
+    ) -> Sequence[run_event_pb2.RunEvent]:
         """Up to `limit` of the run's events after sequence `after`, as stored (redacted), for
         pages that show a run as a whole (its steps, its replay) rather than follow it."""
         principal.require(Scope.RUNS_READ)
