@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
 import pexpect  # type: ignore[import-untyped]
 
 from tests.cli.conftest import CLI
@@ -221,6 +222,34 @@ def test_the_demo_server_does_not_outlive_a_killed_demo() -> None:
         while not refused() and time.monotonic() < deadline:
             time.sleep(0.5)
         assert refused(), "the demo's server still listens after the demo was killed"
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_demo_serve_names_the_console_mcp_and_a2a_and_they_answer() -> None:
+    process = subprocess.Popen(
+        [*CLI, "demo", "--serve", "--port", "0", "--rest-port", "0", "--web-port", "0"],
+        env=demo_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        shown = []
+        for line in process.stdout:
+            shown.append(line)
+            if line.startswith("The demo is up."):
+                break
+        text = plain("".join(shown))
+        urls = dict(re.findall(r"(Console|MCP|A2A)\s+(http://\S+)", text))
+        assert set(urls) == {"Console", "MCP", "A2A"}, text
+        with httpx.Client(timeout=30) as client:
+            console = client.get(urls["Console"], follow_redirects=True)
+            assert console.status_code == 200 and "Outrider console" in console.text
+            assert client.get(urls["A2A"]).json()["name"]
     finally:
         process.kill()
         process.wait()
