@@ -49,6 +49,34 @@ async def test_watch_a_run_live_and_answer_its_form_with_a_password(console: Con
     await page.context.close()
 
 
+async def test_a_form_asked_again_keeps_what_was_typed_but_the_password(
+    console: Console,
+) -> None:
+    """The shop refuses a password under 8 characters: the run asks again, and the form comes
+    back with the email the person gave (not the password), the page's words by the field."""
+    page = await console.signed_in("alice")
+    run_id = await console.browser_run(
+        "alice", "browser/interactive_login.yaml", "shop/login.html",
+        task="Log me in to the shop.", interactive=True, trusted_hostnames=["127.0.0.1"],
+    )  # fmt: skip
+    await page.goto(f"{console.base}/runs/{run_id}")
+    question = page.locator("#questions article.question-pending")
+    await question.get_by_label(re.compile("^Email")).fill(EMAIL, timeout=60_000)
+    await question.get_by_label(re.compile("^Password")).fill("short")
+    await question.get_by_role("button", name="Send answer").click()
+    again = page.locator("#questions article.question-pending")
+    password = again.get_by_label(re.compile("^Password"))
+    await expect(password).to_have_attribute("aria-invalid", "true", timeout=60_000)
+    await expect(again.get_by_label(re.compile("^Email"))).to_have_value(EMAIL)
+    await expect(password).to_have_value("")
+    await shot(page, "run-question-again")
+    assert await accessibility_problems(page) == []
+    page.once("dialog", lambda dialog: dialog.accept())
+    await page.get_by_role("button", name="Cancel run").click()
+    await expect(page.locator("#run-summary")).to_contain_text("Cancelled", timeout=30_000)
+    await page.context.close()
+
+
 async def test_approve_once_from_the_keyboard_alone(console: Console) -> None:
     """Held fill → the approval's three choices; the person tabs to "Approve once" and presses
     Enter, never touching the mouse."""

@@ -101,8 +101,10 @@ def _action(data: dict[str, Any], present: bool = False) -> str:
         return f"{verb} {value}" + (f" in {element}" if element else "")
     if action == "wait" and value:
         return f"{verb} {value} s"
-    if action in ("done", "abort") and value:
+    if action in ("done", "abort", "request_human") and value:
         return f"{verb}: {shorten(value, 160)}"
+    if action == "request_input":
+        return f"{verb} information: {shorten(value, 160)}" if value else f"{verb} information"
     if action == "select" and value:
         return f"{verb} “{value}” in {element}" if element else f"{verb} “{value}”"
     return f"{verb} {element}".strip()
@@ -124,8 +126,8 @@ def _complete(data: dict[str, Any]) -> str:
 
 
 def _asked(data: dict[str, Any]) -> str:
-    about = data.get("form_description") or "information"
-    return f"Asked for {about}"
+    about = data.get("form_description")
+    return f"Asked for the form “{about}”" if about else "Asked for information for a form"
 
 
 def _approval(data: dict[str, Any]) -> str:
@@ -200,7 +202,9 @@ _SAID: dict[str, Any] = {
     "error": lambda d: f"Error: {(d.get('error') or {}).get('message', '')}",
     "complete": _complete,
     "interactive:form_data:request": _asked,
-    "interactive:form_data:error": lambda d: "The page refused the values; " + _asked(d).lower(),
+    "interactive:form_data:error": lambda d: (
+        "The page refused the values; " + _asked(d).replace("Asked", "asked again", 1)
+    ),
     "input_resolved": _input_resolved,
     "approval_requested": _approval,
     "approval_resolved": _approved,

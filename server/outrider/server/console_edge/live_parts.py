@@ -7,6 +7,7 @@ import json
 
 from markupsafe import Markup
 
+from outrider.server.console_edge import reasons
 from outrider.server.console_edge.control_view import ControlView, control_view
 from outrider.server.console_edge.questions import question_view
 from outrider.server.console_edge.report import cited_pages, report_html
@@ -18,6 +19,7 @@ from outrider.server.core.control.browsers import VIEWPORT
 from outrider.server.core.events.names import event_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs.manager import RunManager
+from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2
 
 _SCREENSHOTS = ("browser:screenshot_captured", "browser:screenshot_captured_image")
@@ -159,7 +161,7 @@ class Parts:
             report="",
             answer=_readable(done_automate.final_answer),
             success=done_automate.success,
-            error=done_automate.error,
+            error=_failure(done_automate.error),
         )
 
 
@@ -169,3 +171,11 @@ def _readable(answer: str) -> str:
         return json.dumps(json.loads(answer), indent=2, ensure_ascii=False)
     except ValueError:
         return answer
+
+
+def _failure(error: ae.AutomateFailure) -> tuple[str, str, str] | None:
+    """(words, code, message) of a failed automate run's error, None without one."""
+    if not error.code and not error.message:
+        return None
+    code = ae.AutomateErrorCode.Name(error.code).removeprefix("AUTOMATE_ERROR_CODE_")
+    return reasons.words(code, error.message), code, error.message

@@ -74,7 +74,8 @@ def _waiting_for(name: str, data: dict[str, Any]) -> str:
         if data.get("origin") == "TAKEOVER_ORIGIN_PERSON":
             return "the person who took over to hand the browser back"
         return str(data.get("reason", "")) or "a person at the browser"
-    return str(data.get("form_description", "")) or "information for a form"
+    about = data.get("form_description")
+    return f"the form “{about}”" if about else "information for a form"
 
 
 def _ended(run: RunView) -> str:
