@@ -236,6 +236,12 @@ async def shot(page: Page, name: str, full_page: bool = True) -> Path:
     return path
 
 
+async def part_shot(page: Page, selector: str, name: str) -> None:
+    """One part of the page as tests/artifacts/console/<name>.png (for docs/console.md)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.locator(selector).screenshot(path=str(SHOTS / f"{name}.png"))
+
+
 def assert_secret_nowhere(console: Console, secret: str) -> None:
     """No log line, stored byte (database, artifacts) or model prompt holds `secret`; the
     prompts show what was typed as redacted."""

@@ -10,7 +10,13 @@ import re
 import pytest
 from playwright.async_api import Locator, Page, expect
 
-from tests.console.support import Console, accessibility_problems, assert_secret_nowhere, shot
+from tests.console.support import (
+    Console,
+    accessibility_problems,
+    assert_secret_nowhere,
+    part_shot,
+    shot,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -69,7 +75,7 @@ async def test_a_form_asked_again_keeps_what_was_typed_but_the_password(
     await expect(password).to_have_attribute("aria-invalid", "true", timeout=60_000)
     await expect(again.get_by_label(re.compile("^Email"))).to_have_value(EMAIL)
     await expect(password).to_have_value("")
-    await shot(page, "run-question-again")
+    await part_shot(page, "#questions-panel", "run-question-again")
     assert await accessibility_problems(page) == []
     page.once("dialog", lambda dialog: dialog.accept())
     await page.get_by_role("button", name="Cancel run").click()

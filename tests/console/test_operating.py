@@ -18,7 +18,14 @@ from playwright.async_api import expect
 from outrider.server.settings.providers import Price, ProviderSettings
 from outrider.v1 import params_pb2
 from outrider.v1 import run_service_pb2 as rs
-from tests.console.support import SCENARIOS, Console, accessibility_problems, console_server, shot
+from tests.console.support import (
+    SCENARIOS,
+    Console,
+    accessibility_problems,
+    console_server,
+    part_shot,
+    shot,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -52,7 +59,7 @@ async def subscribed(console: Console) -> str:
     await page.get_by_text("The action firewall and recipes").click()
     await page.get_by_label("Trusted hosts").fill("127.0.0.1")
     await page.get_by_label("Step limit").fill("10")
-    await shot(page, "start-form")
+    await part_shot(page, "main", "start-form")
     assert await accessibility_problems(page) == []
     await page.get_by_role("button", name="Start the run").click()
     await page.wait_for_url(re.compile(rf"{re.escape(console.base)}/runs/[0-9a-f]{{24}}$"))
@@ -109,9 +116,12 @@ async def test_the_run_page_shows_time_tokens_cost_per_step_and_the_steps_in_wor
     await expect(timeline.locator("li.step-head").nth(3)).to_contain_text("Step 2")
     await expect(timeline).to_contain_text("Clicked the button “Subscribe”")
     assert not await timeline.get_by_text("agent:action").first.is_visible()  # raw: toggled
+    await part_shot(page, "#run-summary", "run-summary")
+    await part_shot(page, "#steps", "run-steps")
+    await part_shot(page, ".timeline-panel", "run-timeline")
+    assert await accessibility_problems(page) == []
     await page.get_by_label(re.compile("^Show raw events")).check()
     assert await timeline.get_by_text("agent:action").first.is_visible()
-    await shot(page, "run-steps")
     assert await accessibility_problems(page) == []
     await page.context.close()
 
@@ -145,7 +155,7 @@ async def test_the_replay_of_a_finished_run_is_driven_from_the_keyboard(
     await player.get_by_role("button", name="Next step").click()
     await expect(shown).to_contain_text("Step 2")
     await shown.scroll_into_view_if_needed()
-    await shot(page, "run-replay")
+    await part_shot(page, "#replay", "run-replay")
     assert await accessibility_problems(page) == []
     await page.context.close()
 
@@ -172,7 +182,7 @@ async def test_a_refused_start_keeps_what_was_typed_but_secrets(console: Console
     assert "ada@example.com" in kept and '"$secret": ""' in kept and CANARY not in kept
     assert CANARY not in await page.content()
     await expect(page.get_by_role("alert")).to_contain_text("type them again")
-    await shot(page, "start-refused")
+    await shot(page, "start-refused", full_page=False)
     assert await accessibility_problems(page) == []
     await page.context.close()
 
@@ -203,7 +213,7 @@ async def test_a_queued_run_says_it_is_queued_offers_no_takeover_and_shows_its_p
     await expect(page.get_by_role("button", name="Take over")).to_have_count(0)
     await expect(page.locator("#screen")).to_be_hidden()
     await expect(page.locator("#run-figures")).to_contain_text("1st in line")
-    await shot(page, "run-queued")
+    await shot(page, "run-queued", full_page=False)
     assert await accessibility_problems(page) == []
     await page.goto(f"{console.base}/")
     await expect(page.locator(f"#run-{waiting}").locator("xpath=../..")).to_contain_text(

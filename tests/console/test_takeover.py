@@ -16,10 +16,10 @@ from playwright.async_api import Locator, Page, expect
 
 from tests.browser.takeover_kit import CODE, CODE_FIELD, NEW_TAB_LINK, TROUBLE_LINK
 from tests.console.support import (
-    SHOTS,
     Console,
     accessibility_problems,
     assert_secret_nowhere,
+    part_shot,
     shot,
 )
 from tests.console.test_answering import CANARY, EMAIL, tab_to
@@ -42,12 +42,6 @@ async def asking_run(console: Console, page: Page) -> str:
     screen = page.locator("#screen")
     await eventually(lambda: screen.evaluate("image => image.naturalWidth > 0"), within=30)
     return run_id
-
-
-async def part_shot(page: Page, selector: str, name: str) -> None:
-    """One part of the page as tests/artifacts/console/<name>.png (for docs/console.md)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    await page.locator(selector).screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def page_of(console: Console, run_id: str) -> str:
@@ -240,12 +234,12 @@ async def test_closing_the_tab_in_control_gives_the_browser_back_within_seconds(
     await click_screen(alice, NEW_TAB_LINK)
     await expect(alice.locator("#screen-tabs")).to_have_text("Tab 2 of 2", timeout=30_000)
     await expect(reader.locator("#screen-tabs")).to_have_text("Tab 2 of 2")
-    await shot(alice, "live-view-in-control")
+    await part_shot(alice, "#live-view", "live-view-in-control")
     watched = reader.locator("#live-controls")
     await expect(watched).to_contain_text("alice has control of the browser until")
     until = watched.locator("time.control-until")
     lease_end = await shown_time(until)
-    await shot(reader, "live-view-watching-control")
+    await part_shot(reader, "#live-view", "live-view-watching-control")
     assert await accessibility_problems(reader) == []
     closed = time.monotonic()
     await alice.context.close()  # the tab (and its browser window) closes
