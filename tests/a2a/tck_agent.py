@@ -32,6 +32,9 @@ class TckAgent:
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         pass
 
+    async def readiness(self) -> str:
+        return ""  # it needs no model and no browser
+
     async def aclose(self) -> None:
         pass
 

@@ -14,8 +14,10 @@ import hypothesis
 import pytest
 import schemathesis
 from hypothesis import HealthCheck
-from starlette.routing import Mount
+from starlette.applications import Starlette
+from starlette.routing import Mount, Route
 
+from outrider.server.rest_edge.body_limits import BodyGuard
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.rest.conftest import RestFactory
@@ -138,8 +140,9 @@ async def test_the_document_is_served_and_names_every_route(make_rest: RestFacto
     paths = served.json()["paths"]
     http_routes = case.rest._server.config.app.routes  # type: ignore[attr-defined]
     # the API alone: not the console nor the A2A agent, mounted beside it
-    (api,) = [r.app for r in http_routes if isinstance(r, Mount) and r.path == ""]
-    routes = {r.path for r in api.routes}
+    (guarded,) = [r.app for r in http_routes if isinstance(r, Mount) and r.path == ""]
+    assert isinstance(guarded, BodyGuard) and isinstance(guarded.app, Starlette)
+    routes = {r.path for r in guarded.app.routes if isinstance(r, Route)}  # behind its guard
     assert routes - {"/openapi.json"} == set(paths)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -53,7 +54,8 @@ class ScriptAgent:
     received_inputs: list[dict[str, str]] = field(default_factory=list)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
-        if options.model == "scripted:missing":
+        scenario = options.model.removeprefix("scripted:")
+        if scenario != options.model and not Path(scenario).is_file():
             raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
 
     async def readiness(self) -> str:
@@ -148,7 +150,8 @@ class ScriptAgent:
             ref="E9",
             url="http://127.0.0.1/login",
             iteration_id="approve",
-            reason="submitting a form to a host that is not trusted",
+            reason="this site is not one the run trusts",
+            question="Submit the form “Sign in” on 127.0.0.1 — this site is not one the run trusts",
         )
         answer = await ctx.ask_approval(request, standing_key="submit:127.0.0.1")
         self._status(ctx, f"approval {run_event_pb2.ApprovalDecision.Name(answer.decision)}")

@@ -6,6 +6,7 @@ domains) is the server's validation, whose violations come back named by argumen
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,12 +28,17 @@ _AUTOMATE_OPTION_KEYS = _RUN_OPTION_KEYS | {
 }
 STATE_VALUES = {name: run_pb2.RunState.Value(f"RUN_STATE_{name.upper()}") for name in STATES}
 KIND_VALUES = {name: run_pb2.RunKind.Value(f"RUN_KIND_{name.upper()}") for name in KINDS}
+# AIP-155's request ids, as gRPC takes them (the stdio bridge starts runs over gRPC)
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Start:
+    """`request_id`: the caller's idempotency key ("" for none), a UUID in lower case."""
+
     params: Params
     options: params_pb2.RunOptions
+    request_id: str = ""
 
 
 class _Args:
@@ -88,6 +94,14 @@ class _Args:
     def mapping(self, key: str) -> Mapping[str, Any]:
         return self._get(key, dict, "an object") or {}
 
+    def request_id(self) -> str:
+        value = self.text("request_id")
+        if value and not _UUID.fullmatch(value):
+            self.violations[self.at + "request_id"] = (
+                "must be a UUID such as 3f2b8c1e-5d4a-4e7b-9c0d-2a6f8e1b7c3d"
+            )
+        return value.lower()
+
     def check(self) -> None:
         if self.violations:
             raise Refused(
@@ -98,7 +112,8 @@ class _Args:
 def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
     """`interactive`: the client can answer questions; otherwise the agent asks none and
     actions that would need an approval are refused at once."""
-    args = _Args(given, frozenset({"task", "url", "data", "guardrails", "options"}))
+    args = _Args(given, frozenset({"task", "url", "data", "guardrails", "options", "request_id"}))
+    request_id = args.request_id()
     params = params_pb2.AutomateParams(
         task=args.text("task", required=True),
         url=args.text("url"),
@@ -118,17 +133,26 @@ def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
     _check_all(args, options)
     if data:
         params.data.CopyFrom(_struct(data))
-    return Start(params, run_options)
+    return Start(params, run_options, request_id)
 
 
 def research_start(given: Mapping[str, Any] | None) -> Start:
-    args = _Args(given, frozenset({"query", "mode", "options"}))
+    args = _Args(given, frozenset({"query", "mode", "options", "request_id"}))
+    request_id = args.request_id()
     query = args.text("query", required=True)
     mode = args.choice("mode", ("fast", "balanced", "deep", "max", "ultra")) or "fast"
     options = _Args(args.mapping("options"), _RUN_OPTION_KEYS, "options.")
     run_options = _run_options(options)
     _check_all(args, options)
-    return Start(params_pb2.ResearchParams(query=query, mode=research_mode(mode)), run_options)
+    params = params_pb2.ResearchParams(query=query, mode=research_mode(mode))
+    return Start(params, run_options, request_id)
+
+
+def keeps_running(given: Mapping[str, Any] | None) -> bool:
+    """Whether a start's arguments ask that its run never end with the call (an explicit
+    `options.cancel_on_disconnect: false`): then not even notifications/cancelled cancels it."""
+    options = (given or {}).get("options")
+    return isinstance(options, Mapping) and options.get("cancel_on_disconnect") is False
 
 
 def run_of(given: Mapping[str, Any] | None, *extra: str) -> tuple[str, _Args]:

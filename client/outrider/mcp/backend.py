@@ -33,8 +33,11 @@ class Backend(Protocol):
         it closes its store, as for an open event stream."""
         ...
 
-    async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
-        """Starts a run; violations name tool arguments ("task", "options.model")."""
+    async def start(
+        self, params: Params, options: params_pb2.RunOptions, request_id: str
+    ) -> run_pb2.Run:
+        """Starts a run; violations name tool arguments ("task", "options.model"). With a
+        request id (a UUID), a start repeating an earlier one returns that run."""
         ...
 
     def follow(self, run: str, after: int) -> AsyncGenerator[run_event_pb2.RunEvent, None]:

@@ -39,7 +39,9 @@ class GrpcBackend:
     def holding(self) -> AbstractContextManager[None]:
         return contextlib.nullcontext()  # the server's streams and calls are its own business
 
-    async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
+    async def start(
+        self, params: Params, options: params_pb2.RunOptions, request_id: str
+    ) -> run_pb2.Run:
         chosen = Options(
             cancel_on_disconnect=options.cancel_on_disconnect,
             model=options.model,
@@ -49,7 +51,10 @@ class GrpcBackend:
             refuse_held_actions=options.refuse_held_actions,
         )
         with _translated():
-            return await self._client.create_run(params, options=chosen)
+            # without one, the client library makes a request id of its own for its retries
+            return await self._client.create_run(
+                params, options=chosen, request_id=request_id or None
+            )
 
     async def follow(self, run: str, after: int) -> AsyncGenerator[run_event_pb2.RunEvent, None]:
         with _translated():

@@ -40,9 +40,18 @@ _RUN_OPTIONS: Final[dict[str, Any]] = {
     "model": {"type": "string", "description": 'Model for this run, "provider:name".'},
     "cancel_on_disconnect": {
         "type": "boolean",
-        "description": "Cancel the run when this call is abandoned (the client disconnects). "
-        "By default the run goes on and get_run finds it.",
+        "description": "true: cancel the run when this call is abandoned (the client "
+        "disconnects or its request times out). false: the run never ends with this call, not "
+        "even when the client cancels it. Unset: the run goes on unless the client cancels the "
+        "call for a reason other than a timeout; get_run finds it.",
     },
+}
+_REQUEST_ID: Final = {
+    "type": "string",
+    "format": "uuid",
+    "description": "Makes the start idempotent: a call repeated with the same request_id and "
+    "the same arguments (a retry after a timeout or a lost connection) follows the run the "
+    "first one started instead of starting another.",
 }
 _AUTOMATE_OPTIONS: Final[dict[str, Any]] = _RUN_OPTIONS | {
     "max_iterations": {"type": "integer", "minimum": 1, "maximum": 500},
@@ -67,6 +76,7 @@ _AUTOMATE_INPUT: Final[dict[str, Any]] = {
             "reach the model only as placeholders.",
         },
         "guardrails": {"type": "string", "description": "Rules the agent must keep to."},
+        "request_id": _REQUEST_ID,
         "options": {
             "type": "object",
             "properties": _AUTOMATE_OPTIONS,
@@ -86,6 +96,7 @@ _RESEARCH_INPUT: Final[dict[str, Any]] = {
             "enum": list(MODES),
             "description": "Depth and budget: fast (default), balanced, deep, max, ultra.",
         },
+        "request_id": _REQUEST_ID,
         "options": {"type": "object", "properties": _RUN_OPTIONS, "additionalProperties": False},
     },
     "required": ["query"],

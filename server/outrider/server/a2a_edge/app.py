@@ -21,6 +21,7 @@ from starlette.routing import BaseRoute, Route
 
 from outrider.server.a2a_edge.auth import CallContextBuilder, authenticated
 from outrider.server.a2a_edge.card import RPC_PATH, agent_card
+from outrider.server.a2a_edge.errors import masked
 from outrider.server.a2a_edge.handler import OutriderRequestHandler
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.access import A2A_CARD_PATH
@@ -59,7 +60,7 @@ def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARout
             body = agent_card_to_dict(shown)
         return _cacheable(request, body)
 
-    rpc = authenticated(dispatcher.handle_requests, keyring)
+    rpc = authenticated(masked(dispatcher.handle_requests), keyring)
     routes: list[BaseRoute] = [
         Route(A2A_CARD_PATH, card, methods=["GET"]),
         Route(RPC_PATH, rpc, methods=["POST"]),

@@ -26,8 +26,15 @@ from outrider.server.a2a_edge.inbound import run_spec
 from outrider.server.a2a_edge.links import Caller
 from outrider.server.a2a_edge.parts import TaskRef
 from outrider.server.a2a_edge.replies import FormReply, read_reply
-from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
+from outrider.server.core.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+)
+from outrider.server.core.request_ids import Started
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.starting import RunSpec
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_pb2
 
@@ -57,10 +64,24 @@ class A2ATasks:
         if message.task_id:
             return await self._answer(message, caller)
         spec = run_spec(message, message.context_id or uuid.uuid4().hex)
-        started = await self._runs.start(
-            spec, caller.principal, params_at="message.data.", options_at="message.data.options."
-        )  # returns once committed: another replica can read the task once it is named
+        # The messageId is the start's idempotency key: the same message sent again (a retry
+        # after a lost answer) is the same task. A2A lets agents use it so, not refuse a reuse:
+        # the id sent again with another message starts a task of its own (the TCK does that).
+        try:
+            started = await self._start(spec, caller, message.message_id)
+        except AlreadyExists:
+            started = await self._start(spec, caller, "")
         return Begun(_id(started.run), cancel_on_disconnect=spec.options.cancel_on_disconnect)
+
+    async def _start(self, spec: RunSpec, caller: Caller, request_id: str) -> Started:
+        """Returns once committed: another replica can read the task once it is named."""
+        return await self._runs.start(
+            spec,
+            caller.principal,
+            params_at="message.data.",
+            options_at="message.data.options.",
+            request_id=request_id,
+        )
 
     async def _answer(self, message: a2a.Message, caller: Caller) -> Begun:
         run = self._task_run(message.task_id, caller)

@@ -360,7 +360,7 @@ class BrowserRun:
     async def _perform(self, call: ToolCall, iteration_id: str) -> ActionResult:
         runner = self._runner(iteration_id)
         if call.name == "request_input":
-            form = FormInput(runner, self.ctx.ask_input)
+            form = FormInput(runner, self.ctx.ask_input, self.reporter.status)
             requested = await form.request(
                 list(call.arguments["refs"]), call.arguments["reason"], iteration_id
             )
@@ -394,7 +394,7 @@ class BrowserRun:
         values, the caller is asked again (interactive:form_data:error) before the model goes on."""
         filled, self.filled_form = self.filled_form, None
         assert filled is not None
-        form = FormInput(runner, self.ctx.ask_input)
+        form = FormInput(runner, self.ctx.ask_input, self.reporter.status)
         note = await form.after_submit(filled)
         if note is None:
             return result

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from outrider.server.console_edge import figures, reasons
+from outrider.server.core.principals import Scope, scope_names
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
@@ -36,7 +37,9 @@ def environment() -> jinja2.Environment:
         "cost": figures.cost,
         "ordinal": figures.ordinal,
         "reason": reasons.words,
+        "scope_names": scope_names,
     }
+    env.globals["scopes"] = {scope.name.lower(): scope.value for scope in Scope}
     return env
 
 

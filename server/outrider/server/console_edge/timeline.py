@@ -12,6 +12,8 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from outrider.client.events import form_request
+from outrider.client.wording import approval_question, form_question
 from outrider.server.console_edge import event_words
 from outrider.server.core.events.names import event_name
 from outrider.v1 import run_event_pb2
@@ -92,7 +94,7 @@ def row(
 ) -> Row:
     """The event's line; `named`: its name and payload_dict when the caller has them."""
     name, data = named or (event_name(event), payload_dict(event))
-    label = event_words.label(name, data)
+    label = asked(event) or event_words.label(name, data)
     return Row(
         sequence=event.sequence,
         time=event.time,
@@ -117,6 +119,14 @@ def payload_dict(event: run_event_pb2.RunEvent) -> dict[str, Any]:
     data.pop("image_data", None)  # an inline screenshot: shown in the filmstrip, not as text
     data.pop("answer_url", None)
     return data
+
+
+def asked(event: run_event_pb2.RunEvent) -> str:
+    """A question says it in a person's words, as its answer form does ("" for other events)."""
+    if event.HasField("approval_requested"):
+        return approval_question(event.approval_requested)
+    form = form_request(event)  # a re-request too
+    return form_question(form) if form is not None else ""
 
 
 def _summary(data: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ from outrider.server.core.names import (
     parse_run_name,
 )
 from outrider.server.core.principals import Principal
+from outrider.server.core.request_ids import check_request_id
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.starting import RunSpec
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
@@ -27,6 +28,7 @@ T = TypeVar("T")
 _STATUS: tuple[tuple[type[errors.OutriderError], str], ...] = (
     (errors.InvalidArgument, "INVALID_ARGUMENT"),
     (errors.NotFound, "NOT_FOUND"),
+    (errors.AlreadyExists, "ALREADY_EXISTS"),
     (errors.FailedPrecondition, "FAILED_PRECONDITION"),
     (errors.OutOfRange, "OUT_OF_RANGE"),
     (errors.ResourceExhausted, "RESOURCE_EXHAUSTED"),
@@ -75,13 +77,17 @@ class CoreBackend:
     def holding(self) -> AbstractContextManager[None]:
         return self._runs.log.watcher()
 
-    async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
+    async def start(
+        self, params: Params, options: params_pb2.RunOptions, request_id: str
+    ) -> run_pb2.Run:
         automate = isinstance(params, params_pb2.AutomateParams)
         kind = run_pb2.RUN_KIND_AUTOMATE if automate else run_pb2.RUN_KIND_RESEARCH
         spec = RunSpec(kind, params, options)
-        # No request id: an MCP tool call has none to give (a start returns once its run is
-        # committed, so every replica reads it as soon as the caller knows it).
-        started = await _awaited(lambda: self._runs.start(spec, self._principal, "", "options."))
+        with _translated():
+            key = check_request_id(request_id, "request_id")
+        started = await _awaited(
+            lambda: self._runs.start(spec, self._principal, "", "options.", request_id=key)
+        )
         return started.run
 
     async def follow(self, run: str, after: int) -> AsyncGenerator[run_event_pb2.RunEvent, None]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -34,6 +35,7 @@ from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
+log = logging.getLogger(__name__)
 _LAST_RESPONSE = 0.2  # seconds for the last call's response to leave before sessions close
 _STATE_SECONDS_MIN = 600.0  # a question's think time per round, at least the SDK's default
 

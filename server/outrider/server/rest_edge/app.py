@@ -27,6 +27,7 @@ from outrider.server.rest_edge.routes import Routes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
+from outrider.server.telemetry.incidents import incident
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,8 @@ def mapped(endpoint: Endpoint) -> Endpoint:
         except OutriderError as error:
             return error_response(error)
         except Exception:
-            log.exception("unexpected error in %s %s", request.method, request.url.path)
-            return internal_response()
+            where = (request.method, request.url.path)
+            return internal_response(incident(log, "unexpected error in %s %s", *where))
 
     return wrapper
 

@@ -11,6 +11,7 @@ file leaves the previous keys in force.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from outrider.server.core.errors import Unauthenticated
 from outrider.server.core.principals import ANONYMOUS, Principal
@@ -48,6 +49,7 @@ class Keyring:
         return KeyTable(
             {**self._legacy.by_hash, **loaded.by_hash},
             dict(loaded.by_certificate),
+            dict(loaded.offers),
         )
 
     def reload(self) -> bool:
@@ -65,6 +67,12 @@ class Keyring:
     def enabled(self) -> bool:
         """False when no key, certificate or issuer is configured: every caller is anonymous."""
         return self._file is not None or len(self._table) > 0 or self.tokens is not None
+
+    def offering(self, principal: Principal) -> Principal:
+        """The principal with the models the key file offers its tenant, if it offers any
+        (whatever the credential: a key, a certificate or a token)."""
+        offer = self._table.offers.get(principal.tenant)
+        return principal if offer is None else replace(principal, models=offer)
 
     def by_key(self, key: str) -> Principal | None:
         return self._table.by_hash.get(key_hash(key))
@@ -87,6 +95,12 @@ def authenticate(
     """The caller's principal from its `authorization` header (a key, or an access token for
     `door`, checked with the IdP's keys known now) or its client certificate's common name; a
     credential, when sent, must be valid even if a certificate would map."""
+    return keyring.offering(_principal(keyring, authorization, peer_name, door))
+
+
+def _principal(
+    keyring: Keyring, authorization: str | None, peer_name: str | None, door: Door
+) -> Principal:
     if not keyring.enabled:
         return ANONYMOUS
     denied = _DENIED if keyring.tokens is None else _DENIED_WITH_TOKENS
@@ -113,7 +127,7 @@ async def authenticate_call(
     credential = bearer(authorization) if authorization else None
     if credential and _is_token(keyring, credential) and keyring.by_key(credential) is None:
         assert keyring.tokens is not None
-        return await keyring.tokens.principal(credential, door)
+        return keyring.offering(await keyring.tokens.principal(credential, door))
     return authenticate(keyring, authorization, peer_name, door)
 
 

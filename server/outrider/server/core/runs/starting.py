@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from outrider.server.core import clock, validation
 from outrider.server.core.cluster.relay import Relay, worker_address
@@ -74,8 +74,10 @@ class Starter:
         request_id: str,
         relay: tuple[Relay, float] | None,
     ) -> Started:
-        """See `RunManager.start`; `relay`: the relay and its patience, on an API-only replica."""
-        self._check_start(spec, principal, *where)
+        """See `RunManager.start`; `relay`: the relay and its patience, on an API-only replica.
+        The request id and a relayed start keep the caller's words; the run records the model
+        spec its `options.model` stands for."""
+        chosen = self._check_start(spec, principal, *where)
         ttl = self._settings.idempotency_ttl
         key = start_key(spec.kind, spec.params, spec.options, principal, request_id, ttl)
         if key is not None and (found := await self._store.find_start(key)) is not None:
@@ -83,7 +85,7 @@ class Starter:
         if relay is not None:
             address = await worker_address(self._store, relay[1])
             return await relay[0].start(address, spec.params, spec.options, principal, request_id)
-        return await self._create(spec, principal, key)
+        return await self._create(chosen, principal, key)
 
     async def _create(self, spec: RunSpec, principal: Principal, key: StartKey | None) -> Started:
         agent = self._agents.get(spec.kind)
@@ -149,12 +151,25 @@ class Starter:
 
     def _check_start(
         self, spec: RunSpec, principal: Principal, params_at: str, options_at: str
-    ) -> None:
-        """What every start checks, wherever the run is then executed."""
+    ) -> RunSpec:
+        """What every start checks, wherever the run is then executed; the spec with the model
+        its caller chose (see `validation.chosen_model`)."""
         principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
+        model = validation.chosen_model(
+            spec.options.model,
+            principal.offered_models(self._settings.models),
+            self._settings.scripted_model_dirs,
+            f"{options_at}model",
+        )
         if not self._executions.accepting:
             raise Unavailable("the server is shutting down and accepts no new runs")
+        if model == spec.options.model:
+            return spec
+        options = params_pb2.RunOptions()
+        options.CopyFrom(spec.options)
+        options.model = model
+        return replace(spec, options=options)
 
     def _admit(self, principal: Principal) -> None:
         """The principal's own quotas first, then the server-wide room (executing slots plus the
