@@ -29,7 +29,8 @@ from tests.console.support import (
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-MODEL = "scripted:console-priced"
+MODEL = "scripted:console-priced"  # the scenario's name for its model, which the price names
+SCENARIO = SCENARIOS / "browser" / "console_operating.yaml"
 PRICE = Price(input=3.0, output=15.0)  # US dollars per million tokens
 TASK = "Subscribe to the newsletter with ada@example.com"
 CANARY = "hunter2-canary-7731"
@@ -41,7 +42,8 @@ TOKENS_IN, TOKENS_OUT = 1200 + 2400 + 2500 + 2600 + 900, 150 + 60 + 40 + 50 + 30
 async def console(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Console]:
     async with console_server(
         tmp_path_factory.mktemp("operating"),
-        model=f"scripted:{SCENARIOS / 'browser' / 'console_operating.yaml'}",
+        model=f"scripted:{SCENARIO}",
+        models={"priced": f"scripted:{SCENARIO}"},  # the operator's offer to callers
         max_concurrent_runs=1,
         providers=ProviderSettings(prices={MODEL: PRICE}),
     ) as server:
@@ -59,6 +61,10 @@ async def subscribed(console: Console) -> str:
     await page.get_by_text("The action firewall and recipes").click()
     await page.get_by_label("Trusted hosts").fill("127.0.0.1")
     await page.get_by_label("Step limit").fill("10")
+    model = page.get_by_label("Model", exact=True)
+    offered = await model.locator("option").all_inner_texts()
+    assert offered == ["The server's model (scripted)", "priced (scripted)"], offered
+    await model.select_option("priced")
     await part_shot(page, "main", "start-form")
     assert await accessibility_problems(page) == []
     await page.get_by_role("button", name="Start the run").click()
@@ -84,7 +90,7 @@ async def test_a_run_started_from_the_console_runs_as_the_form_said(
     assert run.automate.url == f"{console.sites}/browser/newsletter.html"
     assert list(run.automate.trusted_hostnames) == ["127.0.0.1"]
     assert run.automate.max_iterations == 10 and not run.automate.interactive
-    assert not run.options.model  # the server's own model: the form offers no other today
+    assert run.options.model == f"scripted:{SCENARIO}"  # the spec "priced" stands for
     assert (run.usage.steps, run.usage.input_tokens, run.usage.output_tokens) == (
         3,
         TOKENS_IN,
@@ -184,6 +190,22 @@ async def test_a_refused_start_keeps_what_was_typed_but_secrets(console: Console
     await expect(page.get_by_role("alert")).to_contain_text("type them again")
     await shot(page, "start-refused", full_page=False)
     assert await accessibility_problems(page) == []
+    await page.context.close()
+
+
+async def test_a_model_the_form_does_not_offer_is_refused(console: Console) -> None:
+    page = await console.signed_in("alice")
+    await page.goto(f"{console.base}/start")
+    await page.get_by_label(re.compile("^Task")).fill(TASK)
+    forged = "openai-compatible:x@http://127.0.0.1:9/v1"
+    await page.get_by_label("Model", exact=True).evaluate(
+        "(select, value) => { select.add(new Option('forged', value)); select.value = value; }",
+        forged,
+    )
+    async with page.expect_response(lambda r: r.request.method == "POST") as refused:
+        await page.get_by_role("button", name="Start the run").click()
+    assert (await refused.value).status == 400
+    await expect(page.locator("#error-model")).to_contain_text("one of the models offered")
     await page.context.close()
 
 

@@ -29,7 +29,7 @@ from outrider.server.console_edge.now_line import NowLine
 from outrider.server.console_edge.run_page import run_id_of
 from outrider.server.console_edge.steps import StepsBuilder, StepView
 from outrider.server.console_edge.templating import Pages, base_of
-from outrider.server.console_edge.timeline import Row, payload_dict
+from outrider.server.console_edge.timeline import Row, asked, payload_dict
 from outrider.server.console_edge.views import run_view
 from outrider.server.core.errors import InvalidArgument, NotFound, OutriderError, Unauthenticated
 from outrider.server.core.events.log import WatchBatch
@@ -61,7 +61,7 @@ class _Shown:
     def feed(self, event: run_event_pb2.RunEvent) -> tuple[bool, str, dict[str, Any]]:
         """(whether the event began a step, its name, its payload)."""
         name, data = event_name(event), payload_dict(event)
-        self.now.feed(name, data)
+        self.now.feed(name, data, asked(event))
         return self.steps.feed(event, name, data), name, data
 
 

@@ -1,11 +1,8 @@
-"""The models the start form offers: the one place the console asks which models a principal may
-name in `options.model`.
-
-Today the server keeps no list of models its callers may choose (issue 33 adds it: OUTRIDER_MODELS
-and a tenant's `models` in the key file, read by `Principal.offered_models(settings.models)`), so
-the form offers the server's own model only and sends no `options.model`: it never lets a person
-type a provider string, a file path or a URL. When that list exists, `offered` returns it and the
-form offers each name; the core checks the choice again at the start, as for every door.
+"""The models the start form offers: the one place the console asks which models a principal
+may name in `options.model`. They are the operator's offer (OUTRIDER_MODELS, or the principal's
+tenant's `models` in the key file: `Principal.offered_models`), by name; the server's own model
+comes first and sends no `options.model`. The form never lets a person type a provider string, a
+file path or a URL, and the core checks the choice again at the start, as for every door.
 """
 
 from __future__ import annotations
@@ -26,11 +23,21 @@ class ModelChoice:
 
 def offered(settings: Settings, principal: Principal) -> list[ModelChoice]:
     """The models `principal` may start a run with, the server's own first."""
-    spec = settings.model
-    shown = spec.partition(":")[0] if "/" in spec else spec  # never a path or a URL
-    label = f"The server's model ({shown})" if shown else "The server's model"
-    return [ModelChoice(SERVER_MODEL, label)]
+    own = _shown(settings.model)
+    choices = [
+        ModelChoice(SERVER_MODEL, f"The server's model ({own})" if own else "The server's model")
+    ]
+    for name, spec in sorted(principal.offered_models(settings.models).items()):
+        shown = _shown(spec)
+        label = name if shown in ("", name) else f"{name} ({shown})"
+        choices.append(ModelChoice(name, label))
+    return choices
 
 
 def allowed(value: str, settings: Settings, principal: Principal) -> bool:
     return any(choice.value == value for choice in offered(settings, principal))
+
+
+def _shown(spec: str) -> str:
+    """A model spec as the form shows it: its provider alone when it holds a path or a URL."""
+    return spec.partition(":")[0] if "/" in spec else spec

@@ -29,7 +29,8 @@ class NowLine:
         self._driver = ""
         self.shown = ""  # the sentence the page shows
 
-    def feed(self, name: str, data: dict[str, Any]) -> None:
+    def feed(self, name: str, data: dict[str, Any], asked: str = "") -> None:
+        """One event the page shows, in order; `asked`: a question's words (timeline.asked)."""
         if name == "browser:navigated":
             self._host = host(str(data.get("url", "")))
         if name == "run_queued":
@@ -39,11 +40,12 @@ class NowLine:
         activity = event_words.doing(name, data, self._host)
         if activity:
             self._activity = activity
-        self._questions(name, data)
+        self._questions(name, data, asked)
 
-    def _questions(self, name: str, data: dict[str, Any]) -> None:
+    def _questions(self, name: str, data: dict[str, Any], asked: str) -> None:
         if name in _ASKING:
-            self._asked[str(data.get(_ASKING[name], ""))] = _waiting_for(name, data)
+            words = _sentence_part(asked) if asked else _waiting_for(name, data)
+            self._asked[str(data.get(_ASKING[name], ""))] = words
         elif name in _ANSWERED:
             self._asked.pop(str(data.get(_ANSWERED[name], "")), None)
         elif name == "takeover_started":
@@ -64,6 +66,12 @@ class NowLine:
         if run.queued:
             return f"Queued: {ordinal(place)} in line" if place else "Queued: waiting to start"
         return self._activity or "Starting"
+
+
+def _sentence_part(sentence: str) -> str:
+    """ "The agent needs Email." -> "the agent needs Email", to follow "Waiting for you: "."""
+    text = sentence.rstrip(".")
+    return text[:1].lower() + text[1:] if text[:4] == "The " else text
 
 
 def _waiting_for(name: str, data: dict[str, Any]) -> str:
