@@ -72,7 +72,8 @@ async def test_typescript_sdk_client(mcp_case: McpCase, transport: str, behaviou
     report = await run_client(mcp_case, transport, behaviour)
 
     assert report["names"] == [
-        "automate", "research", "get_run", "list_runs", "cancel_run", "read_artifact"
+        "automate", "research", "get_run", "list_runs", "cancel_run", "start_session",
+        "end_session", "read_artifact",
     ]  # fmt: skip
     content = report["result"]["structuredContent"]
     assert (content["state"], content["final_answer"]) == ("succeeded", ANSWERS[behaviour])

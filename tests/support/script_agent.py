@@ -30,6 +30,7 @@ from google.protobuf import json_format
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.errors import FailedPrecondition
 from outrider.server.core.runs.agent import Params, RunContext
+from outrider.server.core.runs.session_seats import SessionView
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import browser_control_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
@@ -52,6 +53,8 @@ class ScriptAgent:
     """Records what it received from the caller so tests can check values reached the agent."""
 
     received_inputs: list[dict[str, str]] = field(default_factory=list)
+    # what runs in a session were told of it (its memory of earlier runs), in order
+    session_views: list[SessionView] = field(default_factory=list)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         scenario = options.model.removeprefix("scripted:")
@@ -66,6 +69,8 @@ class ScriptAgent:
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         plan = instructions(ctx)
+        if ctx.session is not None:
+            self.session_views.append(ctx.session)
         if plan.get("visit"):
             async with httpx.AsyncClient(timeout=10) as http:
                 await http.get(str(plan["visit"]))

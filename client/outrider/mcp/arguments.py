@@ -14,6 +14,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from outrider.client.requests import research_mode, run_name
+from outrider.client.session_service import session_name
 from outrider.mcp.backend import Params
 from outrider.mcp.errors import Refused
 from outrider.mcp.tools import KINDS, STATES
@@ -112,7 +113,8 @@ class _Args:
 def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
     """`interactive`: the client can answer questions; otherwise the agent asks none and
     actions that would need an approval are refused at once."""
-    args = _Args(given, frozenset({"task", "url", "data", "guardrails", "options", "request_id"}))
+    keys = {"task", "url", "data", "guardrails", "session", "options", "request_id"}
+    args = _Args(given, frozenset(keys))
     request_id = args.request_id()
     params = params_pb2.AutomateParams(
         task=args.text("task", required=True),
@@ -130,6 +132,7 @@ def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
     run_options.allowed_domains.extend(options.texts("allowed_domains"))
     run_options.blocked_domains.extend(options.texts("blocked_domains"))
     run_options.refuse_held_actions = not interactive
+    run_options.session = session_name(args.text("session"))
     _check_all(args, options)
     if data:
         params.data.CopyFrom(_struct(data))
@@ -137,12 +140,13 @@ def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
 
 
 def research_start(given: Mapping[str, Any] | None) -> Start:
-    args = _Args(given, frozenset({"query", "mode", "options", "request_id"}))
+    args = _Args(given, frozenset({"query", "mode", "session", "options", "request_id"}))
     request_id = args.request_id()
     query = args.text("query", required=True)
     mode = args.choice("mode", ("fast", "balanced", "deep", "max", "ultra")) or "fast"
     options = _Args(args.mapping("options"), _RUN_OPTION_KEYS, "options.")
     run_options = _run_options(options)
+    run_options.session = session_name(args.text("session"))
     _check_all(args, options)
     params = params_pb2.ResearchParams(query=query, mode=research_mode(mode))
     return Start(params, run_options, request_id)
@@ -195,9 +199,39 @@ def artifact_arg(given: Mapping[str, Any] | None) -> str:
     return name
 
 
+@dataclass(frozen=True)
+class NewSession:
+    kind: int
+    start_url: str
+    idle_timeout: int | None  # seconds
+    max_life: int | None
+
+
+def start_session_args(given: Mapping[str, Any] | None) -> NewSession:
+    keys = frozenset({"kind", "start_url", "idle_timeout_seconds", "max_life_seconds"})
+    args = _Args(given, keys)
+    kind = args.choice("kind", KIND_VALUES) or "automate"
+    start_url = args.text("start_url")
+    idle = args.integer("idle_timeout_seconds", 1, 2**31 - 1)
+    life = args.integer("max_life_seconds", 1, 2**31 - 1)
+    args.check()
+    return NewSession(KIND_VALUES[kind], start_url, idle, life)
+
+
+def end_session_args(given: Mapping[str, Any] | None) -> tuple[str, str]:
+    args = _Args(given, frozenset({"session", "reason"}))
+    session = args.text("session", required=True)
+    reason = args.text("reason")
+    args.check()
+    return session_name(session), reason
+
+
 def argument_path(field: str) -> str:
     """The tool argument a server-side violation names (the contract's field path): parameters
-    that the tools take as options move under "options."."""
+    that the tools take as options move under "options.", the session is an argument of its
+    own."""
+    if field == "options.session":
+        return "session"
     field = field.removeprefix("params.").removeprefix("automate.").removeprefix("research.")
     if field.startswith(("trusted_hostnames", "max_iterations")):
         return f"options.{field}"

@@ -6,12 +6,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from datetime import timedelta
 
 from outrider.client import AsyncClient, InvalidArgumentError, Options, RPCError
 from outrider.mcp.arguments import argument_path
 from outrider.mcp.backend import Artifact, Params
 from outrider.mcp.errors import Refused
-from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
+from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2, session_pb2
 
 NO_ANSWER_PAGE = (
     "the server gave no one-time answer page for this question (it serves no console, or this "
@@ -49,6 +50,7 @@ class GrpcBackend:
             blocked_domains=tuple(options.blocked_domains),
             omit_prompts=options.omit_prompts,
             refuse_held_actions=options.refuse_held_actions,
+            session=options.session,
         )
         with _translated():
             # without one, the client library makes a request id of its own for its retries
@@ -123,3 +125,28 @@ class GrpcBackend:
                 "ANSWER_LINK_NOT_ABSOLUTE",
             )
         return url
+
+    async def create_session(
+        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+    ) -> session_pb2.Session:
+        with _translated():
+            return await self._client.sessions.create(
+                _KIND_NAMES[kind],
+                start_url=start_url,
+                idle_timeout=_seconds(idle_timeout),
+                max_life=_seconds(max_life),
+            )
+
+    async def end_session(self, session: str, reason: str) -> session_pb2.Session:
+        with _translated():
+            return await self._client.sessions.end(session, reason=reason)
+
+
+_KIND_NAMES: dict[int, str] = {
+    run_pb2.RUN_KIND_AUTOMATE: "automate",
+    run_pb2.RUN_KIND_RESEARCH: "research",
+}
+
+
+def _seconds(value: int | None) -> timedelta | None:
+    return None if value is None else timedelta(seconds=value)

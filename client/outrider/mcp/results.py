@@ -12,7 +12,7 @@ from outrider.mcp.errors import Refused
 from outrider.mcp.questions import Question
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import research_events_pb2 as rv
-from outrider.v1 import run_event_pb2, run_pb2
+from outrider.v1 import run_event_pb2, run_pb2, session_pb2
 
 _TASK_CHARS = 200
 PICK_UP = (
@@ -165,6 +165,27 @@ def _summary(run: run_pb2.Run) -> dict[str, Any]:
     if run.HasField("outcome"):
         summary["success"] = run.outcome.success
     return summary
+
+
+def session_result(session: session_pb2.Session) -> types.CallToolResult:
+    state = session_pb2.SessionState.Name(session.state).removeprefix("SESSION_STATE_").lower()
+    shown: dict[str, Any] = {
+        "session": session.name,
+        "kind": kind_name(session.kind),
+        "state": state,
+        "current_url": session.current_url,
+        "run_count": session.run_count,
+        "expire_time": session.expire_time.ToJsonString(),
+    }
+    if session.end_reason:
+        shown["end_reason"] = session_pb2.SessionEndReason.Name(session.end_reason).replace(
+            "SESSION_END_REASON_", "SESSION_"
+        )
+    where = f" on {session.current_url}" if session.current_url else ""
+    text = f"{session.name} ({shown['kind']}) is {state}{where}."
+    if state != "ended":
+        text += f' Pass session="{session.name}" to run in it.'
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=shown)
 
 
 def refusal(error: Refused) -> types.CallToolResult:

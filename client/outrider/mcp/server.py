@@ -44,7 +44,8 @@ INSTRUCTIONS = (
     "Outrider runs a browser agent (automate) and a web research agent (research). Both report "
     "progress while they work and return structured results; the browser agent may ask the "
     "user for form values and approvals through this client. Runs outlive calls: get_run "
-    "(wait=true) picks up a run whose call was interrupted; list_runs finds runs."
+    "(wait=true) picks up a run whose call was interrupted; list_runs finds runs. "
+    "start_session keeps a browser open between runs: pass its session to automate."
 )
 BackendOf = Callable[[ServerRequestContext[Any, Any]], Backend]
 
@@ -234,6 +235,23 @@ async def _read_artifact(call: Call) -> Result:
     )
 
 
+# sessions
+
+
+async def _start_session(call: Call) -> Result:
+    new = arguments.start_session_args(call.args)
+    session = await call.backend.create_session(
+        new.kind, new.start_url, new.idle_timeout, new.max_life
+    )
+    return results.session_result(session)
+
+
+async def _end_session(call: Call) -> Result:
+    session, reason = arguments.end_session_args(call.args)
+    ended = await call.backend.end_session(session, reason or "ended through MCP")
+    return results.session_result(ended)
+
+
 _HANDLERS: dict[str, Callable[[Call], Awaitable[Result]]] = {
     tools.AUTOMATE: _automate,
     tools.RESEARCH: _research,
@@ -241,4 +259,6 @@ _HANDLERS: dict[str, Callable[[Call], Awaitable[Result]]] = {
     tools.LIST_RUNS: _list_runs,
     tools.CANCEL_RUN: _cancel_run,
     tools.READ_ARTIFACT: _read_artifact,
+    tools.START_SESSION: _start_session,
+    tools.END_SESSION: _end_session,
 }

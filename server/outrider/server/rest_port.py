@@ -49,6 +49,7 @@ from outrider.server.console_edge.app import build_console
 from outrider.server.console_edge.live_view import MAX_INPUT_BYTES
 from outrider.server.core.interactions.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.front_door import front_door_routes
 from outrider.server.mcp_edge.app import MAX_BODY_BYTES as MAX_MCP_BODY
 from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
@@ -81,12 +82,17 @@ class MountedEdge:
     stopping: Stopping | None = None
 
 
-def rest_server(settings: Settings, runs: RunManager, keyring: Keyring) -> RestServer:
-    """The REST port's server with every edge the settings ask for; request bodies stop
-    arriving first when it stops."""
+def rest_server(
+    settings: Settings,
+    runs: RunManager,
+    keyring: Keyring,
+    sessions: SessionManager | None = None,
+) -> RestServer:
+    """The REST port's server with every edge the settings ask for (`sessions`: the session
+    routes and tools too); request bodies stop arriving first when it stops."""
     bodies = BodyLimits(settings.body_read_timeout)
-    edges = edges_beside_the_api(runs, settings, keyring, bodies)
-    api = bodies.guard(build_api(runs, settings, keyring), MAX_API_BODY, body_refusal)
+    edges = edges_beside_the_api(runs, settings, keyring, bodies, sessions)
+    api = bodies.guard(build_api(runs, settings, keyring, sessions), MAX_API_BODY, body_refusal)
     app = composed(api, edges, settings, keyring)
     stopping = [bodies.stop, *(edge.stopping for edge in edges if edge.stopping)]
     return RestServer(settings, app, stopping)
@@ -112,7 +118,11 @@ def composed(
 
 
 def edges_beside_the_api(
-    runs: RunManager, settings: Settings, keyring: Keyring, bodies: BodyLimits
+    runs: RunManager,
+    settings: Settings,
+    keyring: Keyring,
+    bodies: BodyLimits,
+    sessions: SessionManager | None = None,
 ) -> list[MountedEdge]:
     """Each edge behind its body guard: its limit, its error shape; the front door first."""
     edges = [MountedEdge(front_door_routes(settings))]
@@ -122,9 +132,9 @@ def edges_beside_the_api(
         to_root = Route(CONSOLE_PATH, _to_console_root, methods=["GET", "HEAD"])
         edges.append(MountedEdge([to_root, Mount(CONSOLE_PATH, console)]))
     if settings.a2a:
-        edges.append(MountedEdge(_a2a_routes(runs, settings, keyring, bodies)))
+        edges.append(MountedEdge(_a2a_routes(runs, settings, keyring, bodies, sessions)))
     if settings.mcp:
-        mcp = McpEdge(runs, settings, keyring)
+        mcp = McpEdge(runs, settings, keyring, sessions)
         guarded = bodies.guard(mcp.app, MAX_MCP_BODY, mcp_body_refusal)
         routes = [Route(MCP_PATH, guarded), *mcp.metadata_routes]
         edges.append(MountedEdge(routes, mcp.lifespan, mcp.stop))
@@ -132,11 +142,15 @@ def edges_beside_the_api(
 
 
 def _a2a_routes(
-    runs: RunManager, settings: Settings, keyring: Keyring, bodies: BodyLimits
+    runs: RunManager,
+    settings: Settings,
+    keyring: Keyring,
+    bodies: BodyLimits,
+    sessions: SessionManager | None,
 ) -> list[BaseRoute]:
     """Routes of any method to the A2A agent's app (its own router answers 405), so that its
     CORS preflights reach the browser guard in front of it."""
-    a2a = build_a2a(runs, settings, keyring)
+    a2a = build_a2a(runs, settings, keyring, sessions)
     guarded = Starlette(
         routes=a2a.routes,
         middleware=[

@@ -46,7 +46,7 @@ def check_automate(params: params_pb2.AutomateParams, prefix: str) -> None:
         *_nul_free(params, prefix),
         *_required_text(params.task, f"{prefix}task", MAX_TASK_CHARS),
         *_at_most(params.guardrails, f"{prefix}guardrails", MAX_GUARDRAILS_CHARS),
-        *_http_url(params.url, f"{prefix}url"),
+        *http_url_violations(params.url, f"{prefix}url"),
         *_bounded(params, "max_iterations", 1, 100, prefix),
         *_bounded(params, "max_validation_attempts", 1, 10, prefix),
         *_hostnames(params.trusted_hostnames, f"{prefix}trusted_hostnames"),
@@ -252,7 +252,7 @@ def _at_most(value: str, path: str, limit: int) -> list[FieldViolation]:
     return []
 
 
-def _http_url(value: str, path: str) -> list[FieldViolation]:
+def http_url_violations(value: str, path: str) -> list[FieldViolation]:
     if not value:
         return []
     if _URL_FORBIDDEN.search(value):

@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute
 from starlette.types import Receive, Scope, Send
 
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.mcp_edge.guard import body_refusal
 from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.access import MCP_PATH
@@ -39,8 +40,14 @@ MAX_BODY_BYTES = 4 * 1024 * 1024  # what the SDK's transport takes by default
 
 
 class McpEdge:
-    def __init__(self, runs: RunManager, settings: Settings, keyring: Keyring) -> None:
-        self._made = (runs, settings, keyring)
+    def __init__(
+        self,
+        runs: RunManager,
+        settings: Settings,
+        keyring: Keyring,
+        sessions: SessionManager | None = None,
+    ) -> None:
+        self._made = (runs, settings, keyring, sessions)
         self._serving: asyncio.Future[McpServing] | None = None
         self._task: asyncio.Task[None] | None = None
 

@@ -8,6 +8,8 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mappi
 from contextlib import AbstractContextManager
 from typing import TypeVar
 
+from google.protobuf import duration_pb2
+
 from outrider.mcp.arguments import argument_path
 from outrider.mcp.backend import Artifact, Params
 from outrider.mcp.errors import Refused
@@ -16,12 +18,14 @@ from outrider.server.core.names import (
     parse_artifact_name,
     parse_interaction_name,
     parse_run_name,
+    parse_session_name,
 )
 from outrider.server.core.principals import Principal
 from outrider.server.core.request_ids import check_request_id
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.starting import RunSpec
-from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
+from outrider.server.core.sessions.manager import SessionManager
+from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2, session_pb2
 from outrider.v1 import run_event_pb2 as rp
 
 T = TypeVar("T")
@@ -67,10 +71,17 @@ async def _awaited(call: Callable[[], Awaitable[T]]) -> T:
 class CoreBackend:
     partial_answers = True  # held by this replica when it executes the run (else sent whole)
 
-    def __init__(self, runs: RunManager, principal: Principal, origin: str) -> None:
+    def __init__(
+        self,
+        runs: RunManager,
+        principal: Principal,
+        origin: str,
+        sessions: SessionManager | None = None,
+    ) -> None:
         """`origin`: where the caller reached this server (scheme://host[:port][/prefix]),
         for answer links when OUTRIDER_PUBLIC_URL does not make them absolute."""
         self._runs = runs
+        self._sessions = sessions
         self._principal = principal
         self._origin = origin.rstrip("/")
 
@@ -175,3 +186,27 @@ class CoreBackend:
         if not url:
             raise Refused("FAILED_PRECONDITION", f"{interaction} is no longer pending")
         return self._origin + url if url.startswith("/") else url
+
+    async def create_session(
+        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+    ) -> session_pb2.Session:
+        durations = (_duration(idle_timeout), _duration(max_life))
+        sessions = self._session_manager()
+        return await _awaited(
+            lambda: sessions.create(kind, start_url, durations, {}, "", self._principal)
+        )
+
+    async def end_session(self, session: str, reason: str) -> session_pb2.Session:
+        sessions = self._session_manager()
+        with _translated():
+            session_id = parse_session_name(session, "session")
+        return await _awaited(lambda: sessions.end(session_id, reason, self._principal))
+
+    def _session_manager(self) -> SessionManager:
+        if self._sessions is None:
+            raise Refused("UNIMPLEMENTED", "this server keeps no sessions", "NOT_IMPLEMENTED")
+        return self._sessions
+
+
+def _duration(seconds: int | None) -> duration_pb2.Duration | None:
+    return None if seconds is None else duration_pb2.Duration(seconds=seconds)

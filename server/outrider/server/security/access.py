@@ -19,6 +19,7 @@ Requirement = Scope | Literal["open", "authenticated"]
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
 _BROWSER = "/outrider.v1.BrowserControlService/"
+_SESSIONS = "/outrider.v1.SessionService/"
 HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -47,6 +48,12 @@ GRPC_METHODS: dict[str, Requirement] = {
     _BROWSER + "ForwardInput": Scope.BROWSER_CONTROL,
     _BROWSER + "HandBack": Scope.BROWSER_CONTROL,
     _BROWSER + "DeclineTakeover": Scope.INTERACTIONS_ANSWER,
+    # A session holds a browser as a run does: the runs' scopes, verb for verb.
+    _SESSIONS + "CreateSession": Scope.RUNS_START,
+    _SESSIONS + "GetSession": Scope.RUNS_READ,
+    _SESSIONS + "ListSessions": Scope.RUNS_READ,
+    _SESSIONS + "EndSession": Scope.RUNS_CANCEL,
+    _SESSIONS + "StreamSessionEvents": Scope.RUNS_READ,
     **dict.fromkeys(HEALTH_METHODS, OPEN),
     **dict.fromkeys(REFLECTION_METHODS, OPEN),
 }
@@ -62,6 +69,11 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("DELETE", "/v1/runs/{runId}"): Scope.RUNS_DELETE,
     ("GET", "/v1/runs/{runId}/events"): Scope.RUNS_READ,
     ("GET", "/v1/runs/{runId}/artifacts/{artifactId}"): Scope.RUNS_READ,
+    ("POST", "/v1/sessions"): Scope.RUNS_START,
+    ("GET", "/v1/sessions"): Scope.RUNS_READ,
+    ("GET", "/v1/sessions/{sessionId}"): Scope.RUNS_READ,
+    ("POST", "/v1/sessions/{sessionId}/end"): Scope.RUNS_CANCEL,
+    ("GET", "/v1/sessions/{sessionId}/events"): Scope.RUNS_READ,
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
     ("GET", "/healthz"): OPEN,

@@ -15,6 +15,7 @@ from outrider.server.settings.browser import BrowserSettings
 from outrider.server.settings.identity import OidcSettings
 from outrider.server.settings.providers import ProviderSettings
 from outrider.server.settings.research import ResearchSettings
+from outrider.server.settings.sessions import SessionSettings
 from outrider.server.units import parse_duration, parse_size
 
 
@@ -345,6 +346,9 @@ class Settings(BaseSettings):
     )
     research: ResearchSettings = Field(
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
+    )
+    sessions: SessionSettings = Field(
+        default_factory=SessionSettings, description="Session settings (OUTRIDER_SESSION_*)."
     )
 
     @field_validator(

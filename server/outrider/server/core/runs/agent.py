@@ -17,6 +17,7 @@ from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.interactions.resolutions import ApprovalAnswer, InputAnswer
 from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.checkpoints import Checkpoints
+from outrider.server.core.runs.session_seats import SessionView
 from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.runs.usage import UsageTally
 from outrider.server.core.secrets.redaction import Redactor
@@ -54,8 +55,9 @@ class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
     its side-effect journal (None when the core keeps none, e.g. in unit-level uses), what it
-    has used (steps, tokens, cost: Run.usage; None likewise), and for a browser run the control
-    of its live browser (watchers, takeovers, the gate that pauses the agent)."""
+    has used (steps, tokens, cost: Run.usage; None likewise), for a browser run the control
+    of its live browser (watchers, takeovers, the gate that pauses the agent), and for a run
+    in a session the session as it sees it (None otherwise)."""
 
     def __init__(
         self,
@@ -70,6 +72,7 @@ class RunContext:
         control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
         usage: UsageTally | None = None,
+        session: SessionView | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -88,6 +91,7 @@ class RunContext:
         self.control = control
         self.journal = journal
         self._usage = usage
+        self.session = session
 
     @property
     def tenant(self) -> str:
