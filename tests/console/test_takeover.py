@@ -140,8 +140,12 @@ async def test_the_keyboard_alone_signs_in_answers_approves_takes_over_and_hands
     await expect(controls).to_contain_text("You have control of the browser")
     await tab_to(page, controls.get_by_role("button", name="Send Tab"))
     await page.keyboard.press("Enter")  # the page's focus moves to its code field
-    await tab_to(page, page.locator("#screen"))
+    text = controls.get_by_label("Text", exact=True)  # hidden as typed, cleared once sent
+    await tab_to(page, text)
     await page.keyboard.type(CODE)
+    await page.keyboard.press("Enter")
+    await expect(text).to_have_value("")
+    await tab_to(page, page.locator("#screen"))
     await page.keyboard.press("Enter")
     await eventually(lambda: "/takeover/verified.html" in page_of(console, run_id), within=30)
     await tab_to(page, controls.get_by_role("button", name="Hand back"))
