@@ -2,21 +2,23 @@
 console's form (the run records what the form said), a refused start that keeps the values
 given but the secret, the run's time, steps, tokens and cost on its page and in the runs list
 (sorted, filtered by creator and time), the steps in words, the replay of the finished run
-driven from the keyboard, and a queued run that says so. The server has one execution slot, a
-priced scripted model by default (tests/fixtures/scenarios/browser/console_operating.yaml) and
-no other model; axe-core finds nothing serious on any page."""
+driven from the keyboard, a queued run that says so, and a run started in a session made over
+the API. The server has one execution slot, a priced scripted model by default
+(tests/fixtures/scenarios/browser/console_operating.yaml) and no other model; axe-core finds
+nothing serious on any page."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
 
+import grpc
 import pytest
 import pytest_asyncio
 from playwright.async_api import expect
 
 from outrider.server.settings.providers import Price, ProviderSettings
-from outrider.v1 import params_pb2
+from outrider.v1 import params_pb2, session_service_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.console.support import (
     SCENARIOS,
@@ -26,6 +28,8 @@ from tests.console.support import (
     part_shot,
     shot,
 )
+from tests.sessions.support import create as create_session
+from tests.sessions.support import sessions_stub
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -207,6 +211,43 @@ async def test_a_model_the_form_does_not_offer_is_refused(console: Console) -> N
     assert (await refused.value).status == 400
     await expect(page.locator("#error-model")).to_contain_text("one of the models offered")
     await page.context.close()
+
+
+async def test_a_run_started_in_a_session_goes_on_in_its_browser(console: Console) -> None:
+    """A session made over the API; the form first names one that does not exist (refused by
+    its field, the values kept), then the session by its id: the run is the session's."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{console.server.port}") as channel:
+        bearer = console.keys.bearer("alice")
+        session = await create_session(channel, bearer, start_url=f"{console.sites}/")
+        page = await console.signed_in("alice")
+        await page.goto(f"{console.base}/start")
+        await page.get_by_label(re.compile("^Task")).fill(TASK)
+        await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
+        await page.get_by_text("The action firewall and recipes").click()
+        await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+        field = page.get_by_label("Go on in a session")
+        await field.fill("0123456789abcdef01234567")
+        async with page.expect_response(lambda r: r.request.method == "POST") as refused:
+            await page.get_by_role("button", name="Start the run").click()
+        assert (await refused.value).status == 404
+        await expect(field).to_have_attribute("aria-invalid", "true")
+        await expect(page.locator("#error-session")).to_have_text(
+            re.compile("The session sessions/0123456789abcdef01234567 does not exist")
+        )
+        await expect(page.get_by_label(re.compile("^Task"))).to_have_value(TASK)
+        assert await accessibility_problems(page) == []
+        await field.fill(session.name.removeprefix("sessions/"))
+        await page.get_by_role("button", name="Start the run").click()
+        await page.wait_for_url(re.compile(rf"{re.escape(console.base)}/runs/[0-9a-f]{{24}}$"))
+        run_id = page.url.rsplit("/", 1)[-1]
+        await expect(page.locator("#result")).to_contain_text("Subscribed", timeout=60_000)
+        got = await console.runs.GetRun(rs.GetRunRequest(name=f"runs/{run_id}"), metadata=bearer)
+        assert got.run.options.session == session.name
+        await expect(page.locator("#run-figures")).to_contain_text(session.name)
+        await sessions_stub(channel).EndSession(
+            session_service_pb2.EndSessionRequest(name=session.name), metadata=bearer
+        )
+        await page.context.close()
 
 
 async def test_a_reader_is_told_they_may_not_start_runs(console: Console) -> None:

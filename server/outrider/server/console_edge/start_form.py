@@ -4,8 +4,8 @@ again with every value kept except secrets.
 
 The form is built from sections that each read their own fields: what to do (the kind, the task
 or question, the start page), how (data, guardrails, interactive, the firewall's trusted hosts),
-budgets, the model, and the network. A new choice (a session, a profile, credentials) is a
-section of its own here and a fieldset in templates/start.html.
+budgets, the model, the network, and the session it goes on in. A new choice (a profile,
+credentials) is a section of its own here and a fieldset in templates/start.html.
 """
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ def spec_of(form: Form, model: str) -> RunSpec:
         allowed_domains=_lines(form.get("allowed_domains")),
         blocked_domains=_lines(form.get("blocked_domains")),
         omit_prompts=bool(form.get("omit_prompts")),
+        session=_session_name(form.get("session")),
     )
     if kind == "research":
         return RunSpec(run_pb2.RUN_KIND_RESEARCH, _research(form), options)
@@ -122,6 +123,13 @@ def _research(form: Form) -> params_pb2.ResearchParams:
     if timeout is not None:
         params.fetch_timeout = timeout
     return params
+
+
+def _session_name(text: str) -> str:
+    """The session as the form takes it: its name (sessions/...) or its id alone; the core
+    checks that it is a live session of the run's kind in the principal's tenant."""
+    text = text.strip()
+    return text if not text or text.startswith("sessions/") else f"sessions/{text}"
 
 
 def _number(form: Form, name: str) -> int | None:

@@ -29,6 +29,7 @@ from outrider.server.core import request_ids
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import (
     InvalidArgument,
+    NotFound,
     OutriderError,
     PermissionDenied,
     Unavailable,
@@ -75,6 +76,9 @@ class StartPage:
         except PermissionDenied:
             raise  # an error page: the form was not theirs to send
         except OutriderError as error:  # no model, a quota, the server full or stopping
+            if values.get("session") and _about_the_session(error):
+                values.errors["session"] = error.message  # busy, ended, or not found
+                return self._form(request, values, http_status(error))
             values.problems.append(error.message)
             retry = request_id if isinstance(error, Unavailable) else ""  # the same start again
             return self._form(request, values, http_status(error), retry)
@@ -104,3 +108,9 @@ class StartPage:
 
 def _joined(first: str, more: str) -> str:
     return f"{first}; {more}" if first else more
+
+
+def _about_the_session(error: OutriderError) -> bool:
+    """A refusal of the session the form named (a start names nothing else that can be
+    missing)."""
+    return isinstance(error, NotFound) or error.reason.startswith("SESSION_")

@@ -84,6 +84,7 @@ class RunView:
     duration: float | None  # seconds the agent has run (so far), None before it began
     error_words: str
     waiting_for: str  # "browser" (a takeover asked for), "question", or "" when not waiting
+    session: str  # the session it ran in ("sessions/..."), or ""
 
     @property
     def tokens(self) -> int:
@@ -131,6 +132,7 @@ def run_view(run: run_pb2.Run, principal: Principal, waiting_for: str = "") -> R
         duration=_duration(run),
         error_words=reasons.words(run.outcome.error_code, run.outcome.error_message),
         waiting_for=waiting_for if run.state in WAITING else "",
+        session=run.options.session,
     )
 
 
