@@ -83,6 +83,36 @@ async def test_a_form_asked_again_keeps_what_was_typed_but_the_password(
     await page.context.close()
 
 
+async def test_at_phone_width_a_pending_question_comes_first(console: Console) -> None:
+    """On a 390 px phone the run's question is above its summary, its first field on the first
+    screen, and the banner links to it."""
+    width, height = 390, 844
+    page = await console.signed_in("alice", viewport={"width": width, "height": height})
+    run_id = await console.browser_run(
+        "alice", "browser/interactive_login.yaml", "browser/login.html",
+        task="Log me in from my phone.", interactive=True, trusted_hostnames=["127.0.0.1"],
+    )  # fmt: skip
+    await page.goto(f"{console.base}/runs/{run_id}")
+    question = page.locator("#questions article.question-pending")
+    email = question.get_by_label(re.compile("^Email"))
+    await expect(email).to_be_visible(timeout=60_000)
+    banner = page.get_by_role("link", name=re.compile("waiting for an answer"))
+    assert await banner.get_attribute("href") == "#questions-panel"
+    asked = await page.locator("#questions-panel").bounding_box()
+    summary = await page.locator("#run-summary").bounding_box()
+    field = await email.bounding_box()
+    assert asked is not None and summary is not None and field is not None
+    assert asked["y"] < summary["y"], (asked, summary)
+    assert field["y"] + field["height"] < height, field
+    await shot(page, "phone-question-asked", full_page=False)
+    assert await accessibility_problems(page) == []
+    await email.fill(EMAIL)
+    await question.get_by_label(re.compile("^Password")).fill(CANARY)
+    await question.get_by_role("button", name="Send answer").click()
+    await expect(page.locator("#result")).to_contain_text("Logged in.", timeout=60_000)
+    await page.context.close()
+
+
 async def test_approve_once_from_the_keyboard_alone(console: Console) -> None:
     """Held fill → the approval's three choices; the person tabs to "Approve once" and presses
     Enter, never touching the mouse."""
