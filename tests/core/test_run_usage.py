@@ -5,6 +5,8 @@ the runs listing's creator and creation-time filters (RunMatch)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from outrider.server.core import clock
@@ -16,13 +18,17 @@ from tests.support.harness import Harness, eventually
 from tests.support.requests import automate_request
 
 
-async def _create(harness: Harness, **plan: object) -> run_pb2.Run:
+async def _create(harness: Harness, **plan: Any) -> run_pb2.Run:
     request = run_service_pb2.CreateRunRequest(automate=automate_request(**plan).params)
-    return (await harness.runs.CreateRun(request)).run
+    created: run_service_pb2.CreateRunResponse = await harness.runs.CreateRun(request)
+    return created.run
 
 
 async def _get(harness: Harness, run: run_pb2.Run) -> run_pb2.Run:
-    return (await harness.runs.GetRun(run_service_pb2.GetRunRequest(name=run.name))).run
+    got: run_service_pb2.GetRunResponse = await harness.runs.GetRun(
+        run_service_pb2.GetRunRequest(name=run.name)
+    )
+    return got.run
 
 
 async def test_usage_is_counted_as_the_run_goes_and_saved_at_each_step(
