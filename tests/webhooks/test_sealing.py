@@ -1,11 +1,13 @@
 """Endpoint credentials at rest: the database file holds no signing secret and no push token in
 the clear (AES-GCM, bound to the endpoint's id), yet deliveries sign with them; a sealed value
-opens only under its own endpoint's id and the key that sealed it."""
+opens only under its own endpoint's id and the key that sealed it; after the operator changed
+the key, attempts fail saying so until a rotation drops the secret that no longer opens."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,7 @@ from outrider.server.core.storage.webhook_rows import Credentials
 from outrider.server.core.webhooks.sealing import PREFIX, CredentialSeal, SealBroken
 from outrider.v1 import webhook_service_pb2 as ws
 from tests.conftest import HarnessFactory
-from tests.support.harness import eventually
+from tests.support.harness import eventually, start_harness, stop_harness
 from tests.webhooks.receivers import Receiver
 from tests.webhooks.support import Calls, webhook_settings
 
@@ -41,6 +43,46 @@ async def test_secrets_are_sealed_in_the_database_and_deliveries_still_sign(
         await calls.run(steps=1)
         await eventually(lambda: len(receiver.deliveries) == 1, within=20)
         assert receiver.deliveries[0].verified == (True, True)  # both signatures, opened
+    finally:
+        receiver.stop()
+
+
+async def test_after_the_key_changes_attempts_say_so_until_the_secret_is_rotated(
+    tmp_path: Path,
+) -> None:
+    receiver = Receiver().start()
+    try:
+        first = await start_harness(tmp_path, webhooks=webhook_settings(), page_token_secret="k1")
+        try:
+            name, _ = await Calls(first.channel).endpoint(receiver.url, "run.ended")
+        finally:
+            await stop_harness(first)
+        changed = "k2" * 16
+        second = await start_harness(
+            tmp_path, webhooks=webhook_settings(), page_token_secret=changed
+        )
+        try:
+            calls = Calls(second.channel)
+            await calls.run(steps=1)
+
+            async def failed() -> bool:
+                found = await calls.deliveries(name)
+                return bool(found) and found[0].attempts >= 1
+
+            await eventually(failed, within=20)
+            (delivery,) = await calls.deliveries(name)
+            assert "do not open with this server's key" in delivery.error
+            assert receiver.deliveries == []
+            rotated = await calls.webhooks.RotateWebhookSecret(
+                ws.RotateWebhookSecretRequest(name=name)
+            )
+            assert not rotated.endpoint.HasField("previous_secret_expire_time")  # old one dropped
+            receiver.secrets.append(rotated.secret)
+            await calls.run(steps=1)
+            await eventually(lambda: len(receiver.deliveries) >= 1, within=20)
+            assert all(d.verified == (True,) for d in receiver.deliveries)
+        finally:
+            await stop_harness(second)
     finally:
         receiver.stop()
 

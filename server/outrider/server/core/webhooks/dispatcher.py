@@ -31,6 +31,7 @@ from outrider.server.core.webhooks.names import endpoint_name
 from outrider.server.core.webhooks.notices import endpoint_disabled
 from outrider.server.core.webhooks.rendering import Renderer
 from outrider.server.core.webhooks.schedule import GONE, Policy, Reply, judge
+from outrider.server.core.webhooks.sealing import SealBroken
 from outrider.server.telemetry import metrics
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,8 @@ class Dispatcher(BackgroundTask):
         else:
             try:
                 reply = await self._egress.post(renderer(claimed, time.time()))
+            except SealBroken as broken:  # the operator's to mend: the delivery says how
+                reply = Reply(None, str(broken))
             except Exception:
                 log.exception("webhook delivery %s failed", claimed.delivery.message.id)
                 reply = Reply(None, "the delivery failed inside the server; see its log")

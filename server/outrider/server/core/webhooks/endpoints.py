@@ -125,7 +125,8 @@ class WebhookEndpoints:
         kept = [
             (old, until if end == 0 else min(end, until)) for old, end in row.credentials.secrets
         ]
-        live = tuple((s, end) for s, end in kept if end > now)
+        # secrets sealed under a former key sign nothing any more: a rotation lets go of them
+        live = tuple((s, end) for s, end in kept if end > now and self._seal.opens(row.id, s))
         credentials = dataclasses.replace(row.credentials, secrets=((secret, 0), *live))
         credentials = self._seal.seal(row.id, credentials)  # the new one; the old stay sealed
         row = dataclasses.replace(row, credentials=credentials, update_us=now)

@@ -34,6 +34,14 @@ class CredentialSeal:
     def open(self, endpoint_id: str, credentials: Credentials) -> Credentials:
         return self._each(credentials, lambda value: self._open(endpoint_id, value))
 
+    def opens(self, endpoint_id: str, value: str) -> bool:
+        """Whether a stored value opens with this key (one sealed under a former key does not)."""
+        try:
+            self._open(endpoint_id, value)
+        except SealBroken:
+            return False
+        return True
+
     def opening(self, renderer: Renderer) -> Renderer:
         """`renderer`, given the claimed endpoint's credentials opened."""
 
