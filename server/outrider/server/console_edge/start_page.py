@@ -34,23 +34,36 @@ from outrider.server.core.errors import (
     PermissionDenied,
     Unavailable,
 )
-from outrider.server.core.principals import Scope
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.checks import KINDS
+from outrider.server.core.sessions.manager import SessionManager
+from outrider.server.core.storage.session_contract import LIVE_SESSION_STATES
 from outrider.server.settings import Settings
 
 
 class StartPage:
     def __init__(
-        self, runs: RunManager, pages: Pages, auth: ConsoleAuth, settings: Settings
+        self,
+        runs: RunManager,
+        pages: Pages,
+        auth: ConsoleAuth,
+        settings: Settings,
+        sessions: SessionManager | None = None,
     ) -> None:
         self._runs = runs
         self._pages = pages
         self._auth = auth
         self._settings = settings
+        self._sessions = sessions
 
     async def page(self, request: Request) -> Response:
+        """The form; ?kind=research starts on a research run, ?session=sessions/... in that
+        session (the session page's way to start a run in it)."""
         kind = request.query_params.get("kind", "browser")
-        return self._form(request, StartValues(kind=kind if kind == "research" else "browser"))
+        values = StartValues(kind=kind if kind == "research" else "browser")
+        values.text["session"] = request.query_params.get("session", "")[:200]
+        return self._form(request, values)
 
     async def start(self, request: Request) -> Response:
         session = session_of(request)
@@ -103,7 +116,17 @@ class StartPage:
             research_modes=[(key, label) for key, (_, label) in RESEARCH_MODES.items()],
             recipe_modes=[(key, label) for key, (_, label) in RECIPE_MODES.items()],
             request_id=request_id or str(uuid.uuid4()),
+            sessions_served=self._sessions is not None,
+            live_sessions=self._live_sessions(principal),
         )
+
+    def _live_sessions(self, principal: Principal) -> list[tuple[str, str]]:
+        """The principal's tenant's live sessions, newest first (one page), for the session
+        field to offer: (name, what it is)."""
+        if self._sessions is None or not may(principal, Scope.RUNS_READ):
+            return []
+        found, _ = self._sessions.list(0, "", list(LIVE_SESSION_STATES), 0, principal)
+        return [(s.name, f"{KINDS.get(s.kind, '')} session by {s.created_by}") for s in found]
 
 
 def _joined(first: str, more: str) -> str:
