@@ -84,6 +84,8 @@ async def test_a_browser_session_made_from_the_form_runs_a_run_started_from_its_
     await expect(facts).to_contain_text("Idle: ready for a run")
     await expect(facts).to_contain_text("5 min 00 s")  # the idle timeout
     await expect(facts).to_contain_text("20 min 00 s")  # the maximum life
+    await expect(facts).to_contain_text("ends in 5 min unless a run starts")
+    await expect(facts).to_contain_text(re.compile(r"ends in (19|20) min"))
     await expect(facts).to_contain_text("team=growth")
     await shot(page, "session-page", full_page=False)
     assert await accessibility_problems(page) == []
