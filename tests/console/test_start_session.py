@@ -14,8 +14,8 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Page, expect
 
-from outrider.v1 import session_pb2, session_service_pb2
 from outrider.v1 import run_service_pb2 as rs
+from outrider.v1 import session_pb2, session_service_pb2
 from tests.console.support import (
     SCENARIOS,
     Console,
@@ -44,7 +44,7 @@ async def console(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Con
 async def get_session(console: Console, name: str) -> session_pb2.Session:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{console.server.port}") as channel:
         request = session_service_pb2.GetSessionRequest(name=name)
-        got = await sessions_stub(channel).GetSession(
+        got: session_service_pb2.GetSessionResponse = await sessions_stub(channel).GetSession(
             request, metadata=console.keys.bearer("alice")
         )
         return got.session
@@ -129,7 +129,8 @@ async def test_a_refused_create_shows_why_at_the_field_and_keeps_the_values(
     await expect(url).to_have_attribute("aria-invalid", "true")
     await expect(url).to_have_value("ftp://files.example.com/")
     await expect(page.locator("#error-start_url")).to_contain_text("The start page")
-    await expect(page.locator("#error-idle_timeout")).to_contain_text("must be between 1 s and 3600 s")
+    idle_error = page.locator("#error-idle_timeout")
+    await expect(idle_error).to_contain_text("must be between 1 s and 3600 s")
     await expect(page.get_by_label("Labels")).to_have_value("team=growth")
     await expect(page.get_by_role("alert")).to_contain_text("The session was not started")
     await shot(page, "start-session-refused", full_page=False)

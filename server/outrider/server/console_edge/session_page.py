@@ -25,7 +25,7 @@ from outrider.server.console_edge.session_form import (
     session_values,
     session_view,
 )
-from outrider.server.console_edge.start_form import FormProblem, StartValues, field_of
+from outrider.server.console_edge.start_form import FormProblem, StartValues, note_violations
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import may
 from outrider.server.core import request_ids
@@ -65,10 +65,7 @@ class SessionPages:
             values.errors[problem.field] = str(problem)
             return self._form(request, values, 400)
         except InvalidArgument as error:
-            for violation in error.violations:
-                name = field_of(violation.field)
-                shown = (values.errors.get(name, ""), violation.description)
-                values.errors[name] = "; ".join(filter(None, shown))
+            note_violations(values, error)
             return self._form(request, values, 400)
         except PermissionDenied:
             raise  # an error page: the form was not theirs to send

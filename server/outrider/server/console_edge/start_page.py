@@ -19,7 +19,7 @@ from outrider.server.console_edge.start_form import (
     RESEARCH_MODES,
     FormProblem,
     StartValues,
-    field_of,
+    note_violations,
     spec_of,
     values_of,
 )
@@ -82,9 +82,7 @@ class StartPage:
             values.errors[problem.field] = str(problem)
             return self._form(request, values, 400)
         except InvalidArgument as error:
-            for violation in error.violations:
-                name = field_of(violation.field)
-                values.errors[name] = _joined(values.errors.get(name, ""), violation.description)
+            note_violations(values, error)
             return self._form(request, values, 400)
         except PermissionDenied:
             raise  # an error page: the form was not theirs to send
@@ -127,10 +125,6 @@ class StartPage:
             return []
         found, _ = self._sessions.list(0, "", list(LIVE_SESSION_STATES), 0, principal)
         return [(s.name, f"{KINDS.get(s.kind, '')} session by {s.created_by}") for s in found]
-
-
-def _joined(first: str, more: str) -> str:
-    return f"{first}; {more}" if first else more
 
 
 def _about_the_session(error: OutriderError) -> bool:
