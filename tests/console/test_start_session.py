@@ -14,8 +14,8 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Page, expect
 
+from outrider.v1 import run_pb2, session_pb2, session_service_pb2
 from outrider.v1 import run_service_pb2 as rs
-from outrider.v1 import session_pb2, session_service_pb2
 from tests.console.support import (
     SCENARIOS,
     Console,
@@ -185,4 +185,26 @@ async def test_a_reader_is_offered_no_session_form_and_a_forged_create_is_refuse
         csrf,
     )
     assert status == 403
+    await page.context.close()
+
+
+async def test_a_research_session_offers_a_research_run_in_it(console: Console) -> None:
+    page = await session_form(console)
+    await page.get_by_label(re.compile("^Research session")).check()
+    await expect(page.get_by_label("Start page")).to_be_hidden()  # only a browser opens a page
+    await page.get_by_role("button", name="Start the session").click()
+    await page.wait_for_url(re.compile(rf"{re.escape(console.base)}/sessions/[0-9a-f]{{24}}$"))
+    name = f"sessions/{page.url.rsplit('/', 1)[-1]}"
+    assert (await get_session(console, name)).kind == run_pb2.RUN_KIND_RESEARCH
+    await expect(page.get_by_role("heading", level=1)).to_contain_text("Research session")
+    await page.get_by_role("link", name="Start a research run in this session").click()
+    await expect(page.get_by_label(re.compile("^Research run"))).to_be_checked()
+    await expect(page.get_by_label("Go on in a session")).to_have_value(name)
+    offered = page.locator(f'#live-sessions option[value="{name}"]')  # the live ones offered
+    await expect(offered).to_have_count(1)
+    await page.goto(f"{console.base}/{name}")
+    await page.get_by_role("button", name="End the session").click()
+    await expect(page.locator("#session-facts")).to_contain_text("Ended")
+    await page.goto(f"{console.base}/start")
+    await expect(offered).to_have_count(0)  # an ended one is not
     await page.context.close()
