@@ -1,6 +1,6 @@
-"""Request ids of idempotent starts (AIP-155 on gRPC, the Idempotency-Key header on REST), as
-every edge checks them, and what a start returns. How a request id makes a start idempotent is
-runs/idempotent_starts.py's."""
+"""Request ids of idempotent starts and session creates (AIP-155 on gRPC, the Idempotency-Key
+header on REST), as every edge checks them, and what a start or a create returns. How a request
+id makes a start idempotent is runs/idempotent_starts.py's, a create sessions/create_keys.py's."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from outrider.server.core.errors import InvalidArgument, quoted
-from outrider.v1 import run_pb2
+from outrider.v1 import run_pb2, session_pb2
 
 KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"  # the reason of a request id used for another request
 MAX_KEY_CHARS = 255  # an Idempotency-Key header (gRPC request ids are UUIDs)
@@ -20,6 +20,15 @@ class Started:
     """What a start returns: the run, and whether an earlier start with the same key made it."""
 
     run: run_pb2.Run
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Created:
+    """What a session's create returns: the session, and whether an earlier create with the same
+    key made it."""
+
+    session: session_pb2.Session
     replayed: bool = False
 
 
