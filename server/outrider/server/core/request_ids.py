@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from outrider.server.core.errors import InvalidArgument, quoted
+from outrider.server.core.errors import AlreadyExists, InvalidArgument, quoted
 from outrider.v1 import run_pb2, session_pb2
 
 KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"  # the reason of a request id used for another request
@@ -30,6 +30,18 @@ class Created:
 
     session: session_pb2.Session
     replayed: bool = False
+
+
+def check_same_request(request_id: str, digests: tuple[str, str], made: tuple[str, str]) -> None:
+    """A request id found taken: refused unless the earlier request's digest and this one's
+    (`digests`) are the same. `made`: what the earlier request did and what a new one would make,
+    e.g. ("started runs/abc", "run")."""
+    if digests[0] != digests[1]:
+        raise AlreadyExists(
+            f"request id {request_id!r} already {made[0]} with a different request; use a new "
+            f"request id for a new {made[1]}",
+            reason=KEY_REUSED,
+        )
 
 
 def check_request_id(value: str, field: str) -> str:

@@ -15,10 +15,9 @@ from __future__ import annotations
 import hashlib
 
 from outrider.server.core import clock
-from outrider.server.core.errors import AlreadyExists
 from outrider.server.core.names import session_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.request_ids import KEY_REUSED
+from outrider.server.core.request_ids import check_same_request
 from outrider.server.core.sessions.checks import SessionSpec
 from outrider.server.core.storage.contract import StartKey
 from outrider.server.core.storage.session_contract import KeyedSession
@@ -58,10 +57,6 @@ def create_digest(spec: SessionSpec) -> str:
 
 def replayed_session(found: KeyedSession, key: StartKey) -> str:
     """The id of the session an earlier create with this key made, if it asked for the same."""
-    if found.digest != key.digest:
-        raise AlreadyExists(
-            f"request id {key.request_id!r} already created {session_name(found.session_id)} "
-            "with a different request; use a new request id for a new session",
-            reason=KEY_REUSED,
-        )
+    made = (f"created {session_name(found.session_id)}", "session")
+    check_same_request(key.request_id, (found.digest, key.digest), made)
     return found.session_id
