@@ -155,6 +155,17 @@ MIGRATIONS = (
             "PRIMARY KEY (session_id, sequence))",
         ),
     ),
+    Migration(
+        13,
+        "sessions.created_by, request_id, request_digest: idempotent creates, one session per key",
+        (
+            "ALTER TABLE sessions ADD COLUMN created_by TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_id TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_digest TEXT",
+            "CREATE UNIQUE INDEX sessions_by_request ON sessions (tenant, created_by, request_id) "
+            "WHERE request_id IS NOT NULL",
+        ),
+    ),
 )
 
 
