@@ -2,8 +2,7 @@
 
 What a person typed becomes the arguments an API create gives SessionManager.create (the core
 checks them as it checks every door's); a refused create shows the form again with every value
-kept. The form's request id becomes a label of the session, so a create sent twice finds the
-session the first one made instead of making another.
+kept.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from outrider.server.core.names import session_id_from
 from outrider.server.core.sessions.checks import KINDS as KIND_WORDS
 from outrider.v1 import session_pb2
 
-REQUEST_LABEL = "console.request"  # the label that holds the form's request id
 STATES = {
     session_pb2.SESSION_STATE_IDLE: ("Idle: ready for a run", "succeeded"),
     session_pb2.SESSION_STATE_RUNNING: ("A run is going on in it", "running"),
@@ -49,14 +47,11 @@ def session_values(form: Form) -> StartValues:
     return StartValues(kind, dict(form.pairs))
 
 
-def ask_of(form: Form, request_id: str) -> SessionAsk:
+def ask_of(form: Form) -> SessionAsk:
     """The create the form asks for; FormProblem for a value its field does not take."""
     kind = KINDS.get(form.get("kind"), KINDS["browser"])
     durations = (_seconds(form, "idle_timeout"), _seconds(form, "max_life"))
     labels = _labels(form.get("labels"))
-    if REQUEST_LABEL in labels:
-        raise FormProblem("labels", f"must not name {REQUEST_LABEL}: the console sets it")
-    labels[REQUEST_LABEL] = request_id
     return SessionAsk(kind, form.get("start_url").strip(), durations, labels)
 
 
@@ -99,7 +94,7 @@ class SessionView:
 
 def session_view(session: session_pb2.Session) -> SessionView:
     state, state_class = STATES.get(session.state, ("Unknown", "unknown"))
-    labels = sorted((k, v) for k, v in session.labels.items() if k != REQUEST_LABEL)
+    labels = sorted(session.labels.items())
     return SessionView(
         id=session_id_from(session.name),
         name=session.name,

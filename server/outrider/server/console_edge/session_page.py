@@ -5,12 +5,11 @@ made, the session's page: its name, state, idle timeout and maximum life, and a 
 run in it.
 
 A create sent twice (a double click, a reload of the answer) makes one session: the form's
-request id is a label of the session it made, and a second send of the same id finds that
-session (sends at the same moment wait for each other here)."""
+request id is the create's request id (the core's idempotent creates, held by the store across
+replicas and racing sends alike)."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 
 from starlette.requests import Request
@@ -18,13 +17,7 @@ from starlette.responses import RedirectResponse, Response
 
 from outrider.server.console_edge.auth import CSRF_FIELD, ConsoleAuth, session_of
 from outrider.server.console_edge.forms import read_form
-from outrider.server.console_edge.session_form import (
-    REQUEST_LABEL,
-    SessionAsk,
-    ask_of,
-    session_values,
-    session_view,
-)
+from outrider.server.console_edge.session_form import ask_of, session_values, session_view
 from outrider.server.console_edge.start_form import FormProblem, StartValues, note_violations
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import may
@@ -32,10 +25,9 @@ from outrider.server.core import request_ids
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import InvalidArgument, OutriderError, PermissionDenied
 from outrider.server.core.names import session_id_from, session_id_in_path
-from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.principals import Scope
 from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.settings.sessions import SessionSettings
-from outrider.v1 import session_pb2
 
 
 class SessionPages:
@@ -46,7 +38,6 @@ class SessionPages:
         self._pages = pages
         self._auth = auth
         self._limits = limits
-        self._sending: dict[str, asyncio.Lock] = {}  # request ids being created here
 
     async def form(self, request: Request) -> Response:
         kind = request.query_params.get("kind", "browser")
@@ -59,8 +50,16 @@ class SessionPages:
         values = session_values(form)
         request_id = request_ids.check_request_id(form.get("request_id"), "request_id")
         try:
-            ask = ask_of(form, request_id or str(uuid.uuid4()))
-            made = await self._once(ask, signed_in.principal)
+            ask = ask_of(form)
+            created = await self._sessions.create(
+                ask.kind,
+                ask.start_url,
+                ask.durations,
+                ask.labels,
+                "",
+                signed_in.principal,
+                request_id or str(uuid.uuid4()),
+            )
         except FormProblem as problem:
             values.errors[problem.field] = str(problem)
             return self._form(request, values, 400)
@@ -72,28 +71,8 @@ class SessionPages:
         except OutriderError as error:  # a limit, the server full or stopping
             values.problems.append(error.message)
             return self._form(request, values, http_status(error), request_id)
-        return RedirectResponse(f"{base_of(request)}/sessions/{session_id_from(made.name)}", 303)
-
-    async def _once(self, ask: SessionAsk, principal: Principal) -> session_pb2.Session:
-        """The session this form's request id made, or a new one."""
-        request_id = ask.labels[REQUEST_LABEL]
-        lock = self._sending.setdefault(request_id, asyncio.Lock())
-        try:
-            async with lock:
-                made = self._made(request_id, ask.kind, principal)
-                if made is not None:
-                    return made
-                return await self._sessions.create(
-                    ask.kind, ask.start_url, ask.durations, ask.labels, "", principal
-                )
-        finally:
-            if not lock.locked():
-                self._sending.pop(request_id, None)
-
-    def _made(self, request_id: str, kind: int, principal: Principal) -> session_pb2.Session | None:
-        if not may(principal, Scope.RUNS_READ):
-            return None  # it could not read what it made; the core's create is still one call
-        return self._sessions.find_live({REQUEST_LABEL: request_id}, kind, principal)
+        made = session_id_from(created.session.name)
+        return RedirectResponse(f"{base_of(request)}/sessions/{made}", 303)
 
     async def page(self, request: Request) -> Response:
         signed_in = session_of(request)
