@@ -291,8 +291,9 @@ class Settings(BaseSettings):
         description="How long a start's request id (gRPC request_id, REST Idempotency-Key) "
         "keeps naming its run: a retry with the same id within this time after the run was "
         "created (or while it is still active) gets that run instead of a new one. Seconds, "
-        "or 90m, 36h, 7d. Expired ids are freed by the retention sweep; deleting a run frees "
-        "its id at once.",
+        "or 90m, 36h, 7d. A session create's request id likewise names its session (while it "
+        "is live, or within this time after its creation). Expired ids are freed by the "
+        "retention sweep; deleting a run frees its id at once.",
     )
     model: str = Field(
         "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'

@@ -156,6 +156,17 @@ MIGRATIONS = (
         ),
     ),
     Migration(
+        13,
+        "sessions.created_by, request_id, request_digest: idempotent creates, one session per key",
+        (
+            "ALTER TABLE sessions ADD COLUMN created_by TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_id TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_digest TEXT",
+            "CREATE UNIQUE INDEX sessions_by_request ON sessions (tenant, created_by, request_id) "
+            "WHERE request_id IS NOT NULL",
+        ),
+    ),
+    Migration(
         15,
         "webhooks: endpoints, the outbox's messages (written with the state change they "
         "report) and their deliveries to each endpoint",
