@@ -74,7 +74,7 @@ def test_active_runs_of_a_closed_store_are_left_for_the_next_to_recover(
     first.close()  # as when its process ends without finishing its runs
     second = open_store(settings_for_tests(tmp_path))
     try:
-        assert [r.name for r in second.active_runs()] == ["runs/a", "runs/b"]
+        assert [o.run.name for o in second.orphans()] == ["runs/a", "runs/b"]
     finally:
         second.close()
 
@@ -86,12 +86,12 @@ def test_on_postgresql_runs_of_a_live_process_are_not_anybodys_to_recover(
     try:
         owner.save_run(a_run("a", 1, state=RUNNING), "a")
         owner.flush()
-        assert other.active_runs() == []
-        assert owner.active_runs() == []
+        assert other.orphans() == []
+        assert owner.orphans() == []
     finally:
         owner.close()
     try:
-        assert [r.name for r in other.active_runs()] == ["runs/a"]
+        assert [o.run.name for o in other.orphans()] == ["runs/a"]
     finally:
         other.close()
 

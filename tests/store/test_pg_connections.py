@@ -78,13 +78,13 @@ def test_a_process_takes_its_presence_back_after_its_session_was_dropped(postgre
     try:
         owner.save_run(a_run("a", 1, state=RUNNING), "a")
         owner.flush()
-        assert other.active_runs() == []
+        assert other.orphans() == []
         drop_connections(postgres_url)  # as a database restart: every presence lock goes
-        assert [r.name for r in other.active_runs()] == ["runs/a"]  # nobody's, for now
+        assert [o.run.name for o in other.orphans()] == ["runs/a"]  # nobody's, for now
         assert owner.keep_presence() is True  # its keeper's next check takes it back
         assert owner.presence_epoch() == 1 and owner.keep_presence() is False
         assert other.keep_presence() is True
-        assert owner.active_runs() == [] and other.active_runs() == []
+        assert owner.orphans() == [] and other.orphans() == []
     finally:
         owner.close()
         other.close()
@@ -115,7 +115,7 @@ def owner_back_while_loop_is_held(other: PostgresStore, within: float) -> bool:
     """Called on the event loop, which it holds: whether run `a` has a live owner again."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if other.active_runs() == []:
+        if other.orphans() == []:
             return True
         time.sleep(0.05)
     return False

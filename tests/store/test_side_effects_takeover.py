@@ -127,7 +127,7 @@ class Replicas:
     def start(self) -> ServerProcess:
         replica = ServerProcess(self.root / f"r{len(self.started)}", production=True, **self.env)
         self.started.append(replica)
-        replica.start(timeout=60)
+        replica.start()
         replica.drain()
         return replica
 
@@ -146,7 +146,7 @@ def replicas(postgres_server: PostgresServer, shop: Shop, model: WireModel) -> I
     }
     survivor = ServerProcess(root / "survivor", production=True, **env)
     found = Replicas(env, root, survivor, [survivor])
-    survivor.start(timeout=60)
+    survivor.start()
     survivor.drain()
     yield found
     for replica in found.started:

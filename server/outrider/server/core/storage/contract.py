@@ -77,6 +77,15 @@ class KeyedRun:
 
 
 @dataclass(frozen=True)
+class Orphan:
+    """An active run that no running process executes, and its owner generation: how many times
+    it was claimed so far (`claim_orphan` claims it only in the generation it was seen in)."""
+
+    run: run_pb2.Run
+    generation: int
+
+
+@dataclass(frozen=True)
 class WorkerLoad:
     """A live replica that executes runs, as takeovers weigh it: its active runs, and how many
     it may hold (executing slots plus queue; 0 when it did not say)."""
@@ -149,19 +158,21 @@ class Store(Protocol):
     def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
         """How many runs `list_runs` would return with no limit and no cursor."""
 
-    def active_runs(self) -> list[run_pb2.Run]:
+    def orphans(self) -> list[Orphan]:
         """Active runs that no running process executes (on SQLite, whose file one process
         owns: every active run), oldest first: what a starting process must close."""
 
     def count_active(self, tenant: str | None = None) -> int:
         """Active runs in the store (of every process sharing it), of `tenant` when given."""
 
-    def claim_orphan(self, run_id: str) -> int | None:
+    def claim_orphan(self, run_id: str, generation: int | None = None) -> int | None:
         """Makes this process the owner of an active run that no running process executes;
-        returns how many times the run was taken over, this time included. None when it is
-        nobody's no longer (another process claimed it first): only the claimant closes or
-        resumes it, so its events are written once. From then on the previous owner's writes
-        to the run are refused (fencing)."""
+        returns its new owner generation: how many times the run was taken over, this time
+        included. None when it is nobody's no longer (another process claimed it first), or,
+        given the `generation` it was seen in, when it was claimed since (even by a process
+        that is gone again): only the claimant closes or resumes it, so its events are written
+        once. From then on every write to the run carries its owner and generation, and writes
+        of an earlier owner or generation are refused (fencing)."""
 
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:
         """Of these runs (executed here), those another process took over meanwhile."""

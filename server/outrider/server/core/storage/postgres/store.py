@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 
 from outrider.server.core import clock
-from outrider.server.core.errors import Unavailable
+from outrider.server.core.errors import StartInDoubt, Unavailable
 from outrider.server.core.storage.contract import (
     ACTIVE_STATES,
     ActiveLimits,
@@ -69,6 +69,8 @@ _SAVE_RUN = (
     "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
     "owner = excluded.owner"
 )
+# The owner saves its run in the generation it knows (none known: its key alone fences).
+_SAVED_BY_OWNER = "(r.owner = excluded.owner AND r.takeovers = COALESCE(%s::integer, r.takeovers))"
 _SAVE_INTERACTION = (
     "INSERT INTO interactions (id, run_id, state, create_us, body) SELECT %s, %s, %s, %s, %s "
     "WHERE {fence} ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
@@ -84,16 +86,22 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
     def save_run(self, run: run_pb2.Run, run_id: str) -> None:
         """Inserts or updates a run; its tenant (`run.tenant`) is fixed by the first save. The
         saving process becomes its owner (the process executing it saves it). Fenced: a run
-        another live process took over (`claim_orphan`) is no longer updated by this one."""
+        another live process took over (`claim_orphan`), or that was claimed again since this
+        process's generation of it, is no longer updated by this one. A run whose owner is
+        gone may be saved by a process that never owned it (an unreadable record marked failed
+        by whoever reads it), never by a former owner: that would take the run back unclaimed."""
+        generation = self._generations.get(run_id)
+        if run.state not in ACTIVE_STATES:  # its last fenced write: the generation is not needed
+            self._generations.pop(run_id, None)
         self._writer.put(
             Write(
-                f"{_SAVE_RUN} WHERE r.owner = excluded.owner OR {UNOWNED}",
-                (*run_values(run, run_id), self._presence.key),
+                f"{_SAVE_RUN} WHERE {_SAVED_BY_OWNER} OR (%s::integer IS NULL AND {UNOWNED})",
+                (*run_values(run, run_id), self._presence.key, generation, generation),
                 # An ended run wakes its watchers in other processes, which then stop.
                 announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
                 # Sent again after a failover only while this process still owns the run (a
                 # replica that has not taken its presence back yet looks dead meanwhile).
-                replay=f"{_SAVE_RUN} WHERE r.owner = excluded.owner",
+                replay=f"{_SAVE_RUN} WHERE {_SAVED_BY_OWNER} OR (%s::integer IS NULL AND FALSE)",
                 run_id=run_id,
             )
         )
@@ -107,9 +115,17 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
         if limits.cluster or limits.tenant:
             self._writer.wait()
         values = (*insert_values(run, run_id, key), self._presence.key)
-        refusal = insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+        self._generations[run_id] = 0  # a new run's first generation (kept if in doubt)
+        try:
+            refusal = insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+        except Unavailable as error:
+            if not isinstance(error, StartInDoubt):
+                self._generations.pop(run_id, None)
+            raise
         if refusal is None:  # a failover's replay inserts it again where it is missing
             self._writer.committed_directly([Write(insert_run("owner"), values, run_id=run_id)])
+        else:
+            self._generations.pop(run_id, None)
         return refusal
 
     async def insert_run(
@@ -170,23 +186,6 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
             self._rows(f"SELECT count(*) FROM runs WHERE {' AND '.join(clauses)}", params)[0][0]
         )
 
-    def active_runs(self) -> list[run_pb2.Run]:
-        """Active runs no live process owns: those of replicas that died or were stopped. Refused
-        while this process's own presence lock is gone (the presence keeper takes it back)."""
-        if not self._presence.held:
-            raise Unavailable(
-                "this replica's presence lock is gone until PostgreSQL is reached again",
-                reason="STORE_UNAVAILABLE",
-            )
-        self._announce_again()
-        rows = self._rows(
-            f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
-            "ORDER BY create_us",
-            (list(ACTIVE_STATES),),
-        )
-        runs = [read_run(row, self.save_run) for row in rows]
-        return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
-
     def count_active(self, tenant: str | None = None) -> int:
         rows = self._rows(COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant))
         return int(rows[0][0])
@@ -202,7 +201,7 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
                 # A batch sent again after a lost connection finds its rows: keep them, and
                 # return one (only a refusal by the fence returns none).
                 "ON CONFLICT (run_id, sequence) DO UPDATE SET body = events.body RETURNING 1",
-                (run_id, event.sequence, event.SerializeToString(), run_id, self._presence.key),
+                (run_id, event.sequence, event.SerializeToString(), *self._fence(run_id)),
                 announces=(run_id, event.sequence),
                 fenced=run_id,
             )
@@ -233,7 +232,7 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
                 "INSERT INTO checkpoints (run_id, part, body, saved_us) SELECT %s, %s, %s, %s "
                 f"WHERE {OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
                 "saved_us = excluded.saved_us",
-                (run_id, part, body, clock.now_us(), run_id, self._presence.key),
+                (run_id, part, body, clock.now_us(), *self._fence(run_id)),
                 run_id=run_id,
             )
         )
@@ -246,7 +245,7 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
         self._writer.put(
             Write(
                 f"DELETE FROM checkpoints WHERE run_id = %s AND {OWNED}",
-                (run_id, run_id, self._presence.key),
+                (run_id, *self._fence(run_id)),
                 run_id=run_id,
             )
         )
@@ -266,8 +265,7 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
                     effect.number,
                     effect.SerializeToString(),
                     clock.now_us(),
-                    run_id,
-                    self._presence.key,
+                    *self._fence(run_id),
                 ),
                 fenced=run_id,
             )
@@ -290,7 +288,7 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
                 # the new owner's questions. A dead owner's are anyone's to close (a run that
                 # ended just before its process died may have left one pending).
                 f"{_SAVE_INTERACTION.format(fence=OWNED_OR_ORPHANED)}",
-                (*interaction_values(interaction, ids), ids[1], self._presence.key),
+                (*interaction_values(interaction, ids), *self._fence(ids[1])),
                 fenced=ids[1],
                 replay=_SAVE_INTERACTION.format(fence=OWNED),  # see save_run
             )

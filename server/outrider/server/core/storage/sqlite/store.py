@@ -21,6 +21,7 @@ from outrider.server.core.storage.contract import (
     REQUEST_ID_TAKEN,
     ActiveLimits,
     KeyedRun,
+    Orphan,
     RunUsage,
     StartKey,
 )
@@ -135,7 +136,7 @@ class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes):
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         return int(self._conn.execute(f"SELECT count(*) FROM runs {where}", params).fetchone()[0])
 
-    def active_runs(self) -> list[run_pb2.Run]:
+    def orphans(self) -> list[Orphan]:
         """Runs in an active state; unreadable ones are marked failed here and left out."""
         marks = ",".join("?" * len(ACTIVE_STATES))
         rows = self._conn.execute(
@@ -143,7 +144,7 @@ class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes):
             ACTIVE_STATES,
         ).fetchall()
         runs = [read_run(row, self.save_run) for row in rows]
-        return [run for run in runs if run.state in ACTIVE_STATES]
+        return [Orphan(run, 0) for run in runs if run.state in ACTIVE_STATES]
 
     def count_active(self, tenant: str | None = None) -> int:
         marks = ",".join("?" * len(ACTIVE_STATES))
