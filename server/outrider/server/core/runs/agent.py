@@ -68,6 +68,7 @@ class RunContext:
         checkpoints: Checkpoints | None = None,
         control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
+        attempt: int = 0,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -85,6 +86,7 @@ class RunContext:
         self.checkpoints = checkpoints
         self.control = control
         self.journal = journal
+        self.attempt = attempt  # times the run was taken over after its replica was lost
 
     @property
     def tenant(self) -> str:
@@ -113,7 +115,9 @@ class RunContext:
     ) -> InputAnswer:
         self.questions += 1
         async with self._waiting_for_a_person():
-            return await self._interactions.ask_input(self.run_id, request, field_errors)
+            return await self._interactions.ask_input(
+                self.run_id, request, field_errors, self.attempt
+            )
 
     def _waiting_for_a_person(self) -> AbstractAsyncContextManager[None]:
         """While the agent waits for an answer, a person may take its browser over."""
@@ -127,7 +131,7 @@ class RunContext:
             return self._standing_decisions[standing_key]
         self.questions += 1
         async with self._waiting_for_a_person():
-            answer = await self._interactions.ask_approval(self.run_id, request)
+            answer = await self._interactions.ask_approval(self.run_id, request, self.attempt)
         if standing_key is not None and answer.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS:
             self._standing_decisions[standing_key] = answer
         return answer

@@ -170,6 +170,7 @@ class Executions:
             checkpoints,
             journal=journal,
             control=control,
+            attempt=attempt,
         )
         active = ActiveRun(run, ctx)
         self.active[run_id] = active

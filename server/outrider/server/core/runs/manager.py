@@ -74,6 +74,7 @@ class RunManager:
             settings.interaction_ttl,
             lambda run_id: self._executions.refresh_state(run_id),
             self.page_tokens,
+            paging.derived_key(self.signing_key, "answer digests"),
         )
         # how long a relayed call waits for its executor's presence (a database restart drops
         # every replica's; each takes it back within a second)

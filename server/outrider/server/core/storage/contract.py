@@ -86,6 +86,15 @@ class Orphan:
 
 
 @dataclass(frozen=True)
+class AnswerRecord:
+    """What the store keeps of an interaction beside its message: never an answer's values."""
+
+    digest: bytes | None  # keyed digest of the answer it accepted, if any (see interactions)
+    lost: bool  # the attempt of its run that asked it was lost with its replica
+    asked_again_as: str  # id of the interaction its resumed run asked in its place, or ""
+
+
+@dataclass(frozen=True)
 class WorkerLoad:
     """A live replica that executes runs, as takeovers weigh it: its active runs, and how many
     it may hold (executing slots plus queue; 0 when it did not say)."""
@@ -242,8 +251,29 @@ class Store(Protocol):
         """The run's side-effect journal in order (every attempt's); empty when it has none."""
 
     def save_interaction(
-        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
-    ) -> None: ...
+        self,
+        interaction: interaction_pb2.Interaction,
+        ids: tuple[str, str],
+        digest: bytes | None = None,
+    ) -> None:
+        """Inserts or updates an interaction (ids: its id, its run's); `digest`: of the answer
+        it accepted (kept once given, whatever later saves say)."""
+
+    def answer_record(self, interaction_id: str) -> AnswerRecord | None:
+        """What is kept of the interaction's answer and attempt; None when it does not exist."""
+
+    def lose_interactions(self, run_id: str) -> None:
+        """Marks every interaction of the run lost: the attempt that asked them was lost with
+        its replica (the run's claimant says so, after its claim; fenced like events)."""
+
+    def lost_interactions(
+        self, run_id: str
+    ) -> list[tuple[interaction_pb2.Interaction, AnswerRecord]]:
+        """The run's lost interactions its resumed run has not asked again yet, oldest first."""
+
+    def asked_again(self, ids: tuple[str, str], again_id: str) -> None:
+        """Records that the run (ids: a lost interaction's id, its run's) asked the question
+        again as `again_id`; fenced like events."""
 
     def get_interaction(
         self, interaction_id: str, tenant: str | None = None

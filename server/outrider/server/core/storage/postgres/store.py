@@ -13,7 +13,7 @@ artifacts and recipes: `artifacts`, `recipes`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import psycopg
@@ -29,9 +29,9 @@ from outrider.server.core.storage.contract import (
 )
 from outrider.server.core.storage.postgres.artifacts import PostgresArtifacts
 from outrider.server.core.storage.postgres.cluster import PostgresCluster
+from outrider.server.core.storage.postgres.interactions import PostgresInteractions
 from outrider.server.core.storage.postgres.presence import (
     OWNED,
-    OWNED_OR_ORPHANED,
     UNOWNED,
 )
 from outrider.server.core.storage.postgres.recipes import PostgresRecipes
@@ -43,16 +43,13 @@ from outrider.server.core.storage.postgres.starts import (
 from outrider.server.core.storage.postgres.writes import Write
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
-    decoded,
     events_from_rows,
-    interaction_values,
-    interactions_from_rows,
     read_run,
     run_values,
     side_effects_from_rows,
 )
 from outrider.server.core.storage.start_keys import FIND_KEY, insert_run, insert_values, key_values
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import run_event_pb2, run_pb2
 
 # The tables holding a run's rows besides `runs` (deleted with it).
 _RUN_TABLES = (
@@ -71,14 +68,9 @@ _SAVE_RUN = (
 )
 # The owner saves its run in the generation it knows (none known: its key alone fences).
 _SAVED_BY_OWNER = "(r.owner = excluded.owner AND r.takeovers = COALESCE(%s::integer, r.takeovers))"
-_SAVE_INTERACTION = (
-    "INSERT INTO interactions (id, run_id, state, create_us, body) SELECT %s, %s, %s, %s, %s "
-    "WHERE {fence} ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
-    "RETURNING 1"
-)
 
 
-class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
+class PostgresStore(PostgresCluster, PostgresInteractions, PostgresArtifacts, PostgresRecipes):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
     # runs
@@ -276,60 +268,6 @@ class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
             "SELECT body FROM side_effects WHERE run_id = %s ORDER BY number", (run_id,)
         )
         return side_effects_from_rows(rows)
-
-    # interactions
-
-    def save_interaction(
-        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
-    ) -> None:
-        self._writer.put(
-            Write(
-                # Fenced like events: a replica that lost the run cannot resolve or reopen
-                # the new owner's questions. A dead owner's are anyone's to close (a run that
-                # ended just before its process died may have left one pending).
-                f"{_SAVE_INTERACTION.format(fence=OWNED_OR_ORPHANED)}",
-                (*interaction_values(interaction, ids), *self._fence(ids[1])),
-                fenced=ids[1],
-                replay=_SAVE_INTERACTION.format(fence=OWNED),  # see save_run
-            )
-        )
-
-    def get_interaction(
-        self, interaction_id: str, tenant: str | None = None
-    ) -> interaction_pb2.Interaction | None:
-        rows = self._rows(
-            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            "WHERE i.id = %s AND (%s::text IS NULL OR r.tenant = %s)",
-            (interaction_id, tenant, tenant),
-        )
-        return decoded(interaction_pb2.Interaction, rows[0][0], interaction_id) if rows else None
-
-    def list_interactions(
-        self,
-        run_id: str | None,
-        states: Sequence[int],
-        limit: int,
-        after: tuple[int, str] | None,
-        tenant: str | None = None,
-    ) -> list[interaction_pb2.Interaction]:
-        """Interactions oldest first, strictly newer than the (create_us, id) cursor when given."""
-        clauses = ["i.state = ANY(%s)"]
-        params: list[Any] = [list(states)]
-        if run_id is not None:
-            clauses.append("i.run_id = %s")
-            params.append(run_id)
-        if after is not None:
-            clauses.append("(i.create_us, i.id) > (%s, %s)")
-            params.extend(after)
-        if tenant is not None:
-            clauses.append("r.tenant = %s")
-            params.append(tenant)
-        rows = self._rows(
-            "SELECT i.id, i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT %s",
-            [*params, limit],
-        )
-        return interactions_from_rows(rows)
 
     # artifacts
 

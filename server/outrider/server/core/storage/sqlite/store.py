@@ -12,7 +12,7 @@ The connection and its grouped writes: `connection`; what one process needs no s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from outrider.server.core import clock
@@ -27,15 +27,13 @@ from outrider.server.core.storage.contract import (
 )
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
-    decoded,
     events_from_rows,
-    interaction_values,
-    interactions_from_rows,
     read_run,
     run_values,
     side_effects_from_rows,
 )
 from outrider.server.core.storage.sqlite.artifacts import SqliteArtifacts
+from outrider.server.core.storage.sqlite.interactions import SqliteInteractions
 from outrider.server.core.storage.sqlite.one_process import OneProcess
 from outrider.server.core.storage.sqlite.recipes import SqliteRecipes
 from outrider.server.core.storage.start_keys import (
@@ -47,12 +45,12 @@ from outrider.server.core.storage.start_keys import (
     insert_values,
     key_values,
 )
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import run_event_pb2, run_pb2
 
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes):
+class SqliteStore(OneProcess, SqliteInteractions, SqliteArtifacts, SqliteRecipes):
     """Runs, their events and interactions in one SQLite file."""
 
     # runs
@@ -211,54 +209,6 @@ class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes):
             "SELECT body FROM side_effects WHERE run_id = ? ORDER BY number", (run_id,)
         ).fetchall()
         return side_effects_from_rows(rows)
-
-    # interactions
-
-    def save_interaction(
-        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
-    ) -> None:
-        self._write(
-            "INSERT INTO interactions (id, run_id, state, create_us, body) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
-            interaction_values(interaction, ids),
-        )
-
-    def get_interaction(
-        self, interaction_id: str, tenant: str | None = None
-    ) -> interaction_pb2.Interaction | None:
-        row = self._conn.execute(
-            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            "WHERE i.id = ? AND (? IS NULL OR r.tenant = ?)",
-            (interaction_id, tenant, tenant),
-        ).fetchone()
-        return decoded(interaction_pb2.Interaction, row[0], interaction_id) if row else None
-
-    def list_interactions(
-        self,
-        run_id: str | None,
-        states: Sequence[int],
-        limit: int,
-        after: tuple[int, str] | None,
-        tenant: str | None = None,
-    ) -> list[interaction_pb2.Interaction]:
-        """Interactions oldest first, strictly newer than the (create_us, id) cursor when given."""
-        clauses = [f"i.state IN ({','.join('?' * len(states))})"]
-        params: list[Any] = list(states)
-        if run_id is not None:
-            clauses.append("i.run_id = ?")
-            params.append(run_id)
-        if after is not None:
-            clauses.append("(i.create_us, i.id) > (?, ?)")
-            params.extend(after)
-        if tenant is not None:
-            clauses.append("r.tenant = ?")
-            params.append(tenant)
-        rows = self._conn.execute(
-            "SELECT i.id, i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT ?",
-            [*params, limit],
-        )
-        return interactions_from_rows(rows)
 
     # artifacts
 
