@@ -18,7 +18,7 @@ from tests.support.harness import ServerProcess, eventually
 from tests.support.postgres import (
     drop_presence,
     presence_keys,
-    waiting_for_a_lock,
+    waiting_for_locks,
 )
 from tests.support.requests import automate_request
 
@@ -55,7 +55,7 @@ async def test_two_claims_racing_on_one_orphan_give_it_one_owner(
             "UPDATE runs SET owner = %s, takeovers = takeovers + 1 WHERE id = 'raced'", (c_key,)
         )
         b_claiming = asyncio.create_task(asyncio.to_thread(second.claim_orphan, "raced"))
-        await eventually(lambda: waiting_for_a_lock(postgres_url), within=20)
+        await eventually(lambda: waiting_for_locks(postgres_url) == 1, within=20)
         c_claiming.commit()
     assert await asyncio.wait_for(b_claiming, 20) is None
     assert owner_of(postgres_url, "raced") == (c_key, 1)

@@ -174,11 +174,11 @@ def drop_presence(url: str, key: int) -> None:
         )
 
 
-def waiting_for_a_lock(url: str) -> bool:
-    """Whether a session of `url`'s database waits for a lock another one holds."""
+def waiting_for_locks(url: str) -> int:
+    """How many sessions of `url`'s database wait for a lock another one holds."""
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
             "AND datname = current_database()"
         ).fetchone()
-    return bool(row and row[0])
+    return int(row[0]) if row else 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Callable
 
 from google.protobuf.message import Message
@@ -98,13 +99,29 @@ def not_confirmed_message(keyed: bool) -> str:
     return f"{waited}; the run will not execute (send a request id to retry safely)"
 
 
-async def answer_when_saved(
-    saving: asyncio.Task[str | None], keyed: bool, give_up: Callable[[], None]
-) -> str | None:
-    """Waits (at most START_WAIT) for a new run's save: None once its record is committed, or
-    the store's refusal. A caller that stops waiting first is one that `give_up` marks."""
+async def find_start(store: Store, key: StartKey, deadline: float) -> KeyedRun | None:
+    """The run `key` names (see `Store.find_start`), looked up until `deadline` (monotonic):
+    past it, UNAVAILABLE START_NOT_CONFIRMED, this call having started nothing."""
     try:
-        async with asyncio.timeout(START_WAIT):
+        async with asyncio.timeout_at(_loop_time(deadline)):
+            return await store.find_start(key)
+    except TimeoutError:
+        raise Unavailable(
+            f"the store did not say within {START_WAIT:g}s whether request id "
+            f"{key.request_id!r} started a run; this call started nothing: retry with the same "
+            "request id, which returns that run or starts it once",
+            NOT_CONFIRMED,
+        ) from None
+
+
+async def answer_when_saved(
+    saving: asyncio.Task[str | None], keyed: bool, give_up: Callable[[], None], deadline: float
+) -> str | None:
+    """Waits (until `deadline`, monotonic: at most START_WAIT after the start came) for a new
+    run's save: None once its record is committed, or the store's refusal. A caller that stops
+    waiting first is one that `give_up` marks."""
+    try:
+        async with asyncio.timeout_at(_loop_time(deadline)):
             return await asyncio.shield(saving)
     except TimeoutError:
         if saving.done():
@@ -115,6 +132,11 @@ async def answer_when_saved(
         if not saving.done():
             give_up()
         raise
+
+
+def _loop_time(deadline: float) -> float:
+    """A time.monotonic() deadline on the running loop's clock."""
+    return asyncio.get_running_loop().time() + (deadline - time.monotonic())
 
 
 async def settle(store: Store, run_id: str) -> bool:

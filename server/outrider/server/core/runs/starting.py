@@ -6,6 +6,7 @@ same checks, to the least busy worker replica."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -20,7 +21,9 @@ from outrider.server.core.runs.agent import Agent, AgentRegistry
 from outrider.server.core.runs.execution import ActiveRun, Executions
 from outrider.server.core.runs.idempotent_starts import (
     NOT_CONFIRMED,
+    START_WAIT,
     answer_when_saved,
+    find_start,
     replayed_run,
     settle,
     start_key,
@@ -74,18 +77,23 @@ class Starter:
         request_id: str,
         relay: tuple[Relay, float] | None,
     ) -> Started:
-        """See `RunManager.start`; `relay`: the relay and its patience, on an API-only replica."""
+        """See `RunManager.start`; `relay`: the relay and its patience, on an API-only replica.
+        Answered within START_WAIT, with or without a request id: a store that does not answer
+        meanwhile (held, hung) gets UNAVAILABLE START_NOT_CONFIRMED."""
         self._check_start(spec, principal, *where)
         ttl = self._settings.idempotency_ttl
         key = start_key(spec.kind, spec.params, spec.options, principal, request_id, ttl)
-        if key is not None and (found := await self._store.find_start(key)) is not None:
+        deadline = time.monotonic() + START_WAIT
+        if key is not None and (found := await find_start(self._store, key, deadline)) is not None:
             return self._replay(found, key)
         if relay is not None:
             address = await worker_address(self._store, relay[1])
             return await relay[0].start(address, spec.params, spec.options, principal, request_id)
-        return await self._create(spec, principal, key)
+        return await self._create(spec, principal, key, deadline)
 
-    async def _create(self, spec: RunSpec, principal: Principal, key: StartKey | None) -> Started:
+    async def _create(
+        self, spec: RunSpec, principal: Principal, key: StartKey | None, deadline: float
+    ) -> Started:
         agent = self._agents.get(spec.kind)
         if agent is None:
             raise Unimplemented(f"{KIND_NAMES[spec.kind]} runs are not implemented yet")
@@ -95,11 +103,11 @@ class Starter:
         RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
         saving = asyncio.create_task(self._save_then_launch(active, agent, principal, key))
         active.saving = saving
-        refusal = await answer_when_saved(saving, key is not None, active.give_up)
+        refusal = await answer_when_saved(saving, key is not None, active.give_up, deadline)
         if refusal is None:
             return Started(self._find(active.ctx.run_id, None))
         if refusal == REQUEST_ID_TAKEN and key is not None:  # by a start racing this one
-            found = await self._store.find_start(key)
+            found = await find_start(self._store, key, deadline)
             if found is not None:
                 return self._replay(found, key)
             raise Unavailable("the run holding this request id went meanwhile; try again")
