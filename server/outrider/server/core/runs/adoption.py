@@ -19,6 +19,7 @@ from outrider.server.core.cluster.failover import OrphanKey
 from outrider.server.core.events.names import event_name
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.names import run_id_from
+from outrider.server.core.runs.attempts import Attempt, lost_attempts
 from outrider.server.core.runs.resume_gate import (
     ASK,
     END,
@@ -54,21 +55,27 @@ class RunHost(Protocol):
         from the start of its task or from the checkpoint its agent saved
         (`RunContext.checkpoints`), asking first when `resumed.ask`."""
 
-    def close_lost(
-        self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent], ending: Ending | None = None
-    ) -> None:
+    def close_lost(self, run: run_pb2.Run, lost: Lost, ending: Ending | None = None) -> None:
         """Ends a lost run as failed (`ending`, by default SERVER_RESTARTED) with terminal
-        events after `last`."""
+        events after its newest ones (`lost.last`), its stats counting its attempts."""
 
     def stop_moved(self, run_id: str) -> None:
         """Stops, without writing an ending, a run another process took over."""
 
 
 @dataclass(frozen=True)
+class Lost:
+    """What the claimant of a lost run reads of it, after its claim."""
+
+    last: list[run_event_pb2.RunEvent]  # its newest events
+    attempts: list[Attempt]  # its attempts so far, all lost with their replicas
+
+
+@dataclass(frozen=True)
 class Resumed:
     """What the claimant of a lost run knows of it when it resumes it."""
 
-    last: list[run_event_pb2.RunEvent]  # its newest events
+    lost: Lost
     side_effects: list[run_event_pb2.SideEffect]  # its journal, every earlier attempt's
     ask: bool  # ask the caller before starting the task again (resume_gate)
 
@@ -138,18 +145,19 @@ class Adoption:
             taken += 1
             try:  # only the claimant cancels what the lost agent asked
                 self._interactions.close_pending_of(run_id)
-                last = self._store.last_events(run_id, 2)  # read after the claim: complete
-                if resume and self._resumable(run, takeovers, last):
-                    self._resume(run, takeovers, last)
+                # read after the claim: complete
+                lost = Lost(self._store.last_events(run_id, 2), lost_attempts(self._store, run_id))
+                if resume and self._resumable(run, takeovers, lost.last):
+                    self._resume(run, takeovers, lost)
                 else:
-                    self._host.close_lost(run, last)
+                    self._host.close_lost(run, lost)
                     metrics.takeover("closed")
             except Exception:  # one run's failure must not leave the others unhandled
                 log.exception("taking over %s failed", run.name)
         self._store.flush()
         return taken
 
-    def _resume(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
+    def _resume(self, run: run_pb2.Run, takeovers: int, lost: Lost) -> None:
         """Resumes the run, unless its journal says that starting again could repeat a side
         effect and the run's policy does not allow it (resume_gate)."""
         automate = run.HasField("automate")
@@ -161,7 +169,7 @@ class Adoption:
             log.warning(
                 "ending %s: %d side effects, not repeated (RESUME_UNSAFE)", run.name, len(effects)
             )
-            self._host.close_lost(run, last, unsafe_ending(effects))
+            self._host.close_lost(run, lost, unsafe_ending(effects))
             metrics.takeover("ended_unsafe")
             return
         asking = " (asking the caller first)" if policy == ASK else ""
@@ -172,7 +180,7 @@ class Adoption:
             len(effects),
             asking,
         )
-        self._host.adopt(run, takeovers, Resumed(last, effects, ask=policy == ASK))
+        self._host.adopt(run, takeovers, Resumed(lost, effects, ask=policy == ASK))
         metrics.takeover("asked" if policy == ASK else "resumed")
 
     def _resumable(

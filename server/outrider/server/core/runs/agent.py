@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
@@ -16,6 +16,7 @@ from outrider.server.core.events.names import payload_event_name
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.interactions.resolutions import ApprovalAnswer, InputAnswer
 from outrider.server.core.runs.artifacts import ArtifactStore
+from outrider.server.core.runs.attempts import Attempt, counting_every_attempt
 from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.secrets.redaction import Redactor
@@ -69,6 +70,7 @@ class RunContext:
         control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
         attempt: int = 0,
+        lost: Sequence[Attempt] = (),
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -87,6 +89,7 @@ class RunContext:
         self.control = control
         self.journal = journal
         self.attempt = attempt  # times the run was taken over after its replica was lost
+        self._lost = lost  # the attempts before this one (their replicas were lost)
 
     @property
     def tenant(self) -> str:
@@ -106,8 +109,12 @@ class RunContext:
         return self._run.research
 
     def emit(self, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
-        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run."""
+        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run; a
+        resumed run's `complete` counts and names every attempt (attempts.py)."""
         self.seen[payload_event_name(payload) or payload.DESCRIPTOR.name] += 1
+        if self._lost:
+            effects = self.journal.entries if self.journal else []
+            payload = counting_every_attempt(payload, self._lost, effects)
         return self._log.append(self.run_id, payload, artifact)
 
     async def ask_input(
