@@ -127,11 +127,23 @@ async def answer_when_saved(
         if saving.done():
             return saving.result()
         give_up()
+        saving.add_done_callback(_failure_logged)
         raise Unavailable(not_confirmed_message(keyed), NOT_CONFIRMED) from None
     except asyncio.CancelledError:
         if not saving.done():
             give_up()
+            saving.add_done_callback(_failure_logged)
         raise
+
+
+def _failure_logged(saving: asyncio.Task[str | None]) -> None:
+    """A save its caller stopped waiting for failed later: the run was forgotten, nothing ran;
+    logged here, as nobody else will look at the outcome."""
+    if saving.cancelled():
+        return
+    error = saving.exception()
+    if error is not None:
+        log.warning("a start whose caller stopped waiting was not saved: %s", error)
 
 
 def _loop_time(deadline: float) -> float:

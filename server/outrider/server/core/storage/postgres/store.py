@@ -103,17 +103,24 @@ class PostgresStore(PostgresCluster, PostgresInteractions, PostgresArtifacts, Po
     ) -> str | None:
         """In a transaction of its own (`starts`), committed before it returns: the next
         start anywhere counts this run and sees its key. The rows this process wrote behind
-        first (its ended runs) are committed before the count."""
+        first (its ended runs) are committed before the count. Tried once more on the new pool
+        when the presence keeper renewed it meanwhile (PostgreSQL came back: the old pool was
+        closed under the start, which had saved nothing)."""
         if limits.cluster or limits.tenant:
             self._writer.wait()
         values = (*insert_values(run, run_id, key), self._presence.key)
         self._generations[run_id] = 0  # a new run's first generation (kept if in doubt)
-        try:
-            refusal = insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
-        except Unavailable as error:
-            if not isinstance(error, StartInDoubt):
-                self._generations.pop(run_id, None)
-            raise
+        for attempt in range(2):
+            pool = self._pool
+            try:
+                refusal = insert_new_run(pool, run, (run_id, self._presence.key), limits, key)
+                break
+            except Unavailable as error:
+                if isinstance(error, StartInDoubt):
+                    raise
+                if attempt or pool is self._pool:
+                    self._generations.pop(run_id, None)
+                    raise
         if refusal is None:  # a failover's replay inserts it again where it is missing
             self._writer.committed_directly([Write(insert_run("owner"), values, run_id=run_id)])
         else:
