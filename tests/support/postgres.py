@@ -182,3 +182,14 @@ def waiting_for_locks(url: str) -> int:
             "AND datname = current_database()"
         ).fetchone()
     return int(row[0]) if row else 0
+
+
+def listening(url: str) -> bool:
+    """Whether a store's live-event feed (its LISTEN connection) is connected to `url`'s
+    database."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'outrider-listen' "
+            "AND datname = current_database() AND query LIKE 'LISTEN%%'"
+        ).fetchone()
+    return bool(row and row[0])
