@@ -64,6 +64,15 @@ async def asked_again(node: Node, run: str, old: str) -> ip.Interaction:
     return again
 
 
+async def answered_on_the_executor(nodes: list[Node]) -> tuple[str, ip.Interaction]:
+    """A holding run on replica 0 that asked for a form value, answered there (committed)."""
+    run = await started(nodes, steps=1, ask_input=True, hold=True)
+    question = await pending_of(nodes[1], run)
+    await nodes[0].interactions.SubmitInput(answer_of(question.name))
+    await resolved_in_store(nodes[1], question.name)
+    return run, question
+
+
 @pytest.fixture
 async def nodes(start_replica: Callable[..., ServerProcess]) -> AsyncIterator[list[Node]]:
     replicas = [Node(start_replica(**CLUSTER)) for _ in range(3)]
@@ -77,10 +86,7 @@ async def nodes(start_replica: Callable[..., ServerProcess]) -> AsyncIterator[li
 async def test_a_repeat_is_accepted_on_every_replica_and_a_different_answer_refused(
     nodes: list[Node],
 ) -> None:
-    run = await started(nodes, steps=1, ask_input=True, hold=True)
-    question = await pending_of(nodes[1], run)
-    await nodes[0].interactions.SubmitInput(answer_of(question.name))
-    await resolved_in_store(nodes[1], question.name)
+    _, question = await answered_on_the_executor(nodes)
     for node in nodes[1:]:  # the same answer, from a client unsure it was taken
         repeated = await node.interactions.SubmitInput(answer_of(question.name))
         assert repeated.interaction.state == ip.INTERACTION_STATE_RESOLVED
@@ -93,10 +99,7 @@ async def test_a_repeat_is_accepted_on_every_replica_and_a_different_answer_refu
 async def test_after_the_loss_an_answer_to_the_old_question_is_told_where_it_went(
     nodes: list[Node],
 ) -> None:
-    run = await started(nodes, steps=1, ask_input=True, hold=True)
-    question = await pending_of(nodes[1], run)
-    await nodes[0].interactions.SubmitInput(answer_of(question.name))
-    await resolved_in_store(nodes[1], question.name)
+    run, question = await answered_on_the_executor(nodes)
     nodes[0].process.kill()
     nodes[0].alive = False
     again = await asked_again(nodes[1], run, question.name)
