@@ -21,19 +21,21 @@ from grpc_health.v1 import health_pb2
 
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import run_event_pb2, run_service_pb2
+from outrider.v1 import run_event_pb2, run_service_pb2, session_service_pb2
 from tests.conftest import HarnessFactory
 from tests.support.harness import rich_error
 
 KEY = "every-rpc-key"
 UNKNOWN_RUN = "runs/" + "0" * 24
 UNKNOWN_INTERACTION = "interactions/" + "0" * 24
+UNKNOWN_SESSION = "sessions/" + "0" * 24
 METHODS: dict[str, MethodDescriptor] = {
     method.full_name: method
     for module, service in (
         (run_service_pb2, "RunService"),
         (isv, "InteractionService"),
         (bcs, "BrowserControlService"),
+        (session_service_pb2, "SessionService"),
     )
     for method in module.DESCRIPTOR.services_by_name[service].methods
 }
@@ -78,6 +80,11 @@ ROWS = {
     ),
     "outrider.v1.BrowserControlService.HandBack": Row("run", {"run": UNKNOWN_RUN}),
     "outrider.v1.BrowserControlService.DeclineTakeover": Row("run", {"run": UNKNOWN_RUN}),
+    "outrider.v1.SessionService.CreateSession": Row("kind", None),
+    "outrider.v1.SessionService.GetSession": Row("name", {"name": UNKNOWN_SESSION}),
+    "outrider.v1.SessionService.ListSessions": Row(None, None),
+    "outrider.v1.SessionService.EndSession": Row("name", {"name": UNKNOWN_SESSION}),
+    "outrider.v1.SessionService.StreamSessionEvents": Row("name", {"name": UNKNOWN_SESSION}),
 }
 
 

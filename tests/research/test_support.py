@@ -4,7 +4,7 @@ must cite a page holding it (normalised); one that names nothing checkable stays
 from __future__ import annotations
 
 from outrider.server.research.citations import CheckedReport, check_citations
-from outrider.server.research.support import keep_supported
+from outrider.server.research.editing import keep_supported, with_note
 
 SOURCES = {"S1": "http://web/bridge.html", "S2": "http://web/harbour.html"}
 TEXTS = {
@@ -18,6 +18,11 @@ TEXTS = {
 
 def check(draft: str) -> CheckedReport:
     return check_citations(draft, SOURCES, {}, TEXTS)
+
+
+def note(removed: int) -> str:
+    """The note a report opens with when its opening answer was removed."""
+    return with_note("", removed)
 
 
 def test_a_report_its_pages_support_comes_through_untouched() -> None:
@@ -71,7 +76,7 @@ def test_a_first_word_is_a_name_only_where_the_pages_use_it_as_one() -> None:
         texts,
     )
     assert report.unsupported == ("Bradfield built it.",)
-    assert report.text == "Ferries sail [S2]. Nothing else was found."
+    assert report.text == f"{note(1)}Ferries sail [S2]. Nothing else was found."
 
 
 def test_without_page_texts_nothing_is_checked() -> None:
@@ -105,7 +110,7 @@ def test_codes_link_texts_and_lead_ins_are_still_checked() -> None:
         "- **Gustave Eiffel**: built the Corran Bridge, said Gustave Eiffel [S1].\n"
     )
     kept, removed = keep_supported(draft, PAGE)
-    assert kept == "- **Corran Bridge**: it took most of the traffic [S1].\n"
+    assert kept == f"{note(4)}- **Corran Bridge**: it took most of the traffic [S1].\n"
     assert removed == [
         "GPT-5 was released by OpenAI in March 2023.",  # a code the page lacks
         "The F-22 first flew in 2006.",
@@ -124,7 +129,7 @@ def test_spelled_numbers_and_uncited_statements_are_checked_too() -> None:
     )
     report = check(draft)
     # A sentence may go on over the next line.
-    assert report.text == "\nFerries sailed until the bridge opened [S1].\n"
+    assert report.text == f"{note(6)}Ferries sailed until the bridge opened [S1].\n"
     assert report.unsupported == (
         "The ferries carried forty-three passengers each.",  # the page says forty-two
         "Aspirin cures every cancer.",

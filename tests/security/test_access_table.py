@@ -16,7 +16,12 @@ from outrider.server.core.principals import Scope
 from outrider.server.rest_edge.app import build_app
 from outrider.server.security.access import GRPC_METHODS, OPEN, REST_ROUTES
 from outrider.server.security.authn import Keyring
-from outrider.v1 import browser_control_service_pb2, interaction_service_pb2, run_service_pb2
+from outrider.v1 import (
+    browser_control_service_pb2,
+    interaction_service_pb2,
+    run_service_pb2,
+    session_service_pb2,
+)
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges
 from tests.security.test_quotas import create
@@ -26,6 +31,7 @@ SERVICES = (
     run_service_pb2.DESCRIPTOR.services_by_name["RunService"],
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"],
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"],
+    session_service_pb2.DESCRIPTOR.services_by_name["SessionService"],
 )
 METHODS = {f"/{s.full_name}/{m.name}": m for s in SERVICES for m in s.methods}
 
@@ -41,7 +47,8 @@ def test_every_rpc_is_in_the_table() -> None:
 def test_every_route_is_in_the_table(tmp_path: Path) -> None:
     # The console (mounted at /console) signs people in itself: tests/console covers it.
     settings = settings_for_tests(tmp_path, console=False)
-    app = build_app(None, settings, Keyring(settings))  # type: ignore[arg-type]
+    sessions = object()  # no route is called: the session routes need only be there
+    app = build_app(None, settings, Keyring(settings), sessions)  # type: ignore[arg-type]
     routes = {
         (method, r.path) for r in app.routes for method in r.methods or () if method != "HEAD"
     }  # type: ignore[attr-defined]

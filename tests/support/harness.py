@@ -23,12 +23,15 @@ from google.rpc import error_details_pb2, status_pb2
 
 from outrider.server.agents import production_agents
 from outrider.server.core.runs.agent import AgentRegistry
+from outrider.server.demo import DEMO_DIR
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
 from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2_grpc
 from tests.support.script_agent import ScriptAgent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# Scenario files the suite names as scripted models, besides the ones written under tmp_path.
+SCENARIO_FOLDERS = (REPO_ROOT / "tests" / "fixtures" / "scenarios", DEMO_DIR / "scenarios")
 
 
 @dataclass

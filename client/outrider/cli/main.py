@@ -1,5 +1,5 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-keys create, and mcp (the stdio bridge for MCP clients).
+session start|show|list|end|events, keys create, and mcp (the stdio bridge for MCP clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -19,9 +19,11 @@ import typer
 from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
-from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, interactive
-from outrider.client import Options, RPCError, Tls, automate_params, research_params
+from outrider.cli.run import EXIT_OK, Config, Start, Watcher, execute, interactive
+from outrider.cli.sessions import session_app
+from outrider.client import Options, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
+from outrider.client.session_service import session_name
 
 # Plain click help (rich_markup_mode=None): typer's rich panels print a type beside every flag
 # (`--json <bool>`), which reads as an option that takes a value.
@@ -38,6 +40,8 @@ runs_app = typer.Typer(
 )
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
+app.add_typer(session_app, name="session")
+SESSION_HELP = "Run in this session (its name or id, from `outrider session start`)."
 
 
 @app.callback()
@@ -81,15 +85,7 @@ def run() -> None:
 
 
 def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
-    config: Config = ctx.obj
-    try:
-        code = asyncio.run(work)
-    except RPCError as error:
-        config.renderer().error(error)
-        code = EXIT_CALL_FAILED
-    except KeyboardInterrupt:
-        code = 130
-    raise typer.Exit(code)
+    execute(ctx, work)
 
 
 @app.command(
@@ -170,6 +166,7 @@ def automate(
             "call) returns the run it started instead of starting another. Default: a new one."
         ),
     ] = None,
+    session: Annotated[str, typer.Option(help=SESSION_HELP)] = "",
 ) -> None:
     """Runs a browser agent and shows its progress live, one line per step."""
     if recipes not in RECIPE_MODES:
@@ -183,7 +180,9 @@ def automate(
         max_iterations=max_iterations,
         trusted_hostnames=trusted_host or (),
     )
-    options = Options(model=model, omit_prompts=not prompts, recipes=recipes)
+    options = Options(
+        model=model, omit_prompts=not prompts, recipes=recipes, session=session_name(session)
+    )
     _execute(ctx, _automate(ctx.obj, Start(params, options, request_id), interactive_, screenshots))
 
 
@@ -222,13 +221,15 @@ def research(
             "call) returns the run it started instead of starting another. Default: a new one."
         ),
     ] = None,
+    session: Annotated[str, typer.Option(help=SESSION_HELP)] = "",
 ) -> None:
     """Runs a research agent, shows its phases and renders the cited report."""
     try:
         params = research_params(query, mode=mode)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--mode") from None
-    _execute(ctx, _research(ctx.obj, Start(params, Options(model=model), request_id)))
+    options = Options(model=model, session=session_name(session))
+    _execute(ctx, _research(ctx.obj, Start(params, options, request_id)))
 
 
 async def _research(config: Config, start: Start) -> int:

@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import typer
 from rich.console import Console
 
 from outrider.cli.asking import Asker
 from outrider.cli.render import Renderer
-from outrider.client import AsyncClient, Options, Tls
+from outrider.client import AsyncClient, Options, RPCError, Tls
 from outrider.client.aio import Params
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
 
 EXIT_OK, EXIT_RUN_FAILED, EXIT_CALL_FAILED = 0, 1, 3
+
+
+def execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
+    """Runs a command's coroutine and exits with its code (3 when the server refused)."""
+    config: Config = ctx.obj
+    try:
+        code = asyncio.run(work)
+    except RPCError as error:
+        config.renderer().error(error)
+        code = EXIT_CALL_FAILED
+    except KeyboardInterrupt:
+        code = 130
+    raise typer.Exit(code)
 
 
 @dataclass(frozen=True)

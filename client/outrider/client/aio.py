@@ -28,6 +28,7 @@ from outrider.client.requests import (
     run_name,
 )
 from outrider.client.session import AsyncInteractiveSession
+from outrider.client.session_service import AsyncSessions
 from outrider.client.tls import Tls
 from outrider.v1 import (
     interaction_pb2,
@@ -93,6 +94,8 @@ class AsyncClient:
         self._interactions = interaction_service_pb2_grpc.InteractionServiceStub(self._channel)  # type: ignore[no-untyped-call]
         # a browser run's live screen and takeovers
         self.browser = AsyncBrowserControl(self._channel, self._metadata, deadline)
+        # sessions: a browser or a research thread kept between runs
+        self.sessions = AsyncSessions(self._channel, self._metadata, deadline, self._policy)
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -39,6 +39,7 @@ class Options:
     omit_prompts: bool = False  # ai:generation events without the prompt bodies
     recipes: str = ""  # "record" or "replay" (browser runs, servers with OUTRIDER_RECIPES)
     refuse_held_actions: bool = False  # a caller that cannot answer approvals: refuse at once
+    session: str = ""  # "sessions/{id}": run in that session (see AsyncClient.sessions)
 
     def to_proto(self) -> params_pb2.RunOptions:
         return params_pb2.RunOptions(
@@ -50,6 +51,7 @@ class Options:
             omit_prompts=self.omit_prompts,
             recipes=RECIPE_MODES[self.recipes],
             refuse_held_actions=self.refuse_held_actions,
+            session=self.session,
         )
 
 

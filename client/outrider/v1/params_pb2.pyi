@@ -76,7 +76,7 @@ class ResearchParams(_message.Message):
     def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[_research_events_pb2.ResearchMode, str]] = ..., fetch_timeout: _Optional[int] = ..., nocache: _Optional[bool] = ..., include_full_text: _Optional[bool] = ...) -> None: ...
 
 class RunOptions(_message.Message):
-    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts", "recipes", "resume_after_side_effects")
+    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts", "recipes", "resume_after_side_effects", "session")
     CANCEL_ON_DISCONNECT_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_SCREENSHOT_IMAGES_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
@@ -86,6 +86,7 @@ class RunOptions(_message.Message):
     OMIT_PROMPTS_FIELD_NUMBER: _ClassVar[int]
     RECIPES_FIELD_NUMBER: _ClassVar[int]
     RESUME_AFTER_SIDE_EFFECTS_FIELD_NUMBER: _ClassVar[int]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
     cancel_on_disconnect: bool
     include_screenshot_images: bool
     model: str
@@ -95,4 +96,5 @@ class RunOptions(_message.Message):
     omit_prompts: bool
     recipes: RecipeMode
     resume_after_side_effects: ResumeAfterSideEffects
-    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ..., recipes: _Optional[_Union[RecipeMode, str]] = ..., resume_after_side_effects: _Optional[_Union[ResumeAfterSideEffects, str]] = ...) -> None: ...
+    session: str
+    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ..., recipes: _Optional[_Union[RecipeMode, str]] = ..., resume_after_side_effects: _Optional[_Union[ResumeAfterSideEffects, str]] = ..., session: _Optional[str] = ...) -> None: ...

@@ -7,10 +7,12 @@ import type {
 import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
+import { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 
 export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
+export { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 
 /** How a start that got UNAVAILABLE (or lost its connection before its first answer) is sent
  * again with the same request id: attempts in all, and the ceiling of the random wait after the
@@ -40,6 +42,9 @@ export interface OutriderClient {
   interactions: Client<typeof InteractionService>;
   /** A browser run's live screen and takeovers (watch, take over, send input, hand back). */
   browser: Client<typeof BrowserControlService>;
+  /** Sessions: a browser (or a research thread) kept between runs; a run joins one with
+   * `options: { session: "sessions/<id>" }`. */
+  sessions: Client<typeof SessionService>;
   /** What `openInteraction` retries starts with; null when turned off. */
   startRetry: StartRetry | null;
 }

@@ -6,6 +6,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
+import { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 import {
   defaultStartRetry,
   idempotentStarts,
@@ -16,6 +17,7 @@ import {
 export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
+export { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 export { defaultStartRetry } from "./starts.js";
 
 /** Clients of the services on one HTTP/2 connection to `baseUrl` (e.g. "http://localhost:50051").
@@ -43,6 +45,7 @@ export function createOutriderClient({
     runs: createClient(RunService, transport),
     interactions: createClient(InteractionService, transport),
     browser: createClient(BrowserControlService, transport),
+    sessions: createClient(SessionService, transport),
     startRetry: startRetry || null,
   };
 }

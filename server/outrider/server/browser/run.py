@@ -35,6 +35,7 @@ from outrider.server.browser.recipe_store import RecipeStore
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.session_runs import borrowed, memory_cut_note, session_memory
 from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
@@ -80,11 +81,13 @@ class BrowserRun:
         self.tools = browser_tools(self.params.interactive, can_ask)
         max_actions = env.browser.max_actions_per_turn
         self.run_rules = run_rules(self.params.guardrails, self.data_view)
+        self.earlier = session_memory(ctx.session)
         self.conversation = Conversation(
             system_rules(self.params.interactive, max_actions, can_ask),
             self.run_rules,
             self.params.task,
             self.params.url,
+            self.earlier,
         )
         if ctx.journal is not None and ctx.journal.earlier:  # resumed after earlier attempts
             self.conversation.add_note(resumed_note(ctx.journal.earlier))
@@ -112,7 +115,11 @@ class BrowserRun:
     async def execute(self) -> run_pb2.RunOutcome:
         self._announce()
         try:
-            await self.connection.open(start_at=0)
+            kept = borrowed(self.ctx.session)
+            if kept is not None:
+                await self.connection.borrow(kept)
+            else:
+                await self.connection.open(start_at=0)
             return await self._drive()
         except StructuredReplyFailed as failure:
             return self.endings.failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(failure))
@@ -148,6 +155,9 @@ class BrowserRun:
             trace_id=trace_id or token_source.token_hex(16), span_id=span_id
         )
         self.reporter.emit("task_trace_context", trace)
+        left_out = self.ctx.session.left_out if self.ctx.session else 0
+        if left_out:
+            self.reporter.status("setup", memory_cut_note(left_out))
 
     async def _drive(self) -> run_pb2.RunOutcome:
         plan = await self.recipes.plan(self._plan)
@@ -188,7 +198,7 @@ class BrowserRun:
         request = ModelRequest(
             messages=(
                 Message("system", planner_rules(self.params.interactive, self.run_rules)),
-                Message("user", plan_request_text(self.params.task, self.params.url)),
+                Message("user", plan_request_text(self.params.task, self.params.url, self.earlier)),
             ),
             output_schema=PLAN_SCHEMA,
             role="planner",
@@ -354,7 +364,7 @@ class BrowserRun:
     async def _perform(self, call: ToolCall, iteration_id: str) -> ActionResult:
         runner = self._runner(iteration_id)
         if call.name == "request_input":
-            form = FormInput(runner, self.ctx.ask_input)
+            form = FormInput(runner, self.ctx.ask_input, self.reporter.status)
             requested = await form.request(
                 list(call.arguments["refs"]), call.arguments["reason"], iteration_id
             )
@@ -388,7 +398,7 @@ class BrowserRun:
         values, the caller is asked again (interactive:form_data:error) before the model goes on."""
         filled, self.filled_form = self.filled_form, None
         assert filled is not None
-        form = FormInput(runner, self.ctx.ask_input)
+        form = FormInput(runner, self.ctx.ask_input, self.reporter.status)
         note = await form.after_submit(filled)
         if note is None:
             return result

@@ -1,7 +1,7 @@
 """Citations checked in code.
 
 The writer cites sources by id, `[S3]` or `[S1, S4]`. Ids the run did not fetch are removed and
-counted, never published, and so are statements no cited page supports (support.py); every URL
+counted, never published, and so are statements no cited page supports (editing.py); every URL
 in the text (links, images, reference definitions, autolinks, bare URLs) becomes an id citation
 when it is a fetched page, and is removed and counted otherwise (see links.py). What remains
 maps, like a grounding support, each cited sentence (a segment of the report, in UTF-8 byte
@@ -15,9 +15,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from outrider.server.research.editing import keep_supported
 from outrider.server.research.links import rewrite_urls
 from outrider.server.research.sentences import MARKER, cited_ids, sentence_spans
-from outrider.server.research.support import keep_supported
 
 _GAPS = (
     (re.compile(r"[ \t]+([.,;:!?)])"), r"\1"),  # a dropped marker or URL leaves no gap before

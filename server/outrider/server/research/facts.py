@@ -3,19 +3,22 @@ dates and names, normalised (support.py decides which sentences must hold up).
 
 Normalised: words in lower case without accents (a possessive's "'s" and a plural's "s" may
 differ); numbers without thousands separators or trailing zeros (1,200 = 1200, 3.50 = 3.5,
-"2 million" = 2000000; a page's spelled-out "forty-two" = 42); dates as year-month(-day)
-whatever their spelling (2023-05-01, 1 May 2023, May 1, 2023). A name holding digits (COVID-19,
-F-35, GPT-4) is compared whole, letters and digits without their hyphens (GPT-4 = GPT4 = GPT 4).
-An acronym is held by a page that names what it stands for ("UK": "United Kingdom").
+"2 million" = 2000000; spelled-out numbers are read whole, "one hundred and forty-three" = 143,
+spelled.py); dates as year-month(-day) whatever their spelling (2023-05-01, 1 May 2023, May 1,
+2023). A name holding digits (COVID-19, F-35, GPT-4) is compared whole, letters and digits
+without their hyphens (GPT-4 = GPT4 = GPT 4). An acronym is held by a page that names what it
+stands for ("UK": "United Kingdom").
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+
+from outrider.server.research.names import APOSTROPHES, FUNCTION_WORDS, fold, names_in
+from outrider.server.research.spelled import spelled_numbers
 
 _MONTHS = {
     name: number
@@ -47,51 +50,14 @@ _NUMBER = re.compile(
 )
 _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _THOUSANDS = re.compile(r"\d{1,3}(?:[,\u00a0\u202f\u2009]\d{3})+(?:\.\d+)?")
-APOSTROPHES = "'\u2019"
-_WORD = re.compile(rf"[^\W\d_][\w{APOSTROPHES}-]*")  # a name may hold digits: F-35
 _PLAIN_WORD = re.compile(r"[^\W\d_]+")
 _CODE = re.compile(rf"[^\W_][\w{APOSTROPHES}-]*")  # a page's tokens that may hold digits
 _WORD_AND_NUMBER = re.compile(r"\b([^\W\d_]+) (\d+)\b")  # "GPT 4", as GPT-4 may be written
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _INSIDE = re.compile(r"(?<=[\w,;] )([^\W\d_]+)")  # a word after a word: inside a sentence
+_HEADING = re.compile(r"^[ \t]*#.*$", re.M)  # a page's headings and titles name no names
 # A run of capitalised words ("United Kingdom", "Bank of England"), for the acronyms it allows.
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w-]*(?:\s+(?:(?:of|the|and|for)\s+)?[A-Z][\w-]*)+")
-_UNITS = (
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen"
-).split()
-_ORDINALS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_TENTHS = [word[:-1] + "ieth" for word in _TENS]
-_NUMBER_WORDS = (
-    {word: n for n, word in enumerate(_UNITS, start=1)}
-    | {word: n for n, word in enumerate(_ORDINALS, start=1)}
-    | {word: 10 * n for n, word in enumerate(_TENS, start=2)}
-    | {word: 10 * n for n, word in enumerate(_TENTHS, start=2)}
-)
-
-
-def _alternatives(words: Iterable[str]) -> str:
-    return "|".join(sorted(words, key=len, reverse=True))
-
-
-# "forty-two", "forty two", "twenty-first", "seven", "third", "two million", "three hundred".
-_SPELLED = re.compile(
-    rf"\b(?:({_alternatives(_TENS)})(?:[-\s]({_alternatives(_UNITS[:9] + _ORDINALS[:9])}))?"
-    rf"|({_alternatives(_UNITS + _ORDINALS + _TENTHS)}))"
-    rf"(?:\s+({_alternatives(_SCALES)}))?\b"
-)
-# Spelled numbers a sentence often writes without stating a number ("one of", "First, ...",
-# "a second bridge"): read in pages, not in the report's sentences.
-_LOOSE = frozenset({"one", "first", "second"})
-FUNCTION_WORDS = frozenset(
-    "a an and as at both but by each for from how however if in it its many most no not of "
-    "on one or our overall so some such that the their then there these they this those thus "
-    "to we what when where which while who why with yet you".split()
-)
 
 
 @dataclass(frozen=True)
@@ -123,9 +89,10 @@ class Facts:
 def evidence(text: str) -> Evidence:
     dates = dates_in(text, blank=False)[0]
     numbers = {form for match in _NUMBER.finditer(text) for form in _number_forms(match)}
-    numbers |= {form for forms in _spelled_numbers(text) for form in forms}
+    numbers |= set(spelled_numbers(text))
     words = set(_PLAIN_WORD.findall(text))
-    inside = {m.group(1) for m in _INSIDE.finditer(text) if m.group(1)[0].isupper()}
+    running = _HEADING.sub("", text)
+    inside = {m.group(1) for m in _INSIDE.finditer(running) if m.group(1)[0].isupper()}
     codes = {_code(t) for t in _CODE.findall(text) if _has_digit_and_letter(t)}
     codes |= {_code(a + b) for a, b in _WORD_AND_NUMBER.findall(text)}
     return Evidence(
@@ -140,13 +107,14 @@ def evidence(text: str) -> Evidence:
 
 def extract_facts(sentence: str, is_name: Callable[[str], bool], lead: str = "") -> Facts:
     """The facts of a plain sentence (no citation markers or link targets) and of its lead-in
-    (`lead`, "Bridge opening" of "**Bridge opening**: ..."), whose words, like a sentence's
-    first word, are names only when `is_name` (of the folded word) says so."""
-    dates, rest = dates_in(f"{lead} {sentence}")
-    numbers = tuple(tuple(_number_forms(match)) for match in _NUMBER.finditer(rest))
-    numbers += tuple(_spelled_numbers(rest, loose=False))
-    names = _names(lead, is_name, every_word_first=True) + _names(sentence, is_name)
-    return Facts(numbers, tuple(sorted(dates)), tuple(names))
+    (`lead`, "Bridge opening" of "**Bridge opening**: ..."), whose words, like the words that
+    open a sentence, are names only when `is_name` (of the folded word) says so (names.py)."""
+    lead_dates, lead = dates_in(lead)
+    dates, rest = dates_in(sentence)
+    numbers = tuple(tuple(_number_forms(match)) for match in _NUMBER.finditer(f"{lead} {rest}"))
+    numbers += tuple((n,) for n in spelled_numbers(f"{lead} {rest}", loose=False))
+    names = names_in(lead, is_name, every_word_opens=True) + names_in(rest, is_name)
+    return Facts(numbers, tuple(sorted(dates | lead_dates)), tuple(names))
 
 
 def supported(facts: Facts, cited: list[Evidence]) -> bool:
@@ -175,20 +143,6 @@ def _singular(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
-
-
-def _names(text: str, is_name: Callable[[str], bool], every_word_first: bool = False) -> list[str]:
-    names = []
-    for index, match in enumerate(_WORD.finditer(text)):
-        word = match.group(0).strip(APOSTROPHES + "-")
-        if len(word) < 2 or word.islower() or word.lower() in FUNCTION_WORDS:
-            continue
-        inner_capitals = any(c.isupper() or c.isdigit() for c in word[1:])
-        first = index == 0 or every_word_first
-        if first and not inner_capitals and not is_name(fold(word)):
-            continue  # a sentence's first word, capitalised as every first word is
-        names.append(word)
-    return names
 
 
 def _name_in(name: str, words: frozenset[str], codes: frozenset[str]) -> bool:
@@ -259,20 +213,6 @@ def _number_forms(match: re.Match[str]) -> Iterable[str]:
     return forms
 
 
-def _spelled_numbers(text: str, loose: bool = True) -> list[tuple[str, ...]]:
-    """Numbers spelled out ("two to three", "the first of June", "twenty-one", "two million"),
-    each with its acceptable forms; without the `loose` words ("one", "first", "second") unless
-    they are part of a larger number."""
-    found: list[tuple[str, ...]] = []
-    for match in _SPELLED.finditer(text.lower()):
-        tens, units, word, scale = match.groups()
-        if not loose and word in _LOOSE and not scale:
-            continue
-        value = _NUMBER_WORDS[tens or word] + (_NUMBER_WORDS[units] if units else 0)
-        found.append((str(value), str(value * _SCALES[scale])) if scale else (str(value),))
-    return found
-
-
 def _value(written: str) -> Decimal | None:
     if _THOUSANDS.fullmatch(written):
         written = re.sub(r"[,\u00a0\u202f\u2009]", "", written)
@@ -287,10 +227,3 @@ def _value(written: str) -> Decimal | None:
 def _canonical(value: Decimal) -> str:
     text = format(value.normalize(), "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def fold(word: str) -> str:
-    if word.isascii():
-        return word.lower()
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))

@@ -44,11 +44,14 @@ OUTLINER = (
     "outline, and the ids of the sources (e.g. S3) the report should rely on. " + UNTRUSTED
 )
 WRITER = (
-    "You write a research report in Markdown that answers the query. Every sentence that states "
-    "a fact ends with citations of the sources it comes from, by id in square brackets, e.g. "
-    "[S3] or [S1, S4]. Cite only the ids listed; do not add a sources list. A factual sentence "
-    "without a citation is removed from the report, and so is one that states a number, date "
-    "or name the sources it cites do not contain: write them as the sources do. " + UNTRUSTED
+    "You write a research report in Markdown that answers the query, the answer first. Cite "
+    "every statement: each sentence that states something ends with the ids of the sources it "
+    "comes from in square brackets, e.g. [S3] or [S1, S4], a sentence of a list or table too. "
+    "Cite only the ids listed; do not add a sources list. Copy names, numbers and dates exactly "
+    "as the pages you cite write them: do not round, convert, total or translate them, and do "
+    "not bring in a name or figure that no cited page states. Code checks every sentence: one "
+    "that cites nothing, or states a number, date or name the pages it cites do not contain, is "
+    "removed from the report. " + UNTRUSTED
 )
 JUDGE = (
     "You review a research report against its query and sources. Score it from 0 to 10, approve "
@@ -87,9 +90,22 @@ def fenced(what: str, lines: Iterable[str]) -> str:
     return f'<external_content from="{what}">\n{defuse(body)}\n{_CLOSE}'
 
 
-def plan_request(query: str, prefetched: Iterable[Source]) -> str:
+def plan_request(query: str, prefetched: Iterable[Source], earlier: str = "") -> str:
     pages = "\n\n".join(fence(s, EXCERPT_CHARS) for s in prefetched)
-    return f"Query:\n{query}\n\n" + (f"Pages the user linked:\n{pages}\n" if pages else "")
+    linked = "Pages the user linked, or earlier runs of this session cited" if earlier else ""
+    listed = f"{linked or 'Pages the user linked'}:\n{pages}\n" if pages else ""
+    return f"{session_context(earlier)}Query:\n{query}\n\n{listed}"
+
+
+def session_context(earlier: str) -> str:
+    """What a run in a session is told of its earlier runs ("" outside a session)."""
+    if not earlier:
+        return ""
+    memory = fenced("session memory", [earlier])
+    return (
+        "This question follows earlier ones in the same session; go deeper rather than repeat "
+        f"them. What they asked and reported:\n{memory}\n\n"
+    )
 
 
 def analyse_request(state: ResearchState, sources: list[Source], with_links: bool) -> str:
@@ -134,8 +150,10 @@ def outline_request(state: ResearchState) -> str:
     )
 
 
-def write_request(state: ResearchState, sources: list[Source], feedback: str | None) -> str:
-    parts = [f"Query: {state.query}"]
+def write_request(
+    state: ResearchState, sources: list[Source], feedback: str | None, earlier: str = ""
+) -> str:
+    parts = [f"{session_context(earlier)}Query: {state.query}"]
     if state.outline is not None:
         outline = state.outline
         plan = [f"Direct answer: {outline.direct_answer}", f"Outline:\n{outline.outline}"]

@@ -3,11 +3,12 @@
 Every declarative sentence of the body does, whether or not it names a number, date or name;
 these do not: a question; a sentence that introduces what follows (it ends with a colon) or
 points at the report or its sources ("This report looks at ...", "No source gives ...",
-"Nothing could be read in time.", "See also ..."); a sentence that sums up ("In short, ...",
-"Overall, ...") in words the report's cited sentences already use (at least half of its words
-that carry meaning); a short fragment without a full stop (a list item or caption of at most
-eight words); and anything with no word that carries meaning. All of this is read from the
-words, not understood: a summing-up sentence that restates cited words loosely passes.
+"Nothing could be read in time.", "See also ..."); a label written as a sentence ("Short
+answer.", "Bottom line."); a sentence that sums up ("In short, ...", "Overall, ...") in words
+the report's cited sentences already use (at least half of its words that carry meaning); a
+short fragment without a full stop (a list item or caption of at most eight words); and
+anything with no word that carries meaning. All of this is read from the words, not
+understood: a summing-up sentence that restates cited words loosely passes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from collections.abc import Callable
 
 from outrider.server.research.facts import content_words
+from outrider.server.research.names import ORDINARY, WORD, fold
 
 FRAGMENT_WORDS = 8
 _ENDING = "\"'\u201d\u2019)]*_ \t"  # what may follow a sentence's own punctuation
@@ -43,6 +45,8 @@ def states_something(plain: str, restated: Callable[[set[str]], bool]) -> bool:
         return False
     if not text.endswith((".", "!")) and len(text.split()) <= FRAGMENT_WORDS:
         return False
+    if all(fold(word) in ORDINARY for word in WORD.findall(text)):
+        return False  # "Short answer.", "Bottom line."
     words = content_words(text)
     if not words:
         return False

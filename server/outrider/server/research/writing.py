@@ -114,7 +114,7 @@ async def _draft(run: ResearchRun, feedback: str | None) -> Draft:
             "writer",
             "writer",
             prompts.WRITER,
-            prompts.write_request(run.state, sources, feedback),
+            prompts.write_request(run.state, sources, feedback, run.earlier),
         )
     except BudgetExhausted as error:
         note = f"{error}, so the report lists the sources' findings without a writer"
@@ -215,5 +215,8 @@ def fallback_report(run: ResearchRun, sources: list[Source]) -> str:
 
 def _check(run: ResearchRun, text: str) -> CheckedReport:
     sources = {s.id: s.url for s in run.state.sources.values()}
-    texts = {s.id: f"{s.title}\n{s.page.title}\n{s.page.text}" for s in run.state.sources.values()}
+    # The titles as headings: a title's capitals name no names (support.py).
+    texts = {
+        s.id: f"# {s.title}\n# {s.page.title}\n{s.page.text}" for s in run.state.sources.values()
+    }
     return check_citations(text, sources, run.state.known_urls(), texts)

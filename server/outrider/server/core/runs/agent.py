@@ -18,6 +18,7 @@ from outrider.server.core.interactions.resolutions import ApprovalAnswer, InputA
 from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.attempts import Attempt, counting_every_attempt
 from outrider.server.core.runs.checkpoints import Checkpoints
+from outrider.server.core.runs.session_seats import SessionView
 from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.storage import Store
@@ -53,9 +54,9 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
-    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), and for a
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), for a
     browser run the control of its live browser (watchers, takeovers, the gate that pauses the
-    agent)."""
+    agent), and for a run in a session the session as it sees it (None otherwise)."""
 
     def __init__(
         self,
@@ -71,6 +72,7 @@ class RunContext:
         journal: SideEffectJournal | None = None,
         attempt: int = 0,
         lost: Sequence[Attempt] = (),
+        session: SessionView | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -90,6 +92,7 @@ class RunContext:
         self.journal = journal
         self.attempt = attempt  # times the run was taken over after its replica was lost
         self._lost = lost  # the attempts before this one (their replicas were lost)
+        self.session = session
 
     @property
     def tenant(self) -> str:

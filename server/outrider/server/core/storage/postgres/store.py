@@ -7,7 +7,7 @@ synchronous). Reads run on the calling thread after the read barrier, each a sin
 trip on a pooled connection; one that cannot get an answer in time raises `Unavailable`.
 
 The connections: `connection`; what replicas share (presence, addresses, claims): `cluster`;
-artifacts and recipes: `artifacts`, `recipes`.
+artifacts, recipes and sessions: `artifacts`, `recipes`, `sessions`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from outrider.server.core.storage.postgres.presence import (
     UNOWNED,
 )
 from outrider.server.core.storage.postgres.recipes import PostgresRecipes
+from outrider.server.core.storage.postgres.sessions import PostgresSessions
 from outrider.server.core.storage.postgres.starts import (
     COUNT_ACTIVE,
     forget_expired,
@@ -70,7 +71,9 @@ _SAVE_RUN = (
 _SAVED_BY_OWNER = "(r.owner = excluded.owner AND r.takeovers = COALESCE(%s::integer, r.takeovers))"
 
 
-class PostgresStore(PostgresCluster, PostgresInteractions, PostgresArtifacts, PostgresRecipes):
+class PostgresStore(
+    PostgresCluster, PostgresInteractions, PostgresArtifacts, PostgresRecipes, PostgresSessions
+):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
     # runs

@@ -7,7 +7,8 @@ run's tenant. Reads take an optional `tenant`: given, rows of other tenants do n
 that do not decode are handled as `storage.rows` says.
 
 The connection and its grouped writes: `connection`; what one process needs no store for
-(presence, relays, shared secrets): `one_process`; artifacts and recipes: `artifacts`, `recipes`.
+(presence, relays, shared secrets): `one_process`; artifacts, recipes and sessions: `artifacts`,
+`recipes`, `sessions`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from outrider.server.core.storage.sqlite.artifacts import SqliteArtifacts
 from outrider.server.core.storage.sqlite.interactions import SqliteInteractions
 from outrider.server.core.storage.sqlite.one_process import OneProcess
 from outrider.server.core.storage.sqlite.recipes import SqliteRecipes
+from outrider.server.core.storage.sqlite.sessions import SqliteSessions
 from outrider.server.core.storage.start_keys import (
     EXPIRE_KEY,
     FIND_KEY,
@@ -50,7 +52,7 @@ from outrider.v1 import run_event_pb2, run_pb2
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class SqliteStore(OneProcess, SqliteInteractions, SqliteArtifacts, SqliteRecipes):
+class SqliteStore(OneProcess, SqliteInteractions, SqliteArtifacts, SqliteRecipes, SqliteSessions):
     """Runs, their events and interactions in one SQLite file."""
 
     # runs
