@@ -3,10 +3,11 @@
 Two test-server processes (ScriptAgent, no model) survive on one private PostgreSQL cluster. In
 each round a fresh replica A starts `--runs` runs that ask for a form value; the answers go to A,
 A is SIGKILLed 0-50 ms later (uniformly), and each identical answer is sent again through
-survivor B, as a client unsure whether it was taken does (again while B says UNAVAILABLE
-EXECUTOR_LOST: nobody took the run over yet). The outcomes are counted: `accepted` (a repeat of
-an answer that was taken), `INTERACTION_ASKED_AGAIN` (the run resumed and asks again under the
-id it names), `INTERACTION_ALREADY_RESOLVED` (false here: the answer is the same), others. Then
+survivor B, as a client unsure whether it was taken does (again while B says UNAVAILABLE:
+EXECUTOR_LOST, nobody took the run over yet; RELAY_FAILED, the relay to the killed A failed).
+The outcomes are counted: `accepted` (a repeat of an answer that was taken),
+`INTERACTION_ASKED_AGAIN` (the run resumed and asks again under the id it names),
+`INTERACTION_ALREADY_RESOLVED` (false here: the answer is the same), others. Then
 the client answers what the runs ask until they end; every run must succeed.
 
 Run from the repo root:
