@@ -56,11 +56,14 @@ class AsyncSessions:
         idle_timeout: timedelta | None = None,
         max_life: timedelta | None = None,
         labels: Mapping[str, str] | None = None,
+        request_id: str = "",
     ) -> session_pb2.Session:
         """A new session of `kind` ("automate": a live browser, or "research"), live once this
-        returns; the server's defaults for the timeouts left unset."""
+        returns; the server's defaults for the timeouts left unset. With a `request_id` (a UUID),
+        a create repeated with it (a retry after a lost connection) returns the session the
+        first one made instead of another."""
         request = session_service_pb2.CreateSessionRequest(
-            kind=KINDS[kind], start_url=start_url, labels=dict(labels or {})
+            kind=KINDS[kind], start_url=start_url, labels=dict(labels or {}), request_id=request_id
         )
         if idle_timeout is not None:
             request.idle_timeout.CopyFrom(_duration(idle_timeout))

@@ -27,11 +27,15 @@ from outrider.server.console_edge.live import LiveStream
 from outrider.server.console_edge.live_view import LiveView
 from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
+from outrider.server.console_edge.screen_info import ScreenInfo
+from outrider.server.console_edge.session_page import SessionPages
 from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.sso import CALLBACK, SsoSignIn
+from outrider.server.console_edge.start_page import StartPage
 from outrider.server.console_edge.templating import STATIC, Pages
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.security.authn import Keyring
 from outrider.server.security.sessions import SessionSigner
 from outrider.server.security.sso import Attempts, RelyingParty
@@ -41,7 +45,10 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 STATIC_PATH = "/static"
 
 
-def build_console(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
+def build_console(
+    runs: RunManager, settings: Settings, keyring: Keyring, sessions: SessionManager | None = None
+) -> Starlette:
+    """The console; without `sessions` (a server that serves none) it starts no sessions."""
     pages = Pages()
     auth = ConsoleAuth(
         SessionSigner(
@@ -53,7 +60,8 @@ def build_console(runs: RunManager, settings: Settings, keyring: Keyring) -> Sta
         secure=settings.tls_cert is not None or (settings.public_url or "").startswith("https:"),
         public=settings.public_url or "",
     )
-    routes = _routes(runs, settings, pages, auth, _sso(runs, settings, keyring, auth, pages))
+    sso = _sso(runs, settings, keyring, auth, pages)
+    routes = _routes(runs, sessions, settings, pages, auth, sso)
     return Starlette(
         routes=routes,
         middleware=[Middleware(SecurityHeadersMiddleware, static_prefix=STATIC_PATH)],
@@ -73,6 +81,7 @@ def _sso(
 
 def _routes(
     runs: RunManager,
+    sessions: SessionManager | None,
     settings: Settings,
     pages: Pages,
     auth: ConsoleAuth,
@@ -85,15 +94,19 @@ def _routes(
     answers = ConsoleAnswers(runs, pages, auth)
     link = AnswerLinkPage(runs.answer_links, pages, auth)
     browser = LiveView(runs, pages, auth)
+    start = StartPage(runs, pages, auth, settings, sessions)
     private: list[tuple[str, Endpoint, str]] = [
         ("/", runs_page.page, "GET"),
         ("/runs-table", runs_page.table, "GET"),
+        ("/start", start.page, "GET"),
+        ("/start", start.start, "POST"),
         ("/runs/{runId}", run_page.page, "GET"),
         ("/runs/{runId}/live", live.stream, "GET"),
         ("/runs/{runId}/cancel", run_page.cancel, "POST"),
         ("/runs/{runId}/delete", run_page.delete, "POST"),
         ("/runs/{runId}/artifacts/{artifactId}", run_page.artifact, "GET"),
         ("/runs/{runId}/screen", browser.screen, "GET"),
+        ("/runs/{runId}/screen-info", ScreenInfo(runs).stream, "GET"),
         ("/runs/{runId}/take-over", browser.take_over, "POST"),
         ("/runs/{runId}/input", browser.input, "POST"),
         ("/runs/{runId}/hand-back", browser.hand_back, "POST"),
@@ -102,6 +115,14 @@ def _routes(
         ("/interactions/{interactionId}/approval", answers.approval, "POST"),
         ("/sign-out", sign_in.sign_out, "POST"),
     ]
+    if sessions is not None:
+        session_pages = SessionPages(sessions, pages, auth, settings.sessions)
+        private += [
+            ("/start/session", session_pages.form, "GET"),
+            ("/start/session", session_pages.create, "POST"),
+            ("/sessions/{sessionId}", session_pages.page, "GET"),
+            ("/sessions/{sessionId}/end", session_pages.end, "POST"),
+        ]
     public: list[tuple[str, Endpoint, str]] = [
         ("/sign-in", sign_in.page, "GET"),
         ("/sign-in", sign_in.with_key, "POST"),

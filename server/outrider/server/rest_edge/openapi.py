@@ -69,6 +69,13 @@ _IDEMPOTENCY_HEADER = {
     "run.",
     "schema": {"type": "string", "pattern": KEY_PATTERN, "maxLength": 257},
 }
+_SESSION_KEY_HEADER = _IDEMPOTENCY_HEADER | {
+    "description": "Makes the create idempotent, by the rules of a start's Idempotency-Key: the "
+    "same key with the same request (same principal, while the session is live or within "
+    "OUTRIDER_IDEMPOTENCY_TTL of its creation) answers 200 with the session it created and "
+    "Idempotent-Replayed: true; with a different request, 422. Absent: every call creates a new "
+    "session."
+}
 _STARTED = {
     **_SSE,
     "headers": {
@@ -264,8 +271,17 @@ def _session_paths(page: list[Any], cursor: list[Any]) -> dict[str, Any]:
         "/v1/sessions": {
             "post": _operation(
                 "Create a session (a live browser, or a research thread, kept between runs)",
-                {"201": _json({"type": "object"}, "the live session")},
+                {
+                    "201": _json({"type": "object"}, "the live session"),
+                    "200": _json(
+                        {"type": "object"},
+                        "the session an earlier create with this Idempotency-Key made "
+                        "(Idempotent-Replayed: true)",
+                    ),
+                    **_KEY_REUSED,
+                },
                 "CreateSessionRequest",
+                [_SESSION_KEY_HEADER],
             ),
             "get": _operation(
                 "List sessions, newest first",

@@ -4,7 +4,8 @@ the session manager and the result back. A run joins a session with `options.ses
 body (POST /v1/automate, /v1/research).
 
     POST /v1/sessions                        {"kind": "automate"|"research", "startUrl",
-                                             "idleTimeout", "maxLife" (seconds), "labels"}
+                                             "idleTimeout", "maxLife" (seconds), "labels"};
+                                             idempotent with an Idempotency-Key header
     GET  /v1/sessions?state=&kind=&pageSize=&pageToken=
     GET  /v1/sessions/{sessionId}
     POST /v1/sessions/{sessionId}/end        {"reason"}
@@ -29,6 +30,7 @@ from outrider.server.core.sessions.stream import SessionBatch
 from outrider.server.rest_edge import bodies, queries, sse
 from outrider.server.rest_edge.auth import principal_of, reauthentication_of
 from outrider.server.rest_edge.fields import Reader
+from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key
 from outrider.server.rest_edge.routes import read_body
 from outrider.server.rest_edge.streams import NO_BUFFERING
 from outrider.server.rest_edge.wire import to_json
@@ -51,10 +53,13 @@ class SessionRoutes:
         labels = read.obj("labels") or {}
         profile = read.string("profile")
         read.check()
-        session = await self._sessions.create(
-            kind, start_url, (idle, life), _labels(labels), profile, principal_of(request)
+        key = idempotency_key(request)
+        created = await self._sessions.create(
+            kind, start_url, (idle, life), _labels(labels), profile, principal_of(request), key
         )
-        return JSONResponse(session_json(session), 201)
+        if created.replayed:
+            return JSONResponse(session_json(created.session), 200, {REPLAYED_HEADER: "true"})
+        return JSONResponse(session_json(created.session), 201)
 
     async def list(self, request: Request) -> Response:
         page = queries.page(request)

@@ -243,6 +243,13 @@ class Settings(BaseSettings):
         description="Seconds a person who took over a run's browser keeps control without "
         "sending input; then the agent has the browser again (the takeover expires).",
     )
+    takeover_grace: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds a person's control of a run's browser outlives the last screen of "
+        "theirs that showed it (the console tab closed, the connection lost); a page reloaded "
+        "within it keeps control. Applies to people who watch the screen while in control.",
+    )
     body_read_timeout: float = Field(
         30.0,
         gt=0,
@@ -283,8 +290,9 @@ class Settings(BaseSettings):
         description="How long a start's request id (gRPC request_id, REST Idempotency-Key) "
         "keeps naming its run: a retry with the same id within this time after the run was "
         "created (or while it is still active) gets that run instead of a new one. Seconds, "
-        "or 90m, 36h, 7d. Expired ids are freed by the retention sweep; deleting a run frees "
-        "its id at once.",
+        "or 90m, 36h, 7d. A session create's request id likewise names its session (while it "
+        "is live, or within this time after its creation). Expired ids are freed by the "
+        "retention sweep; deleting a run frees its id at once.",
     )
     model: str = Field(
         "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'

@@ -20,6 +20,7 @@ from outrider.server.core.runs.attempts import Attempt, counting_every_attempt
 from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.core.runs.session_seats import SessionView
 from outrider.server.core.runs.side_effects import SideEffectJournal
+from outrider.server.core.runs.usage import UsageTally
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.storage import Store
 from outrider.v1 import automate_events_pb2 as ae
@@ -54,9 +55,10 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
-    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), for a
-    browser run the control of its live browser (watchers, takeovers, the gate that pauses the
-    agent), and for a run in a session the session as it sees it (None otherwise)."""
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), what it
+    has used (steps, tokens, cost: Run.usage; None likewise), for a browser run the control
+    of its live browser (watchers, takeovers, the gate that pauses the agent), and for a run
+    in a session the session as it sees it (None otherwise)."""
 
     def __init__(
         self,
@@ -72,6 +74,7 @@ class RunContext:
         journal: SideEffectJournal | None = None,
         attempt: int = 0,
         lost: Sequence[Attempt] = (),
+        usage: UsageTally | None = None,
         session: SessionView | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
@@ -92,6 +95,7 @@ class RunContext:
         self.journal = journal
         self.attempt = attempt  # times the run was taken over after its replica was lost
         self._lost = lost  # the attempts before this one (their replicas were lost)
+        self._usage = usage
         self.session = session
 
     @property
@@ -114,11 +118,21 @@ class RunContext:
     def emit(self, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
         """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run; a
         resumed run's `complete` counts and names every attempt (attempts.py)."""
-        self.seen[payload_event_name(payload) or payload.DESCRIPTOR.name] += 1
+        name = payload_event_name(payload) or payload.DESCRIPTOR.name
+        self.seen[name] += 1
         if self._lost:
             effects = self.journal.entries if self.journal else []
             payload = counting_every_attempt(payload, self._lost, effects)
-        return self._log.append(self.run_id, payload, artifact)
+        event = self._log.append(self.run_id, payload, artifact)
+        if self._usage is not None:
+            self._usage.saw(name)
+        return event
+
+    def count_usage(self, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
+        """One model call of the run: its tokens and, when its model has a price, its estimated
+        cost in US dollars (Run.usage)."""
+        if self._usage is not None:
+            self._usage.add(input_tokens, output_tokens, cost_usd)
 
     async def ask_input(
         self, request: ae.InteractiveFormDataRequest, field_errors: dict[str, str] | None = None

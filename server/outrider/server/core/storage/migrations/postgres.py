@@ -157,6 +157,17 @@ MIGRATIONS = (
     ),
     Migration(
         13,
+        "sessions.created_by, request_id, request_digest: idempotent creates, one session per key",
+        (
+            "ALTER TABLE sessions ADD COLUMN created_by TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_id TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_digest TEXT",
+            "CREATE UNIQUE INDEX sessions_by_request ON sessions (tenant, created_by, request_id) "
+            "WHERE request_id IS NOT NULL",
+        ),
+    ),
+    Migration(
+        14,
         "interactions.answer_digest, lost, asked_again_as: answers recognised by every replica "
         "(a keyed digest of the accepted answer, never its values), and questions a resumed "
         "run asked again after its replica was lost",

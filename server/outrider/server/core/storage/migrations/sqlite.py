@@ -112,6 +112,17 @@ MIGRATIONS = (
     ),
     Migration(
         8,
+        "sessions.created_by, request_id, request_digest: idempotent creates, one session per key",
+        (
+            f"{_ADD_IF_MISSING}sessions created_by TEXT",
+            f"{_ADD_IF_MISSING}sessions request_id TEXT",
+            f"{_ADD_IF_MISSING}sessions request_digest TEXT",
+            "CREATE UNIQUE INDEX IF NOT EXISTS sessions_by_request "
+            "ON sessions (tenant, created_by, request_id) WHERE request_id IS NOT NULL",
+        ),
+    ),
+    Migration(
+        9,
         "interactions.answer_digest, lost, asked_again_as: answers recognised after a restart "
         "(a keyed digest of the accepted answer, never its values), as on PostgreSQL",
         (

@@ -95,7 +95,8 @@ class SqliteStore(OneProcess, SqliteInteractions, SqliteArtifacts, SqliteRecipes
 
     async def forget_request_ids(self, before_us: int) -> int:
         self._begin_write()
-        return int(self._conn.execute(for_sqlite(FORGET_EXPIRED), (before_us,)).rowcount)
+        runs = int(self._conn.execute(for_sqlite(FORGET_EXPIRED), (before_us,)).rowcount)
+        return runs + self.forget_session_keys(before_us)
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         row = self._conn.execute(
