@@ -21,6 +21,7 @@ from outrider.v1 import (
     interaction_service_pb2,
     run_service_pb2,
     session_service_pb2,
+    webhook_service_pb2,
 )
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges
@@ -32,6 +33,7 @@ SERVICES = (
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"],
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"],
     session_service_pb2.DESCRIPTOR.services_by_name["SessionService"],
+    webhook_service_pb2.DESCRIPTOR.services_by_name["WebhookService"],
 )
 METHODS = {f"/{s.full_name}/{m.name}": m for s in SERVICES for m in s.methods}
 

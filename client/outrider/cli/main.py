@@ -1,5 +1,6 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-session start|show|list|end|events, keys create, and mcp (the stdio bridge for MCP clients).
+session start|show|list|end|events, keys create, webhooks ..., and mcp (the stdio bridge for MCP
+clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -21,6 +22,7 @@ from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
 from outrider.cli.run import EXIT_OK, Config, Start, Watcher, execute, interactive
 from outrider.cli.sessions import session_app
+from outrider.cli.webhooks import webhooks_app
 from outrider.client import Options, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
 from outrider.client.session_service import session_name
@@ -41,6 +43,7 @@ runs_app = typer.Typer(
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
 app.add_typer(session_app, name="session")
+app.add_typer(webhooks_app, name="webhooks")
 SESSION_HELP = "Run in this session (its name or id, from `outrider session start`)."
 
 

@@ -34,6 +34,7 @@ from outrider.client.requests import Options, automate_params, research_params
 from outrider.client.session import Answer, AsyncInteractiveSession
 from outrider.client.sync import Client, InteractiveSession
 from outrider.client.tls import Tls
+from outrider.client.webhooks import AsyncWebhooks
 
 __all__ = [
     "Answer",
@@ -41,6 +42,7 @@ __all__ = [
     "AsyncBrowserControl",
     "AsyncClient",
     "AsyncInteractiveSession",
+    "AsyncWebhooks",
     "CallCancelledError",
     "Client",
     "DeadlineExceededError",

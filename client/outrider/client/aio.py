@@ -30,6 +30,7 @@ from outrider.client.requests import (
 from outrider.client.session import AsyncInteractiveSession
 from outrider.client.session_service import AsyncSessions
 from outrider.client.tls import Tls
+from outrider.client.webhooks import AsyncWebhooks
 from outrider.v1 import (
     interaction_pb2,
     interaction_service_pb2,
@@ -96,6 +97,8 @@ class AsyncClient:
         self.browser = AsyncBrowserControl(self._channel, self._metadata, deadline)
         # sessions: a browser or a research thread kept between runs
         self.sessions = AsyncSessions(self._channel, self._metadata, deadline, self._policy)
+        # the tenant's webhook endpoints and their deliveries
+        self.webhooks = AsyncWebhooks(self._channel, self._metadata, deadline)
 
     async def __aenter__(self) -> AsyncClient:
         return self

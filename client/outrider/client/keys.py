@@ -21,6 +21,7 @@ SCOPES = (
     "runs.cancel",
     "runs.delete",
     "browser.control",
+    "webhooks.manage",
     "admin",
 )
 ADMIN = "admin"

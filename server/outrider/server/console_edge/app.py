@@ -33,6 +33,7 @@ from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.sso import CALLBACK, SsoSignIn
 from outrider.server.console_edge.start_page import StartPage
 from outrider.server.console_edge.templating import STATIC, Pages
+from outrider.server.console_edge.webhooks_page import WebhooksPage
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.sessions.manager import SessionManager
@@ -95,6 +96,7 @@ def _routes(
     link = AnswerLinkPage(runs.answer_links, pages, auth)
     browser = LiveView(runs, pages, auth)
     start = StartPage(runs, pages, auth, settings, sessions)
+    webhooks = WebhooksPage(runs.webhooks.endpoints, pages, auth)
     private: list[tuple[str, Endpoint, str]] = [
         ("/", runs_page.page, "GET"),
         ("/runs-table", runs_page.table, "GET"),
@@ -113,6 +115,10 @@ def _routes(
         ("/runs/{runId}/decline", browser.decline, "POST"),
         ("/interactions/{interactionId}/input", answers.input, "POST"),
         ("/interactions/{interactionId}/approval", answers.approval, "POST"),
+        ("/webhooks", webhooks.index, "GET"),
+        ("/webhooks/{endpointId}", webhooks.endpoint, "GET"),
+        ("/webhooks/{endpointId}/enabled", webhooks.switch, "POST"),
+        ("/webhooks/{endpointId}/deliveries/{messageId}/resend", webhooks.resend, "POST"),
         ("/sign-out", sign_in.sign_out, "POST"),
     ]
     if sessions is not None:

@@ -31,6 +31,8 @@ from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
 from outrider.server.grpc_edge.session_servicer import SessionServicer
+from outrider.server.grpc_edge.webhook_servicer import WebhookServicer
+from outrider.server.net.deliveries import GuardedDeliveries
 from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -43,6 +45,8 @@ from outrider.v1 import (
     run_service_pb2_grpc,
     session_service_pb2,
     session_service_pb2_grpc,
+    webhook_service_pb2,
+    webhook_service_pb2_grpc,
 )
 
 log = logging.getLogger(__name__)
@@ -53,6 +57,7 @@ SERVICE_NAMES = (
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"].full_name,
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"].full_name,
     session_service_pb2.DESCRIPTOR.services_by_name["SessionService"].full_name,
+    webhook_service_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
 )
 # Keepalive that tolerates clients idling through a two-minute wait for a human.
 _CHANNEL_OPTIONS = (
@@ -73,7 +78,8 @@ class OutriderServer:
         # Replicas sharing a store relay cancels and answers to the one executing the run.
         shared = self.store.event_feed() is not None
         self.relay = GrpcRelay(settings) if shared and settings.cluster_secret else None
-        self.runs = RunManager(settings, self.store, agents, self.relay)
+        self.deliveries = GuardedDeliveries(settings.webhooks)
+        self.runs = RunManager(settings, self.store, agents, self.relay, self.deliveries)
         self.sessions = SessionManager(settings, self.store, self.runs, agents, self.relay)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         # Only replicas sharing a store can outlive each other's runs.
@@ -125,6 +131,7 @@ class OutriderServer:
         if lost:
             log.warning("ended %d sessions left live by a previous process", lost)
         self.retention.start()
+        self.runs.webhooks.start()
         if self.presence is not None:
             self.presence.start()
         if self.failover is not None:
@@ -160,6 +167,9 @@ class OutriderServer:
         )
         session_service_pb2_grpc.add_SessionServiceServicer_to_server(
             SessionServicer(self.sessions), self._server
+        )
+        webhook_service_pb2_grpc.add_WebhookServiceServicer_to_server(
+            WebhookServicer(self.runs.webhooks.endpoints), self._server
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)
@@ -199,6 +209,8 @@ class OutriderServer:
         refusing = asyncio.create_task(self._server.stop(longest_shutdown(grace) + 10))
         await self.runs.shutdown(grace)
         await self.sessions.shutdown()
+        await self.runs.webhooks.stop()  # after the runs' last notices were written
+        await self.deliveries.aclose()
         for agent in {id(a): a for a in self._agents.values()}.values():
             await agent.aclose()
         await self._server.stop(1.0)

@@ -26,6 +26,7 @@ from outrider.server.rest_edge.observe import metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
 from outrider.server.rest_edge.session_routes import SessionRoutes
+from outrider.server.rest_edge.webhooks import WebhookRoutes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -75,6 +76,7 @@ def build_app(
     sessions: SessionManager | None = None,
 ) -> Starlette:
     r = Routes(runs, settings)
+    w = WebhookRoutes(runs)
     document = openapi_document()
 
     async def openapi(request: Request) -> Response:
@@ -93,6 +95,14 @@ def build_app(
         ("/v1/runs/{runId}/artifacts/{artifactId}", r.read_artifact, "GET"),
         ("/v1/interactions", r.list_interactions, "GET"),
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
+        ("/v1/webhooks/endpoints", w.create, "POST"),
+        ("/v1/webhooks/endpoints", w.list_endpoints, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.get, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.update, "PATCH"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.delete, "DELETE"),
+        ("/v1/webhooks/endpoints/{endpointId}/rotate", w.rotate, "POST"),
+        ("/v1/webhooks/endpoints/{endpointId}/deliveries", w.deliveries, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}/deliveries/{messageId}/resend", w.resend, "POST"),
         ("/healthz", r.health, "GET"),
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),

@@ -7,6 +7,7 @@ from typing import Any
 from outrider.server.rest_edge.enums import enum_choices
 from outrider.server.rest_edge.idempotency import KEY_PATTERN
 from outrider.server.rest_edge.openapi_links import add_links
+from outrider.server.rest_edge.openapi_webhooks import webhook_paths, webhook_schemas
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 from outrider.v1.session_pb2 import SessionState
@@ -232,6 +233,7 @@ def _paths() -> dict[str, Any]:
             )
         },
         **_session_paths(page, cursor),
+        **webhook_paths(_operation, _path, page, _json),
         "/healthz": {
             "get": {
                 "summary": "Readiness: can runs start here? (no API key needed)",
@@ -387,6 +389,7 @@ def _schemas() -> dict[str, Any]:
             "status": {"type": "integer"}, "reason": {"type": "string"},
             "message": {"type": "string"}, "fieldViolations": {"type": "array"},
             "retryAfter": {"type": "number"}}}}},
+        **webhook_schemas(),
     }  # fmt: skip
 
 

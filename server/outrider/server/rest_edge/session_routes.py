@@ -31,7 +31,6 @@ from outrider.server.rest_edge import bodies, queries, sse
 from outrider.server.rest_edge.auth import principal_of, reauthentication_of
 from outrider.server.rest_edge.fields import Reader
 from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key
-from outrider.server.rest_edge.routes import read_body
 from outrider.server.rest_edge.streams import NO_BUFFERING
 from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import run_event_pb2, run_pb2, session_pb2
@@ -45,7 +44,7 @@ class SessionRoutes:
         self._retry_ms = retry_ms
 
     async def create(self, request: Request) -> Response:
-        read = Reader(await read_body(request))
+        read = Reader(await bodies.read_object(request))
         kind = bodies.enum_field(read, run_pb2.RunKind.DESCRIPTOR, "kind")
         start_url = read.string("startUrl", "start_url")
         idle = _duration(read.integer("idleTimeout", "idle_timeout"))
@@ -74,7 +73,7 @@ class SessionRoutes:
         return JSONResponse(session_json(session))
 
     async def end(self, request: Request) -> Response:
-        reason = bodies.cancel_reason(await read_body(request, required=False))
+        reason = bodies.cancel_reason(await bodies.read_object(request, required=False))
         session = await self._sessions.end(_session_id(request), reason, principal_of(request))
         return JSONResponse(session_json(session))
 

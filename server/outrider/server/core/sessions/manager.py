@@ -70,7 +70,7 @@ class SessionManager:
         self._opening = 0  # sessions being created here (their browsers opening)
         self._orphans_seen: dict[str, int] = {}  # orphaned sessions -> sweeps in a row seen
         self.accepting = True
-        self._holding = Holding(store, runs.cancel_for_session)
+        self._holding = Holding(store, runs.cancel_for_session, runs.webhooks.outbox)
         self._stream = SessionStream(
             store, runs.watch_batches, self._holding.here.get, settings.heartbeat_interval
         )

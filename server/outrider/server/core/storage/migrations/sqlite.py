@@ -123,6 +123,38 @@ MIGRATIONS = (
     ),
     Migration(
         9,
+        "webhooks: endpoints, the outbox's messages (written with the state change they "
+        "report) and their deliveries to each endpoint",
+        (
+            "CREATE TABLE IF NOT EXISTS webhook_endpoints ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, url TEXT NOT NULL, "
+            "event_types TEXT NOT NULL, description TEXT NOT NULL, carry_links INTEGER NOT NULL, "
+            "enabled INTEGER NOT NULL, disabled_reason TEXT NOT NULL, failing_since_us INTEGER, "
+            "create_us INTEGER NOT NULL, update_us INTEGER NOT NULL, credentials TEXT NOT NULL, "
+            "kind TEXT NOT NULL, run_id TEXT, config_id TEXT, generation INTEGER NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS webhook_endpoints_by_tenant "
+            "ON webhook_endpoints (tenant, kind, create_us, id)",
+            "CREATE UNIQUE INDEX IF NOT EXISTS webhook_endpoints_by_run "
+            "ON webhook_endpoints (run_id, config_id) WHERE run_id IS NOT NULL",
+            "CREATE TABLE IF NOT EXISTS webhook_messages ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, type TEXT NOT NULL, run_id TEXT, "
+            "create_us INTEGER NOT NULL, data TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS webhook_deliveries ("
+            "message_id TEXT NOT NULL, endpoint_id TEXT NOT NULL, tenant TEXT NOT NULL, "
+            "state INTEGER NOT NULL, attempts INTEGER NOT NULL, due_us INTEGER NOT NULL, "
+            "claim TEXT, last_us INTEGER, last_code INTEGER, last_error TEXT, "
+            "last_latency_us INTEGER, create_us INTEGER NOT NULL, "
+            "PRIMARY KEY (message_id, endpoint_id))",
+            "CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (due_us) "
+            "WHERE state = 1",
+            "CREATE INDEX IF NOT EXISTS webhook_deliveries_by_endpoint "
+            "ON webhook_deliveries (endpoint_id, create_us, message_id)",
+            "CREATE INDEX IF NOT EXISTS webhook_deliveries_by_claim ON webhook_deliveries (claim) "
+            "WHERE claim IS NOT NULL",
+        ),
+    ),
+    Migration(
+        10,
         "interactions.answer_digest, lost, asked_again_as: answers recognised after a restart "
         "(a keyed digest of the accepted answer, never its values), as on PostgreSQL",
         (

@@ -7,7 +7,8 @@ synchronous). Reads run on the calling thread after the read barrier, each a sin
 trip on a pooled connection; one that cannot get an answer in time raises `Unavailable`.
 
 The connections: `connection`; what replicas share (presence, addresses, claims): `cluster`;
-artifacts, recipes and sessions: `artifacts`, `recipes`, `sessions`.
+artifacts, recipes and sessions: `artifacts`, `recipes`, `sessions`; the webhook outbox:
+`webhooks`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from outrider.server.core.storage.postgres.starts import (
     forget_expired,
     insert_new_run,
 )
+from outrider.server.core.storage.postgres.webhooks import PostgresWebhooks
 from outrider.server.core.storage.postgres.writes import Write
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -72,7 +74,12 @@ _SAVED_BY_OWNER = "(r.owner = excluded.owner AND r.takeovers = COALESCE(%s::inte
 
 
 class PostgresStore(
-    PostgresCluster, PostgresInteractions, PostgresArtifacts, PostgresRecipes, PostgresSessions
+    PostgresCluster,
+    PostgresInteractions,
+    PostgresArtifacts,
+    PostgresRecipes,
+    PostgresSessions,
+    PostgresWebhooks,
 ):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
