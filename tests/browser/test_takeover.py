@@ -6,7 +6,7 @@ ask is refused; people who do not have control are refused. One server for the m
 
 from __future__ import annotations
 
-import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable
 
@@ -325,7 +325,13 @@ async def test_viewers_leaving_a_busy_stream_leave_no_error(
         async with watching(at_screen) as screen:
             await screen.showing("animated.html")
             await eventually(lambda: len(screen.frames) >= 3)
-    await asyncio.sleep(0.5)  # a stream closed by the loop's finalizer has logged by now
+    screencast = live_of(server, run).screencast
+
+    def every_viewer_left() -> bool:  # each stream ended and logged what it would
+        gc.collect()  # (one the loop's finalizer closes: once collected)
+        return not screencast.running
+
+    await eventually(every_viewer_left)
     await at_screen.hand_back()
     await followed.ended()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

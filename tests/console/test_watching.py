@@ -4,7 +4,6 @@ connection, and every page in a narrow window; axe-core finds nothing serious an
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import httpx
@@ -122,16 +121,19 @@ async def test_the_live_timeline_resumes_after_the_last_event_id(
 async def test_a_hidden_runs_page_does_not_poll_the_store(
     console: Console, finished: list[str]
 ) -> None:
-    """The runs table refreshes every 5 s while the tab is shown, and not while it is hidden."""
+    """The runs table refreshes every 5 s while the tab is shown, and not while it is hidden
+    (the page's clock is the test's: two refresh periods pass at once)."""
     page = await console.signed_in("dana")
+    await page.clock.install()
+    await page.reload()  # its timers start on the installed clock
     refreshes: list[str] = []
     page.on("request", lambda r: refreshes.append(r.url) if "/runs-table" in r.url else None)
     await page.evaluate(_VISIBILITY, True)
-    await asyncio.sleep(11)  # two refresh periods
+    await page.clock.run_for(11_000)  # two refresh periods
     assert refreshes == []
     await page.evaluate(_VISIBILITY, False)
     async with page.expect_request(lambda r: "/runs-table" in r.url, timeout=8_000):
-        pass
+        await page.clock.run_for(5_000)
     await page.context.close()
 
 
@@ -199,7 +201,7 @@ async def test_every_page_fits_a_narrow_window(console: Console, finished: list[
     page = await console.signed_in("dana", viewport={"width": 390, "height": 844})
     for name, path in (("narrow-runs", "/"), ("narrow-run", f"/runs/{finished[1]}")):
         await page.goto(console.base + path)
-        await asyncio.sleep(0.5)  # the live part fills in
+        await page.wait_for_load_state("networkidle")  # the live part filled in: its stream ended
         await expect(page.locator("h1").first).to_be_visible()
         overflow = await page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"

@@ -22,7 +22,7 @@ from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.rest.support import sse_events
 from tests.security.tenants import Edges, Keys, open_edges, two_tenants
-from tests.support.harness import rich_error
+from tests.support.harness import eventually, rich_error
 from tests.support.requests import collect
 
 REPLAYED = "outrider-idempotent-replayed"
@@ -186,7 +186,8 @@ async def test_an_expired_key_or_a_deleted_run_starts_a_new_run(keys: Keys, tmp_
     request_id = str(uuid.uuid4())
     async for edges in open_edges(tmp_path / "short", keys_file=keys.file, idempotency_ttl=0.3):
         held, _ = await create(edges, keys, "alpha-1", request_id, hold=True)
-        await asyncio.sleep(0.5)  # past the window, but the run is still active: it keeps it
+        window_ends_us = held.create_time.ToMicroseconds() + 300_000
+        await eventually(lambda w=window_ends_us: clock.now_us() > w)  # but the run is active
         again, replayed = await create(edges, keys, "alpha-1", request_id, hold=True)
         assert replayed and again.name == held.name
         cancel = rs.CancelRunRequest(name=held.name)

@@ -46,12 +46,17 @@ class Stream:
         self.outbox = Outbox(start())
         self.call: Any = harness.interactions.Interact(self.outbox)
         self.names: list[str] = []
+        # approvals asked, in order, whichever read met them: the run goes on while an answer's
+        # result waits for its commit, so the next question may come before that result
+        self.approvals: list[str] = []
 
     async def next_response(self) -> isv.InteractResponse:
         response = await self.call.read()
         assert response is not grpc.aio.EOF, f"the stream ended after {self.names}"
         if response.HasField("event"):
             self.names.append(event_name(response.event))
+            if response.event.HasField("approval_requested"):
+                self.approvals.append(response.event.approval_requested.approval_id)
         return response  # type: ignore[no-any-return]
 
     async def form_request_id(self) -> str:
@@ -61,10 +66,9 @@ class Stream:
                 return event.automate.interactive_form_data_request.request_id
 
     async def approval_id(self) -> str:
-        while True:
-            event = (await self.next_response()).event
-            if event.HasField("approval_requested"):
-                return event.approval_requested.approval_id
+        while not self.approvals:
+            await self.next_response()
+        return self.approvals.pop(0)
 
     async def answer_result(self) -> isv.AnswerResult:
         while not (response := await self.next_response()).HasField("answer_result"):

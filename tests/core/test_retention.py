@@ -3,7 +3,6 @@ artifact files; active runs are refused; the disk stays bounded under an artifac
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import sqlite3
 from collections.abc import Awaitable
@@ -13,6 +12,7 @@ from typing import Any
 import grpc
 import pytest
 
+from outrider.server.core import clock
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2, run_pb2, run_service_pb2
 from tests.conftest import HarnessFactory
@@ -27,6 +27,13 @@ async def finished_run(harness: Harness, **plan: Any) -> list[str]:
     events = await collect(harness.runs.Automate(automate_request(**plan)))
     assert names(events)[-1] == "done"
     return [events[0].run, *sorted({e.artifact for e in events if e.artifact})]
+
+
+async def older_than(harness: Harness, name: str, seconds: float) -> None:
+    """Returns once the run was created more than `seconds` ago (by the server's clock)."""
+    run = (await harness.runs.GetRun(run_service_pb2.GetRunRequest(name=name))).run
+    born_us = run.create_time.ToMicroseconds()
+    await eventually(lambda: clock.now_us() - born_us > seconds * 1_000_000)
 
 
 def delete(harness: Harness, name: str) -> Awaitable[run_service_pb2.DeleteRunResponse]:
@@ -126,10 +133,10 @@ async def test_runs_past_the_age_limit_are_purged_but_active_ones_are_not(
 ) -> None:
     harness = await make_harness(retention=0.2, retention_interval=3600)
     old, _ = await finished_run(harness, steps=1, artifact=True)
-    await asyncio.sleep(0.3)  # ages the finished run past the limit
+    await older_than(harness, old, 0.2)  # the finished run is past the limit
     call = harness.runs.Automate(automate_request(steps=1, hold=True))
     active = (await call.read()).event.run
-    await asyncio.sleep(0.3)  # the active run is past the limit too, and must stay
+    await older_than(harness, active, 0.2)  # the active run too, and must stay
 
     result = await harness.server.retention.sweep()
     assert result.runs == 1 and result.freed_bytes == len(ARTIFACT_BYTES)

@@ -134,13 +134,14 @@ async def test_a_closed_stream_leaves_the_run_running_unless_asked(
             arguments = await held_run(mcp_case, marker, go, **options)
             call = asyncio.create_task(client.call_tool("automate", arguments))
             run = await run_with(grpc_client, marker)
+            await eventually(lambda: followers(mcp_case, run.name) == 1)  # the call follows it
             call.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await call
         if cancel_on_disconnect:
             await state_of(grpc_client, run.name, run_pb2.RUN_STATE_CANCELLED)
             return
-        await asyncio.sleep(0.5)  # the server saw the stream close; the run must not end
+        await eventually(lambda: followers(mcp_case, run.name) == 0)  # the server saw it close
         assert (await grpc_client.get_run(run.name)).state == run_pb2.RUN_STATE_RUNNING
         go.touch()
         async with http_client(mcp_case, key, "legacy") as client:
@@ -163,11 +164,11 @@ async def test_cancelling_get_run_stops_following_only(mcp_case: McpCase, tmp_pa
             watching = asyncio.create_task(
                 client.call_tool("get_run", {"run": run.name, "wait": True})
             )
-            await asyncio.sleep(0.5)
+            await eventually(lambda: followers(mcp_case, run.name) == 1)  # the server got it
             watching.cancel()  # notifications/cancelled for the get_run call
             with pytest.raises(asyncio.CancelledError):
                 await watching
-            await asyncio.sleep(0.5)
+            await eventually(lambda: followers(mcp_case, run.name) == 0)  # and let it go
         assert (await grpc_client.get_run(run.name)).state == run_pb2.RUN_STATE_RUNNING
         go.touch()
         await state_of(grpc_client, run.name, run_pb2.RUN_STATE_SUCCEEDED)
@@ -238,8 +239,9 @@ async def test_get_run_picks_up_a_vanished_client_s_run_and_its_question(
         vanishing.kill()
         await vanishing.wait()
     async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
+        # nothing cancelled it: it waits for its answer (the legacy session's call outlives
+        # the client's connection, so there is no moment at which the server "noticed")
         run = await run_with(grpc_client, task, run_pb2.RUN_STATE_INPUT_REQUIRED)
-    await asyncio.sleep(0.5)  # the server noticed the dropped connection: still waiting
     person = Person(values=SUBSCRIBER)
     async with http_client(mcp_case, key, "auto", person) as client:
         result = await client.call_tool("get_run", {"run": run.name, "wait": True})
@@ -297,3 +299,8 @@ async def _start_refusal(case: McpCase, arguments: dict[str, Any]) -> str:
         result = await client.call_tool("automate", arguments)
     assert result.is_error
     return text_of(result)
+
+
+def followers(case: McpCase, run: str) -> int:
+    """How many calls follow the run's events on the server (an MCP call does while open)."""
+    return case.case.grpc.runs.log.watcher_count(run.removeprefix("runs/"))

@@ -12,6 +12,7 @@ import pytest
 from mcp import Client, types
 
 from tests.rest.support import start_rest
+from tests.support.harness import eventually
 
 HOLD = {"task": "hold", "data": {"hold": True}}  # the test agent holds the run until cancelled
 
@@ -38,7 +39,7 @@ async def test_calls_get_their_endings_and_idle_sessions_close(
 
     idler, call = asyncio.create_task(idle()), asyncio.create_task(calling())
     await listed.wait()
-    await asyncio.sleep(0.5)  # the call's run started
+    await eventually(lambda: case.grpc.runs.active_count == 1)  # the call's run started
     with caplog.at_level(logging.ERROR, logger="uvicorn.error"):
         await asyncio.wait_for(asyncio.gather(case.rest.stop(), case.grpc.stop()), 60)
     result = await call

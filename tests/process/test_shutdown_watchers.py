@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Awaitable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,17 @@ import pytest
 
 from outrider.server.core.events.names import event_name
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import interaction_service_pb2_grpc, run_service_pb2, run_service_pb2_grpc
+from outrider.v1 import (
+    interaction_service_pb2_grpc,
+    run_pb2,
+    run_service_pb2,
+    run_service_pb2_grpc,
+)
 from tests.rest.support import sse_events
-from tests.support.harness import ServerProcess
+from tests.support.harness import ServerProcess, eventually
 from tests.support.outbox import Outbox
 from tests.support.requests import automate_request
+from tests.support.store_rows import stored_run
 
 APPROVAL_EVENTS = {"X-Outrider-Approval-Events": "true"}  # every event, so gaps would show
 HOLD = {"task": "t", "data": {"steps": 1, "hold": True}}
@@ -40,9 +47,10 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.close()
 
 
-async def grpc_events(call: Any) -> Seen:
-    """Read with read() (the starter's first event was read that way; styles cannot mix)."""
-    seen: Seen = []
+async def grpc_events(call: Any, seen: Seen | None = None) -> Seen:
+    """Read with read() (the starter's first event was read that way; styles cannot mix), into
+    `seen` as they come."""
+    seen = [] if seen is None else seen
     while (response := await call.read()) is not grpc.aio.EOF:
         if response.HasField("event"):
             seen.append((response.event.sequence, event_name(response.event)))
@@ -57,9 +65,12 @@ async def open_sse(http: httpx.AsyncClient, method: str, path: str, **kwargs: An
     return response
 
 
-async def sse_seen(response: httpx.Response) -> Seen:
+async def sse_seen(response: httpx.Response, seen: Seen | None = None) -> Seen:
+    seen = [] if seen is None else seen
     try:
-        return [(int(b.id or 0), b.event or "") async for b in sse_events(response)]
+        async for block in sse_events(response):
+            seen.append((int(block.id or 0), block.event or ""))
+        return seen
     finally:
         await response.aclose()
 
@@ -102,13 +113,23 @@ async def test_every_watcher_gets_the_ending_after_sigterm(server: ServerProcess
                 sse = await open_sse(http, "GET", path)
                 for call in (stream, interact):
                     await call.initial_metadata()
-                watchers[f"{label} stream {run}"] = grpc_events(stream)
-                watchers[f"{label} interact {run}"] = grpc_events(interact)
-                watchers[f"{label} sse {run}"] = sse_seen(sse)
+                for edge, reading in (
+                    ("stream", partial(grpc_events, stream)),
+                    ("interact", partial(grpc_events, interact)),
+                    ("sse", partial(sse_seen, sse)),
+                ):
+                    got[f"{label} {edge} {run}"] = []
+                    watchers[f"{label} {edge} {run}"] = reading(got[f"{label} {edge} {run}"])
 
+        got: dict[str, Seen] = {}
         await watch_both_edges("early")
         tasks = {who: asyncio.ensure_future(seen) for who, seen in watchers.items()}
-        await asyncio.sleep(0.5)  # the early ones are live and idle
+        last = {run: await last_sequence(runs, run) for run in (grpc_run, rest_run)}
+
+        def caught_up() -> bool:  # the early ones read all there is: they are live and idle
+            return all(len(seen) >= last[who.rsplit(" ", 1)[1]] for who, seen in got.items())
+
+        await eventually(caught_up)
         await watch_both_edges("late")
         server.signal(signal.SIGTERM)  # the late ones connected moments before
         tasks |= {w: asyncio.ensure_future(s) for w, s in watchers.items() if w not in tasks}
@@ -122,6 +143,10 @@ async def test_every_watcher_gets_the_ending_after_sigterm(server: ServerProcess
         assert_delivered_ending(seen, who)
     code, output = server.wait()
     assert code == 0, output
+
+
+async def last_sequence(runs: run_service_pb2_grpc.RunServiceStub, run: str) -> int:
+    return (await runs.GetRun(run_service_pb2.GetRunRequest(name=run))).run.last_sequence
 
 
 async def prepend(first: tuple[int, str], rest: Awaitable[Seen]) -> Seen:
@@ -149,9 +174,16 @@ async def test_a_watcher_behind_at_shutdown_still_gets_the_ending(tmp_path: Path
             attached = interaction_service_pb2_grpc.InteractionServiceStub(channel).Interact(outbox)
             for stream in (watcher, attached):
                 await stream.initial_metadata()
-            await asyncio.sleep(1.0)  # the run emitted its steps; the watchers read none
+            run = first.event.run
+
+            async def emitted_its_steps() -> bool:  # while the watchers read none
+                return await last_sequence(runs, run) > 1200
+
+            await eventually(emitted_its_steps, within=30)
             process.signal(signal.SIGTERM)
-            await asyncio.sleep(4.5)  # cancelled at the end of the 2 s grace; still not read
+            # cancelled at the end of the 2 s grace, its ending stored; still not read
+            ended = (run_pb2.RUN_STATE_CANCELLED, 1203)
+            await eventually(lambda: stored_run(tmp_path, run) == ended, within=30)
             seen = await grpc_events(watcher)
             interacted = await grpc_events(attached)
             outbox.close()

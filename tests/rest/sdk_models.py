@@ -17,6 +17,7 @@ OUR_EXTENSIONS = frozenset(
         "estimatedCostUsd",
         "spanId",
         "answerUrl",  # a one-time answer link, for callers that opted in to our events
+        "message",  # complete of a run resumed after a replica loss says so, to every caller
     }
 )
 

@@ -3,7 +3,6 @@ and after the stream began."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncGenerator
 
 import httpx
@@ -13,6 +12,7 @@ from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
 from tests.rest.conftest import RestFactory
 from tests.rest.support import RestCase, sse_events
+from tests.support.harness import eventually
 
 
 def test_golden_event_block() -> None:
@@ -92,7 +92,12 @@ async def test_a_dropped_stream_resumes_with_last_event_id(rest: RestCase) -> No
                 seen.append(int(block.id or 0))
                 if len(seen) == 4:
                     break  # drop the connection mid-run
-        await asyncio.sleep(0.2)  # the run goes on meanwhile
+        run_at = resume_at.removesuffix("/events")
+
+        async def went_on() -> bool:  # the run goes on meanwhile, unwatched
+            return int((await http.get(run_at)).json()["lastSequence"]) > seen[-1] + 1
+
+        await eventually(went_on)
         headers = {"Last-Event-ID": str(seen[-1])}
         async with http.stream("GET", resume_at, headers=headers) as response:
             assert response.status_code == 200

@@ -108,6 +108,7 @@ async def test_sighup_reloads_keys_ending_the_streams_of_a_revoked_one(tmp_path:
     kept_entry = path.read_text().split("[[keys]]")[2]
     process = ServerProcess(tmp_path / "data", OUTRIDER_KEYS_FILE=str(path))
     process.start()
+    process.drain()
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{process.port}") as channel:
             runs = run_service_pb2_grpc.RunServiceStub(channel)  # type: ignore[no-untyped-call]
@@ -140,7 +141,7 @@ async def test_sighup_reloads_keys_ending_the_streams_of_a_revoked_one(tmp_path:
                 assert (await asyncio.wait_for(streams[1].read(), 30)).HasField("event")
             path.write_text("[[keys]]\nbroken")
             process.signal(signal.SIGHUP)
-            await asyncio.sleep(0.5)
+            await eventually(lambda: "key file not reloaded" in "".join(process.tail))
             assert await second_works()  # a broken file leaves the keys in force
             streams[1].cancel()
     finally:

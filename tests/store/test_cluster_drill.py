@@ -89,7 +89,8 @@ async def pending_of(node: Node, run: str) -> ip.Interaction:
 
 async def answer(nodes: list[Node], first: int, interaction: ip.Interaction) -> bool:
     """Answers through `nodes[first]` (the next live one if it died): True when accepted; a
-    refusal must say why (the executor is gone, or its run was closed meanwhile)."""
+    refusal must say why (the executor is gone, its run was closed meanwhile, or it resumed
+    and asks again under another id)."""
     request = isv.SubmitInputRequest(
         name=interaction.name, fields=[ip.FieldValue(ref="E1", value="me@example.com")]
     )
@@ -102,7 +103,12 @@ async def answer(nodes: list[Node], first: int, interaction: ip.Interaction) -> 
             return True
         except grpc.aio.AioRpcError as error:
             reason = rich_error(error).reason
-            if reason in ("EXECUTOR_LOST", "RELAY_FAILED", "INTERACTION_CANCELLED"):
+            if reason in (
+                "EXECUTOR_LOST",
+                "RELAY_FAILED",
+                "INTERACTION_CANCELLED",
+                "INTERACTION_ASKED_AGAIN",
+            ):
                 return False
             if error.code() == grpc.StatusCode.UNAVAILABLE and not reason:
                 continue  # this replica itself went away mid-call

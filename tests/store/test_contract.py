@@ -13,7 +13,13 @@ import pytest
 from outrider.server.browser.recipe_store import Recipe, RecipeStore, Step
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage import Store, open_store
-from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, ActiveLimits, KeyedRun, StartKey
+from outrider.server.core.storage.contract import (
+    REQUEST_ID_TAKEN,
+    ActiveLimits,
+    AnswerRecord,
+    KeyedRun,
+    StartKey,
+)
 from outrider.server.core.storage.postgres.store import PostgresStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 from tests.support.harness import settings_for_tests
@@ -74,7 +80,7 @@ def test_active_runs_of_a_closed_store_are_left_for_the_next_to_recover(
     first.close()  # as when its process ends without finishing its runs
     second = open_store(settings_for_tests(tmp_path))
     try:
-        assert [r.name for r in second.active_runs()] == ["runs/a", "runs/b"]
+        assert [o.run.name for o in second.orphans()] == ["runs/a", "runs/b"]
     finally:
         second.close()
 
@@ -86,12 +92,12 @@ def test_on_postgresql_runs_of_a_live_process_are_not_anybodys_to_recover(
     try:
         owner.save_run(a_run("a", 1, state=RUNNING), "a")
         owner.flush()
-        assert other.active_runs() == []
-        assert owner.active_runs() == []
+        assert other.orphans() == []
+        assert owner.orphans() == []
     finally:
         owner.close()
     try:
-        assert [r.name for r in other.active_runs()] == ["runs/a"]
+        assert [o.run.name for o in other.orphans()] == ["runs/a"]
     finally:
         other.close()
 
@@ -122,6 +128,29 @@ def test_interactions_page_oldest_first_and_follow_their_runs_tenant(store: Stor
     got = store.get_interaction("i0", "acme")
     assert got is not None and got.state == interaction_pb2.INTERACTION_STATE_RESOLVED
     assert store.get_interaction("i0", "other") is None
+
+
+def test_an_answers_digest_and_its_runs_lost_attempts_are_kept(store: Store) -> None:
+    store.save_run(a_run("r", 1, state=RUNNING), "r")
+    asked, other = an_interaction("asked", 10), an_interaction("other", 11)
+    store.save_interaction(asked, ("asked", "r"))
+    store.save_interaction(other, ("other", "r"))
+    assert store.answer_record("asked") == AnswerRecord(None, False, "")
+    assert store.answer_record("missing") is None
+    asked.state = interaction_pb2.INTERACTION_STATE_RESOLVED
+    store.save_interaction(asked, ("asked", "r"), b"digest")
+    store.save_interaction(asked, ("asked", "r"))  # a later save keeps the digest
+    store.flush()
+    assert store.answer_record("asked") == AnswerRecord(b"digest", False, "")
+    assert store.lost_interactions("r") == []
+    store.lose_interactions("r")  # the attempt that asked both was lost
+    store.save_interaction(an_interaction("again", 12), ("again", "r"))  # asked after
+    store.asked_again(("other", "r"), "again")
+    store.flush()
+    [(lost, record)] = store.lost_interactions("r")
+    assert lost.name == "interactions/asked" and record == AnswerRecord(b"digest", True, "")
+    assert store.answer_record("other") == AnswerRecord(None, True, "again")
+    assert store.answer_record("again") == AnswerRecord(None, False, "")
 
 
 def test_delete_takes_everything_of_a_run_and_retention_sees_sizes(store: Store) -> None:

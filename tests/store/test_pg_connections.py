@@ -14,6 +14,8 @@ from outrider.server.core.cluster.presence import PresenceKeeper
 from outrider.server.core.storage.postgres.store import PostgresStore
 from outrider.v1 import run_event_pb2
 from tests.store.test_contract import RUNNING, a_run
+from tests.support.harness import eventually
+from tests.support.postgres import listening
 
 
 def drop_connections(url: str) -> int:
@@ -60,9 +62,8 @@ async def test_a_watcher_hears_events_after_its_listen_connection_was_dropped(
         append(executing, "r", range(1, 3))
         assert await watch.wait(30)
         drop_connections(postgres_url)
-        await asyncio.sleep(0)  # a wake-up may be due to the reconnection itself; take it
-        while await watch.wait(0.5):
-            pass
+        await eventually(lambda: listening(postgres_url))  # the feed reconnected, and woke
+        assert await watch.wait(30)  # its watchers once, to read what they may have missed
         await asyncio.to_thread(append, executing, "r", range(3, 5))
         assert await watch.wait(30)
         assert [e.sequence for e in watching.events_after("r", 2, 10)] == [3, 4]
@@ -70,7 +71,7 @@ async def test_a_watcher_hears_events_after_its_listen_connection_was_dropped(
     finally:
         watching.close()
         executing.close()
-        await asyncio.sleep(0.1)  # lets the LISTEN task close its connection
+        await eventually(lambda: not listening(postgres_url))  # the feed's task let go of it
 
 
 def test_a_process_takes_its_presence_back_after_its_session_was_dropped(postgres_url: str) -> None:
@@ -78,13 +79,13 @@ def test_a_process_takes_its_presence_back_after_its_session_was_dropped(postgre
     try:
         owner.save_run(a_run("a", 1, state=RUNNING), "a")
         owner.flush()
-        assert other.active_runs() == []
+        assert other.orphans() == []
         drop_connections(postgres_url)  # as a database restart: every presence lock goes
-        assert [r.name for r in other.active_runs()] == ["runs/a"]  # nobody's, for now
+        assert [o.run.name for o in other.orphans()] == ["runs/a"]  # nobody's, for now
         assert owner.keep_presence() is True  # its keeper's next check takes it back
         assert owner.presence_epoch() == 1 and owner.keep_presence() is False
         assert other.keep_presence() is True
-        assert owner.active_runs() == [] and other.active_runs() == []
+        assert owner.orphans() == [] and other.orphans() == []
     finally:
         owner.close()
         other.close()
@@ -115,7 +116,7 @@ def owner_back_while_loop_is_held(other: PostgresStore, within: float) -> bool:
     """Called on the event loop, which it holds: whether run `a` has a live owner again."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if other.active_runs() == []:
+        if other.orphans() == []:
             return True
         time.sleep(0.05)
     return False

@@ -19,6 +19,7 @@ from tests.store.test_contract import RUNNING, SUCCEEDED, a_run, an_event
 from tests.store.test_pg_connections import append, drop_connections
 from tests.support.harness import eventually
 from tests.support.pg_replicated import ReplicatedPostgres
+from tests.support.postgres import listening
 
 
 @pytest.fixture
@@ -80,7 +81,7 @@ async def test_a_store_goes_on_on_the_promoted_standby(
     finally:
         store.close()
         watching.close()
-        await asyncio.sleep(0.1)  # lets the LISTEN task close its connection
+        await eventually(lambda: not listening(url))  # the feed let go of its connection
 
 
 def test_writes_an_asynchronous_standby_missed_are_written_again(

@@ -18,6 +18,8 @@ from typing import Any
 
 import grpc
 import pytest
+import tabstack
+from tabstack.types import AutomateEvent
 
 from outrider.server.core.storage import ACTIVE_STATES
 from outrider.v1 import interaction_pb2 as ip
@@ -127,7 +129,7 @@ class Replicas:
     def start(self) -> ServerProcess:
         replica = ServerProcess(self.root / f"r{len(self.started)}", production=True, **self.env)
         self.started.append(replica)
-        replica.start(timeout=60)
+        replica.start()
         replica.drain()
         return replica
 
@@ -144,9 +146,9 @@ def replicas(postgres_server: PostgresServer, shop: Shop, model: WireModel) -> I
         "OUTRIDER_MODEL": model.spec,
         "OUTRIDER_NETWORK_ALLOW": shop.url.removeprefix("http://"),
     }
-    survivor = ServerProcess(root / "survivor", production=True, **env)
+    survivor = ServerProcess(root / "survivor", rest=True, production=True, **env)
     found = Replicas(env, root, survivor, [survivor])
-    survivor.start(timeout=60)
+    survivor.start()
     survivor.drain()
     yield found
     for replica in found.started:
@@ -302,6 +304,44 @@ async def test_repeat_sends_it_again_and_tells_the_model_what_was_done(
     attempts = [(e.number, e.attempt) for e in side_effects(lost.seen)]
     assert attempts == [(1, 0), (2, 1)]
     assert not model.problems, model.problems
+    await a_rest_watcher_learns_it_was_resumed(replicas.survivor, lost, shop)
+
+
+async def a_rest_watcher_learns_it_was_resumed(
+    survivor: ServerProcess, lost: Lost, shop: Shop
+) -> None:
+    """Issue 34, item 4: a watcher on REST who did not opt in to our own events (no
+    `run_resumed`, no `side_effect`), reading with the official tabstack SDK, learns from
+    `complete` that the task ran again and what it sent before and after the loss; its stats
+    count both attempts."""
+    sdk = tabstack.AsyncTabstack(
+        api_key="unused", base_url=f"http://127.0.0.1:{survivor.rest_port}/v1"
+    )
+    async with sdk:
+        stream = await sdk.get(
+            f"/runs/{lost.name.removeprefix('runs/')}/events",
+            cast_to=AutomateEvent,
+            # as the SDK's own automate call reads its stream: the SSE event name, then its data
+            options={"headers": {"Accept": "text/event-stream"}, "synthesize_event_and_data": True},
+            stream=True,
+            stream_cls=tabstack.AsyncStream[AutomateEvent],
+        )
+        events = [event async for event in stream]
+    seen = [event.event for event in events]
+    assert "run_resumed" not in seen and "side_effect" not in seen
+    complete = next(event for event in events if event.event == "complete")
+    assert complete.data.success is True
+    message = (complete.data.model_extra or {})["message"]
+    assert message.startswith("resumed after a replica loss: the task ran 2 times")
+    order = f'submitted the form "Order tea" (POST {shop.url}/order)'
+    before, after = message.split("after it:")
+    assert order in before and order in after  # sent before the loss, and again after it
+    on_grpc = next(e.automate.complete for e in lost.seen if event_is(e, "complete"))
+    assert [a.attempt for a in on_grpc.stats.attempts] == [1, 2]
+    assert on_grpc.stats.iterations == sum(a.iterations for a in on_grpc.stats.attempts)
+    assert on_grpc.stats.attempts[0].iterations >= 1  # the lost attempt's steps count too
+    assert complete.data.stats.iterations == on_grpc.stats.iterations
+    assert "attempts" not in (complete.data.stats.model_extra or {})  # opt-in only
 
 
 async def test_a_run_that_only_read_resumes_whatever_its_option(

@@ -14,11 +14,13 @@ import psycopg
 import pytest
 from google.protobuf import struct_pb2
 
+from outrider.server.core.runs.idempotent_starts import START_WAIT
 from outrider.v1 import params_pb2, run_pb2
 from outrider.v1 import run_service_pb2 as rs
 from tests.conftest import HarnessFactory
 from tests.support.harness import Harness, eventually, rich_error
 from tests.support.hit_counter import hit_counter
+from tests.support.postgres import waiting_for_locks
 
 
 def visiting(url: str, request_id: str = "") -> rs.CreateRunRequest:
@@ -66,7 +68,7 @@ async def test_a_start_answered_unavailable_does_not_execute_while_uncommitted(
                 assert error.code == grpc.StatusCode.UNAVAILABLE
                 assert error.reason == "START_NOT_CONFIRMED"
             assert "same request id" in rich_error(answers[0]).message  # the keyed one
-            await asyncio.sleep(1.0)  # were either run executing, it would have visited by now
+            await eventually(lambda: waiting_for_locks(postgres_url) == 2)  # parked at the commit
             assert site.hits == {}
             assert committed_runs(postgres_url) == 0
         # The lock is gone: both inserts commit now, late.
@@ -81,3 +83,37 @@ async def test_a_start_answered_unavailable_does_not_execute_while_uncommitted(
         assert other.state == run_pb2.RUN_STATE_FAILED
         assert other.outcome.error_code == "START_NOT_CONFIRMED"
         assert site.count("/plain") == 0  # never executed
+
+
+@pytest.mark.timeout(180)
+async def test_a_start_with_a_request_id_is_answered_at_the_same_bound_while_the_store_hangs(
+    postgres_url: str, make_harness: HarnessFactory
+) -> None:
+    """The lookup of the request id waits on a store that does not answer (every read of
+    `runs` held, as by a hung primary): the start must still be answered UNAVAILABLE
+    START_NOT_CONFIRMED within START_WAIT, as one without an id is, not at the client's
+    deadline. A retry with the id once the store answers starts the run, once."""
+    harness = await make_harness(database_url=postgres_url, failover_interval=0)
+    request_id = str(uuid.uuid4())
+    deadline = START_WAIT + 60  # the client's: far past the server's bound
+    with hit_counter() as site:
+        keyed, plain = visiting(f"{site.url}/keyed", request_id), visiting(f"{site.url}/plain")
+        with psycopg.connect(postgres_url) as blocker:
+            blocker.execute("LOCK TABLE runs IN ACCESS EXCLUSIVE MODE")  # reads wait too
+            answers = await asyncio.gather(
+                harness.runs.CreateRun(keyed, timeout=deadline),
+                harness.runs.CreateRun(plain, timeout=deadline),
+                return_exceptions=True,
+            )
+            for answer in answers:
+                assert isinstance(answer, grpc.aio.AioRpcError), answer
+                error = rich_error(answer)
+                assert (error.code, error.reason) == (
+                    grpc.StatusCode.UNAVAILABLE,
+                    "START_NOT_CONFIRMED",
+                ), error
+            assert "started nothing" in rich_error(answers[0]).message
+        retried = await harness.runs.CreateRun(keyed, timeout=deadline)
+        run = await ended(harness, retried.run.name)
+        assert run.state == run_pb2.RUN_STATE_SUCCEEDED
+        assert site.count("/keyed") == 1

@@ -16,6 +16,7 @@ from outrider.server.core.storage.sqlite.store import SqliteStore
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_pb2
 from tests.support.harness import eventually
+from tests.support.postgres import waiting_for_locks
 
 
 def reasoned(text: str) -> ae.AutomateEvent:
@@ -77,7 +78,7 @@ async def test_on_postgresql_a_live_watcher_waits_for_the_write_behind_commit(
         blocker.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
         for text in ("first", "second", "third"):
             log.append("run1", reasoned(text))
-        await asyncio.sleep(0.3)  # the writer is stuck behind the lock meanwhile
+        await eventually(lambda: waiting_for_locks(postgres_url) == 1)  # the writer is stuck
         assert sent == []  # nothing uncommitted reached the watcher
     # the lock is gone (transaction ended): the three commit, then reach the watcher
     await eventually(lambda: sent == [1, 2, 3])

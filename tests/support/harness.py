@@ -146,7 +146,9 @@ class ServerProcess:
         self.rest_port = 0
         self.tail: collections.deque[str] = collections.deque()
 
-    def start(self, timeout: float = 30.0) -> int:
+    def start(self, timeout: float = 90.0) -> int:
+        """Starts the process; its gRPC port once it serves. The bound is generous: on a
+        loaded machine the imports alone took over 30 s."""
         env = (
             os.environ
             | {

@@ -149,3 +149,47 @@ def drop_oldest_presence(url: str) -> None:
         ]
         # waits (up to 5 s) until the session is gone, and its lock with it
         conn.execute("SELECT pg_terminate_backend(%s, 5000)", (pids[0],))
+
+
+def presence_keys(url: str) -> list[int]:
+    """The presence keys held on `url`'s database, oldest session first (as stores opened)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT l.objid::bigint FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+            "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "
+            "AND a.application_name = 'outrider-presence' AND a.datname = current_database() "
+            "ORDER BY a.backend_start"
+        ).fetchall()
+    return [int(row[0]) for row in rows]
+
+
+def drop_presence(url: str, key: int) -> None:
+    """Ends the session holding presence key `key` (and waits until it is gone), as a network
+    blip or a database failover drops it: its process looks gone until it takes it back."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(l.pid, 5000) FROM pg_locks l WHERE l.locktype = "
+            "'advisory' AND l.granted AND l.objsubid = 2 AND l.objid::bigint = %s",
+            (key,),
+        )
+
+
+def waiting_for_locks(url: str) -> int:
+    """How many sessions of `url`'s database wait for a lock another one holds."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def listening(url: str) -> bool:
+    """Whether a store's live-event feed (its LISTEN connection) is connected to `url`'s
+    database."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'outrider-listen' "
+            "AND datname = current_database() AND query LIKE 'LISTEN%%'"
+        ).fetchone()
+    return bool(row and row[0])

@@ -7,10 +7,22 @@ import contextlib
 import os
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 
 import psycopg
 
 from outrider.server.settings import Settings
+from outrider.v1 import run_pb2
+
+
+def stored_run(data_dir: Path, name: str) -> tuple[int, int]:
+    """(state, last sequence) of a run in the SQLite file of a server's data directory, read
+    beside the server (which may not answer calls then: it is stopping)."""
+    with closing(sqlite3.connect(Settings(data_dir=data_dir).database_path)) as db:
+        row = db.execute("SELECT body FROM runs WHERE id = ?", (name.removeprefix("runs/"),))
+        body = row.fetchone()
+    run = run_pb2.Run.FromString(body[0]) if body else run_pb2.Run()
+    return run.state, run.last_sequence
 
 
 def count_rows(settings: Settings, table: str, run_id: str) -> int:

@@ -373,30 +373,52 @@ class CdpEndpointCycle(_message.Message):
     def __init__(self, attempt: _Optional[int] = ..., error: _Optional[str] = ..., iteration_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., total: _Optional[int] = ...) -> None: ...
 
 class AutomateComplete(_message.Message):
-    __slots__ = ("final_answer", "stats", "success", "error")
+    __slots__ = ("final_answer", "stats", "success", "error", "message")
     FINAL_ANSWER_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     SUCCESS_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
     final_answer: str
     stats: AutomateStats
     success: bool
     error: AutomateFailure
-    def __init__(self, final_answer: _Optional[str] = ..., stats: _Optional[_Union[AutomateStats, _Mapping]] = ..., success: _Optional[bool] = ..., error: _Optional[_Union[AutomateFailure, _Mapping]] = ...) -> None: ...
+    message: str
+    def __init__(self, final_answer: _Optional[str] = ..., stats: _Optional[_Union[AutomateStats, _Mapping]] = ..., success: _Optional[bool] = ..., error: _Optional[_Union[AutomateFailure, _Mapping]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class AutomateStats(_message.Message):
-    __slots__ = ("actions", "duration_ms", "end_time", "iterations", "start_time")
+    __slots__ = ("actions", "duration_ms", "end_time", "iterations", "start_time", "attempts")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     DURATION_MS_FIELD_NUMBER: _ClassVar[int]
     END_TIME_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     START_TIME_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
     actions: int
     duration_ms: float
     end_time: float
     iterations: int
     start_time: float
-    def __init__(self, actions: _Optional[int] = ..., duration_ms: _Optional[float] = ..., end_time: _Optional[float] = ..., iterations: _Optional[int] = ..., start_time: _Optional[float] = ...) -> None: ...
+    attempts: _containers.RepeatedCompositeFieldContainer[AutomateAttempt]
+    def __init__(self, actions: _Optional[int] = ..., duration_ms: _Optional[float] = ..., end_time: _Optional[float] = ..., iterations: _Optional[int] = ..., start_time: _Optional[float] = ..., attempts: _Optional[_Iterable[_Union[AutomateAttempt, _Mapping]]] = ...) -> None: ...
+
+class AutomateAttempt(_message.Message):
+    __slots__ = ("attempt", "ended", "start_time", "end_time", "iterations", "actions", "side_effects")
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    SIDE_EFFECTS_FIELD_NUMBER: _ClassVar[int]
+    attempt: int
+    ended: str
+    start_time: float
+    end_time: float
+    iterations: int
+    actions: int
+    side_effects: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, attempt: _Optional[int] = ..., ended: _Optional[str] = ..., start_time: _Optional[float] = ..., end_time: _Optional[float] = ..., iterations: _Optional[int] = ..., actions: _Optional[int] = ..., side_effects: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AutomateFailure(_message.Message):
     __slots__ = ("code", "message")

@@ -39,14 +39,18 @@ class FieldViolation:
 
 
 class OutriderError(Exception):
-    """Base of every error the core reports to callers."""
+    """Base of every error the core reports to callers; `metadata`: facts a caller may act on
+    (google.rpc.ErrorInfo's metadata on gRPC, the body's "metadata" on HTTP)."""
 
     default_reason = "ERROR"
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
+    def __init__(
+        self, message: str, reason: str | None = None, metadata: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.reason = reason or self.default_reason
+        self.metadata = metadata or {}
 
 
 class InvalidArgument(OutriderError):

@@ -39,7 +39,10 @@ def rich_status(error: OutriderError) -> status_pb2.Status:
     """google.rpc.Status with ErrorInfo, plus BadRequest or RetryInfo where they apply."""
     code = status_code(error)
     status = status_pb2.Status(code=_rpc_code(code), message=error.message)
-    status.details.add().Pack(error_details_pb2.ErrorInfo(reason=error.reason, domain=ERROR_DOMAIN))
+    info = error_details_pb2.ErrorInfo(
+        reason=error.reason, domain=ERROR_DOMAIN, metadata=error.metadata
+    )
+    status.details.add().Pack(info)
     if isinstance(error, InvalidArgument):
         violations = [
             error_details_pb2.BadRequest.FieldViolation(field=v.field, description=v.description)
@@ -130,11 +133,12 @@ def core_error(error: grpc.aio.AioRpcError) -> OutriderError:
     status = _status_of(error)
     message = status.message if status is not None else str(error.details() or "")
     reason, violations, retry_after = "", [], 1.0
+    metadata: dict[str, str] = {}
     for detail in status.details if status is not None else ():
         info, bad = error_details_pb2.ErrorInfo(), error_details_pb2.BadRequest()
         retry = error_details_pb2.RetryInfo()
         if detail.Unpack(info):
-            reason = info.reason
+            reason, metadata = info.reason, dict(info.metadata)
         elif detail.Unpack(bad):
             violations = [FieldViolation(v.field, v.description) for v in bad.field_violations]
         elif detail.Unpack(retry):
@@ -146,7 +150,7 @@ def core_error(error: grpc.aio.AioRpcError) -> OutriderError:
         return ResourceExhausted(message, retry_after, reason or None)
     if kind is None or (kind is Unavailable and not reason):
         return Unavailable(f"the executing replica failed: {message}", reason="RELAY_FAILED")
-    return kind(message, reason or None)
+    return kind(message, reason or None, metadata)
 
 
 def _status_of(error: grpc.aio.AioRpcError) -> status_pb2.Status | None:

@@ -1,7 +1,8 @@
 """One Interact stream: the run's events go out while answers and cancel come in, concurrently.
 
 Outgoing items pass through a small bounded queue: a slow caller blocks only its own pump, whose
-watcher then falls back to the store, so nothing else waits on it.
+watcher then falls back to the store, so nothing else waits on it. When the run's events end, an
+answer still in flight (acknowledged once committed) gets its result before the stream closes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from outrider.server.grpc_edge.streams import as_response
 from outrider.v1 import interaction_service_pb2 as isv
 
 _OUTGOING_LIMIT = 64
+_LAST_ANSWER_WAIT = 10.0  # seconds an answer in flight may hold the stream's close
 _Item = isv.InteractResponse | BaseException | None
 
 
@@ -33,13 +35,21 @@ async def interact(
     answer or cancel coming in acts as `who()` (the caller as its credential names it now, or an
     error that ends the stream)."""
     outgoing: asyncio.Queue[_Item] = asyncio.Queue(_OUTGOING_LIMIT)
+    idle = asyncio.Event()  # set while no answer is in flight
+    idle.set()
     pump = asyncio.create_task(_pump(items, outgoing))
-    reader = asyncio.create_task(_read(runs, who, run_id, requests, outgoing))
+    reader = asyncio.create_task(_read(runs, who, run_id, requests, outgoing, idle))
     try:
         while (item := await outgoing.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
             yield item
+        with contextlib.suppress(TimeoutError):  # the run ended: its last answer's result
+            await asyncio.wait_for(idle.wait(), _LAST_ANSWER_WAIT)
+        while not outgoing.empty():
+            last = outgoing.get_nowait()
+            if isinstance(last, isv.InteractResponse):
+                yield last
     finally:
         for task in (pump, reader):
             task.cancel()
@@ -63,6 +73,7 @@ async def _read(
     run_id: str,
     requests: AsyncIterator[isv.InteractRequest],
     outgoing: asyncio.Queue[_Item],
+    idle: asyncio.Event,
 ) -> None:
     async for request in requests:
         try:
@@ -87,8 +98,10 @@ async def _read(
                 await outgoing.put(error)
                 return
             continue
+        idle.clear()
         result = await answer(runs, principal, run_id, request)
         await outgoing.put(isv.InteractResponse(answer_result=result))
+        idle.set()
 
 
 async def answer(

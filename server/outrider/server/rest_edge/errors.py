@@ -2,7 +2,8 @@
 
 Body: {"error": {"status": 404, "reason": "NOT_FOUND", "message": "...",
                  "fieldViolations": [{"field": "task", "description": "..."}],  (400 only)
-                 "retryAfter": 5.0}}                                           (429 only)
+                 "retryAfter": 5.0,                                            (429 only)
+                 "metadata": {"askedAgainAs": "interactions/..."}}}      (when the error has some)
 The statuses are the core's table (core/error_statuses.py): an interaction that can no longer be
 answered is 410 Gone, an Idempotency-Key sent again with a different request 422. Unknown
 exceptions are 500 with a generic message and an incident id (telemetry/incidents.py).
@@ -40,6 +41,8 @@ def error_body(error: OutriderError) -> dict[str, Any]:
         ]
     if isinstance(error, ResourceExhausted):
         detail["retryAfter"] = error.retry_after
+    if error.metadata:
+        detail["metadata"] = dict(error.metadata)
     return {"error": detail}
 
 

@@ -16,9 +16,12 @@ from outrider.server.core.errors import Unavailable
 
 log = logging.getLogger(__name__)
 
-# One sweep (runs/adoption.py): given the orphans seen before (run id -> sweeps in a row), how
-# many runs it took over and the orphans seen now.
-Sweep = Callable[[Mapping[str, int]], tuple[int, dict[str, int]]]
+# A run nobody executes, as a sweep sees it: its id and its owner generation (a run claimed since,
+# even by a replica that is gone again, is another orphan: its two sweeps begin again).
+OrphanKey = tuple[str, int]
+# One sweep (runs/adoption.py): given the orphans seen before (-> sweeps in a row), how many
+# runs it took over and the orphans seen now.
+Sweep = Callable[[Mapping[OrphanKey, int]], tuple[int, dict[OrphanKey, int]]]
 
 
 class FailoverSweeper(BackgroundTask):
@@ -30,7 +33,7 @@ class FailoverSweeper(BackgroundTask):
         self._interval = interval
 
     async def _every_interval(self) -> None:
-        seen: dict[str, int] = {}  # run id -> sweeps in a row it has been nobody's
+        seen: dict[OrphanKey, int] = {}  # -> sweeps in a row it has been nobody's
         while True:
             await asyncio.sleep(self._interval)
             try:

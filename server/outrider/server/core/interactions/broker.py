@@ -2,8 +2,10 @@
 browser by a person, each with an id, an expiry and exactly one resolution.
 
 Answer rules: a late answer is refused (INTERACTION_EXPIRED), a different second answer is refused
-(INTERACTION_ALREADY_RESOLVED), and repeating the accepted answer is a harmless success. Answers
-are compared by an HMAC kept in memory; form values never reach the store, events or logs.
+(INTERACTION_ALREADY_RESOLVED), and repeating the accepted answer is a harmless success on any
+replica (repeats.py). Answers are compared by an HMAC stored with the interaction, keyed alike on
+every replica; form values never reach the store, events or logs. A run resumed after its
+replica was lost asks its questions again (asked_again.py).
 
 Callers reach only the interactions of their own tenant's runs; others do not exist for them.
 """
@@ -16,14 +18,22 @@ import json
 
 from outrider.server.core import clock, paging, validation
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
+from outrider.server.core.interactions.asked_again import (
+    asked_again_note,
+    carried_over,
+    carry_over_reason,
+    earlier_asking,
+)
 from outrider.server.core.interactions.entries import (
     OpenInteraction,
+    Request,
 )
 from outrider.server.core.interactions.form_answers import (
     validate_form_answer,
     validate_partial_answer,
 )
 from outrider.server.core.interactions.life import PENDING
+from outrider.server.core.interactions.repeats import verdict
 from outrider.server.core.interactions.resolutions import (
     ApprovalAnswer,
     InputAnswer,
@@ -34,13 +44,10 @@ from outrider.server.core.interactions.resolutions import (
 from outrider.server.core.interactions.takeovers import TakeoverInteractions
 from outrider.server.core.names import interaction_name, run_name
 from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.storage.contract import AnswerRecord
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2 as rp
-
-# Digests of accepted answers kept to accept a client's repeat of one (a retry after a lost
-# reply): the newest 10,000, about 1 MiB, for the life of the process.
-_KEPT_DIGESTS = 10_000
 
 
 class InteractionBroker(TakeoverInteractions):
@@ -54,11 +61,19 @@ class InteractionBroker(TakeoverInteractions):
         run_id: str,
         request: ae.InteractiveFormDataRequest,
         field_errors: dict[str, str] | None = None,
+        attempt: int = 0,
     ) -> InputAnswer:
-        """Emits the request (or, with field_errors, a re-request) and waits for its resolution."""
+        """Emits the request (or, with field_errors, a re-request) and waits for its resolution.
+        `attempt`: how many times the run was taken over (a question asked again says so)."""
+        earlier = self._earlier(run_id, ip.INTERACTION_KIND_FORM_DATA, request, attempt)
+        if earlier is not None:
+            request.form_description = " ".join(
+                filter(None, (asked_again_note(earlier[0]), request.form_description))
+            )
         entry = self._open_interaction(run_id, ip.INTERACTION_KIND_FORM_DATA, request)
         entry.refs = [f.ref for f in request.fields]
         request.request_id = entry.interaction.form_data.request_id
+        self._link(earlier, entry)
         if field_errors is None:
             self._log.append(run_id, ae.AutomateEvent(interactive_form_data_request=request))
         else:
@@ -70,12 +85,40 @@ class InteractionBroker(TakeoverInteractions):
         assert isinstance(answer, InputAnswer)
         return answer
 
-    async def ask_approval(self, run_id: str, request: rp.ApprovalRequested) -> ApprovalAnswer:
+    async def ask_approval(
+        self, run_id: str, request: rp.ApprovalRequested, attempt: int = 0
+    ) -> ApprovalAnswer:
+        """Emits the approval request and waits for its decision; the same approval asked again
+        after the run's replica was lost takes the decision given before (`attempt` > 0)."""
+        earlier = self._earlier(run_id, ip.INTERACTION_KIND_APPROVAL, request, attempt)
         entry = self._open_interaction(run_id, ip.INTERACTION_KIND_APPROVAL, request)
         self._log.append(run_id, entry.interaction.approval)
-        answer = await self._wait(entry)
-        assert isinstance(answer, ApprovalAnswer)
-        return answer
+        self._link(earlier, entry)
+        if earlier is not None and carried_over(earlier[0]):
+            decided, record = earlier
+            answer = ApprovalAnswer(
+                decided.decision,
+                rp.APPROVAL_SCOPE_ONCE,
+                carry_over_reason(decided),
+                rp.RESOLUTION_SOURCE_CALLER,
+                decided.resolved_by,
+            )
+            self._resolve(entry, answer, record.digest)
+        decision = await self._wait(entry)
+        assert isinstance(decision, ApprovalAnswer)
+        return decision
+
+    def _earlier(
+        self, run_id: str, kind: int, request: Request, attempt: int
+    ) -> tuple[ip.Interaction, AnswerRecord] | None:
+        """The lost attempts' question this one asks again (only a resumed run has any)."""
+        return earlier_asking(self._store, run_id, kind, request) if attempt else None
+
+    def _link(
+        self, earlier: tuple[ip.Interaction, AnswerRecord] | None, entry: OpenInteraction
+    ) -> None:
+        if earlier is not None:
+            self._store.asked_again((id_of(earlier[0]), entry.run_id), id_of(entry.interaction))
 
     # answered by callers
 
@@ -86,11 +129,14 @@ class InteractionBroker(TakeoverInteractions):
         cancelled: bool,
         principal: Principal,
         run_id: str | None = None,
+        patient: bool = False,
     ) -> ip.Interaction:
-        """Answers a form-data request; with `run_id`, only one that run asked."""
+        """Answers a form-data request; with `run_id`, only one that run asked. `patient`: see
+        repeats.verdict."""
         self._check_answerable_by(interaction_id, principal, run_id)
-        digest = self._digest({"values": sorted(values), "cancelled": cancelled})
-        entry = self._answerable(interaction_id, ip.INTERACTION_KIND_FORM_DATA, digest)
+        answer_of = {"values": sorted(values), "cancelled": cancelled}
+        digest = self._digest(interaction_id, answer_of)
+        entry = self._answerable(interaction_id, ip.INTERACTION_KIND_FORM_DATA, digest, patient)
         if entry is None:
             return self._get(interaction_id)
         refs = [f.ref for f in entry.interaction.form_data.fields]
@@ -148,15 +194,18 @@ class InteractionBroker(TakeoverInteractions):
         reason: str,
         principal: Principal,
         run_id: str | None = None,
+        patient: bool = False,
     ) -> ip.Interaction:
-        """Decides an approval; with `run_id`, only one that run asked."""
+        """Decides an approval; with `run_id`, only one that run asked. `patient`: see
+        repeats.verdict."""
         self._check_answerable_by(interaction_id, principal, run_id)
         validation.check_reason(reason)
         if decision == rp.APPROVAL_DECISION_UNSPECIFIED:
             raise InvalidArgument.single("decision", "must be APPROVE or REJECT")
         scope = scope or rp.APPROVAL_SCOPE_ONCE
-        digest = self._digest({"decision": decision, "scope": scope, "reason": reason})
-        entry = self._answerable(interaction_id, ip.INTERACTION_KIND_APPROVAL, digest)
+        answer_of = {"decision": decision, "scope": scope, "reason": reason}
+        digest = self._digest(interaction_id, answer_of)
+        entry = self._answerable(interaction_id, ip.INTERACTION_KIND_APPROVAL, digest, patient)
         if entry is None:
             return self._get(interaction_id)
         answer = ApprovalAnswer(decision, scope, reason, rp.RESOLUTION_SOURCE_CALLER, principal.id)
@@ -184,13 +233,14 @@ class InteractionBroker(TakeoverInteractions):
         if self._store.get_interaction(interaction_id, principal.tenant_filter) is None:
             raise NotFound(f"{interaction_name(interaction_id)} does not exist")
 
-    def _answerable(self, interaction_id: str, kind: int, digest: bytes) -> OpenInteraction | None:
+    def _answerable(
+        self, interaction_id: str, kind: int, digest: bytes, patient: bool
+    ) -> OpenInteraction | None:
         """The open interaction to resolve, None for a harmless identical repeat, or an error."""
         stored, entry = self._open_of(interaction_id, kind)
         if entry is not None:
             return entry
-        if not self._is_accepted_repeat(stored, digest):
-            refuse_closed(stored)
+        verdict(self._store, stored, digest, patient)
         return None
 
     def _open_of(
@@ -211,22 +261,15 @@ class InteractionBroker(TakeoverInteractions):
             stored, entry = self._get(interaction_id), None
         return stored, entry
 
-    def _is_accepted_repeat(self, stored: ip.Interaction, digest: bytes) -> bool:
-        previous = self._digests.get(id_of(stored))
-        return previous is not None and hmac.compare_digest(previous, digest)
-
     def _resolve(
-        self, entry: OpenInteraction, answer: InputAnswer | ApprovalAnswer, digest: bytes
+        self, entry: OpenInteraction, answer: InputAnswer | ApprovalAnswer, digest: bytes | None
     ) -> ip.Interaction:
-        self._digests[id_of(entry.interaction)] = digest
-        if len(self._digests) > _KEPT_DIGESTS:  # the oldest answers' repeats are refused
-            del self._digests[next(iter(self._digests))]
         if isinstance(answer, ApprovalAnswer):
             entry.interaction.decision = answer.decision  # type: ignore[assignment]
         else:
             entry.interaction.declined = not answer.submitted
         entry.interaction.resolved_by = answer.resolved_by
-        self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer)
+        self._finish(entry, ip.INTERACTION_STATE_RESOLVED, answer, digest)
         return entry.interaction
 
     # reading
@@ -260,9 +303,10 @@ class InteractionBroker(TakeoverInteractions):
         )
         return rows[:limit], token
 
-    def _digest(self, answer: object) -> bytes:
-        canonical = json.dumps(answer, sort_keys=True, separators=(",", ":")).encode()
-        return hmac.new(self._key, canonical, hashlib.sha256).digest()
+    def _digest(self, interaction_id: str, answer: object) -> bytes:
+        """Of an answer to one interaction (the same answer to another digests otherwise)."""
+        canonical = json.dumps([interaction_id, answer], sort_keys=True, separators=(",", ":"))
+        return hmac.new(self._key, canonical.encode(), hashlib.sha256).digest()
 
 
 def _with_held(values: list[tuple[str, str]], held: dict[str, str]) -> list[tuple[str, str]]:

@@ -5,7 +5,6 @@ run, or left by a process that is gone). The broker asks and answers on top of i
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable, Container
 
 from outrider.server.core import clock, paging
@@ -43,6 +42,7 @@ class InteractionLife:
         ttl: float,
         on_change: Callable[[str], None],
         page_tokens: paging.PageTokens,
+        digest_key: bytes,
         notices: QuestionNotices | None = None,
     ) -> None:
         self._page_tokens = page_tokens
@@ -52,8 +52,7 @@ class InteractionLife:
         self._ttl = ttl
         self._on_change = on_change
         self._open: dict[str, OpenInteraction] = {}
-        self._digests: dict[str, bytes] = {}  # of accepted answers (see broker)
-        self._key = secrets.token_bytes(32)
+        self._key = digest_key  # of accepted answers' digests: every replica's the same
 
     def _open_interaction(self, run_id: str, kind: int, request: Request) -> OpenInteraction:
         self._log.redact(run_id, request)
@@ -87,7 +86,10 @@ class InteractionLife:
     def _close(self, entry: OpenInteraction, state: int, source: int) -> None:
         self._finish(entry, state, closing_answer(entry.interaction.kind, source))
 
-    def _finish(self, entry: OpenInteraction, state: int, answer: Answer) -> None:
+    def _finish(
+        self, entry: OpenInteraction, state: int, answer: Answer, digest: bytes | None = None
+    ) -> None:
+        """Closes the entry once (`digest`: of the answer it accepted, kept in the store)."""
         interaction_id = id_of(entry.interaction)
         if isinstance(answer, TakeoverAnswer):
             answer = entry.finishing(answer) if entry.finishing else answer
@@ -100,7 +102,7 @@ class InteractionLife:
         if was_open:
             observe_closed(entry.interaction)
         with self._store.together():
-            self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
+            self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id), digest)
             self._notices.resolved(entry.interaction)
         if self._log.is_open(entry.run_id):
             self._log.append(entry.run_id, resolution_event(interaction_id, answer))
@@ -121,8 +123,11 @@ class InteractionLife:
         return self._cancel_stored(stale)
 
     def close_pending_of(self, run_id: str) -> int:
-        """The pending interactions of a run a lost replica executed are cancelled."""
-        return self._cancel_stored(self._store.list_interactions(run_id, [PENDING], 10_000, None))
+        """The pending interactions of a run a lost replica executed are cancelled, and every
+        question of that lost attempt is marked lost (see repeats.py)."""
+        closed = self._cancel_stored(self._store.list_interactions(run_id, [PENDING], 10_000, None))
+        self._store.lose_interactions(run_id)
+        return closed
 
     def _cancel_stored(self, stale: list[ip.Interaction]) -> int:
         for interaction in stale:

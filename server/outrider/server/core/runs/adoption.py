@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from outrider.server.core.cluster.claim_share import PATIENCE, share_of
+from outrider.server.core.cluster.failover import OrphanKey
 from outrider.server.core.events.names import event_name
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.names import run_id_from
+from outrider.server.core.runs.attempts import Attempt, lost_attempts
 from outrider.server.core.runs.resume_gate import (
     ASK,
     END,
@@ -30,6 +32,7 @@ from outrider.server.core.runs.side_effects import describe
 from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.redaction import holds_placeholders
 from outrider.server.core.storage import ACTIVE_STATES, Store
+from outrider.server.core.storage.contract import Orphan
 from outrider.server.telemetry import metrics
 from outrider.v1 import run_event_pb2, run_pb2
 
@@ -54,21 +57,27 @@ class RunHost(Protocol):
         from the start of its task or from the checkpoint its agent saved
         (`RunContext.checkpoints`), asking first when `resumed.ask`."""
 
-    def close_lost(
-        self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent], ending: Ending | None = None
-    ) -> None:
+    def close_lost(self, run: run_pb2.Run, lost: Lost, ending: Ending | None = None) -> None:
         """Ends a lost run as failed (`ending`, by default SERVER_RESTARTED) with terminal
-        events after `last`."""
+        events after its newest ones (`lost.last`), its stats counting its attempts."""
 
     def stop_moved(self, run_id: str) -> None:
         """Stops, without writing an ending, a run another process took over."""
 
 
 @dataclass(frozen=True)
+class Lost:
+    """What the claimant of a lost run reads of it, after its claim."""
+
+    last: list[run_event_pb2.RunEvent]  # its newest events
+    attempts: list[Attempt]  # its attempts so far, all lost with their replicas
+
+
+@dataclass(frozen=True)
 class Resumed:
     """What the claimant of a lost run knows of it when it resumes it."""
 
-    last: list[run_event_pb2.RunEvent]  # its newest events
+    lost: Lost
     side_effects: list[run_event_pb2.SideEffect]  # its journal, every earlier attempt's
     ask: bool  # ask the caller before starting the task again (resume_gate)
 
@@ -86,64 +95,67 @@ class Adoption:
     def recover(self) -> int:
         """Closes, as failed with terminal events, the runs a previous process left active.
         Runs other live processes execute (sharing a PostgreSQL store) are left alone."""
-        stale = self._store.active_runs()
+        stale = self._store.orphans()
         active = self._store.list_runs(1_000_000, None, ACTIVE_STATES, 0)
         # Interactions of active runs are closed by whoever executes them, or by the claimant
         # of a stale one (after its claim: writes to a run are fenced by its owner).
         self._interactions.close_abandoned({run_id_from(r.name) for r in active})
         return self._take_over(stale, resume=False)
 
-    def sweep(self, seen_before: Mapping[str, int]) -> tuple[int, dict[str, int]]:
+    def sweep(self, seen_before: Mapping[OrphanKey, int]) -> tuple[int, dict[OrphanKey, int]]:
         """While replicas share a store: takes over the active runs of a replica that died (its
-        presence lock is gone), once they were nobody's at the previous sweep too
-        (`seen_before`: run id -> sweeps in a row it was nobody's): a replica whose session
-        PostgreSQL dropped (a restart) takes its lock again meanwhile. It claims its part of an
-        even spread over the live replicas (cluster/claim_share.py), oldest runs first, and runs
-        that waited `PATIENCE` more sweeps while it has room. One replica claims each run, so its
-        events are written once; it resumes the run (up to OUTRIDER_FAILOVER_RESUMES times) or
-        ends it. Runs executed here that another replica took over (this one was cut off) stop
-        here. Returns how many runs it took over and the orphans seen now, with their count."""
+        presence lock is gone), once they were nobody's at the previous sweep too, in the same
+        owner generation (`seen_before`: orphan -> sweeps in a row it was nobody's): a replica
+        whose session PostgreSQL dropped (a restart) takes its lock again meanwhile, and a run
+        claimed in between is not taken from its claimant on a flap of the claimant's presence.
+        It claims its part of an even spread over the live replicas (cluster/claim_share.py),
+        oldest runs first, and runs that waited `PATIENCE` more sweeps while it has room. One
+        replica claims each run, so its events are written once; it resumes the run (up to
+        OUTRIDER_FAILOVER_RESUMES times) or ends it. Runs executed here that another replica
+        took over (this one was cut off) stop here. Returns how many runs it took over and the
+        orphans seen now, with their count."""
         for run_id in self._store.taken_over(list(self._host.executing())):
             log.warning("runs/%s was taken over by another replica; stopping it here", run_id)
             self._host.stop_moved(run_id)
         executing = self._host.executing()
-        orphans = [r for r in self._store.active_runs() if run_id_from(r.name) not in executing]
+        orphans = [o for o in self._store.orphans() if run_id_from(o.run.name) not in executing]
         epoch = self._store.presence_epoch()
         if epoch != self._epoch:  # this replica was cut off meanwhile: what it saw is stale
             self._epoch, seen_before = epoch, {}
-        stale = [r for r in orphans if run_id_from(r.name) in seen_before]
+        stale = [o for o in orphans if _key(o) in seen_before]
         if not stale:
-            return 0, {run_id_from(r.name): 1 for r in orphans}
+            return 0, {_key(o): 1 for o in orphans}
         room = self._host.room()
         share = share_of(len(stale), self._store.worker_loads(), room)
-        waited = [r for r in stale if seen_before[run_id_from(r.name)] > PATIENCE]
+        waited = [o for o in stale if seen_before[_key(o)] > PATIENCE]
         taken = self._take_over(stale, resume=True, limit=share)
         if taken < room and waited:  # its replica never came: anyone with room claims it
             taken += self._take_over(waited, resume=True, limit=room - taken)
-        seen = {run_id_from(r.name): seen_before.get(run_id_from(r.name), 0) + 1 for r in orphans}
-        return taken, seen
+        return taken, {_key(o): seen_before.get(_key(o), 0) + 1 for o in orphans}
 
-    def _take_over(self, stale: list[run_pb2.Run], resume: bool, limit: int = 1 << 30) -> int:
-        """Claims runs of `stale` (up to `limit`) and resumes or closes each."""
+    def _take_over(self, stale: list[Orphan], resume: bool, limit: int = 1 << 30) -> int:
+        """Claims runs of `stale` (up to `limit`), each in the generation it was seen in, and
+        resumes or closes each."""
         taken = 0
-        for run in stale:
+        for orphan in stale:
             if taken >= limit:
                 break
-            run_id = run_id_from(run.name)
-            takeovers = self._store.claim_orphan(run_id)
+            run, run_id = orphan.run, run_id_from(orphan.run.name)
+            takeovers = self._store.claim_orphan(run_id, orphan.generation)
             if takeovers is None:
                 continue  # another replica claimed it first
             taken += 1
             try:  # only the claimant cancels what the lost agent asked
                 self._interactions.close_pending_of(run_id)
-                last = self._store.last_events(run_id, 2)  # read after the claim: complete
+                # read after the claim: complete
+                lost = Lost(self._store.last_events(run_id, 2), lost_attempts(self._store, run_id))
                 if run.options.session:  # its session's browser went with the lost replica
-                    self._host.close_lost(run, last, self._session_lost(run))
+                    self._host.close_lost(run, lost, self._session_lost(run))
                     metrics.takeover("closed")
-                elif resume and self._resumable(run, takeovers, last):
-                    self._resume(run, takeovers, last)
+                elif resume and self._resumable(run, takeovers, lost.last):
+                    self._resume(run, takeovers, lost)
                 else:
-                    self._host.close_lost(run, last)
+                    self._host.close_lost(run, lost)
                     metrics.takeover("closed")
             except Exception:  # one run's failure must not leave the others unhandled
                 log.exception("taking over %s failed", run.name)
@@ -163,7 +175,7 @@ class Adoption:
             + (done if effects else ""),
         )
 
-    def _resume(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
+    def _resume(self, run: run_pb2.Run, takeovers: int, lost: Lost) -> None:
         """Resumes the run, unless its journal says that starting again could repeat a side
         effect and the run's policy does not allow it (resume_gate)."""
         automate = run.HasField("automate")
@@ -175,7 +187,7 @@ class Adoption:
             log.warning(
                 "ending %s: %d side effects, not repeated (RESUME_UNSAFE)", run.name, len(effects)
             )
-            self._host.close_lost(run, last, unsafe_ending(effects))
+            self._host.close_lost(run, lost, unsafe_ending(effects))
             metrics.takeover("ended_unsafe")
             return
         asking = " (asking the caller first)" if policy == ASK else ""
@@ -186,7 +198,7 @@ class Adoption:
             len(effects),
             asking,
         )
-        self._host.adopt(run, takeovers, Resumed(last, effects, ask=policy == ASK))
+        self._host.adopt(run, takeovers, Resumed(lost, effects, ask=policy == ASK))
         metrics.takeover("asked" if policy == ASK else "resumed")
 
     def _resumable(
@@ -197,3 +209,7 @@ class Adoption:
             return False
         ending = {event_name(e) for e in last}
         return not ending & {"complete", "done"}  # it had finished: only its ending is missing
+
+
+def _key(orphan: Orphan) -> OrphanKey:
+    return run_id_from(orphan.run.name), orphan.generation

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
@@ -16,6 +16,7 @@ from outrider.server.core.events.names import payload_event_name
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.interactions.resolutions import ApprovalAnswer, InputAnswer
 from outrider.server.core.runs.artifacts import ArtifactStore
+from outrider.server.core.runs.attempts import Attempt, counting_every_attempt
 from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.core.runs.session_seats import SessionView
 from outrider.server.core.runs.side_effects import SideEffectJournal
@@ -71,6 +72,8 @@ class RunContext:
         checkpoints: Checkpoints | None = None,
         control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
+        attempt: int = 0,
+        lost: Sequence[Attempt] = (),
         usage: UsageTally | None = None,
         session: SessionView | None = None,
     ) -> None:
@@ -90,6 +93,8 @@ class RunContext:
         self.checkpoints = checkpoints
         self.control = control
         self.journal = journal
+        self.attempt = attempt  # times the run was taken over after its replica was lost
+        self._lost = lost  # the attempts before this one (their replicas were lost)
         self._usage = usage
         self.session = session
 
@@ -111,9 +116,13 @@ class RunContext:
         return self._run.research
 
     def emit(self, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
-        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run."""
+        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run; a
+        resumed run's `complete` counts and names every attempt (attempts.py)."""
         name = payload_event_name(payload) or payload.DESCRIPTOR.name
         self.seen[name] += 1
+        if self._lost:
+            effects = self.journal.entries if self.journal else []
+            payload = counting_every_attempt(payload, self._lost, effects)
         event = self._log.append(self.run_id, payload, artifact)
         if self._usage is not None:
             self._usage.saw(name)
@@ -130,7 +139,9 @@ class RunContext:
     ) -> InputAnswer:
         self.questions += 1
         async with self._waiting_for_a_person():
-            return await self._interactions.ask_input(self.run_id, request, field_errors)
+            return await self._interactions.ask_input(
+                self.run_id, request, field_errors, self.attempt
+            )
 
     def _waiting_for_a_person(self) -> AbstractAsyncContextManager[None]:
         """While the agent waits for an answer, a person may take its browser over."""
@@ -144,7 +155,7 @@ class RunContext:
             return self._standing_decisions[standing_key]
         self.questions += 1
         async with self._waiting_for_a_person():
-            answer = await self._interactions.ask_approval(self.run_id, request)
+            answer = await self._interactions.ask_approval(self.run_id, request, self.attempt)
         if standing_key is not None and answer.scope == run_event_pb2.APPROVAL_SCOPE_ALWAYS:
             self._standing_decisions[standing_key] = answer
         return answer

@@ -19,9 +19,10 @@ from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.names import run_id_from
 from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.core.runs.admission import Admission
-from outrider.server.core.runs.adoption import Resumed
+from outrider.server.core.runs.adoption import Lost, Resumed
 from outrider.server.core.runs.agent import Agent, AgentRegistry, RunContext
 from outrider.server.core.runs.artifacts import ArtifactStore
+from outrider.server.core.runs.attempts import Attempt, closed_complete
 from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.core.runs.observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.runs.resume_gate import AskBeforeResuming
@@ -116,11 +117,12 @@ class Executions:
     def adopt(self, run: run_pb2.Run, takeovers: int, resumed: Resumed) -> None:
         run_id = run_id_from(run.name)
         redactor = Redactor()
-        self._log.open(run_id, resumed.last[-1].sequence if resumed.last else 0, redactor=redactor)
+        last = resumed.lost.last
+        self._log.open(run_id, last[-1].sequence if last else 0, redactor=redactor)
         run.state = run_pb2.RUN_STATE_QUEUED
         live = run_pb2.Run()
         live.CopyFrom(run)
-        attempt = (takeovers, resumed.side_effects)
+        attempt = (takeovers, resumed.side_effects, resumed.lost.attempts)
         active = self.activate(run, live, clock.now_us(), redactor, attempt)
         reason = "the replica executing the run was lost; another replica took it over"
         with self._store.together():  # the resumption and its notice commit together
@@ -134,14 +136,15 @@ class Executions:
             agent = AskBeforeResuming(agent, resumed.side_effects)
         active.task = asyncio.create_task(self._drive(active, agent), name=run.name)
 
-    def close_lost(
-        self, run: run_pb2.Run, last: list[run_event_pb2.RunEvent], ending: Ending | None = None
-    ) -> None:
+    def close_lost(self, run: run_pb2.Run, lost: Lost, ending: Ending | None = None) -> None:
         run_id = run_id_from(run.name)
-        self._log.open(run_id, last[-1].sequence if last else 0)
+        self._log.open(run_id, lost.last[-1].sequence if lost.last else 0)
         ending = ending or Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
-        for payload in terminal_payloads(run.kind, {event_name(e) for e in last}, ending, stats):
+        seen = {event_name(e) for e in lost.last}
+        for payload in terminal_payloads(run.kind, seen, ending, stats):
+            if isinstance(payload, ae.AutomateEvent) and payload.HasField("complete"):
+                closed_complete(payload.complete, lost.attempts)
             self._log.append(run_id, payload)
         self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, failure(ending))
 
@@ -159,17 +162,17 @@ class Executions:
         live: run_pb2.Run,
         started_us: int,
         redactor: Redactor,
-        resumed: tuple[int, list[run_event_pb2.SideEffect]] | None,
+        resumed: tuple[int, list[run_event_pb2.SideEffect], list[Attempt]] | None,
         seat: Seat | None = None,
     ) -> ActiveRun:
         """Registers a run this process executes from now on (its log is open); `resumed`:
-        the takeover count and side-effect journal of a run taken over; `seat`: its place in a
-        session."""
+        the takeover count, side-effect journal and lost attempts of a run taken over; `seat`:
+        its place in a session."""
         run_id, services = run_id_from(run.name), self._services
         checkpoints = Checkpoints(
             self._store, run_id, redactor, resumed is not None, self._resumable_elsewhere
         )
-        attempt, earlier = resumed or (0, [])
+        attempt, earlier, lost = resumed or (0, [], [])
         journal = SideEffectJournal(self._store, self._log, run_id, redactor, attempt, earlier)
         automate = run.kind == run_pb2.RUN_KIND_AUTOMATE
         control = services.browsers.open(run_id, redactor) if automate else None
@@ -185,6 +188,8 @@ class Executions:
             checkpoints,
             journal=journal,
             control=control,
+            attempt=attempt,
+            lost=lost,
             usage=usage,
             session=seat.view if seat else None,
         )

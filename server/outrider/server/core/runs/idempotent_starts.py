@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Callable
 
 from google.protobuf.message import Message
@@ -94,23 +95,56 @@ def not_confirmed_message(keyed: bool) -> str:
     return f"{waited}; the run will not execute (send a request id to retry safely)"
 
 
-async def answer_when_saved(
-    saving: asyncio.Task[str | None], keyed: bool, give_up: Callable[[], None]
-) -> str | None:
-    """Waits (at most START_WAIT) for a new run's save: None once its record is committed, or
-    the store's refusal. A caller that stops waiting first is one that `give_up` marks."""
+async def find_start(store: Store, key: StartKey, deadline: float) -> KeyedRun | None:
+    """The run `key` names (see `Store.find_start`), looked up until `deadline` (monotonic):
+    past it, UNAVAILABLE START_NOT_CONFIRMED, this call having started nothing."""
     try:
-        async with asyncio.timeout(START_WAIT):
+        async with asyncio.timeout_at(_loop_time(deadline)):
+            return await store.find_start(key)
+    except TimeoutError:
+        raise Unavailable(
+            f"the store did not say within {START_WAIT:g}s whether request id "
+            f"{key.request_id!r} started a run; this call started nothing: retry with the same "
+            "request id, which returns that run or starts it once",
+            NOT_CONFIRMED,
+        ) from None
+
+
+async def answer_when_saved(
+    saving: asyncio.Task[str | None], keyed: bool, give_up: Callable[[], None], deadline: float
+) -> str | None:
+    """Waits (until `deadline`, monotonic: at most START_WAIT after the start came) for a new
+    run's save: None once its record is committed, or the store's refusal. A caller that stops
+    waiting first is one that `give_up` marks."""
+    try:
+        async with asyncio.timeout_at(_loop_time(deadline)):
             return await asyncio.shield(saving)
     except TimeoutError:
         if saving.done():
             return saving.result()
         give_up()
+        saving.add_done_callback(_failure_logged)
         raise Unavailable(not_confirmed_message(keyed), NOT_CONFIRMED) from None
     except asyncio.CancelledError:
         if not saving.done():
             give_up()
+            saving.add_done_callback(_failure_logged)
         raise
+
+
+def _failure_logged(saving: asyncio.Task[str | None]) -> None:
+    """A save its caller stopped waiting for failed later: the run was forgotten, nothing ran;
+    logged here, as nobody else will look at the outcome."""
+    if saving.cancelled():
+        return
+    error = saving.exception()
+    if error is not None:
+        log.warning("a start whose caller stopped waiting was not saved: %s", error)
+
+
+def _loop_time(deadline: float) -> float:
+    """A time.monotonic() deadline on the running loop's clock."""
+    return asyncio.get_running_loop().time() + (deadline - time.monotonic())
 
 
 async def settle(store: Store, run_id: str) -> bool:

@@ -15,6 +15,7 @@ import logging
 from collections.abc import AsyncGenerator, Mapping
 
 from outrider.server.core import paging, validation
+from outrider.server.core.cluster.failover import OrphanKey
 from outrider.server.core.cluster.presence import presence_patience
 from outrider.server.core.cluster.relay import ExecutedElsewhere, Relay, through_outage
 from outrider.server.core.cluster.relayed_cancels import RelayedCancels
@@ -81,6 +82,7 @@ class RunManager:
             settings.interaction_ttl,
             lambda run_id: self._executions.refresh_state(run_id),
             self.page_tokens,
+            paging.derived_key(self.signing_key, "answer digests"),
             QuestionNotices(outbox, self._tenant_of),
         )
         # how long a relayed call waits for its executor's presence (a database restart drops
@@ -165,7 +167,9 @@ class RunManager:
         (see `Adoption.recover`)."""
         return self.adoption.recover()
 
-    def sweep_orphans(self, seen_before: Mapping[str, int]) -> tuple[int, dict[str, int]]:
+    def sweep_orphans(
+        self, seen_before: Mapping[OrphanKey, int]
+    ) -> tuple[int, dict[OrphanKey, int]]:
         """Takes over the runs of a replica that died (see `Adoption.sweep`)."""
         return self.adoption.sweep(seen_before)
 

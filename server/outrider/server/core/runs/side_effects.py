@@ -46,13 +46,14 @@ class SideEffectJournal:
         self._redactor = redactor
         self._attempt = attempt
         self.earlier = list(earlier or [])
+        self.entries: list[rp.SideEffect] = []  # this attempt's
         self._next = max((e.number for e in self.earlier), default=0) + 1
         self._unsettled = False
 
     @property
     def recorded(self) -> int:
         """Entries this attempt wrote."""
-        return self._next - 1 - max((e.number for e in self.earlier), default=0)
+        return len(self.entries)
 
     async def record(self, effect: rp.SideEffect) -> rp.SideEffect:
         """Journals `effect` and returns it once committed; SideEffectRefused when it could not
@@ -75,6 +76,7 @@ class SideEffectJournal:
         entry.number, entry.attempt = self._next, self._attempt
         self._next += 1
         self._redactor.message(entry)
+        self.entries.append(entry)
         self._store.record_side_effect(self._run_id, entry)
         if self._log.is_open(self._run_id):
             self._log.append(self._run_id, entry)

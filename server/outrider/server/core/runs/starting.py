@@ -6,6 +6,7 @@ same checks, to the least busy worker replica."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -20,7 +21,9 @@ from outrider.server.core.runs.agent import Agent, AgentRegistry
 from outrider.server.core.runs.execution import ActiveRun, Executions
 from outrider.server.core.runs.idempotent_starts import (
     NOT_CONFIRMED,
+    START_WAIT,
     answer_when_saved,
+    find_start,
     replayed_run,
     settle,
     start_key,
@@ -79,12 +82,15 @@ class Starter:
         relay: tuple[Relay, float] | None,
     ) -> Started:
         """See `RunManager.start`; `relay`: the relay and its patience, on an API-only replica.
-        The request id and a relayed start keep the caller's words; the run records the model
-        spec its `options.model` stands for."""
+        Answered within START_WAIT, with or without a request id: a store that does not answer
+        meanwhile (held, hung) gets UNAVAILABLE START_NOT_CONFIRMED. The request id and a
+        relayed start keep the caller's words; the run records the model spec its
+        `options.model` stands for."""
         chosen = self._check_start(spec, principal, *where)
         ttl = self._settings.idempotency_ttl
         key = start_key(spec.kind, spec.params, spec.options, principal, request_id, ttl)
-        if key is not None and (found := await self._store.find_start(key)) is not None:
+        deadline = time.monotonic() + START_WAIT
+        if key is not None and (found := await find_start(self._store, key, deadline)) is not None:
             return self._replay(found, key)
         if spec.options.session and (home := await self._session_home(spec, principal, where)):
             return await home[0].start(home[1], spec.params, spec.options, principal, request_id)
@@ -93,7 +99,7 @@ class Starter:
         if relay is not None:
             address = await worker_address(self._store, relay[1])
             return await relay[0].start(address, spec.params, spec.options, principal, request_id)
-        return await self._create(chosen, principal, key, where[1])
+        return await self._create(chosen, principal, key, where[1], deadline)
 
     async def _session_home(
         self, spec: RunSpec, principal: Principal, where: tuple[str, str]
@@ -118,7 +124,12 @@ class Starter:
         return relay, address
 
     async def _create(
-        self, spec: RunSpec, principal: Principal, key: StartKey | None, options_at: str
+        self,
+        spec: RunSpec,
+        principal: Principal,
+        key: StartKey | None,
+        options_at: str,
+        deadline: float,
     ) -> Started:
         agent = self._agents.get(spec.kind)
         if agent is None:
@@ -130,11 +141,11 @@ class Starter:
         RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
         saving = asyncio.create_task(self._save_then_launch(active, agent, principal, key))
         active.saving = saving
-        refusal = await answer_when_saved(saving, key is not None, active.give_up)
+        refusal = await answer_when_saved(saving, key is not None, active.give_up, deadline)
         if refusal is None:
             return Started(self._find(active.ctx.run_id, None))
         if refusal == REQUEST_ID_TAKEN and key is not None:  # by a start racing this one
-            found = await self._store.find_start(key)
+            found = await find_start(self._store, key, deadline)
             if found is not None:
                 return self._replay(found, key)
             raise Unavailable("the run holding this request id went meanwhile; try again")

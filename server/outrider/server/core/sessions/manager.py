@@ -16,6 +16,7 @@ from collections.abc import AsyncGenerator, Mapping
 from google.protobuf import duration_pb2
 
 from outrider.server.core import paging, validation
+from outrider.server.core.cluster.failover import OrphanKey
 from outrider.server.core.cluster.presence import presence_patience
 from outrider.server.core.cluster.relay import Relay, session_executor, worker_address
 from outrider.server.core.errors import (
@@ -85,7 +86,7 @@ class SessionManager:
         they kept died with it. Call it after the runs' own recovery."""
         return self._holding.end_orphans("the process holding the session stopped").ended
 
-    def sweep(self, seen_before: Mapping[str, int]) -> tuple[int, dict[str, int]]:
+    def sweep(self, seen_before: Mapping[OrphanKey, int]) -> tuple[int, dict[OrphanKey, int]]:
         """A failover sweep (cluster/failover.py): the runs' (runs/adoption.py), then the
         sessions' own: those of a replica that died end as lost once their run ended."""
         taken, seen = self._runs.sweep_orphans(seen_before)

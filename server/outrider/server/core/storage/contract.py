@@ -64,6 +64,24 @@ class KeyedRun:
 
 
 @dataclass(frozen=True)
+class Orphan:
+    """An active run that no running process executes, and its owner generation: how many times
+    it was claimed so far (`claim_orphan` claims it only in the generation it was seen in)."""
+
+    run: run_pb2.Run
+    generation: int
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """What the store keeps of an interaction beside its message: never an answer's values."""
+
+    digest: bytes | None  # keyed digest of the answer it accepted, if any (see interactions)
+    lost: bool  # the attempt of its run that asked it was lost with its replica
+    asked_again_as: str  # id of the interaction its resumed run asked in its place, or ""
+
+
+@dataclass(frozen=True)
 class WorkerLoad:
     """A live replica that executes runs, as takeovers weigh it: its active runs, and how many
     it may hold (executing slots plus queue; 0 when it did not say)."""
@@ -137,19 +155,21 @@ class Store(WebhookStore, SessionStore, Protocol):
     def count_runs(self, states: Iterable[int], kind: int, tenant: str | None = None) -> int:
         """How many runs `list_runs` would return with no limit and no cursor."""
 
-    def active_runs(self) -> list[run_pb2.Run]:
+    def orphans(self) -> list[Orphan]:
         """Active runs that no running process executes (on SQLite, whose file one process
         owns: every active run), oldest first: what a starting process must close."""
 
     def count_active(self, tenant: str | None = None) -> int:
         """Active runs in the store (of every process sharing it), of `tenant` when given."""
 
-    def claim_orphan(self, run_id: str) -> int | None:
+    def claim_orphan(self, run_id: str, generation: int | None = None) -> int | None:
         """Makes this process the owner of an active run that no running process executes;
-        returns how many times the run was taken over, this time included. None when it is
-        nobody's no longer (another process claimed it first): only the claimant closes or
-        resumes it, so its events are written once. From then on the previous owner's writes
-        to the run are refused (fencing)."""
+        returns its new owner generation: how many times the run was taken over, this time
+        included. None when it is nobody's no longer (another process claimed it first), or,
+        given the `generation` it was seen in, when it was claimed since (even by a process
+        that is gone again): only the claimant closes or resumes it, so its events are written
+        once. From then on every write to the run carries its owner and generation, and writes
+        of an earlier owner or generation are refused (fencing)."""
 
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:
         """Of these runs (executed here), those another process took over meanwhile."""
@@ -219,8 +239,29 @@ class Store(WebhookStore, SessionStore, Protocol):
         """The run's side-effect journal in order (every attempt's); empty when it has none."""
 
     def save_interaction(
-        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
-    ) -> None: ...
+        self,
+        interaction: interaction_pb2.Interaction,
+        ids: tuple[str, str],
+        digest: bytes | None = None,
+    ) -> None:
+        """Inserts or updates an interaction (ids: its id, its run's); `digest`: of the answer
+        it accepted (kept once given, whatever later saves say)."""
+
+    def answer_record(self, interaction_id: str) -> AnswerRecord | None:
+        """What is kept of the interaction's answer and attempt; None when it does not exist."""
+
+    def lose_interactions(self, run_id: str) -> None:
+        """Marks every interaction of the run lost: the attempt that asked them was lost with
+        its replica (the run's claimant says so, after its claim; fenced like events)."""
+
+    def lost_interactions(
+        self, run_id: str
+    ) -> list[tuple[interaction_pb2.Interaction, AnswerRecord]]:
+        """The run's lost interactions its resumed run has not asked again yet, oldest first."""
+
+    def asked_again(self, ids: tuple[str, str], again_id: str) -> None:
+        """Records that the run (ids: a lost interaction's id, its run's) asked the question
+        again as `again_id`; fenced like events."""
 
     def get_interaction(
         self, interaction_id: str, tenant: str | None = None

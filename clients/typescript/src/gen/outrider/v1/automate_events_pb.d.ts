@@ -1049,6 +1049,16 @@ export declare type AutomateComplete = Message<"outrider.v1.AutomateComplete"> &
    * @generated from field: outrider.v1.AutomateFailure error = 4;
    */
   error?: AutomateFailure | undefined;
+
+  /**
+   * Set only for a run resumed after the replica executing it was lost (failover): that it was,
+   * its attempts, and the side effects it sent before and after the loss, in words. Beyond the
+   * Tabstack schema, yet sent to every REST caller: every watcher must learn that the task ran
+   * again (a failed run's error message says it too).
+   *
+   * @generated from field: optional string message = 5;
+   */
+  message?: string | undefined;
 };
 
 /**
@@ -1097,6 +1107,14 @@ export declare type AutomateStats = Message<"outrider.v1.AutomateStats"> & {
    * @generated from field: double start_time = 5;
    */
   startTime: number;
+
+  /**
+   * A run resumed after its replica was lost: each attempt, oldest first (the figures above
+   * count every attempt, from the first one's start). Empty for a run executed once.
+   *
+   * @generated from field: repeated outrider.v1.AutomateAttempt attempts = 6;
+   */
+  attempts: AutomateAttempt[];
 };
 
 /**
@@ -1104,6 +1122,68 @@ export declare type AutomateStats = Message<"outrider.v1.AutomateStats"> & {
  * Use `create(AutomateStatsSchema)` to create a new message.
  */
 export declare const AutomateStatsSchema: GenMessage<AutomateStats>;
+
+/**
+ * One attempt of a run that was resumed after the replica executing it was lost.
+ *
+ * @generated from message outrider.v1.AutomateAttempt
+ */
+export declare type AutomateAttempt = Message<"outrider.v1.AutomateAttempt"> & {
+  /**
+   * 1 for the first execution, one more for each takeover.
+   *
+   * @generated from field: int32 attempt = 1;
+   */
+  attempt: number;
+
+  /**
+   * How it ended, in words: "lost with its replica", or how the run ended.
+   *
+   * @generated from field: string ended = 2;
+   */
+  ended: string;
+
+  /**
+   * Its first event, epoch milliseconds.
+   *
+   * @generated from field: double start_time = 3;
+   */
+  startTime: number;
+
+  /**
+   * Its last event, epoch milliseconds.
+   *
+   * @generated from field: double end_time = 4;
+   */
+  endTime: number;
+
+  /**
+   * Loop iterations it took.
+   *
+   * @generated from field: int32 iterations = 5;
+   */
+  iterations: number;
+
+  /**
+   * Actions it took.
+   *
+   * @generated from field: int32 actions = 6;
+   */
+  actions: number;
+
+  /**
+   * The side effects it sent (SideEffect events), in words, in order.
+   *
+   * @generated from field: repeated string side_effects = 7;
+   */
+  sideEffects: string[];
+};
+
+/**
+ * Describes the message outrider.v1.AutomateAttempt.
+ * Use `create(AutomateAttemptSchema)` to create a new message.
+ */
+export declare const AutomateAttemptSchema: GenMessage<AutomateAttempt>;
 
 /**
  * Structured failure of an automate task.

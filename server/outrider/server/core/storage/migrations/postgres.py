@@ -197,6 +197,17 @@ MIGRATIONS = (
             "WHERE claim IS NOT NULL",
         ),
     ),
+    Migration(
+        15,
+        "interactions.answer_digest, lost, asked_again_as: answers recognised by every replica "
+        "(a keyed digest of the accepted answer, never its values), and questions a resumed "
+        "run asked again after its replica was lost",
+        (
+            "ALTER TABLE interactions ADD COLUMN answer_digest BYTEA",
+            "ALTER TABLE interactions ADD COLUMN lost BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE interactions ADD COLUMN asked_again_as TEXT",
+        ),
+    ),
 )
 
 

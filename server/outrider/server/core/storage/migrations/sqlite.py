@@ -153,6 +153,16 @@ MIGRATIONS = (
             "WHERE claim IS NOT NULL",
         ),
     ),
+    Migration(
+        10,
+        "interactions.answer_digest, lost, asked_again_as: answers recognised after a restart "
+        "(a keyed digest of the accepted answer, never its values), as on PostgreSQL",
+        (
+            f"{_ADD_IF_MISSING}interactions answer_digest BLOB",
+            f"{_ADD_IF_MISSING}interactions lost INTEGER NOT NULL DEFAULT 0",
+            f"{_ADD_IF_MISSING}interactions asked_again_as TEXT",
+        ),
+    ),
 )
 
 

@@ -25,7 +25,7 @@ class PostgresArtifacts(PostgresConnection):
                 "this artifact was not kept",
                 reason="STORE_BACKLOG",
             )
-        for write in artifact_writes(ids, content_type, data, self._presence.key):
+        for write in artifact_writes(ids, content_type, data, self._fence(ids[0])):
             self._writer.put(write)
 
     def get_artifact(

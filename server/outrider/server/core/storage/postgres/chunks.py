@@ -30,20 +30,21 @@ SELECT_CHUNKS = (
 
 
 def artifact_writes(
-    ids: tuple[str, str], content_type: str, data: bytes, owner: int
+    ids: tuple[str, str], content_type: str, data: bytes, fence: tuple[str, int, int | None]
 ) -> Iterator[Write]:
-    """The queued writes of one artifact: its chunks, then its metadata row."""
+    """The queued writes of one artifact: its chunks, then its metadata row (`fence`: the
+    parameters of `presence.OWNED`)."""
     run_id, artifact_id = ids
     view = memoryview(data)
     for index, start in enumerate(range(0, len(data), CHUNK_BYTES)):
         piece = bytes(view[start : start + CHUNK_BYTES])
         yield Write(
             _CHUNK,
-            (run_id, artifact_id, index, piece, run_id, owner),
+            (run_id, artifact_id, index, piece, *fence),
             weight=len(piece),
             run_id=run_id,
         )
-    yield Write(_ROW, (run_id, artifact_id, content_type, len(data), run_id, owner), run_id=run_id)
+    yield Write(_ROW, (run_id, artifact_id, content_type, len(data), *fence), run_id=run_id)
 
 
 def chunk_range(offset: int, size: int) -> tuple[int, int]:

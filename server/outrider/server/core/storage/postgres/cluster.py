@@ -1,10 +1,10 @@
 """The PostgreSQL store's part that replicas share: each one's address and capacity, its presence
 (and what this process reaches), the worker a start goes to, the executor of a run, shared
-secrets, and claims on the runs a lost replica left (fenced by owner)."""
+secrets, and claims on the runs a lost replica left (fenced by owner and generation)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import psycopg
 
@@ -12,8 +12,10 @@ from outrider.server.core import clock
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.storage.contract import (
     ACTIVE_STATES,
+    Orphan,
     WorkerLoad,
 )
+from outrider.server.core.storage.postgres.claims import claim_run
 from outrider.server.core.storage.postgres.connection import (
     PostgresConnection,
     connect_pool,
@@ -24,9 +26,14 @@ from outrider.server.core.storage.postgres.presence import (
 )
 from outrider.server.core.storage.postgres.secrets import shared_secret
 from outrider.server.core.storage.postgres.writes import Write
+from outrider.server.core.storage.rows import RUN_COLUMNS, read_run
+from outrider.v1 import run_pb2
 
 
 class PostgresCluster(PostgresConnection):
+    # the store's (store.py): an unreadable run found among the orphans is saved as failed
+    save_run: Callable[[run_pb2.Run, str], None]
+
     def announce(self, address: str, role: str, capacity: int = 0) -> None:
         """Upserts this process's address (rows of processes gone are dropped on the way)."""
         self._writer.put(
@@ -114,18 +121,32 @@ class PostgresCluster(PostgresConnection):
         )
         return str(rows[0][0]) if rows else None
 
-    def claim_orphan(self, run_id: str) -> int | None:
-        """One UPDATE: PostgreSQL's row lock makes a second claimant re-check the condition
-        after the first commits, when the run is owned by a live process again."""
-        claimed = self._rows(
-            "UPDATE runs r SET owner = %s, takeovers = takeovers + 1 "
-            f"WHERE id = %s AND state = ANY(%s) AND {UNOWNED} RETURNING takeovers",
-            (self._presence.key, run_id, list(ACTIVE_STATES)),
-        )
-        if not claimed:
+    def claim_orphan(self, run_id: str, generation: int | None = None) -> int | None:
+        """Claimed in a transaction of its own (`claims`), after this process's queued writes."""
+        self._writer.wait()
+        claimed = claim_run(self._pool, run_id, self._presence.key, generation)
+        if claimed is None:
             return None
+        self._generations[run_id] = claimed
         self._writer.owned_again(run_id)
-        return int(claimed[0][0])
+        return claimed
+
+    def orphans(self) -> list[Orphan]:
+        """Active runs no live process owns: those of replicas that died or were stopped. Refused
+        while this process's own presence lock is gone (the presence keeper takes it back)."""
+        if not self._presence.held:
+            raise Unavailable(
+                "this replica's presence lock is gone until PostgreSQL is reached again",
+                reason="STORE_UNAVAILABLE",
+            )
+        self._announce_again()
+        rows = self._rows(
+            f"SELECT {RUN_COLUMNS}, takeovers FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
+            "ORDER BY create_us",
+            (list(ACTIVE_STATES),),
+        )
+        found = [Orphan(read_run(row[:-1], self.save_run), int(row[-1])) for row in rows]
+        return [o for o in found if o.run.state in ACTIVE_STATES]  # unreadable ones failed
 
     def fenced_out(self, run_id: str) -> bool:
         return self._writer.fenced_out(run_id)

@@ -73,12 +73,19 @@ class PostgresConnection:
         self._feed = PgEventFeed(url)
         self._reach = Reachability()
         self._announced: tuple[str, str, int] | None = None
+        # run id -> owner generation, of the active runs this process inserted or claimed: every
+        # write to one carries it (`_fence`), so a write of an earlier generation is refused
+        self._generations: dict[str, int] = {}
 
     def _connect_writer(self) -> psycopg.Connection[Any]:
         """The write-behind thread's own connection (see `writer`)."""
         return psycopg.connect(
             with_client_options(self._url), autocommit=True, application_name="outrider-writer"
         )
+
+    def _fence(self, run_id: str) -> tuple[str, int, int | None]:
+        """The parameters of `presence.OWNED` for a write of this process to the run."""
+        return run_id, self._presence.key, self._generations.get(run_id)
 
     def close(self) -> None:
         self._feed.close()

@@ -30,14 +30,20 @@ def unowned(owner: str) -> str:
 # Runs (aliased `r`) whose owner holds no presence lock: nobody executes them.
 UNOWNED = unowned("r.owner")
 
-# The condition of a fenced write, with the run's id and this process's presence key as its
-# parameters. FOR SHARE: a claim (an UPDATE of the run) waits for the writing transaction, so
-# what was written before the claim is seen by the claimant.
-OWNED = "EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s FOR SHARE)"
+# The run's owner generation as the writer knows it (a NULL parameter: it knows none, and its
+# presence key alone fences). A claim adds one, so a write of an earlier owner's time is refused
+# even when that owner holds the run again since (its key alone would let it through).
+_IN_GENERATION = "takeovers = COALESCE(%s::integer, takeovers)"
+# The condition of a fenced write, with the run's id, this process's presence key and the run's
+# owner generation (see `_IN_GENERATION`) as its parameters. FOR SHARE: a claim (which locks the
+# run's row) waits for the writing transaction, so what was written before the claim is seen by
+# the claimant.
+OWNED = f"EXISTS (SELECT 1 FROM runs WHERE id = %s AND owner = %s AND {_IN_GENERATION} FOR SHARE)"
 # OWNED, or the run's owner is dead (same parameters): for writes anyone may make to a run
 # nobody executes.
 OWNED_OR_ORPHANED = (
-    f"EXISTS (SELECT 1 FROM runs r WHERE r.id = %s AND (r.owner = %s OR {UNOWNED}) FOR SHARE)"
+    "EXISTS (SELECT 1 FROM runs r WHERE r.id = %s AND "
+    f"((r.owner = %s AND r.{_IN_GENERATION}) OR {UNOWNED}) FOR SHARE)"
 )
 
 

@@ -14,13 +14,13 @@ artifacts, recipes and sessions: `artifacts`, `recipes`, `sessions`; the webhook
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import psycopg
 
 from outrider.server.core import clock
-from outrider.server.core.errors import Unavailable
+from outrider.server.core.errors import StartInDoubt, Unavailable
 from outrider.server.core.storage.contract import (
     ACTIVE_STATES,
     ActiveLimits,
@@ -30,9 +30,9 @@ from outrider.server.core.storage.contract import (
 )
 from outrider.server.core.storage.postgres.artifacts import PostgresArtifacts
 from outrider.server.core.storage.postgres.cluster import PostgresCluster
+from outrider.server.core.storage.postgres.interactions import PostgresInteractions
 from outrider.server.core.storage.postgres.presence import (
     OWNED,
-    OWNED_OR_ORPHANED,
     UNOWNED,
 )
 from outrider.server.core.storage.postgres.recipes import PostgresRecipes
@@ -46,16 +46,13 @@ from outrider.server.core.storage.postgres.webhooks import PostgresWebhooks
 from outrider.server.core.storage.postgres.writes import Write
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
-    decoded,
     events_from_rows,
-    interaction_values,
-    interactions_from_rows,
     read_run,
     run_values,
     side_effects_from_rows,
 )
 from outrider.server.core.storage.start_keys import FIND_KEY, insert_run, insert_values, key_values
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import run_event_pb2, run_pb2
 
 # The tables holding a run's rows besides `runs` (deleted with it).
 _RUN_TABLES = (
@@ -72,15 +69,17 @@ _SAVE_RUN = (
     "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, "
     "owner = excluded.owner"
 )
-_SAVE_INTERACTION = (
-    "INSERT INTO interactions (id, run_id, state, create_us, body) SELECT %s, %s, %s, %s, %s "
-    "WHERE {fence} ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body "
-    "RETURNING 1"
-)
+# The owner saves its run in the generation it knows (none known: its key alone fences).
+_SAVED_BY_OWNER = "(r.owner = excluded.owner AND r.takeovers = COALESCE(%s::integer, r.takeovers))"
 
 
 class PostgresStore(
-    PostgresCluster, PostgresArtifacts, PostgresRecipes, PostgresSessions, PostgresWebhooks
+    PostgresCluster,
+    PostgresInteractions,
+    PostgresArtifacts,
+    PostgresRecipes,
+    PostgresSessions,
+    PostgresWebhooks,
 ):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
@@ -89,16 +88,22 @@ class PostgresStore(
     def save_run(self, run: run_pb2.Run, run_id: str) -> None:
         """Inserts or updates a run; its tenant (`run.tenant`) is fixed by the first save. The
         saving process becomes its owner (the process executing it saves it). Fenced: a run
-        another live process took over (`claim_orphan`) is no longer updated by this one."""
+        another live process took over (`claim_orphan`), or that was claimed again since this
+        process's generation of it, is no longer updated by this one. A run whose owner is
+        gone may be saved by a process that never owned it (an unreadable record marked failed
+        by whoever reads it), never by a former owner: that would take the run back unclaimed."""
+        generation = self._generations.get(run_id)
+        if run.state not in ACTIVE_STATES:  # its last fenced write: the generation is not needed
+            self._generations.pop(run_id, None)
         self._writer.put(
             Write(
-                f"{_SAVE_RUN} WHERE r.owner = excluded.owner OR {UNOWNED}",
-                (*run_values(run, run_id), self._presence.key),
+                f"{_SAVE_RUN} WHERE {_SAVED_BY_OWNER} OR (%s::integer IS NULL AND {UNOWNED})",
+                (*run_values(run, run_id), self._presence.key, generation, generation),
                 # An ended run wakes its watchers in other processes, which then stop.
                 announces=None if run.state in ACTIVE_STATES else (run_id, run.last_sequence),
                 # Sent again after a failover only while this process still owns the run (a
                 # replica that has not taken its presence back yet looks dead meanwhile).
-                replay=f"{_SAVE_RUN} WHERE r.owner = excluded.owner",
+                replay=f"{_SAVE_RUN} WHERE {_SAVED_BY_OWNER} OR (%s::integer IS NULL AND FALSE)",
                 run_id=run_id,
             )
         )
@@ -108,13 +113,28 @@ class PostgresStore(
     ) -> str | None:
         """In a transaction of its own (`starts`), committed before it returns: the next
         start anywhere counts this run and sees its key. The rows this process wrote behind
-        first (its ended runs) are committed before the count."""
+        first (its ended runs) are committed before the count. Tried once more on the new pool
+        when the presence keeper renewed it meanwhile (PostgreSQL came back: the old pool was
+        closed under the start, which had saved nothing)."""
         if limits.cluster or limits.tenant:
             self._writer.wait()
         values = (*insert_values(run, run_id, key), self._presence.key)
-        refusal = insert_new_run(self._pool, run, (run_id, self._presence.key), limits, key)
+        self._generations[run_id] = 0  # a new run's first generation (kept if in doubt)
+        for attempt in range(2):
+            pool = self._pool
+            try:
+                refusal = insert_new_run(pool, run, (run_id, self._presence.key), limits, key)
+                break
+            except Unavailable as error:
+                if isinstance(error, StartInDoubt):
+                    raise
+                if attempt or pool is self._pool:
+                    self._generations.pop(run_id, None)
+                    raise
         if refusal is None:  # a failover's replay inserts it again where it is missing
             self._writer.committed_directly([Write(insert_run("owner"), values, run_id=run_id)])
+        else:
+            self._generations.pop(run_id, None)
         return refusal
 
     async def insert_run(
@@ -175,23 +195,6 @@ class PostgresStore(
             self._rows(f"SELECT count(*) FROM runs WHERE {' AND '.join(clauses)}", params)[0][0]
         )
 
-    def active_runs(self) -> list[run_pb2.Run]:
-        """Active runs no live process owns: those of replicas that died or were stopped. Refused
-        while this process's own presence lock is gone (the presence keeper takes it back)."""
-        if not self._presence.held:
-            raise Unavailable(
-                "this replica's presence lock is gone until PostgreSQL is reached again",
-                reason="STORE_UNAVAILABLE",
-            )
-        self._announce_again()
-        rows = self._rows(
-            f"SELECT {RUN_COLUMNS} FROM runs r WHERE state = ANY(%s) AND {UNOWNED} "
-            "ORDER BY create_us",
-            (list(ACTIVE_STATES),),
-        )
-        runs = [read_run(row, self.save_run) for row in rows]
-        return [run for run in runs if run.state in ACTIVE_STATES]  # unreadable ones failed
-
     def count_active(self, tenant: str | None = None) -> int:
         rows = self._rows(COUNT_ACTIVE, (list(ACTIVE_STATES), tenant, tenant))
         return int(rows[0][0])
@@ -207,7 +210,7 @@ class PostgresStore(
                 # A batch sent again after a lost connection finds its rows: keep them, and
                 # return one (only a refusal by the fence returns none).
                 "ON CONFLICT (run_id, sequence) DO UPDATE SET body = events.body RETURNING 1",
-                (run_id, event.sequence, event.SerializeToString(), run_id, self._presence.key),
+                (run_id, event.sequence, event.SerializeToString(), *self._fence(run_id)),
                 announces=(run_id, event.sequence),
                 fenced=run_id,
             )
@@ -238,7 +241,7 @@ class PostgresStore(
                 "INSERT INTO checkpoints (run_id, part, body, saved_us) SELECT %s, %s, %s, %s "
                 f"WHERE {OWNED} ON CONFLICT (run_id, part) DO UPDATE SET body = excluded.body, "
                 "saved_us = excluded.saved_us",
-                (run_id, part, body, clock.now_us(), run_id, self._presence.key),
+                (run_id, part, body, clock.now_us(), *self._fence(run_id)),
                 run_id=run_id,
             )
         )
@@ -251,7 +254,7 @@ class PostgresStore(
         self._writer.put(
             Write(
                 f"DELETE FROM checkpoints WHERE run_id = %s AND {OWNED}",
-                (run_id, run_id, self._presence.key),
+                (run_id, *self._fence(run_id)),
                 run_id=run_id,
             )
         )
@@ -271,8 +274,7 @@ class PostgresStore(
                     effect.number,
                     effect.SerializeToString(),
                     clock.now_us(),
-                    run_id,
-                    self._presence.key,
+                    *self._fence(run_id),
                 ),
                 fenced=run_id,
             )
@@ -283,60 +285,6 @@ class PostgresStore(
             "SELECT body FROM side_effects WHERE run_id = %s ORDER BY number", (run_id,)
         )
         return side_effects_from_rows(rows)
-
-    # interactions
-
-    def save_interaction(
-        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
-    ) -> None:
-        self._writer.put(
-            Write(
-                # Fenced like events: a replica that lost the run cannot resolve or reopen
-                # the new owner's questions. A dead owner's are anyone's to close (a run that
-                # ended just before its process died may have left one pending).
-                f"{_SAVE_INTERACTION.format(fence=OWNED_OR_ORPHANED)}",
-                (*interaction_values(interaction, ids), ids[1], self._presence.key),
-                fenced=ids[1],
-                replay=_SAVE_INTERACTION.format(fence=OWNED),  # see save_run
-            )
-        )
-
-    def get_interaction(
-        self, interaction_id: str, tenant: str | None = None
-    ) -> interaction_pb2.Interaction | None:
-        rows = self._rows(
-            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            "WHERE i.id = %s AND (%s::text IS NULL OR r.tenant = %s)",
-            (interaction_id, tenant, tenant),
-        )
-        return decoded(interaction_pb2.Interaction, rows[0][0], interaction_id) if rows else None
-
-    def list_interactions(
-        self,
-        run_id: str | None,
-        states: Sequence[int],
-        limit: int,
-        after: tuple[int, str] | None,
-        tenant: str | None = None,
-    ) -> list[interaction_pb2.Interaction]:
-        """Interactions oldest first, strictly newer than the (create_us, id) cursor when given."""
-        clauses = ["i.state = ANY(%s)"]
-        params: list[Any] = [list(states)]
-        if run_id is not None:
-            clauses.append("i.run_id = %s")
-            params.append(run_id)
-        if after is not None:
-            clauses.append("(i.create_us, i.id) > (%s, %s)")
-            params.extend(after)
-        if tenant is not None:
-            clauses.append("r.tenant = %s")
-            params.append(tenant)
-        rows = self._rows(
-            "SELECT i.id, i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT %s",
-            [*params, limit],
-        )
-        return interactions_from_rows(rows)
 
     # artifacts
 

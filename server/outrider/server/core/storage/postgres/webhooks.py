@@ -98,7 +98,7 @@ class PostgresWebhooks(PostgresConnection):
         insert, fan_out = message_values(message)
         with self._writer.together():
             if fenced:
-                fence = (message.run_id, self._presence.key)
+                fence = self._fence(message.run_id)  # its owner, in its owner generation
                 self._writer.put(Write(_FENCED_MESSAGE, (*insert, *fence), replay=None))
             else:
                 self._writer.put(Write(ADD_MESSAGE.format(fence=""), insert))

@@ -13,7 +13,7 @@ from outrider.server.core.storage.contract import (
 
 
 class OneProcess:
-    def claim_orphan(self, run_id: str) -> int | None:
+    def claim_orphan(self, run_id: str, generation: int | None = None) -> int | None:
         return 1  # one process owns the file: every run it finds active is its own to close
 
     def taken_over(self, run_ids: Iterable[str]) -> list[str]:

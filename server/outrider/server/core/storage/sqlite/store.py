@@ -13,7 +13,7 @@ The connection and its grouped writes: `connection`; what one process needs no s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from outrider.server.core import clock
@@ -22,20 +22,19 @@ from outrider.server.core.storage.contract import (
     REQUEST_ID_TAKEN,
     ActiveLimits,
     KeyedRun,
+    Orphan,
     RunUsage,
     StartKey,
 )
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
-    decoded,
     events_from_rows,
-    interaction_values,
-    interactions_from_rows,
     read_run,
     run_values,
     side_effects_from_rows,
 )
 from outrider.server.core.storage.sqlite.artifacts import SqliteArtifacts
+from outrider.server.core.storage.sqlite.interactions import SqliteInteractions
 from outrider.server.core.storage.sqlite.one_process import OneProcess
 from outrider.server.core.storage.sqlite.recipes import SqliteRecipes
 from outrider.server.core.storage.sqlite.sessions import SqliteSessions
@@ -49,12 +48,14 @@ from outrider.server.core.storage.start_keys import (
     insert_values,
     key_values,
 )
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import run_event_pb2, run_pb2
 
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, SqliteWebhooks):
+class SqliteStore(
+    OneProcess, SqliteInteractions, SqliteArtifacts, SqliteRecipes, SqliteSessions, SqliteWebhooks
+):
     """Runs, their events and interactions in one SQLite file."""
 
     # runs
@@ -139,7 +140,7 @@ class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, Sq
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         return int(self._conn.execute(f"SELECT count(*) FROM runs {where}", params).fetchone()[0])
 
-    def active_runs(self) -> list[run_pb2.Run]:
+    def orphans(self) -> list[Orphan]:
         """Runs in an active state; unreadable ones are marked failed here and left out."""
         marks = ",".join("?" * len(ACTIVE_STATES))
         rows = self._conn.execute(
@@ -147,7 +148,7 @@ class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, Sq
             ACTIVE_STATES,
         ).fetchall()
         runs = [read_run(row, self.save_run) for row in rows]
-        return [run for run in runs if run.state in ACTIVE_STATES]
+        return [Orphan(run, 0) for run in runs if run.state in ACTIVE_STATES]
 
     def count_active(self, tenant: str | None = None) -> int:
         marks = ",".join("?" * len(ACTIVE_STATES))
@@ -214,54 +215,6 @@ class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, Sq
             "SELECT body FROM side_effects WHERE run_id = ? ORDER BY number", (run_id,)
         ).fetchall()
         return side_effects_from_rows(rows)
-
-    # interactions
-
-    def save_interaction(
-        self, interaction: interaction_pb2.Interaction, ids: tuple[str, str]
-    ) -> None:
-        self._write(
-            "INSERT INTO interactions (id, run_id, state, create_us, body) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body",
-            interaction_values(interaction, ids),
-        )
-
-    def get_interaction(
-        self, interaction_id: str, tenant: str | None = None
-    ) -> interaction_pb2.Interaction | None:
-        row = self._conn.execute(
-            "SELECT i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            "WHERE i.id = ? AND (? IS NULL OR r.tenant = ?)",
-            (interaction_id, tenant, tenant),
-        ).fetchone()
-        return decoded(interaction_pb2.Interaction, row[0], interaction_id) if row else None
-
-    def list_interactions(
-        self,
-        run_id: str | None,
-        states: Sequence[int],
-        limit: int,
-        after: tuple[int, str] | None,
-        tenant: str | None = None,
-    ) -> list[interaction_pb2.Interaction]:
-        """Interactions oldest first, strictly newer than the (create_us, id) cursor when given."""
-        clauses = [f"i.state IN ({','.join('?' * len(states))})"]
-        params: list[Any] = list(states)
-        if run_id is not None:
-            clauses.append("i.run_id = ?")
-            params.append(run_id)
-        if after is not None:
-            clauses.append("(i.create_us, i.id) > (?, ?)")
-            params.extend(after)
-        if tenant is not None:
-            clauses.append("r.tenant = ?")
-            params.append(tenant)
-        rows = self._conn.execute(
-            "SELECT i.id, i.body FROM interactions i JOIN runs r ON r.id = i.run_id "
-            f"WHERE {' AND '.join(clauses)} ORDER BY i.create_us, i.id LIMIT ?",
-            [*params, limit],
-        )
-        return interactions_from_rows(rows)
 
     # artifacts
 
