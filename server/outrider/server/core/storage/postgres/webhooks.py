@@ -98,6 +98,7 @@ class PostgresWebhooks(PostgresConnection):
         insert, fan_out = message_values(message)
         with self._writer.together():
             if fenced:
+                assert message.run_id is not None  # only a run's own messages are fenced
                 fence = self._fence(message.run_id)  # its owner, in its owner generation
                 self._writer.put(Write(_FENCED_MESSAGE, (*insert, *fence), replay=None))
             else:
