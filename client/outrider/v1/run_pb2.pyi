@@ -2,6 +2,7 @@ import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from outrider.v1 import params_pb2 as _params_pb2
+from outrider.v1 import profile_pb2 as _profile_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -81,13 +82,15 @@ class Run(_message.Message):
     def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ..., tenant: _Optional[str] = ..., created_by: _Optional[str] = ..., cancelled_by: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RunOutcome(_message.Message):
-    __slots__ = ("success", "result", "error_code", "error_message")
+    __slots__ = ("success", "result", "error_code", "error_message", "profile_save")
     SUCCESS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     ERROR_CODE_FIELD_NUMBER: _ClassVar[int]
     ERROR_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_SAVE_FIELD_NUMBER: _ClassVar[int]
     success: bool
     result: str
     error_code: str
     error_message: str
-    def __init__(self, success: _Optional[bool] = ..., result: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ...) -> None: ...
+    profile_save: _profile_pb2.ProfileSaved
+    def __init__(self, success: _Optional[bool] = ..., result: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., profile_save: _Optional[_Union[_profile_pb2.ProfileSaved, _Mapping]] = ...) -> None: ...

@@ -208,6 +208,11 @@ def _at_most(value: str, path: str, limit: int) -> list[FieldViolation]:
     return []
 
 
+def http_url_problems(value: str, path: str) -> list[FieldViolation]:
+    """An absolute http or https URL with no spaces or controls; nothing to say when empty."""
+    return _http_url(value, path)
+
+
 def _http_url(value: str, path: str) -> list[FieldViolation]:
     if not value:
         return []

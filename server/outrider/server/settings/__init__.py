@@ -13,6 +13,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from outrider.server.settings.browser import BrowserSettings
 from outrider.server.settings.providers import ProviderSettings
 from outrider.server.settings.research import ResearchSettings
+from outrider.server.settings.vault import VaultSettings
 from outrider.server.units import parse_duration, parse_size
 
 
@@ -310,6 +311,10 @@ class Settings(BaseSettings):
     )
     research: ResearchSettings = Field(
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
+    )
+    vault: VaultSettings = Field(
+        default_factory=VaultSettings,
+        description="Profiles and credentials: master keys and limits (OUTRIDER_VAULT_*).",
     )
 
     @field_validator(

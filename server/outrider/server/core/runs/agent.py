@@ -20,6 +20,7 @@ from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.storage import Store
+from outrider.server.core.vault.vault import Vault
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import params_pb2, run_event_pb2, run_pb2
 
@@ -52,9 +53,9 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
-    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), and for a
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), for a
     browser run the control of its live browser (watchers, takeovers, the gate that pauses the
-    agent)."""
+    agent), and the vault its profile and credentials are opened from."""
 
     def __init__(
         self,
@@ -68,6 +69,7 @@ class RunContext:
         checkpoints: Checkpoints | None = None,
         control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
+        vault: Vault | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -85,6 +87,7 @@ class RunContext:
         self.checkpoints = checkpoints
         self.control = control
         self.journal = journal
+        self.vault = vault  # the tenant's profiles and credentials the run names (core/vault/)
 
     @property
     def tenant(self) -> str:

@@ -29,6 +29,7 @@ from outrider.server.core.runs.terminal import Ending, RunStats, terminal_payloa
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.secrets.run_secrets import restart_reason
 from outrider.server.core.storage import Store
+from outrider.server.core.vault.vault import Vault
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics, tracing
 from outrider.server.telemetry.logs import RUN_ID
@@ -77,6 +78,7 @@ class RunServices:
     interactions: InteractionBroker
     browsers: BrowserControls
     artifacts: ArtifactStore
+    vault: Vault
 
 
 class Executions:
@@ -170,6 +172,7 @@ class Executions:
             checkpoints,
             journal=journal,
             control=control,
+            vault=services.vault,
         )
         active = ActiveRun(run, ctx)
         self.active[run_id] = active

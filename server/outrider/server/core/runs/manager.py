@@ -41,6 +41,9 @@ from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.core.storage.contract import SIGNING_SECRET
+from outrider.server.core.vault.credentials import Credentials
+from outrider.server.core.vault.profiles import Profiles
+from outrider.server.core.vault.vault import Vault
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics
 from outrider.v1 import run_pb2
@@ -96,7 +99,11 @@ class RunManager:
             store.run_tenant,
         )
         self.artifacts = ArtifactStore(store)
-        services = RunServices(store, self.log, self.interactions, self.browsers, self.artifacts)
+        self.vault = Vault(store, settings.vault, self.page_tokens)  # profiles and credentials
+        self.profiles, self.credentials = Profiles(self.vault), Credentials(self.vault)
+        services = RunServices(
+            store, self.log, self.interactions, self.browsers, self.artifacts, self.vault
+        )
         self._executions = Executions(settings, agents, services)
         self._active: Mapping[str, ActiveRun] = self._executions.active
         self._agents = agents
@@ -121,7 +128,7 @@ class RunManager:
         )
         self._find = self._reader.find
         self._starter = Starter(
-            settings, store, self.log, agents, self._executions, quotas, self._find
+            settings, store, self.log, agents, self._executions, quotas, self._find, self.vault
         )
         # reading (see reading.RunReader)
         self.get = self._reader.get

@@ -31,6 +31,7 @@ from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.run_secrets import keep_secrets_in_memory
 from outrider.server.core.storage import ActiveLimits, Store
 from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, KeyedRun, StartKey
+from outrider.server.core.vault.vault import Vault
 from outrider.server.settings import Settings
 from outrider.server.telemetry.logs import RUN_ID
 from outrider.v1 import params_pb2, run_pb2
@@ -57,6 +58,7 @@ class Starter:
         executions: Executions,
         quotas: Quotas,
         find: Callable[[str, str | None], run_pb2.Run],
+        vault: Vault,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -65,6 +67,7 @@ class Starter:
         self._executions = executions
         self._quotas = quotas
         self._find = find
+        self._vault = vault
 
     async def start(
         self,
@@ -153,6 +156,8 @@ class Starter:
         """What every start checks, wherever the run is then executed."""
         principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
+        browser_run = spec.kind == run_pb2.RUN_KIND_AUTOMATE
+        self._vault.check_run(spec.options, principal.tenant, browser_run, options_at)
         if not self._executions.accepting:
             raise Unavailable("the server is shutting down and accepts no new runs")
 

@@ -7,7 +7,7 @@ synchronous). Reads run on the calling thread after the read barrier, each a sin
 trip on a pooled connection; one that cannot get an answer in time raises `Unavailable`.
 
 The connections: `connection`; what replicas share (presence, addresses, claims): `cluster`;
-artifacts and recipes: `artifacts`, `recipes`.
+artifacts, recipes and the vault: `artifacts`, `recipes`, `vault`.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from outrider.server.core.storage.postgres.starts import (
     forget_expired,
     insert_new_run,
 )
+from outrider.server.core.storage.postgres.vault import PostgresVault
 from outrider.server.core.storage.postgres.writes import Write
 from outrider.server.core.storage.rows import (
     RUN_COLUMNS,
@@ -76,7 +77,7 @@ _SAVE_INTERACTION = (
 )
 
 
-class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes):
+class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes, PostgresVault):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
     # runs
