@@ -14,7 +14,7 @@ from outrider.server.core.vault.credentials import Credentials
 from outrider.server.core.vault.run_credentials import RunCredentials, fresh_step
 from outrider.server.core.vault.totp import TotpSeed
 from outrider.v1 import credential_pb2
-from tests.vault.support import a_vault
+from tests.vault.support import ACME, OTHER, a_vault
 
 SEED = pyotp.random_base32()
 SECRET = credential_pb2.CredentialSecret(
@@ -25,16 +25,16 @@ ORIGIN = "http://127.0.0.1:8123"
 
 def test_credentials_are_write_only_and_bound_to_exact_origins(store: Store) -> None:
     credentials = Credentials(a_vault(store))
-    made, created = credentials.set("acme", "crm", [ORIGIN + "/", "HTTP://Example.COM:80"], SECRET)
+    made, created = credentials.set(ACME, "crm", [ORIGIN + "/", "HTTP://Example.COM:80"], SECRET)
     assert created and made.origins == [ORIGIN, "http://example.com"]
     assert made.has_username and made.has_password and made.has_totp
     assert "Tr0ub4dor" not in str(made) and SEED not in str(made)
     replaced, created = credentials.set(
-        "acme", "crm", [ORIGIN], credential_pb2.CredentialSecret(password="new")
+        ACME, "crm", [ORIGIN], credential_pb2.CredentialSecret(password="new")
     )
     assert not created and not replaced.has_totp and not replaced.has_username
     with pytest.raises(NotFound):
-        credentials.get("other", "crm")
+        credentials.get(OTHER, "crm")
     box = store.credential_box("acme", "crm")
     assert box is not None and b"new" not in box.body
 
@@ -58,14 +58,14 @@ def test_bad_credentials_are_field_violations_that_never_quote_a_secret(
     store: Store, origins: list[str], secret: credential_pb2.CredentialSecret, field: str
 ) -> None:
     with pytest.raises(InvalidArgument) as refused:
-        Credentials(a_vault(store)).set("acme", "crm", origins, secret)
+        Credentials(a_vault(store)).set(ACME, "crm", origins, secret)
     assert refused.value.violations[0].field == field
     assert SEED not in str(refused.value) and "nope!" not in str(refused.value)
 
 
 async def test_a_run_gets_a_value_only_where_and_as_it_may(store: Store) -> None:
     vault = a_vault(store)
-    Credentials(vault).set("acme", "crm", [ORIGIN], SECRET)
+    Credentials(vault).set(ACME, "crm", [ORIGIN], SECRET)
     redactor = Redactor()
     mine = RunCredentials.load(vault, "acme", "run00001", ["crm", "deleted"], redactor)
     assert redactor.knows("Tr0ub4dor&3") and redactor.knows("ada@example.com")
@@ -86,7 +86,7 @@ async def test_a_run_gets_a_value_only_where_and_as_it_may(store: Store) -> None
     code = await mine.grant("crm", "totp", ORIGIN, "tel", "step-2")
     assert code.value is not None and pyotp.TOTP(SEED).verify(code.value, valid_window=1)
     assert redactor.knows(code.value)
-    uses, _ = Credentials(vault).uses("acme", "credentials/crm", "runs/run00001", 10, "")
+    uses, _ = Credentials(vault).uses(ACME, "credentials/crm", "runs/run00001", 10, "")
     assert [(u.filled, u.refusal_reason) for u in uses][::-1] == [
         (True, ""),
         (False, "ORIGIN_MISMATCH"),
@@ -94,12 +94,12 @@ async def test_a_run_gets_a_value_only_where_and_as_it_may(store: Store) -> None
         (True, ""),
     ]
     assert all("Tr0ub4dor" not in str(u) and code.value not in str(u) for u in uses)
-    assert Credentials(vault).get("acme", "crm").HasField("last_used_time")
+    assert Credentials(vault).get(ACME, "crm").HasField("last_used_time")
 
 
 async def test_one_time_codes_stop_at_the_runs_cap(store: Store) -> None:
     vault = a_vault(store, totp_attempts=1)
-    Credentials(vault).set("acme", "crm", [ORIGIN], SECRET)
+    Credentials(vault).set(ACME, "crm", [ORIGIN], SECRET)
     mine = RunCredentials.load(vault, "acme", "run00001", ["crm"], Redactor())
     assert (await mine.grant("crm", "totp", ORIGIN, "text", "s")).value is not None
     second = await mine.grant("crm", "totp", ORIGIN, "text", "s")

@@ -21,6 +21,8 @@ class BrowserAgent:
         self._env = BrowserEnv(settings, settings.browser, launcher, guard)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
+        if options.by_hand:  # no model is called
+            return
         settings = self._env.settings
         RunModels(settings.model, settings.role_models, options.model, settings.providers).check(
             ROLES

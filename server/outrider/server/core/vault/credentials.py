@@ -9,6 +9,7 @@ import json
 from outrider.server.core import clock, paging
 from outrider.server.core.errors import FieldViolation, InvalidArgument, NotFound
 from outrider.server.core.names import parse_run_name, run_name
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.storage.vault_contract import CredentialRow, CredentialUseRow
 from outrider.server.core.vault.checks import MAX_SECRET_CHARS, checked_origins
 from outrider.server.core.vault.envelope import Identity
@@ -35,14 +36,20 @@ class Credentials:
         self._vault = vault
         self._store = vault.store
 
+    def _allowed(self, principal: Principal) -> str:
+        """The tenant the principal acts in, once it may (the scope, a vault key)."""
+        principal.require(Scope.CREDENTIALS_MANAGE)
+        self._vault.require()
+        return principal.tenant
+
     def set(
         self,
-        tenant: str,
+        principal: Principal,
         credential_id: str,
         origins: list[str],
         secret: credential_pb2.CredentialSecret,
     ) -> tuple[credential_pb2.Credential, bool]:
-        self._vault.require()
+        tenant = self._allowed(principal)
         check_id(credential_id, "name")
         bound = checked_origins(origins, "origins")
         values = secret_values(secret, "secret")
@@ -55,17 +62,17 @@ class Credentials:
         stored = self._store.get_credential(tenant, credential_id)
         return credential_message(stored or row), created
 
-    def get(self, tenant: str, credential_id: str) -> credential_pb2.Credential:
-        self._vault.require()
+    def get(self, principal: Principal, credential_id: str) -> credential_pb2.Credential:
+        tenant = self._allowed(principal)
         row = self._store.get_credential(tenant, credential_id)
         if row is None:
             raise NotFound(f"{credential_name(credential_id)} does not exist")
         return credential_message(row)
 
     def page(
-        self, tenant: str, size: int, token: str
+        self, principal: Principal, size: int, token: str
     ) -> tuple[list[credential_pb2.Credential], str]:
-        self._vault.require()
+        tenant = self._allowed(principal)
         limit = paging.page_size(size)
         after = self._vault.page_tokens.decode(_LISTING, token)
         rows = self._store.list_credentials(tenant, limit + 1, after[1] if after else "")
@@ -75,15 +82,15 @@ class Credentials:
         )
         return [credential_message(row) for row in rows], following
 
-    def delete(self, tenant: str, credential_id: str) -> None:
-        self._vault.require()
+    def delete(self, principal: Principal, credential_id: str) -> None:
+        tenant = self._allowed(principal)
         if not self._store.delete_credential(tenant, credential_id):
             raise NotFound(f"{credential_name(credential_id)} does not exist")
 
     def uses(
-        self, tenant: str, credential: str, run: str, size: int, token: str
+        self, principal: Principal, credential: str, run: str, size: int, token: str
     ) -> tuple[list[credential_pb2.CredentialUse], str]:
-        self._vault.require()
+        tenant = self._allowed(principal)
         credential_id = parse_credential_name(credential, "credential") if credential else ""
         run_id = parse_run_name(run, "run") if run else ""
         limit = paging.page_size(size)

@@ -25,7 +25,7 @@ from outrider.server.core.vault.profile_state import (
     encode_state,
     summarise,
 )
-from outrider.server.core.vault.profiles import Profiles
+from outrider.server.core.vault.profiles import profile_row
 from outrider.server.core.vault.vault import Vault
 from outrider.v1 import profile_pb2
 
@@ -45,7 +45,7 @@ class OpenedProfile:
     ) -> OpenedProfile:
         """Loads the profile's state for `holder`, taking its writer lease when it will save.
         NotFound when the tenant has no such profile."""
-        row = Profiles(vault).row(tenant, profile_id)
+        row = profile_row(vault, tenant, profile_id)
         store = vault.store
         writer = save and cls._lease(vault, row, holder) == holder
         stored = store.profile_state(tenant, profile_id)

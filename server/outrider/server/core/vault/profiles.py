@@ -6,6 +6,7 @@ from __future__ import annotations
 from outrider.server.core import clock, paging
 from outrider.server.core.errors import AlreadyExists, NotFound
 from outrider.server.core.names import run_name
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.storage.vault_contract import ProfileRow
 from outrider.server.core.vault.checks import checked_profile_check
 from outrider.server.core.vault.names import check_id, profile_name
@@ -20,10 +21,16 @@ class Profiles:
         self._vault = vault
         self._store = vault.store
 
-    def create(
-        self, tenant: str, profile_id: str, check: profile_pb2.ProfileCheck
-    ) -> profile_pb2.Profile:
+    def _allowed(self, principal: Principal) -> str:
+        """The tenant the principal acts in, once it may (the scope, a vault key)."""
+        principal.require(Scope.PROFILES_MANAGE)
         self._vault.require()
+        return principal.tenant
+
+    def create(
+        self, principal: Principal, profile_id: str, check: profile_pb2.ProfileCheck
+    ) -> profile_pb2.Profile:
+        tenant = self._allowed(principal)
         check_id(profile_id, "profile_id")
         checked_profile_check(check, "check")
         now = clock.now_us()
@@ -39,18 +46,16 @@ class Profiles:
             raise AlreadyExists(f"{profile_name(profile_id)} exists already", "PROFILE_EXISTS")
         return profile_message(row)
 
-    def row(self, tenant: str, profile_id: str) -> ProfileRow:
-        self._vault.require()
-        row = self._store.get_profile(tenant, profile_id)
-        if row is None:
-            raise NotFound(f"{profile_name(profile_id)} does not exist")
-        return row
+    def row(self, principal: Principal, profile_id: str) -> ProfileRow:
+        return profile_row(self._vault, self._allowed(principal), profile_id)
 
-    def get(self, tenant: str, profile_id: str) -> profile_pb2.Profile:
-        return profile_message(self.row(tenant, profile_id))
+    def get(self, principal: Principal, profile_id: str) -> profile_pb2.Profile:
+        return profile_message(self.row(principal, profile_id))
 
-    def page(self, tenant: str, size: int, token: str) -> tuple[list[profile_pb2.Profile], str]:
-        self._vault.require()
+    def page(
+        self, principal: Principal, size: int, token: str
+    ) -> tuple[list[profile_pb2.Profile], str]:
+        tenant = self._allowed(principal)
         limit = paging.page_size(size)
         after = self._vault.page_tokens.decode(_LISTING, token)
         rows = self._store.list_profiles(tenant, limit + 1, after[1] if after else "")
@@ -61,10 +66,18 @@ class Profiles:
         )
         return [profile_message(row) for row in rows], following
 
-    def delete(self, tenant: str, profile_id: str) -> None:
-        self._vault.require()
+    def delete(self, principal: Principal, profile_id: str) -> None:
+        tenant = self._allowed(principal)
         if not self._store.delete_profile(tenant, profile_id):
             raise NotFound(f"{profile_name(profile_id)} does not exist")
+
+
+def profile_row(vault: Vault, tenant: str, profile_id: str) -> ProfileRow:
+    """The tenant's profile; NotFound, the same for another tenant's as for none."""
+    row = vault.store.get_profile(tenant, profile_id)
+    if row is None:
+        raise NotFound(f"{profile_name(profile_id)} does not exist")
+    return row
 
 
 def profile_message(row: ProfileRow) -> profile_pb2.Profile:

@@ -1,0 +1,77 @@
+"""What a browser run takes from the vault: its profile (loaded into its browser, checked, saved
+back) and its credentials (offered to the model by site, filled by the harness). Opened when the
+run starts, before its browser; closed on every exit path."""
+
+from __future__ import annotations
+
+from playwright.async_api import BrowserContext, Locator
+
+from outrider.server.browser.actions import ActionResult, CredentialFill
+from outrider.server.browser.credential_fill import CredentialFiller
+from outrider.server.browser.elements import ElementInfo
+from outrider.server.browser.run_profile import RunProfile
+from outrider.server.core.runs.agent import RunContext
+from outrider.server.core.vault.names import parse_credential_name
+from outrider.server.core.vault.profile_state import StorageState
+from outrider.server.core.vault.run_credentials import RunCredentials
+from outrider.v1 import run_pb2
+
+
+class RunVault:
+    def __init__(self, ctx: RunContext) -> None:
+        self._ctx = ctx
+        self.profile: RunProfile | None = None
+        self.filler: CredentialFiller | None = None
+
+    @property
+    def has_credentials(self) -> bool:
+        return bool(self._ctx.options.credentials)
+
+    def open(self) -> None:
+        """Loads the profile and opens the credentials; an OutriderError ends the run."""
+        ctx = self._ctx
+        self.profile = RunProfile.open(ctx)
+        if self.has_credentials and ctx.vault is not None:
+            names = [
+                parse_credential_name(name, f"options.credentials[{n}]")
+                for n, name in enumerate(ctx.options.credentials)
+            ]
+            loaded = RunCredentials.load(ctx.vault, ctx.tenant, ctx.run_id, names, ctx.redactor)
+            self.filler = CredentialFiller(loaded, ctx.emit)
+
+    @property
+    def state(self) -> StorageState | None:
+        """What the run's new browser context starts from."""
+        return self.profile.state if self.profile is not None else None
+
+    @property
+    def trusted_hosts(self) -> list[str]:
+        """The hosts of the credentials' origins: the caller trusts them with the login."""
+        return self.filler.credentials.hosts if self.filler is not None else []
+
+    def notes(self, url: str) -> list[str]:
+        return self.filler.notes(url) if self.filler is not None else []
+
+    def fill(self, iteration_id: str) -> CredentialFill | None:
+        filler = self.filler
+        if filler is None:
+            return None
+
+        async def fill(
+            target: tuple[Locator, ElementInfo, float], credential: str, part: str
+        ) -> ActionResult:
+            return await filler.fill(target, credential, part, iteration_id)
+
+        return fill
+
+    async def save(self, outcome: run_pb2.RunOutcome, context: BrowserContext | None) -> None:
+        if self.profile is not None:
+            await self.profile.save(outcome, context)
+
+    @property
+    def saves(self) -> bool:
+        return self.profile is not None and self.profile.saves
+
+    async def close(self) -> None:
+        if self.profile is not None:
+            await self.profile.close()
