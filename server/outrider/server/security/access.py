@@ -19,6 +19,8 @@ Requirement = Scope | Literal["open", "authenticated"]
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
 _BROWSER = "/outrider.v1.BrowserControlService/"
+_PROFILES = "/outrider.v1.ProfileService/"
+_CREDENTIALS = "/outrider.v1.CredentialService/"
 HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -47,6 +49,28 @@ GRPC_METHODS: dict[str, Requirement] = {
     _BROWSER + "ForwardInput": Scope.BROWSER_CONTROL,
     _BROWSER + "HandBack": Scope.BROWSER_CONTROL,
     _BROWSER + "DeclineTakeover": Scope.INTERACTIONS_ANSWER,
+    # Profiles and credentials: a scope each; starting the by-hand login run needs runs.start too
+    # (the core checks it, as for every start).
+    **{
+        _PROFILES + name: Scope.PROFILES_MANAGE
+        for name in (
+            "CreateProfile",
+            "GetProfile",
+            "ListProfiles",
+            "DeleteProfile",
+            "StartProfileLogin",
+        )
+    },
+    **{
+        _CREDENTIALS + name: Scope.CREDENTIALS_MANAGE
+        for name in (
+            "SetCredential",
+            "GetCredential",
+            "ListCredentials",
+            "DeleteCredential",
+            "ListCredentialUses",
+        )
+    },
     **dict.fromkeys(HEALTH_METHODS, OPEN),
     **dict.fromkeys(REFLECTION_METHODS, OPEN),
 }

@@ -32,6 +32,7 @@ from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.execution import ActiveRun, Executions, RunServices
 from outrider.server.core.runs.idempotent_starts import START_WAIT
+from outrider.server.core.runs.profile_logins import login_spec
 from outrider.server.core.runs.quotas import QuotaDefaults, Quotas
 from outrider.server.core.runs.readiness import Readiness, check_agents
 from outrider.server.core.runs.reading import RunReader, one_by_one
@@ -217,6 +218,13 @@ class RunManager:
         relay = (self._relay, self._patience) if relaying and self._relay else None
         where = (params_at, options_at)
         return await self._starter.start(spec, principal, where, request_id, relay)
+
+    async def start_profile_login(
+        self, profile: str, url: str, allowed_domains: list[str], principal: Principal
+    ) -> Started:
+        """Starts the by-hand run that logs `profile` in (see `profile_logins`)."""
+        spec = login_spec(self.profiles, principal, profile, url, allowed_domains)
+        return await self.start(spec, principal, params_at="", options_at="")
 
     # cancelling
 
