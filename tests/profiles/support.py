@@ -37,6 +37,7 @@ class VaultServer:
     folder: Path
     logs: LogLines
     transcript: Path
+    hold: Path  # the folder of the scenario's wait_for files
     credentials: csg.CredentialServiceStub = field(init=False)
     profiles: psg.ProfileServiceStub = field(init=False)
 
@@ -81,7 +82,10 @@ def questions(events: list[run_event_pb2.RunEvent]) -> int:
 async def vault_server(folder: Path, **settings: Any) -> AsyncIterator[VaultServer]:
     transcript = folder / "transcript.jsonl"
     script = folder / "scenario.yaml"
-    script.write_text(SCENARIO.read_text() + f"\ntranscript: {transcript}\n")
+    hold = folder / "hold"
+    hold.mkdir()
+    text = SCENARIO.read_text().replace("HOLD", str(hold))
+    script.write_text(text + f"\ntranscript: {transcript}\n")
     with two_sites() as (site, lookalike):
         allow = ",".join(s.url.removeprefix("http://") for s in (site, lookalike))
         async with contextlib.AsyncExitStack() as stack:
@@ -96,7 +100,7 @@ async def vault_server(folder: Path, **settings: Any) -> AsyncIterator[VaultServ
                 **settings,
             )
             try:
-                yield VaultServer(harness, site, lookalike, folder, logs, transcript)
+                yield VaultServer(harness, site, lookalike, folder, logs, transcript, hold)
             finally:
                 await stop_harness(harness)
 

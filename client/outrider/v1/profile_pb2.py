@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19outrider/v1/profile.proto\x12\x0boutrider.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb3\x02\n\x07Profile\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07origins\x18\x02 \x03(\t\x12\x14\n\x0c\x63ookie_count\x18\x03 \x01(\x05\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0elast_used_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12(\n\x05\x63heck\x18\x08 \x01(\x0b\x32\x19.outrider.v1.ProfileCheck\x12\x12\n\nsize_bytes\x18\t \x01(\x03\x12\x0e\n\x06writer\x18\n \x01(\t\")\n\x0cProfileCheck\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"h\n\rProfileLoaded\x12\x0f\n\x07profile\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x14\n\x0c\x63ookie_count\x18\x03 \x01(\x05\x12\x0f\n\x07origins\x18\x04 \x03(\t\x12\x0e\n\x06writer\x18\x05 \x01(\x08\"W\n\x11ProfileNeedsLogin\x12\x0f\n\x07profile\x18\x01 \x01(\t\x12\x11\n\tcheck_url\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0e\n\x06\x61sking\x18\x04 \x01(\x08\"\x8f\x01\n\x0cProfileSaved\x12\x0f\n\x07profile\x18\x01 \x01(\t\x12\r\n\x05saved\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x16\n\x0erefusal_reason\x18\x04 \x01(\t\x12\x0f\n\x07message\x18\x05 \x01(\t\x12\x14\n\x0c\x63ookie_count\x18\x06 \x01(\x05\x12\x0f\n\x07origins\x18\x07 \x03(\t*y\n\x0bProfileSave\x12\x1c\n\x18PROFILE_SAVE_UNSPECIFIED\x10\x00\x12\x16\n\x12PROFILE_SAVE_NEVER\x10\x01\x12\x1b\n\x17PROFILE_SAVE_ON_SUCCESS\x10\x02\x12\x17\n\x13PROFILE_SAVE_ALWAYS\x10\x03\x42\x8e\x01\n\x0f\x63om.outrider.v1B\x0cProfileProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19outrider/v1/profile.proto\x12\x0boutrider.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb3\x02\n\x07Profile\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07origins\x18\x02 \x03(\t\x12\x14\n\x0c\x63ookie_count\x18\x03 \x01(\x05\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0elast_used_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12(\n\x05\x63heck\x18\x08 \x01(\x0b\x32\x19.outrider.v1.ProfileCheck\x12\x12\n\nsize_bytes\x18\t \x01(\x03\x12\x0e\n\x06writer\x18\n \x01(\t\")\n\x0cProfileCheck\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"h\n\rProfileLoaded\x12\x0f\n\x07profile\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x14\n\x0c\x63ookie_count\x18\x03 \x01(\x05\x12\x0f\n\x07origins\x18\x04 \x03(\t\x12\x0e\n\x06writer\x18\x05 \x01(\x08\"l\n\x11ProfileNeedsLogin\x12\x0f\n\x07profile\x18\x01 \x01(\t\x12\x11\n\tcheck_url\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0e\n\x06\x61sking\x18\x04 \x01(\x08\x12\x13\n\x0b\x63redentials\x18\x05 \x01(\x08\"\x8f\x01\n\x0cProfileSaved\x12\x0f\n\x07profile\x18\x01 \x01(\t\x12\r\n\x05saved\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x16\n\x0erefusal_reason\x18\x04 \x01(\t\x12\x0f\n\x07message\x18\x05 \x01(\t\x12\x14\n\x0c\x63ookie_count\x18\x06 \x01(\x05\x12\x0f\n\x07origins\x18\x07 \x03(\t*y\n\x0bProfileSave\x12\x1c\n\x18PROFILE_SAVE_UNSPECIFIED\x10\x00\x12\x16\n\x12PROFILE_SAVE_NEVER\x10\x01\x12\x1b\n\x17PROFILE_SAVE_ON_SUCCESS\x10\x02\x12\x17\n\x13PROFILE_SAVE_ALWAYS\x10\x03\x42\x8e\x01\n\x0f\x63om.outrider.v1B\x0cProfileProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,8 +33,8 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'outrider.v1.profile_pb2', _
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\017com.outrider.v1B\014ProfileProtoP\001Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\242\002\003OTR\252\002\013Outrider.V1\312\002\013Outrider\\V1\352\002\014Outrider::V1'
-  _globals['_PROFILESAVE']._serialized_start=769
-  _globals['_PROFILESAVE']._serialized_end=890
+  _globals['_PROFILESAVE']._serialized_start=790
+  _globals['_PROFILESAVE']._serialized_end=911
   _globals['_PROFILE']._serialized_start=76
   _globals['_PROFILE']._serialized_end=383
   _globals['_PROFILECHECK']._serialized_start=385
@@ -42,7 +42,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PROFILELOADED']._serialized_start=428
   _globals['_PROFILELOADED']._serialized_end=532
   _globals['_PROFILENEEDSLOGIN']._serialized_start=534
-  _globals['_PROFILENEEDSLOGIN']._serialized_end=621
-  _globals['_PROFILESAVED']._serialized_start=624
-  _globals['_PROFILESAVED']._serialized_end=767
+  _globals['_PROFILENEEDSLOGIN']._serialized_end=642
+  _globals['_PROFILESAVED']._serialized_start=645
+  _globals['_PROFILESAVED']._serialized_end=788
 # @@protoc_insertion_point(module_scope)

@@ -68,16 +68,18 @@ class ProfileLoaded(_message.Message):
     def __init__(self, profile: _Optional[str] = ..., version: _Optional[int] = ..., cookie_count: _Optional[int] = ..., origins: _Optional[_Iterable[str]] = ..., writer: _Optional[bool] = ...) -> None: ...
 
 class ProfileNeedsLogin(_message.Message):
-    __slots__ = ("profile", "check_url", "reason", "asking")
+    __slots__ = ("profile", "check_url", "reason", "asking", "credentials")
     PROFILE_FIELD_NUMBER: _ClassVar[int]
     CHECK_URL_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     ASKING_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
     profile: str
     check_url: str
     reason: str
     asking: bool
-    def __init__(self, profile: _Optional[str] = ..., check_url: _Optional[str] = ..., reason: _Optional[str] = ..., asking: _Optional[bool] = ...) -> None: ...
+    credentials: bool
+    def __init__(self, profile: _Optional[str] = ..., check_url: _Optional[str] = ..., reason: _Optional[str] = ..., asking: _Optional[bool] = ..., credentials: _Optional[bool] = ...) -> None: ...
 
 class ProfileSaved(_message.Message):
     __slots__ = ("profile", "saved", "version", "refusal_reason", "message", "cookie_count", "origins")

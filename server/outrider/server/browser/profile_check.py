@@ -1,7 +1,8 @@
 """A profile's check before the task (ProfileCheck: a page and a text only a signed-in user sees).
-Signed out, the run says so (profile_needs_login) and, when a person can answer, asks one to log
-in through a takeover and checks again; otherwise it ends at once with PROFILE_NEEDS_LOGIN,
-before any model call."""
+Signed out, the run says so (profile_needs_login). With a credential for the check's origin it
+goes on, and its agent logs in with it; else, when a person can answer, it asks one to log in
+through a takeover and checks again; otherwise it ends at once with PROFILE_NEEDS_LOGIN, before
+any model call."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from outrider.server.browser.connection import Connection
 from outrider.server.browser.endings import Endings
 from outrider.server.browser.human_control import HumanControl
 from outrider.server.browser.run_profile import RunProfile
+from outrider.server.browser.run_vault import RunVault
 from outrider.server.core.runs.agent import RunContext
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import profile_pb2, run_pb2
@@ -33,6 +35,8 @@ class CheckedRun(Protocol):
     def human(self) -> HumanControl: ...
     @property
     def endings(self) -> Endings: ...
+    @property
+    def vault(self) -> RunVault: ...
 
 
 async def signed_out(page: Page, check: profile_pb2.ProfileCheck, timeout_s: float) -> str:
@@ -58,12 +62,19 @@ async def ensure_signed_in(
     why = await signed_out(page, check, timeout_s)
     if not why:
         return None
-    asking = run.human.can_ask
+    credentials = bool(run.vault.notes_for(check.url))
+    asking = run.human.can_ask and not credentials
     run.ctx.emit(
         profile_pb2.ProfileNeedsLogin(
-            profile=profile.opened.name, check_url=check.url, reason=why, asking=asking
+            profile=profile.opened.name,
+            check_url=check.url,
+            reason=why,
+            asking=asking,
+            credentials=credentials,
         )
     )
+    if credentials:
+        return None  # the page view offers them: the agent logs in
     if asking:
         await run.human.ask_person(
             f"{profile.opened.name} is signed out ({why}): please log in, then hand back",

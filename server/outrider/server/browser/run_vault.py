@@ -11,6 +11,7 @@ from outrider.server.browser.credential_fill import CredentialFiller
 from outrider.server.browser.elements import ElementInfo
 from outrider.server.browser.run_profile import RunProfile
 from outrider.server.core.runs.agent import RunContext
+from outrider.server.core.vault.checks import origin_of
 from outrider.server.core.vault.names import parse_credential_name
 from outrider.server.core.vault.profile_state import StorageState
 from outrider.server.core.vault.run_credentials import RunCredentials
@@ -51,6 +52,10 @@ class RunVault:
 
     def notes(self, url: str) -> list[str]:
         return self.filler.notes(url) if self.filler is not None else []
+
+    def notes_for(self, url: str) -> str:
+        """The run's credentials that fit `url`'s origin, as the model is told ("": none)."""
+        return self.filler.credentials.offered(origin_of(url)) if self.filler is not None else ""
 
     def fill(self, iteration_id: str) -> CredentialFill | None:
         filler = self.filler

@@ -201,11 +201,20 @@ export declare type ProfileNeedsLogin = Message<"outrider.v1.ProfileNeedsLogin">
 
   /**
    * True: the run asks a person to log in through a takeover (an interactive run whose caller
-   * can answer); false: the run ends failed with error code PROFILE_NEEDS_LOGIN.
+   * can answer); false: the run ends failed with error code PROFILE_NEEDS_LOGIN, unless
+   * `credentials` is set.
    *
    * @generated from field: bool asking = 4;
    */
   asking: boolean;
+
+  /**
+   * True: the run has a credential for the check's origin (RunOptions.credentials); it goes on
+   * and its agent logs in with it, and no person is asked.
+   *
+   * @generated from field: bool credentials = 5;
+   */
+  credentials: boolean;
 };
 
 /**
@@ -244,7 +253,7 @@ export declare type ProfileSaved = Message<"outrider.v1.ProfileSaved"> & {
   /**
    * Why it was not saved: PROFILE_VERSION_CONFLICT (another run saved a newer version since this
    * one loaded it), PROFILE_LEASE_HELD (another run holds the writer lease), PROFILE_TOO_LARGE,
-   * PROFILE_DELETED, VAULT_UNAVAILABLE.
+   * PROFILE_DELETED, BROWSER_GONE (the run's browser was lost before the state was read).
    *
    * @generated from field: string refusal_reason = 4;
    */

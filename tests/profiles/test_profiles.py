@@ -1,0 +1,173 @@
+"""Profiles in real Chromium: a run that logs in with a credential saves its browser state to a
+profile (a session-only cookie, localStorage, IndexedDB), and the next run starts signed in with
+no question and no login; two runs saving one profile: one save is refused and reported; an
+expired login ends a run with PROFILE_NEEDS_LOGIN before any model call, or, on an interactive
+run, a person logs in through a takeover and the run goes on. Nothing of the state is in plain
+text anywhere. One server for the module; the tests run in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pyotp
+import pytest
+import pytest_asyncio
+
+from outrider.v1 import params_pb2, profile_pb2
+from outrider.v1 import profile_service_pb2 as ps
+from outrider.v1 import run_service_pb2 as rs
+from tests.browser.secret_checks import leaks_in_files, leaks_in_messages, leaks_in_text
+from tests.browser.takeover_kit import key_events, person
+from tests.profiles.support import VaultServer, followed, named, questions, vault_server
+from tests.support.harness import eventually
+from tests.support.login_site import PASSWORD, SEED, USER
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+ACME = "profiles/acme"
+ON_SUCCESS, ALWAYS = profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SAVE_ALWAYS
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[VaultServer]:
+    async with vault_server(tmp_path_factory.mktemp("profiles")) as started:
+        await started.set_acme()
+        check = profile_pb2.ProfileCheck(url=f"{started.site.url}/account", text="Sign out")
+        await started.profiles.CreateProfile(
+            ps.CreateProfileRequest(profile_id="acme", check=check)
+        )
+        yield started
+
+
+async def version(server: VaultServer) -> profile_pb2.Profile:
+    return (await server.profiles.GetProfile(ps.GetProfileRequest(name=ACME))).profile
+
+
+def model_calls(server: VaultServer, task: str) -> int:
+    lines = server.transcript.read_text().splitlines() if server.transcript.exists() else []
+    return sum(1 for line in lines if task in line)
+
+
+async def test_a_saved_login_lets_the_next_run_start_signed_in(server: VaultServer) -> None:
+    run, events = await server.run(
+        "Sign in to Acme and read who is signed in.",
+        f"{server.site.url}/login",
+        credentials=["credentials/acme"],
+        profile=ACME,
+        profile_save=ON_SUCCESS,
+    )
+    assert run.outcome.success and run.outcome.profile_save.saved, run.outcome
+    needs = named(events, "profile_needs_login")[0].profile_needs_login
+    assert needs.credentials and not needs.asking  # version 0: signed out; it logs in itself
+    saved = named(events, "profile_saved")[0].profile_saved
+    assert saved.version == 1 and saved.cookie_count == 2  # pending and sid
+    names = [e.WhichOneof("payload") for e in events]
+    assert names.index("profile_saved") < len(names) - 2  # before complete and done
+    profile = await version(server)
+    assert profile.version == 1 and server.site.url in profile.origins and profile.writer == ""
+    sign_ins = server.site.sign_ins
+    task = "Read my Acme account."
+    second, events = await server.run(task, f"{server.site.url}/account", profile=ACME)
+    assert second.outcome.success, second.outcome
+    assert questions(events) == 0 and named(events, "credential_used") == []
+    assert named(events, "profile_needs_login") == [] and server.site.sign_ins == sign_ins
+    loaded = named(events, "profile_loaded")[0].profile_loaded
+    assert loaded.version == 1 and loaded.cookie_count == 2 and not loaded.writer
+    assert model_calls(server, task) == 3  # plan, the one step, validation: no login
+    assert not second.outcome.HasField("profile_save")  # it did not ask to save
+    for secret in (*server.site.sessions, PASSWORD, SEED):
+        assert_nowhere(server, secret, events)
+
+
+async def test_two_runs_saving_one_profile_one_is_refused_and_told(server: VaultServer) -> None:
+    before = (await version(server)).version
+    busy = await server.harness.runs.CreateRun(
+        rs.CreateRunRequest(
+            automate=params_pb2.AutomateParams(
+                task="Keep the profile busy.", url=f"{server.site.url}/account"
+            ),
+            options=params_pb2.RunOptions(profile=ACME, profile_save=ALWAYS),
+        )
+    )
+    await eventually(lambda: version_writer(server, busy.run.name), within=60)
+    quick, events = await server.run(
+        "Touch the profile quickly.",
+        f"{server.site.url}/account",
+        profile=ACME,
+        profile_save=ON_SUCCESS,
+    )
+    assert quick.outcome.success  # the task did its work; the save is what was refused
+    refused = quick.outcome.profile_save
+    assert not refused.saved and refused.refusal_reason == "PROFILE_LEASE_HELD"
+    assert busy.run.name in refused.message
+    assert not named(events, "profile_loaded")[0].profile_loaded.writer
+    (server.hold / "busy").touch()
+    busy_events = await followed(server.harness, busy.run.name)
+    saved = named(busy_events, "profile_saved")[0].profile_saved
+    assert saved.saved and saved.version == before + 1
+    assert (await version(server)).version == before + 1
+
+
+async def version_writer(server: VaultServer, run: str) -> bool:
+    return (await version(server)).writer == run
+
+
+async def test_an_expired_login_fails_fast_when_nobody_can_log_in(server: VaultServer) -> None:
+    server.site.expire()
+    task = "Read my Acme account; nobody is there."
+    run, events = await server.run(task, f"{server.site.url}/account", profile=ACME)
+    assert run.outcome.error_code == "PROFILE_NEEDS_LOGIN", run.outcome
+    needs = named(events, "profile_needs_login")[0].profile_needs_login
+    assert not needs.asking and not needs.credentials and "Sign out" in needs.reason
+    assert model_calls(server, task) == 0
+
+
+async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: VaultServer) -> None:
+    server.site.expire()
+    created = await server.harness.runs.CreateRun(
+        rs.CreateRunRequest(
+            automate=params_pb2.AutomateParams(
+                task="Read my Acme account.", url=f"{server.site.url}/account", interactive=True
+            ),
+            options=params_pb2.RunOptions(profile=ACME, profile_save=ON_SUCCESS),
+        )
+    )
+    run = created.run.name
+    streamed = asyncio.create_task(followed(server.harness, run))
+    at_screen = person(server, run)  # type: ignore[arg-type]
+    controls = server.harness.server.runs.browsers
+    await eventually(lambda: pending_takeover(server, run), within=60)
+    await at_screen.take_over()
+    await at_screen.type(USER)
+    await at_screen.send(key_events("Tab"))
+    await at_screen.type(PASSWORD)
+    await at_screen.send(key_events("Enter"))
+    await eventually(lambda: "/verify" in where(controls, run), within=30)
+    await at_screen.type(pyotp.TOTP(SEED).now())
+    await at_screen.send(key_events("Enter"))
+    await eventually(lambda: "/account" in where(controls, run), within=30)
+    await at_screen.hand_back("Signed in again.")
+    events = await asyncio.wait_for(streamed, 120)
+    ended = (await server.harness.runs.GetRun(rs.GetRunRequest(name=run))).run
+    assert ended.outcome.success and ended.outcome.profile_save.saved, ended.outcome
+    assert named(events, "profile_needs_login")[0].profile_needs_login.asking
+    assert len(named(events, "takeover_ended")) == 1
+    assert_nowhere(server, PASSWORD, events)
+
+
+def pending_takeover(server: VaultServer, run: str) -> bool:
+    control = server.harness.server.runs.browsers.of(run.removeprefix("runs/"))
+    return control is not None and control.current is not None
+
+
+def where(controls: object, run: str) -> str:
+    control = controls.of(run.removeprefix("runs/"))  # type: ignore[attr-defined]
+    return control.live.where() if control is not None and control.live is not None else ""
+
+
+def assert_nowhere(server: VaultServer, secret: str, events: list) -> None:  # type: ignore[type-arg]
+    server.harness.server.store.flush()
+    assert leaks_in_messages(secret, events) == []
+    assert leaks_in_text(secret, server.transcript.read_text()) == []
+    assert not any(secret in line for line in server.logs.lines)
+    assert leaks_in_files(secret, server.folder / "data") == []
