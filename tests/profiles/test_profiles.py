@@ -40,7 +40,10 @@ async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Vaul
 
 
 async def version(server: VaultServer) -> profile_pb2.Profile:
-    return (await server.profiles.GetProfile(ps.GetProfileRequest(name=ACME))).profile
+    response: ps.GetProfileResponse = await server.profiles.GetProfile(
+        ps.GetProfileRequest(name=ACME)
+    )
+    return response.profile
 
 
 def model_calls(server: VaultServer, task: str) -> int:

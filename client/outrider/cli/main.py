@@ -19,6 +19,7 @@ import typer
 from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
+from outrider.cli.vault import vault_app
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, interactive
 from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
@@ -38,6 +39,7 @@ runs_app = typer.Typer(
 )
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
+app.add_typer(vault_app, name="vault")
 
 
 @app.callback()
