@@ -16,7 +16,13 @@ from outrider.server.core.principals import Scope
 from outrider.server.rest_edge.app import build_app
 from outrider.server.security.access import GRPC_METHODS, OPEN, REST_ROUTES
 from outrider.server.security.authn import Keyring
-from outrider.v1 import browser_control_service_pb2, interaction_service_pb2, run_service_pb2
+from outrider.v1 import (
+    browser_control_service_pb2,
+    credential_service_pb2,
+    interaction_service_pb2,
+    profile_service_pb2,
+    run_service_pb2,
+)
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges
 from tests.security.test_quotas import create
@@ -26,6 +32,8 @@ SERVICES = (
     run_service_pb2.DESCRIPTOR.services_by_name["RunService"],
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"],
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"],
+    profile_service_pb2.DESCRIPTOR.services_by_name["ProfileService"],
+    credential_service_pb2.DESCRIPTOR.services_by_name["CredentialService"],
 )
 METHODS = {f"/{s.full_name}/{m.name}": m for s in SERVICES for m in s.methods}
 

@@ -19,8 +19,8 @@ import typer
 from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
-from outrider.cli.vault import vault_app
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, interactive
+from outrider.cli.vault import vault_app
 from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
 
