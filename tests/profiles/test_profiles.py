@@ -24,7 +24,6 @@ from tests.support.harness import eventually
 from tests.support.login_site import PASSWORD, SEED, USER
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-ACME = "profiles/acme"
 ON_SUCCESS, ALWAYS = profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SAVE_ALWAYS
 
 
@@ -32,16 +31,35 @@ ON_SUCCESS, ALWAYS = profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SA
 async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[VaultServer]:
     async with vault_server(tmp_path_factory.mktemp("profiles")) as started:
         await started.set_acme()
-        check = profile_pb2.ProfileCheck(url=f"{started.site.url}/account", text="Sign out")
-        await started.profiles.CreateProfile(
-            ps.CreateProfileRequest(profile_id="acme", check=check)
-        )
         yield started
 
 
-async def version(server: VaultServer) -> profile_pb2.Profile:
+async def signed_in_profile(server: VaultServer, profile_id: str) -> str:
+    """A new profile with a check, saved by a run that logged in with the credential."""
+    check = profile_pb2.ProfileCheck(url=f"{server.site.url}/account", text="Sign out")
+    created = ps.CreateProfileRequest(profile_id=profile_id, check=check)
+    await server.profiles.CreateProfile(created)
+    name = f"profiles/{profile_id}"
+    run, events = await server.run(
+        "Sign in to Acme and read who is signed in.",
+        f"{server.site.url}/login",
+        credentials=["credentials/acme"],
+        profile=name,
+        profile_save=ON_SUCCESS,
+    )
+    assert run.outcome.success and run.outcome.profile_save.saved, run.outcome
+    needs = named(events, "profile_needs_login")[0].profile_needs_login
+    assert needs.credentials and not needs.asking  # version 0: signed out; it logs in itself
+    saved = named(events, "profile_saved")[0].profile_saved
+    assert saved.version == 1 and saved.cookie_count == 2  # pending and sid
+    names = [e.WhichOneof("payload") for e in events]
+    assert names.index("profile_saved") < len(names) - 2  # before complete and done
+    return name
+
+
+async def version(server: VaultServer, name: str) -> profile_pb2.Profile:
     response: ps.GetProfileResponse = await server.profiles.GetProfile(
-        ps.GetProfileRequest(name=ACME)
+        ps.GetProfileRequest(name=name)
     )
     return response.profile
 
@@ -52,51 +70,40 @@ def model_calls(server: VaultServer, task: str) -> int:
 
 
 async def test_a_saved_login_lets_the_next_run_start_signed_in(server: VaultServer) -> None:
-    run, events = await server.run(
-        "Sign in to Acme and read who is signed in.",
-        f"{server.site.url}/login",
-        credentials=["credentials/acme"],
-        profile=ACME,
-        profile_save=ON_SUCCESS,
-    )
-    assert run.outcome.success and run.outcome.profile_save.saved, run.outcome
-    needs = named(events, "profile_needs_login")[0].profile_needs_login
-    assert needs.credentials and not needs.asking  # version 0: signed out; it logs in itself
-    saved = named(events, "profile_saved")[0].profile_saved
-    assert saved.version == 1 and saved.cookie_count == 2  # pending and sid
-    names = [e.WhichOneof("payload") for e in events]
-    assert names.index("profile_saved") < len(names) - 2  # before complete and done
-    profile = await version(server)
+    acme = await signed_in_profile(server, "first")
+    profile = await version(server, acme)
     assert profile.version == 1 and server.site.url in profile.origins and profile.writer == ""
     sign_ins = server.site.sign_ins
     task = "Read my Acme account."
-    second, events = await server.run(task, f"{server.site.url}/account", profile=ACME)
+    calls_before = model_calls(server, task)
+    second, events = await server.run(task, f"{server.site.url}/account", profile=acme)
     assert second.outcome.success, second.outcome
     assert questions(events) == 0 and named(events, "credential_used") == []
     assert named(events, "profile_needs_login") == [] and server.site.sign_ins == sign_ins
     loaded = named(events, "profile_loaded")[0].profile_loaded
     assert loaded.version == 1 and loaded.cookie_count == 2 and not loaded.writer
-    assert model_calls(server, task) == 3  # plan, the one step, validation: no login
+    assert model_calls(server, task) - calls_before == 3  # plan, one step, validation: no login
     assert not second.outcome.HasField("profile_save")  # it did not ask to save
     for secret in (*server.site.sessions, PASSWORD, SEED):
         assert_nowhere(server, secret, events)
 
 
 async def test_two_runs_saving_one_profile_one_is_refused_and_told(server: VaultServer) -> None:
-    before = (await version(server)).version
+    await server.profiles.CreateProfile(ps.CreateProfileRequest(profile_id="busy"))
+    acme = "profiles/busy"
     busy = await server.harness.runs.CreateRun(
         rs.CreateRunRequest(
             automate=params_pb2.AutomateParams(
                 task="Keep the profile busy.", url=f"{server.site.url}/account"
             ),
-            options=params_pb2.RunOptions(profile=ACME, profile_save=ALWAYS),
+            options=params_pb2.RunOptions(profile=acme, profile_save=ALWAYS),
         )
     )
-    await eventually(lambda: version_writer(server, busy.run.name), within=60)
+    await eventually(lambda: version_writer(server, acme, busy.run.name), within=60)
     quick, events = await server.run(
         "Touch the profile quickly.",
         f"{server.site.url}/account",
-        profile=ACME,
+        profile=acme,
         profile_save=ON_SUCCESS,
     )
     assert quick.outcome.success  # the task did its work; the save is what was refused
@@ -107,18 +114,19 @@ async def test_two_runs_saving_one_profile_one_is_refused_and_told(server: Vault
     (server.hold / "busy").touch()
     busy_events = await followed(server.harness, busy.run.name)
     saved = named(busy_events, "profile_saved")[0].profile_saved
-    assert saved.saved and saved.version == before + 1
-    assert (await version(server)).version == before + 1
+    assert saved.saved and saved.version == 1
+    assert (await version(server, acme)).version == 1
 
 
-async def version_writer(server: VaultServer, run: str) -> bool:
-    return (await version(server)).writer == run
+async def version_writer(server: VaultServer, name: str, run: str) -> bool:
+    return (await version(server, name)).writer == run
 
 
 async def test_an_expired_login_fails_fast_when_nobody_can_log_in(server: VaultServer) -> None:
+    acme = await signed_in_profile(server, "expiring")
     server.site.expire()
     task = "Read my Acme account; nobody is there."
-    run, events = await server.run(task, f"{server.site.url}/account", profile=ACME)
+    run, events = await server.run(task, f"{server.site.url}/account", profile=acme)
     assert run.outcome.error_code == "PROFILE_NEEDS_LOGIN", run.outcome
     needs = named(events, "profile_needs_login")[0].profile_needs_login
     assert not needs.asking and not needs.credentials and "Sign out" in needs.reason
@@ -126,13 +134,14 @@ async def test_an_expired_login_fails_fast_when_nobody_can_log_in(server: VaultS
 
 
 async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: VaultServer) -> None:
+    acme = await signed_in_profile(server, "relogin")
     server.site.expire()
     created = await server.harness.runs.CreateRun(
         rs.CreateRunRequest(
             automate=params_pb2.AutomateParams(
                 task="Read my Acme account.", url=f"{server.site.url}/account", interactive=True
             ),
-            options=params_pb2.RunOptions(profile=ACME, profile_save=ON_SUCCESS),
+            options=params_pb2.RunOptions(profile=acme, profile_save=ON_SUCCESS),
         )
     )
     run = created.run.name

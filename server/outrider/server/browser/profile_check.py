@@ -6,6 +6,7 @@ any model call."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from playwright.async_api import Error as PlaywrightError
@@ -15,7 +16,6 @@ from outrider.server.browser.connection import Connection
 from outrider.server.browser.endings import Endings
 from outrider.server.browser.human_control import HumanControl
 from outrider.server.browser.run_profile import RunProfile
-from outrider.server.browser.run_vault import RunVault
 from outrider.server.core.runs.agent import RunContext
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import profile_pb2, run_pb2
@@ -35,8 +35,6 @@ class CheckedRun(Protocol):
     def human(self) -> HumanControl: ...
     @property
     def endings(self) -> Endings: ...
-    @property
-    def vault(self) -> RunVault: ...
 
 
 async def signed_out(page: Page, check: profile_pb2.ProfileCheck, timeout_s: float) -> str:
@@ -52,9 +50,10 @@ async def signed_out(page: Page, check: profile_pb2.ProfileCheck, timeout_s: flo
 
 
 async def ensure_signed_in(
-    run: CheckedRun, profile: RunProfile, timeout_s: float
+    run: CheckedRun, profile: RunProfile, timeout_s: float, offered: Callable[[str], str]
 ) -> run_pb2.RunOutcome | None:
-    """None when the profile is signed in (or names no check), else the run's failure."""
+    """None when the profile is signed in (or names no check), else the run's failure.
+    `offered`: the run's credentials that fit a URL's origin ("" when none)."""
     check = profile.check
     if check is None:
         return None
@@ -62,7 +61,7 @@ async def ensure_signed_in(
     why = await signed_out(page, check, timeout_s)
     if not why:
         return None
-    credentials = bool(run.vault.notes_for(check.url))
+    credentials = bool(offered(check.url))
     asking = run.human.can_ask and not credentials
     run.ctx.emit(
         profile_pb2.ProfileNeedsLogin(

@@ -8,11 +8,9 @@ from dataclasses import replace
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
-from playwright.async_api import BrowserContext
 
 from outrider.server.browser.actions import ActionResult, ActionRunner
 from outrider.server.browser.budget import ErrorBudget, RepeatGuard
-from outrider.server.browser.by_hand import by_hand
 from outrider.server.browser.connection import BrowserLost, Connection
 from outrider.server.browser.conversation import Conversation
 from outrider.server.browser.credential_fill import CREDENTIAL_RULE
@@ -25,7 +23,6 @@ from outrider.server.browser.human_control import NOT_DONE, HumanControl
 from outrider.server.browser.launcher import NoBrowserAvailable
 from outrider.server.browser.model_calls import ModelCaller, StructuredReplyFailed
 from outrider.server.browser.observe import Observer
-from outrider.server.browser.profile_check import ensure_signed_in
 from outrider.server.browser.prompts import (
     PLAN_SCHEMA,
     extract_text,
@@ -125,10 +122,7 @@ class BrowserRun:
             self.connection.storage_state = self.vault.state
             self.endings.hold = self.vault.saves  # profile_saved comes before complete
             await self.connection.open(start_at=0)
-            outcome = await self._signed_in_then_drive()
-            await self.vault.save(outcome, self._context())
-            self.endings.release()
-            return outcome
+            return await self.vault.drive(self, self._drive, self.env.browser.navigation_timeout)
         except OutriderError as error:  # the vault: a profile deleted meanwhile, a key missing
             return self.endings.failure(
                 ae.AUTOMATE_ERROR_CODE_TASK_FAILED, error.message, reason=error.reason
@@ -146,20 +140,6 @@ class BrowserRun:
             await self.connection.close()
             await self.vault.close()
             await self.models.aclose()
-
-    async def _signed_in_then_drive(self) -> run_pb2.RunOutcome:
-        timeout = self.env.browser.navigation_timeout
-        if self.ctx.options.by_hand:
-            return await by_hand(self, self.vault.profile, timeout)
-        if self.vault.profile is not None:
-            refused = await ensure_signed_in(self, self.vault.profile, timeout)
-            if refused is not None:
-                return refused
-        return await self._drive()
-
-    def _context(self) -> BrowserContext | None:
-        """The run's browser context while its browser lives (for the profile's save)."""
-        return self.connection.session.context if self.connection.alive else None
 
     def _announce(self) -> None:
         setup = ae.TaskSetup(

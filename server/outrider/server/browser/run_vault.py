@@ -4,11 +4,15 @@ run starts, before its browser; closed on every exit path."""
 
 from __future__ import annotations
 
-from playwright.async_api import BrowserContext, Locator
+from collections.abc import Awaitable, Callable
+
+from playwright.async_api import Locator
 
 from outrider.server.browser.actions import ActionResult, CredentialFill
+from outrider.server.browser.by_hand import by_hand
 from outrider.server.browser.credential_fill import CredentialFiller
 from outrider.server.browser.elements import ElementInfo
+from outrider.server.browser.profile_check import CheckedRun, ensure_signed_in
 from outrider.server.browser.run_profile import RunProfile
 from outrider.server.core.runs.agent import RunContext
 from outrider.server.core.vault.checks import origin_of
@@ -69,9 +73,28 @@ class RunVault:
 
         return fill
 
-    async def save(self, outcome: run_pb2.RunOutcome, context: BrowserContext | None) -> None:
+    async def drive(
+        self,
+        run: CheckedRun,
+        task: Callable[[], Awaitable[run_pb2.RunOutcome]],
+        timeout_s: float,
+    ) -> run_pb2.RunOutcome:
+        """The run once its browser is open: the profile's check (or a by-hand run instead of
+        the agent's `task`), then the task, then the profile's save, reported before the run's
+        complete and done (which `Endings.hold` kept back)."""
+        if run.ctx.options.by_hand:
+            outcome = await by_hand(run, self.profile, timeout_s)
+        else:
+            refused = None
+            if self.profile is not None:
+                refused = await ensure_signed_in(run, self.profile, timeout_s, self.notes_for)
+            outcome = refused or await task()
         if self.profile is not None:
+            connection = run.connection
+            context = connection.session.context if connection.alive else None
             await self.profile.save(outcome, context)
+        run.endings.release()
+        return outcome
 
     @property
     def saves(self) -> bool:
