@@ -1,5 +1,5 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-keys create, and mcp (the stdio bridge for MCP clients).
+keys create, profiles, credentials, vault, and mcp (the stdio bridge for MCP clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -21,8 +21,10 @@ from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
 from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, interactive
 from outrider.cli.vault import vault_app
+from outrider.cli.vault_commands import credentials_app, profiles_app
 from outrider.client import Options, RPCError, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
+from outrider.client.vault import PROFILE_SAVES
 
 # Plain click help (rich_markup_mode=None): typer's rich panels print a type beside every flag
 # (`--json <bool>`), which reads as an option that takes a value.
@@ -40,6 +42,8 @@ runs_app = typer.Typer(
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
 app.add_typer(vault_app, name="vault")
+app.add_typer(profiles_app, name="profiles")
+app.add_typer(credentials_app, name="credentials")
 
 
 @app.callback()
@@ -172,10 +176,20 @@ def automate(
             "call) returns the run it started instead of starting another. Default: a new one."
         ),
     ] = None,
+    profile: Annotated[str, typer.Option(help="Start from this profile's saved state.")] = "",
+    profile_save: Annotated[
+        str, typer.Option(help="never, on_success or always: save the state to --profile.")
+    ] = "",
+    credential: Annotated[
+        list[str] | None,
+        typer.Option("--credential", help="A credential the run may fill (repeatable)."),
+    ] = None,
 ) -> None:
     """Runs a browser agent and shows its progress live, one line per step."""
     if recipes not in RECIPE_MODES:
         raise typer.BadParameter("off, record or replay", param_hint="--recipes")
+    if profile_save not in PROFILE_SAVES:
+        raise typer.BadParameter("never, on_success or always", param_hint="--profile-save")
     params = automate_params(
         task,
         url=url,
@@ -185,7 +199,14 @@ def automate(
         max_iterations=max_iterations,
         trusted_hostnames=trusted_host or (),
     )
-    options = Options(model=model, omit_prompts=not prompts, recipes=recipes)
+    options = Options(
+        model=model,
+        omit_prompts=not prompts,
+        recipes=recipes,
+        profile=profile,
+        profile_save=profile_save,
+        credentials=tuple(credential or ()),
+    )
     _execute(ctx, _automate(ctx.obj, Start(params, options, request_id), interactive_, screenshots))
 
 

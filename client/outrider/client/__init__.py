@@ -34,13 +34,16 @@ from outrider.client.requests import Options, automate_params, research_params
 from outrider.client.session import Answer, AsyncInteractiveSession
 from outrider.client.sync import Client, InteractiveSession
 from outrider.client.tls import Tls
+from outrider.client.vault import AsyncCredentials, AsyncProfiles
 
 __all__ = [
     "Answer",
     "AnswerRefusedError",
     "AsyncBrowserControl",
     "AsyncClient",
+    "AsyncCredentials",
     "AsyncInteractiveSession",
+    "AsyncProfiles",
     "CallCancelledError",
     "Client",
     "DeadlineExceededError",

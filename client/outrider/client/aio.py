@@ -29,6 +29,7 @@ from outrider.client.requests import (
 )
 from outrider.client.session import AsyncInteractiveSession
 from outrider.client.tls import Tls
+from outrider.client.vault import AsyncCredentials, AsyncProfiles
 from outrider.v1 import (
     interaction_pb2,
     interaction_service_pb2,
@@ -93,6 +94,9 @@ class AsyncClient:
         self._interactions = interaction_service_pb2_grpc.InteractionServiceStub(self._channel)  # type: ignore[no-untyped-call]
         # a browser run's live screen and takeovers
         self.browser = AsyncBrowserControl(self._channel, self._metadata, deadline)
+        # the tenant's profiles and credentials
+        self.profiles = AsyncProfiles(self._channel, self._metadata, deadline)
+        self.credentials = AsyncCredentials(self._channel, self._metadata, deadline)
 
     async def __aenter__(self) -> AsyncClient:
         return self
