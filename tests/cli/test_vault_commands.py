@@ -8,7 +8,7 @@ import asyncio
 import json
 import subprocess
 
-import pexpect
+import pexpect  # type: ignore[import-untyped]
 
 from outrider.client import AsyncClient
 from tests.cli.conftest import CLI, CliServer
