@@ -29,6 +29,7 @@ from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
 from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.templating import STATIC, Pages
+from outrider.server.console_edge.vault_pages import VaultPages
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.authn import Keyring
@@ -67,6 +68,7 @@ def _routes(
     answers = ConsoleAnswers(runs, pages, auth)
     link = AnswerLinkPage(runs.answer_links, pages, auth)
     browser = LiveView(runs, pages, auth)
+    vault = VaultPages(runs, pages, auth)
     private: list[tuple[str, Endpoint, str]] = [
         ("/", runs_page.page, "GET"),
         ("/runs-table", runs_page.table, "GET"),
@@ -83,6 +85,12 @@ def _routes(
         ("/interactions/{interactionId}/input", answers.input, "POST"),
         ("/interactions/{interactionId}/approval", answers.approval, "POST"),
         ("/sign-out", sign_in.sign_out, "POST"),
+        ("/profiles", vault.profiles, "GET"),
+        ("/profiles/new", vault.new_profile, "POST"),
+        ("/profiles/{profileId}/delete", vault.delete_profile, "POST"),
+        ("/credentials", vault.credentials, "GET"),
+        ("/credentials", vault.set_credential, "POST"),
+        ("/credentials/{credentialId}/delete", vault.delete_credential, "POST"),
     ]
     public: list[tuple[str, Endpoint, str]] = [
         ("/sign-in", sign_in.page, "GET"),
