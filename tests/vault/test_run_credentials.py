@@ -115,3 +115,18 @@ def test_a_code_about_to_expire_or_used_already_waits_for_the_next() -> None:
     assert late_step == step + 1 and late_wait == pytest.approx(4.05)
     used_step, used_wait = fresh_step(seed, start + 1, [step])
     assert used_step == step + 1 and used_wait == pytest.approx(19.05)
+
+
+async def test_a_run_never_fills_a_code_another_run_filled(store: Store) -> None:
+    vault = a_vault(store)
+    seed = f"otpauth://totp/x?secret={SEED}&period=10"  # a short period: the test waits less
+    Credentials(vault).set(
+        ACME, "crm", [ORIGIN], credential_pb2.CredentialSecret(password="p", totp_seed=seed)
+    )
+    first = RunCredentials.load(vault, "acme", "run00001", ["crm"], Redactor())
+    second = RunCredentials.load(vault, "acme", "run00002", ["crm"], Redactor())
+    one = await first.grant("crm", "totp", ORIGIN, "text", "s")
+    two = await second.grant("crm", "totp", ORIGIN, "text", "s")
+    assert one.value and two.value and one.value != two.value
+    totp = pyotp.TOTP(SEED, interval=10)
+    assert totp.verify(two.value, valid_window=1)

@@ -60,9 +60,7 @@ class VaultPages:
         except NotFound:
             self._runs.profiles.create(principal, profile_id, check)
         url = form.get("url").strip()
-        started = await self._runs.start_profile_login(
-            f"profiles/{profile_id}", url, [], principal
-        )
+        started = await self._runs.start_profile_login(f"profiles/{profile_id}", url, [], principal)
         run_id = run_id_from(started.run.name)
         return RedirectResponse(f"{base_of(request)}/runs/{run_id}", 303)
 

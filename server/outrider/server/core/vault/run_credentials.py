@@ -170,8 +170,8 @@ class RunCredentials:
     async def _fresh_code(
         self, credential: RunCredential
     ) -> tuple[str | None, tuple[str, str] | None]:
-        """A code with at least FRESH_CODE_SECONDS left, never one filled before in this run;
-        refused once the run filled as many as it may."""
+        """A code with at least FRESH_CODE_SECONDS left, never one filled before (by this run
+        or, as the audit trail says, another); refused once the run filled as many as it may."""
         if len(credential.steps_used) >= self._vault.settings.totp_attempts:
             shown = credential_name(credential.name)
             return None, (
@@ -180,13 +180,24 @@ class RunCredentials:
                 "the site may be rejecting them. Ask a person or abort.",
             )
         seed = TotpSeed.parse(credential.values["totp"])
-        step, wait = fresh_step(seed, time.time(), credential.steps_used)
+        used = credential.steps_used + self._steps_filled_elsewhere(credential.name, seed)
+        step, wait = fresh_step(seed, time.time(), used)
         if wait:
             await asyncio.sleep(wait)
         code = seed.code(step)
         credential.steps_used.append(step)
         self._redactor.add(code)
         return code, None
+
+    def _steps_filled_elsewhere(self, name: str, seed: TotpSeed) -> list[int]:
+        """Time steps whose codes other runs filled lately (the audit trail says when): a site
+        refuses a code used once, so a run logging in right after another waits for the next."""
+        recent = self._vault.store.credential_uses(self._tenant, name, "", 20, None)
+        return [
+            seed.step(use.use_us / 1_000_000)
+            for _, use in recent
+            if use.part == "totp" and use.filled
+        ]
 
     async def _audit(
         self, name: str, part: str, origin: str, field_kind: str, filled: bool, reason: str
