@@ -82,7 +82,8 @@ async def test_a_saved_login_lets_the_next_run_start_signed_in(server: VaultServ
     assert named(events, "profile_needs_login") == [] and server.site.sign_ins == sign_ins
     loaded = named(events, "profile_loaded")[0].profile_loaded
     assert loaded.version == 1 and loaded.cookie_count == 2 and not loaded.writer
-    assert model_calls(server, task) - calls_before == 3  # plan, one step, validation: no login
+    # plan, the answer (after at most two waits for the page's IndexedDB), validation: no login
+    assert 3 <= model_calls(server, task) - calls_before <= 5
     assert not second.outcome.HasField("profile_save")  # it did not ask to save
     for secret in (*server.site.sessions, PASSWORD, SEED):
         assert_nowhere(server, secret, events)
