@@ -24,6 +24,7 @@ from outrider.server.rest_edge.errors import error_response, internal_response
 from outrider.server.rest_edge.observe import metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
+from outrider.server.rest_edge.vault_routes import VaultRoutes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -67,6 +68,7 @@ def requiring(need: Requirement | None, endpoint: Endpoint) -> Endpoint:
 
 def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
     r = Routes(runs, settings)
+    v = VaultRoutes(runs)
     document = openapi_document()
 
     async def openapi(request: Request) -> Response:
@@ -85,6 +87,16 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/v1/runs/{runId}/artifacts/{artifactId}", r.read_artifact, "GET"),
         ("/v1/interactions", r.list_interactions, "GET"),
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
+        ("/v1/profiles", v.list_profiles, "GET"),
+        ("/v1/profiles", v.create_profile, "POST"),
+        ("/v1/profiles/{profileId}", v.get_profile, "GET"),
+        ("/v1/profiles/{profileId}", v.delete_profile, "DELETE"),
+        ("/v1/profiles/{profileId}/login", v.login, "POST"),
+        ("/v1/credentials", v.list_credentials, "GET"),
+        ("/v1/credentials/{credentialId}", v.get_credential, "GET"),
+        ("/v1/credentials/{credentialId}", v.set_credential, "PUT"),
+        ("/v1/credentials/{credentialId}", v.delete_credential, "DELETE"),
+        ("/v1/credential-uses", v.credential_uses, "GET"),
         ("/healthz", r.health, "GET"),
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),

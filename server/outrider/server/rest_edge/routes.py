@@ -168,6 +168,11 @@ class Routes:
         return JSONResponse(body, status_code=503)
 
 
+async def read_body(request: Request, required: bool = True) -> dict[str, object]:
+    """The request's JSON object (size-limited); `required`: an empty body is refused."""
+    return await _body(request, required)
+
+
 async def _body(request: Request, required: bool = True) -> dict[str, object]:
     raw = bytearray()
     async for chunk in request.stream():

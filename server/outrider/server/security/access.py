@@ -88,6 +88,26 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("GET", "/v1/runs/{runId}/artifacts/{artifactId}"): Scope.RUNS_READ,
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
+    **{
+        (method, path): Scope.PROFILES_MANAGE
+        for method, path in (
+            ("GET", "/v1/profiles"),
+            ("POST", "/v1/profiles"),
+            ("GET", "/v1/profiles/{profileId}"),
+            ("DELETE", "/v1/profiles/{profileId}"),
+            ("POST", "/v1/profiles/{profileId}/login"),
+        )
+    },
+    **{
+        (method, path): Scope.CREDENTIALS_MANAGE
+        for method, path in (
+            ("GET", "/v1/credentials"),
+            ("GET", "/v1/credentials/{credentialId}"),
+            ("PUT", "/v1/credentials/{credentialId}"),
+            ("DELETE", "/v1/credentials/{credentialId}"),
+            ("GET", "/v1/credential-uses"),
+        )
+    },
     ("GET", "/healthz"): OPEN,
     ("GET", "/openapi.json"): AUTHENTICATED,
     # Counts by kind, state, model and route: no tenant's run ids or data.
