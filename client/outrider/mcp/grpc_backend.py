@@ -8,6 +8,7 @@ from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 
 from outrider.client import AsyncClient, InvalidArgumentError, Options, RPCError
+from outrider.client.vault import PROFILE_SAVES
 from outrider.mcp.arguments import argument_path
 from outrider.mcp.backend import Artifact, Params
 from outrider.mcp.errors import Refused
@@ -47,6 +48,9 @@ class GrpcBackend:
             blocked_domains=tuple(options.blocked_domains),
             omit_prompts=options.omit_prompts,
             refuse_held_actions=options.refuse_held_actions,
+            profile=options.profile,
+            profile_save={v: k for k, v in PROFILE_SAVES.items()}[options.profile_save],
+            credentials=tuple(options.credentials),
         )
         with _translated():
             return await self._client.create_run(params, options=chosen)
