@@ -26,7 +26,7 @@ async def edge(tmp_path: Path) -> AsyncIterator[tuple[RestCase, Keys]]:
 
 
 async def send(
-    case: RestCase, keys: Keys, who: str, options: dict[str, object]
+    case: RestCase, keys: Keys, who: str, options: dict[str, str]
 ) -> dict[str, object]:
     data = {"skill": "browse", "url": "https://crm.example/", "options": options}
     message = {"role": "ROLE_USER", "messageId": "m1", "parts": [{"text": "t"}, {"data": data}]}
