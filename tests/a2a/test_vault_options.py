@@ -25,9 +25,7 @@ async def edge(tmp_path: Path) -> AsyncIterator[tuple[RestCase, Keys]]:
     await case.stop()
 
 
-async def send(
-    case: RestCase, keys: Keys, who: str, options: dict[str, str]
-) -> dict[str, object]:
+async def send(case: RestCase, keys: Keys, who: str, options: dict[str, str]) -> dict[str, object]:
     data = {"skill": "browse", "url": "https://crm.example/", "options": options}
     message = {"role": "ROLE_USER", "messageId": "m1", "parts": [{"text": "t"}, {"data": data}]}
     body = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": message}}
