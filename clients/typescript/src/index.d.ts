@@ -5,11 +5,15 @@ import type {
   InteractResponse,
 } from "./gen/outrider/v1/interaction_service_pb.js";
 import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+import { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+import { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 
 export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+export { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+export { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 
 /** How a start that got UNAVAILABLE (or lost its connection before its first answer) is sent
@@ -40,6 +44,10 @@ export interface OutriderClient {
   interactions: Client<typeof InteractionService>;
   /** A browser run's live screen and takeovers (watch, take over, send input, hand back). */
   browser: Client<typeof BrowserControlService>;
+  /** The tenant's profiles: saved browser state runs start from (metadata only). */
+  profiles: Client<typeof ProfileService>;
+  /** The tenant's credentials: set (write-only), list, delete, and their audit trail. */
+  credentials: Client<typeof CredentialService>;
   /** What `openInteraction` retries starts with; null when turned off. */
   startRetry: StartRetry | null;
 }

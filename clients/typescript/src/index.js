@@ -4,7 +4,9 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+import { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+import { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 import {
   defaultStartRetry,
@@ -14,7 +16,9 @@ import {
 } from "./starts.js";
 
 export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+export { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+export { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 export { defaultStartRetry } from "./starts.js";
 
@@ -43,6 +47,8 @@ export function createOutriderClient({
     runs: createClient(RunService, transport),
     interactions: createClient(InteractionService, transport),
     browser: createClient(BrowserControlService, transport),
+    profiles: createClient(ProfileService, transport),
+    credentials: createClient(CredentialService, transport),
     startRetry: startRetry || null,
   };
 }
