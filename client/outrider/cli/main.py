@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Coroutine
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,10 +18,10 @@ import typer
 from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
-from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config, Start, Watcher, interactive
+from outrider.cli.run import EXIT_OK, Config, Start, Watcher, execute, interactive
 from outrider.cli.vault import vault_app
 from outrider.cli.vault_commands import credentials_app, profiles_app
-from outrider.client import Options, RPCError, Tls, automate_params, research_params
+from outrider.client import Options, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
 from outrider.client.vault import PROFILE_SAVES
 
@@ -84,18 +83,6 @@ def run() -> None:
     """The `outrider` command: global options may also follow the subcommand."""
     arity = option_arity(typer.main.get_command(app).params)
     app(args=hoist_global_options(arity, sys.argv[1:]))
-
-
-def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
-    config: Config = ctx.obj
-    try:
-        code = asyncio.run(work)
-    except RPCError as error:
-        config.renderer().error(error)
-        code = EXIT_CALL_FAILED
-    except KeyboardInterrupt:
-        code = 130
-    raise typer.Exit(code)
 
 
 @app.command(
@@ -207,7 +194,7 @@ def automate(
         profile_save=profile_save,
         credentials=tuple(credential or ()),
     )
-    _execute(ctx, _automate(ctx.obj, Start(params, options, request_id), interactive_, screenshots))
+    execute(ctx, _automate(ctx.obj, Start(params, options, request_id), interactive_, screenshots))
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
@@ -251,7 +238,7 @@ def research(
         params = research_params(query, mode=mode)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--mode") from None
-    _execute(ctx, _research(ctx.obj, Start(params, Options(model=model), request_id)))
+    execute(ctx, _research(ctx.obj, Start(params, Options(model=model), request_id)))
 
 
 async def _research(config: Config, start: Start) -> int:
@@ -266,7 +253,7 @@ def runs_list(
     ctx: typer.Context, limit: Annotated[int, typer.Option(help="How many runs.")] = 20
 ) -> None:
     """Lists runs, newest first."""
-    _execute(ctx, _list(ctx.obj, limit))
+    execute(ctx, _list(ctx.obj, limit))
 
 
 async def _list(config: Config, limit: int) -> int:
@@ -279,7 +266,7 @@ async def _list(config: Config, limit: int) -> int:
 @runs_app.command("show")
 def runs_show(ctx: typer.Context, run: Annotated[str, typer.Argument()]) -> None:
     """Shows one run."""
-    _execute(ctx, _show(ctx.obj, run))
+    execute(ctx, _show(ctx.obj, run))
 
 
 async def _show(config: Config, run: str) -> int:
@@ -295,7 +282,7 @@ def runs_cancel(
     reason: Annotated[str, typer.Option()] = "cancelled from the command line",
 ) -> None:
     """Cancels a run (idempotent)."""
-    _execute(ctx, _cancel(ctx.obj, run, reason))
+    execute(ctx, _cancel(ctx.obj, run, reason))
 
 
 async def _cancel(config: Config, run: str, reason: str) -> int:
@@ -307,7 +294,7 @@ async def _cancel(config: Config, run: str, reason: str) -> int:
 @runs_app.command("delete")
 def runs_delete(ctx: typer.Context, run: Annotated[str, typer.Argument()]) -> None:
     """Deletes a finished run with its events, interactions and artifacts (cancel it first)."""
-    _execute(ctx, _delete(ctx.obj, run))
+    execute(ctx, _delete(ctx.obj, run))
 
 
 async def _delete(config: Config, run: str) -> int:
@@ -325,7 +312,7 @@ def runs_events(
     screenshots: Annotated[Path | None, typer.Option(help="Folder for screenshots.")] = None,
 ) -> None:
     """Prints a run's events after a sequence, then follows it live until it ends."""
-    _execute(ctx, _events(ctx.obj, run, after, screenshots))
+    execute(ctx, _events(ctx.obj, run, after, screenshots))
 
 
 async def _events(config: Config, run: str, after: int, screenshots: Path | None) -> int:

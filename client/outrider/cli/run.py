@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import typer
 from rich.console import Console
 
 from outrider.cli.asking import Asker
 from outrider.cli.render import Renderer
-from outrider.client import AsyncClient, Options, Tls
+from outrider.client import AsyncClient, Options, RPCError, Tls
 from outrider.client.aio import Params
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2, run_pb2
@@ -118,3 +121,17 @@ def terminal_restored() -> Iterator[None]:
         yield
     finally:
         termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
+
+
+def execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
+    """Runs a command's work and exits with its code: a refused call prints the error (3), an
+    interrupt is 130."""
+    config: Config = ctx.obj
+    try:
+        code = asyncio.run(work)
+    except RPCError as error:
+        config.renderer().error(error)
+        code = EXIT_CALL_FAILED
+    except KeyboardInterrupt:
+        code = 130
+    raise typer.Exit(code)

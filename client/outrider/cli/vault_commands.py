@@ -4,15 +4,12 @@ TOTP seed are read from a hidden prompt or from stdin (--stdin), never from the 
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import Coroutine
 from typing import Annotated, Any
 
 import typer
 
-from outrider.cli.run import EXIT_CALL_FAILED, EXIT_OK, Config
-from outrider.client import RPCError
+from outrider.cli.run import EXIT_OK, Config, execute
 from outrider.client.vault import credential_name, profile_name
 from outrider.v1 import credential_pb2, profile_pb2
 
@@ -27,16 +24,6 @@ credentials_app = typer.Typer(
 _PROFILE_COLUMNS = ("NAME", "VERSION", "COOKIES", "ORIGINS", "UPDATED", "LAST USED", "WRITER")
 _CREDENTIAL_COLUMNS = ("NAME", "PARTS", "ORIGINS", "UPDATED", "LAST USED")
 _USE_COLUMNS = ("TIME", "CREDENTIAL", "RUN", "ORIGIN", "FIELD", "FILLED")
-
-
-def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
-    config: Config = ctx.obj
-    try:
-        code = asyncio.run(work)
-    except RPCError as error:
-        config.renderer().error(error)
-        code = EXIT_CALL_FAILED
-    raise typer.Exit(code)
 
 
 def _time(stamp: Any, present: bool = True) -> str:
@@ -67,7 +54,7 @@ def profiles_list(ctx: typer.Context, limit: Annotated[int, typer.Option()] = 50
         config.renderer().items(found, _PROFILE_COLUMNS, [_profile_row(p) for p in found])
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 @profiles_app.command("show")
@@ -80,7 +67,7 @@ def profiles_show(ctx: typer.Context, profile: Annotated[str, typer.Argument()])
         config.renderer().items([found], _PROFILE_COLUMNS, [_profile_row(found)])
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 @profiles_app.command("create")
@@ -100,7 +87,7 @@ def profiles_create(
         config.renderer().items([made], _PROFILE_COLUMNS, [_profile_row(made)])
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 @profiles_app.command("delete")
@@ -113,7 +100,7 @@ def profiles_delete(ctx: typer.Context, profile: Annotated[str, typer.Argument()
         config.console().print(f"deleted {profile_name(profile)}")
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 @profiles_app.command("login")
@@ -133,7 +120,7 @@ def profiles_login(
         config.renderer().run(run)
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 def _read_secrets(totp: bool, from_stdin: bool) -> tuple[str, str]:
@@ -175,7 +162,7 @@ def credentials_set(
         config.renderer().items([made], _CREDENTIAL_COLUMNS, [_credential_row(made)])
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 @credentials_app.command("list")
@@ -188,7 +175,7 @@ def credentials_list(ctx: typer.Context, limit: Annotated[int, typer.Option()] =
         config.renderer().items(found, _CREDENTIAL_COLUMNS, [_credential_row(c) for c in found])
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 @credentials_app.command("delete")
@@ -201,7 +188,7 @@ def credentials_delete(ctx: typer.Context, credential: Annotated[str, typer.Argu
         config.console().print(f"deleted {credential_name(credential)}")
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))
 
 
 @credentials_app.command("uses")
@@ -225,4 +212,4 @@ def credentials_uses(
         config.renderer().items(uses, _USE_COLUMNS, rows)
         return EXIT_OK
 
-    _execute(ctx, work(ctx.obj))
+    execute(ctx, work(ctx.obj))

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
-from typing import Any
 
 import grpc
 
-from outrider.client._grpc import seconds, translate
+from outrider.client._grpc import UnaryCalls
 from outrider.v1 import credential_pb2, profile_pb2, run_pb2
 from outrider.v1 import credential_service_pb2 as cs
 from outrider.v1 import credential_service_pb2_grpc as csg
@@ -40,19 +39,7 @@ def credential_name(credential: str) -> str:
     return credential if credential.startswith("credentials/") else f"credentials/{credential}"
 
 
-class _Calls:
-    def __init__(self, metadata: Sequence[tuple[str, str]], deadline: timedelta | None) -> None:
-        self._metadata = tuple(metadata)
-        self._deadline = deadline
-
-    async def _unary(self, method: Any, request: Any) -> Any:
-        try:
-            return await method(request, metadata=self._metadata, timeout=seconds(self._deadline))
-        except grpc.RpcError as error:
-            raise translate(error) from None
-
-
-class AsyncProfiles(_Calls):
+class AsyncProfiles(UnaryCalls):
     def __init__(
         self,
         channel: grpc.aio.Channel,
@@ -92,7 +79,7 @@ class AsyncProfiles(_Calls):
         return (await self._unary(self._stub.StartProfileLogin, request)).run  # type: ignore[no-any-return]
 
 
-class AsyncCredentials(_Calls):
+class AsyncCredentials(UnaryCalls):
     def __init__(
         self,
         channel: grpc.aio.Channel,
