@@ -20,18 +20,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import subprocess
 import time
 from collections.abc import Callable
 
 from playwright.async_api import Page, async_playwright
 
-from bench.browser_report import CHROMIUM, REPO_ROOT
+from bench.browser_report import CHROMIUM
+from bench.browser_scripts_at import script_at
 from outrider.server.browser.js import load_js
 from outrider.server.settings.browser import BrowserSettings
 
 SIZES = (500, 1000, 2000)
-_SCRIPT = "server/outrider/server/browser/js/page_facts.js"
 
 
 def nested_lines(units: int) -> str:
@@ -54,16 +53,6 @@ SHAPES: dict[str, Callable[[int], str]] = {
 }
 
 
-def script_at(commit: str) -> str:
-    return subprocess.run(
-        ["git", "show", f"{commit}:{_SCRIPT}"],
-        cwd=REPO_ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-
-
 async def median_ms(page: Page, script: str, rounds: int) -> float:
     limit = BrowserSettings().large_page_elements
     times = []
@@ -77,7 +66,9 @@ async def median_ms(page: Page, script: str, rounds: int) -> float:
 async def main(before: str | None, rounds: int) -> None:
     scripts = {"now": load_js("page_facts.js")}
     if before:
-        scripts = {f"at {before[:8]}": script_at(before), **scripts}
+        earlier = script_at(before, "page_facts.js")
+        assert earlier is not None, f"{before} has no page_facts.js"
+        scripts = {f"at {before[:8]}": earlier, **scripts}
     print(f"page facts script, median of {rounds} evaluations, ms")
     print("| page | units | " + " | ".join(scripts) + " |")
     print("|---|---:|" + "---:|" * len(scripts))

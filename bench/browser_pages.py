@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -48,21 +48,22 @@ def rows_page(rows: int) -> str:
     )
 
 
-def build_root(root: Path) -> None:
+def build_root(root: Path, rows: Sequence[int] = ROW_COUNTS) -> None:
     """Fixture directories linked in, generated pages written under gen/."""
     for name in ("shop", "browser", "view"):
         (root / name).symlink_to(SITES_DIR / name, target_is_directory=True)
     (root / "gen").mkdir()
-    for rows in ROW_COUNTS:
-        (root / "gen" / f"{rows_name(rows)}.html").write_text(rows_page(rows))
+    for count in rows:
+        (root / "gen" / f"{rows_name(count)}.html").write_text(rows_page(count))
 
 
 @contextlib.contextmanager
-def serve_pages() -> Iterator[str]:
-    """Yields the base URL (http://127.0.0.1:PORT) of the benchmark pages while they are served."""
+def serve_pages(rows: Sequence[int] = ROW_COUNTS) -> Iterator[str]:
+    """Yields the base URL (http://127.0.0.1:PORT) of the benchmark pages while they are served,
+    with a generated page of each of `rows` rows."""
     with tempfile.TemporaryDirectory(prefix="bench-browser-web-") as temp:
         root = Path(temp)
-        build_root(root)
+        build_root(root, rows)
         process = subprocess.Popen(
             [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
             cwd=root,

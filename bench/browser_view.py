@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import importlib.util
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,8 +31,9 @@ from types import ModuleType
 
 from playwright.async_api import Page, async_playwright
 
-from bench.browser_pages import ORDINARY, REPO_ROOT, all_pages, serve_pages
+from bench.browser_pages import ORDINARY, all_pages, serve_pages
 from bench.browser_report import CHROMIUM, table
+from bench.browser_scripts_at import file_at
 from bench.browser_tokens import token_counter
 from outrider.server.browser.js import load_js
 from outrider.server.browser.observe import read_page
@@ -53,13 +53,9 @@ _PAGE_MODEL = "server/outrider/server/browser/page_model.py"
 
 def module_at(commit: str) -> ModuleType:
     """page_model.py as it was at `commit`, imported under another name."""
-    source = subprocess.run(
-        ["git", "show", f"{commit}:{_PAGE_MODEL}"],
-        cwd=REPO_ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    source = file_at(commit, _PAGE_MODEL)
+    if source is None:
+        raise SystemExit(f"{commit} has no {_PAGE_MODEL}")
     path = Path(tempfile.mkdtemp(prefix="bench-view-")) / "page_model_before.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location("page_model_before", path)

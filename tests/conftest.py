@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.harness import Harness, start_harness, stop_harness
+from tests.support.harness import SCENARIO_FOLDERS, Harness, start_harness, stop_harness
 from tests.support.postgres import PostgresServer
 from tests.support.processes import chromium_processes, command_of
 from tests.support.sites import fixture_sites
@@ -46,6 +46,15 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         from tests.research.statement_corpus import score
 
         terminalreporter.write_line(score().summary())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def scripted_models_for_tests(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Tests name scripted scenarios per run (options.model = scripted:<file>): every server
+    the suite starts, in this process or a child, opens the folders they are written to, as an
+    operator opens a demo's. Tests of the refusal set OUTRIDER_SCRIPTED_MODEL_DIRS themselves."""
+    folders = (tmp_path_factory.getbasetemp(), *SCENARIO_FOLDERS)
+    os.environ["OUTRIDER_SCRIPTED_MODEL_DIRS"] = ",".join(str(f.resolve()) for f in folders)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -147,6 +147,8 @@ def main() -> None:
         # so its server listens on loopback only.
         "OUTRIDER_HOST": "127.0.0.1",
         "OUTRIDER_REST_HOST": "127.0.0.1",
+        # the runs below name this folder's scenarios as their models, as an operator allows
+        "OUTRIDER_SCRIPTED_MODEL_DIRS": str(HERE),
     }
     say(f"starting {shlex.join(entry)}; smoke site on {site}")
     server = subprocess.Popen(entry, env=env)

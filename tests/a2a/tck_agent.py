@@ -32,6 +32,9 @@ class TckAgent:
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
         pass
 
+    async def readiness(self) -> str:
+        return ""  # it needs no model and no browser
+
     async def aclose(self) -> None:
         pass
 
@@ -78,7 +81,7 @@ async def serve(port: int, data_dir: Path) -> None:
     settings = settings_for_tests(data_dir, rest_port=port, rest_host="127.0.0.1")
     server = OutriderServer(settings, {run_pb2.RUN_KIND_RESEARCH: agent})
     await server.start()
-    rest = rest_server(settings, server.runs, server.keyring)
+    rest = rest_server(settings, server.runs, server.keyring, server.sessions)
     await rest.start()
     print(f"A2A agent for the TCK: http://127.0.0.1:{rest.port}", flush=True)
     stop = asyncio.Event()

@@ -152,9 +152,22 @@ async def test_errors_have_the_protocol_s_codes(edge: Edge) -> None:
         error = error_of(await edge.rpc(method, params, **V1))
         assert error["code"] == code, (method, params, error)
     too_many = sent({"text": "t"}, {"data": {"url": "http://x", "maxIterations": 500}})
-    invalid = error_of(await edge.rpc("SendMessage", too_many, **V1))
-    violations = [d for d in invalid["data"] if d["@type"].endswith("BadRequest")]
-    assert violations[0]["fieldViolations"][0]["field"] == "message.data.max_iterations"
+    assert await violations_of(edge, too_many) == [
+        ("message.data.max_iterations", "must be between 1 and 100, got 500")
+    ]
+    mistyped = sent({"text": "t"}, {"data": {
+        "url": "http://x", "maxIterations": "many", "trusted_hostnames": "x.example",
+        "colour": "red", "options": {"cancelOnDisconnect": "yes", "recipes": "some"},
+    }})  # fmt: skip
+    assert sorted(await violations_of(edge, mistyped)) == [
+        ("message.data.colour", "is not a field here (task, url, data, guardrails, interactive, "
+         "maxIterations, maxValidationAttempts, trustedHostnames, unsafeMode, geoTarget)"),
+        ("message.data.max_iterations", "must be a whole number"),
+        ("message.data.options.cancel_on_disconnect", "must be true or false"),
+        ("message.data.options.recipes",
+         "must be one of: RECIPE_MODE_OFF, RECIPE_MODE_RECORD, RECIPE_MODE_REPLAY"),
+        ("message.data.trusted_hostnames", "must be a list of texts"),
+    ]  # fmt: skip
     refused = await edge.rpc("GetTask", {"id": "x"}, **{"A2A-Version": "2.0"})
     assert error_of(refused)["code"] == -32009
     async with httpx.AsyncClient() as http:
@@ -162,6 +175,29 @@ async def test_errors_have_the_protocol_s_codes(edge: Edge) -> None:
             f"{edge.origin}/a2a", content=b"{}", headers=edge.keys.header("alice") | V1
         )
     assert as_text.status_code == 415 and error_of(as_text)["code"] == -32005
+
+
+async def violations_of(edge: Edge, params: Any) -> list[tuple[str, str]]:
+    """The field violations of an invalid-params answer (BadRequest), in words of our own."""
+    error = error_of(await edge.rpc("SendMessage", params, **V1))
+    assert error["code"] == -32602, error
+    (bad,) = [d for d in error["data"] if d["@type"].endswith("BadRequest")]
+    found = [(v["field"], v["description"]) for v in bad["fieldViolations"]]
+    assert not any("parse" in text or "literal" in text for _, text in found), found
+    return found
+
+
+async def test_a_message_id_starts_one_task(edge: Edge) -> None:
+    """The messageId is the start's idempotency key: a message/send retried with the same one
+    (after a lost answer) is the same task; the id sent with another message starts another."""
+    client = await edge.client("alice")
+    first = await send(client, scripted(message_id="retried-1"))
+    again = await send(client, scripted(message_id="retried-1"))
+    other = await send(client, scripted(message_id="retried-2"))
+    reused = await send(client, scripted({"steps": 2}, message_id="retried-1"))
+    assert first.id == again.id
+    assert len({first.id, other.id, reused.id}) == 3
+    assert reused.history[0].message_id == "retried-1"
 
 
 async def test_contexts_join_tasks_and_listing_pages_them(edge: Edge) -> None:

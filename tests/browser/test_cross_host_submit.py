@@ -21,7 +21,7 @@ async def test_an_empty_submit_to_another_host_is_held(
         act("click", expect=["Claim partner offer"], ref='{{ref: button "Claim partner offer"}}'),
         act(
             "click",
-            expect=["Blocked by the action firewall", "submitting a form to another host"],
+            expect=["Blocked by the action firewall", "on 127.0.0.1 to localhost"],
             ref='{{ref: button "Claim our own offer"}}',
         ),
         act("done", expect=["Your vault account is open"], answer="Claimed our own offer."),
@@ -90,5 +90,9 @@ async def test_interactive_runs_ask_before_an_empty_cross_host_submit(
         outbox.close()
     assert not model.problems, model.problems
     assert len(approvals) == 1
-    assert approvals[0].action == "submit" and "another host" in approvals[0].reason
+    assert approvals[0].action == "submit"
+    assert (approvals[0].question, approvals[0].reason) == (
+        "Submit the form “Partner offers” on 127.0.0.1 to localhost, a site the run does not trust",
+        "localhost is not a site the run trusts",
+    )
     assert approvals[0].details["target_host"] == "localhost"

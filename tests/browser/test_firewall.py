@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from google.protobuf import json_format
+
 from outrider.server.core.events.names import event_name
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_service_pb2 as isv
@@ -153,8 +155,10 @@ async def test_approval_rejected_tells_the_model(browser_case: BrowserCaseFactor
         case, [(rp.APPROVAL_DECISION_REJECT, rp.APPROVAL_SCOPE_ONCE, "not on this site")]
     )
     requested = next(e.approval_requested for e in events if e.HasField("approval_requested"))
-    assert requested.action == "fill" and "trusted_hostnames" in requested.reason
+    assert requested.action == "fill" and requested.reason == "this site is not one the run trusts"
+    assert requested.question == f"Type into “Email” on 127.0.0.1 — {requested.reason}"
     assert requested.details["target_host"] == "127.0.0.1"
+    assert json_format.MessageToDict(requested.details)["untrusted_hosts"] == ["127.0.0.1"]
     assert "ada@example.com" not in str(requested)
     assert events[-2].automate.complete.error.code == ae.AUTOMATE_ERROR_CODE_TASK_ABORTED
 

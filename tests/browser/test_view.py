@@ -236,6 +236,41 @@ async def test_a_banner_over_a_short_page_covers_it(
     assert 'button "Subscribe"' not in first and seen_line(first, 'button "Reject"')
 
 
+async def test_an_overlay_over_a_long_page_covers_it_and_a_strip_along_its_bottom_does_not(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    """A page several windows tall: the overlay is judged at points of the window, not at every
+    element of the page; once it is gone, a cookie strip along the bottom is no overlay."""
+
+    def policy(seen: Seen) -> Call:
+        if seen.line("[an overlay covers the page"):
+            return "click", {"ref": seen.ref('button "Continue"')}
+        return "done", {"answer": seen.page}
+
+    reader = PageReader(policy)
+    events = await run(make_harness, fake, sites, reader, "long_article.html", "Read.")
+    assert seen_line(reader.seen[0].page, "[an overlay covers").startswith(
+        '[an overlay covers the page (h1 "Harbour notes", '
+    )
+    after = complete(events).final_answer
+    assert "[an overlay" not in after and seen_line(after, 'button "OK"')
+    assert seen_line(after, "Day 60: the tide came in")
+
+
+async def test_a_banner_over_a_short_page_in_a_full_height_body_covers_it(
+    make_harness: HarnessFactory, fake: FakeProvider, sites: str
+) -> None:
+    """The body is as tall as the window (height: 100%) while its content ends high up: the
+    content's own boxes, not the body's, are what the banner must cover."""
+    reader = PageReader(lambda seen: ("done", {"answer": seen.page}))
+    events = await run(make_harness, fake, sites, reader, "full_height_banner.html", "Read.")
+    page = complete(events).final_answer
+    assert seen_line(page, "[an overlay covers").startswith(
+        '[an overlay covers the page (h2 "Allotment waiting list", 2 more elements): dismiss it'
+    )
+    assert 'button "Join the list"' not in page and seen_line(page, 'button "Accept"')
+
+
 async def test_lines_the_page_breaks_stay_apart_in_the_view(
     make_harness: HarnessFactory, fake: FakeProvider, sites: str
 ) -> None:

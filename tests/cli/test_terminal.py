@@ -28,11 +28,13 @@ def plain(text: str | None) -> str:
     return ANSI.sub("", text or "")
 
 
-def answer_login(child: pexpect.spawn) -> str:
-    """Types an email and a password, approves, and returns what the terminal showed."""
-    child.expect("Email")
+def answer_login(child: pexpect.spawn) -> tuple[str, str]:
+    """Types an email and a password, approves; returns what the terminal showed before the
+    first field (the form's question), and after the password."""
+    child.expect("Email: ")
+    asked = plain(child.before)
     child.sendline("me@example.com")
-    child.expect("Password")
+    child.expect(r"Password \(hidden as you type\): ")
     assert "me@example.com" in plain(child.before)  # ordinary fields echo as typed
     child.sendline("hunter2-secret")
     child.expect(r"Allow it\?")
@@ -40,7 +42,7 @@ def answer_login(child: pexpect.spawn) -> str:
     child.sendline("y")
     child.expect(pexpect.EOF)
     child.close()
-    return shown_after_password + plain(child.before)
+    return asked, shown_after_password + plain(child.before)
 
 
 async def test_interactive_run_prompts_hides_the_password_and_asks_approval(
@@ -48,8 +50,16 @@ async def test_interactive_run_prompts_hides_the_password_and_asks_approval(
 ) -> None:
     data = json.dumps({"steps": 1, "ask_password": True, "ask_approval": True})
     child = spawn(cli_server, "automate", "sign in", "--interactive", "--data", data)
-    shown = await asyncio.to_thread(answer_login, child)
+    asked, shown = await asyncio.to_thread(answer_login, child)
     assert "hunter2-secret" not in shown  # typed without echo
+    # the questions in a person's words: no element refs (the agent's are E1, E2, E9)
+    assert "The agent needs Email and Password for “Sign in” on 127.0.0.1." in asked
+    (approval,) = [line for line in shown.splitlines() if "Approval needed" in line]
+    assert approval.strip() == (
+        "Approval needed: Submit the form “Sign in” on 127.0.0.1 — this site is not one the run "
+        "trusts"
+    )
+    assert not re.search(r"\bE\d+\b", asked), asked
     assert "approval APPROVAL_DECISION_APPROVE" in shown
     assert "answer: done" in shown
     assert child.exitstatus == 0

@@ -57,9 +57,10 @@ async def test_not_found(client: AsyncClient) -> None:
     assert caught.value.status == "NOT_FOUND" and caught.value.reason
 
 
-async def test_failed_precondition_reasons(client: AsyncClient) -> None:
+async def test_failed_precondition_reasons(client: AsyncClient, tmp_path: Path) -> None:
     with pytest.raises(FailedPreconditionError) as caught:
-        await client.create_run(automate_params("t"), options=Options(model="scripted:missing"))
+        missing = Options(model=f"scripted:{tmp_path / 'missing.yaml'}")
+        await client.create_run(automate_params("t"), options=missing)
     assert caught.value.reason == "MODEL_NOT_CONFIGURED"
     run = await client.create_run(automate_params("t", data={"steps": 0, "ask_approval": True}))
     approval = await _first_pending(client, run.name)

@@ -195,7 +195,7 @@ async def serve(stack: AsyncExitStack, settings: Settings) -> tuple[OutriderServ
     server = OutriderServer(settings, production_agents(settings))
     await server.start()
     stack.push_async_callback(server.stop)
-    rest = rest_server(settings, server.runs, server.keyring)
+    rest = rest_server(settings, server.runs, server.keyring, server.sessions)
     await rest.start()
     stack.push_async_callback(rest.stop)
     return server, f"http://127.0.0.1:{rest.port}"

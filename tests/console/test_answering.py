@@ -59,8 +59,11 @@ async def test_approve_once_from_the_keyboard_alone(console: Console) -> None:
     )  # fmt: skip
     await page.goto(f"{console.base}/runs/{run_id}")
     question = page.locator("#questions article.question-pending")
-    await expect(question).to_contain_text("The agent asks to fill", timeout=60_000)
-    for name in ("Approve once", "Always allow fill on 127.0.0.1 for this run", "Reject"):
+    await expect(question).to_contain_text(
+        "Type into “Email” on 127.0.0.1 — this site is not one the run trusts", timeout=60_000
+    )
+    always = "Allow such actions on 127.0.0.1 for the rest of this run"
+    for name in ("Approve once", always, "Reject"):
         await expect(question.get_by_role("button", name=name)).to_be_visible()
     await shot(page, "run-approval")
     assert await accessibility_problems(page) == []

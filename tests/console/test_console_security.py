@@ -167,8 +167,7 @@ async def test_removing_the_key_from_the_key_file_ends_its_sessions(console: Con
     assert console.server.keyring.reload()
     page = await console.signed_in("temp")
     await expect(page.get_by_role("heading", level=1)).to_have_text("Runs")
-    text = console.keys.file.read_text()
-    console.keys.file.write_text(re.sub(r'\[\[keys\]\]\nid = "temp"[^\[]*', "", text))
+    console.keys.remove("temp")
     assert console.server.keyring.reload()
     await page.goto(f"{console.base}/")
     assert "/console/sign-in" in page.url  # the cookie is still there, the key is not

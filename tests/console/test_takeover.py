@@ -25,6 +25,7 @@ from tests.support.harness import eventually
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 VIEWPORT = (1280, 800)
+SUBMIT_ASKED = "Submit the form “Bank sign-in” on 127.0.0.1 — this site is not one the run trusts"
 
 
 async def asking_run(console: Console, page: Page) -> str:
@@ -67,7 +68,7 @@ async def test_sign_in_answer_approve_take_over_and_hand_back(console: Console) 
     await question.get_by_label(re.compile("^Password")).fill(CANARY)
     await question.get_by_role("button", name="Send answer").click()
     approval = page.locator("#questions article.question-pending")
-    await expect(approval).to_contain_text("submitting a form with entered data", timeout=60_000)
+    await expect(approval).to_contain_text(SUBMIT_ASKED, timeout=60_000)
     await approval.get_by_role("button", name="Approve once").click()
     await expect(page.locator("#questions .question-resolved")).to_have_count(2)
     controls = page.locator("#live-controls")
@@ -133,7 +134,7 @@ async def test_the_keyboard_alone_signs_in_answers_approves_takes_over_and_hands
     await page.keyboard.type(CANARY)  # the password field comes next
     await page.keyboard.press("Enter")
     approval = page.locator("#questions article.question-pending")
-    await expect(approval).to_contain_text("submitting a form with entered data", timeout=60_000)
+    await expect(approval).to_contain_text(SUBMIT_ASKED, timeout=60_000)
     await tab_to(page, approval.get_by_role("button", name="Approve once"))
     await page.keyboard.press("Enter")
     controls = page.locator("#live-controls")

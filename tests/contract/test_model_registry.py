@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import grpc
 import pytest
 
@@ -41,10 +43,10 @@ def test_roles_share_one_instance_per_spec() -> None:
         override.check(("writer", "judge"))
 
 
-async def test_preflight_refusal_reaches_the_caller(harness: Harness) -> None:
+async def test_preflight_refusal_reaches_the_caller(harness: Harness, tmp_path: Path) -> None:
     request = run_service_pb2.CreateRunRequest(
         automate=params_pb2.AutomateParams(task="t"),
-        options=params_pb2.RunOptions(model="scripted:missing"),
+        options=params_pb2.RunOptions(model=f"scripted:{tmp_path / 'missing.yaml'}"),
     )
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await harness.runs.CreateRun(request)

@@ -1,6 +1,7 @@
 """A form answer given in parts (the MCP edge's plain fields first, the answer page's secret ones
 after): the part is held by the executing replica, never stored, merged into the next answer,
-and dropped by a decline."""
+and kept by a decline of the rest (tests/mcp: the declined answer page), unless it is the whole
+answer: then the decline declines."""
 
 from __future__ import annotations
 
@@ -41,14 +42,16 @@ async def test_a_held_part_completes_the_next_answer_and_is_never_stored(
     assert SECRET.encode() not in stored
 
 
-async def test_a_decline_drops_the_held_part_and_bad_parts_are_refused(harness: Harness) -> None:
+async def test_a_decline_of_a_wholly_held_answer_declines_and_bad_parts_are_refused(
+    harness: Harness,
+) -> None:
     call, request_id = await asked(harness)
     answers = harness.server.runs.answers
     with pytest.raises(InvalidArgument, match="not a field of this request"):
         answers.hold_input(request_id, [("E7", "x")], ANONYMOUS)
     with pytest.raises(InvalidArgument, match="at least one field"):
         answers.hold_input(request_id, [], ANONYMOUS)
-    answers.hold_input(request_id, [("E1", SECRET)], ANONYMOUS)
+    answers.hold_input(request_id, [("E1", SECRET)], ANONYMOUS)  # the form's only field
     declined = await answers.submit_input(request_id, [], True, ANONYMOUS)
     assert declined.declined
     with pytest.raises(FailedPrecondition, match="already answered"):

@@ -23,13 +23,14 @@ from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import credential_service_pb2 as csv
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import profile_service_pb2 as psv
-from outrider.v1 import run_event_pb2, run_service_pb2
+from outrider.v1 import run_event_pb2, run_service_pb2, session_service_pb2
 from tests.conftest import HarnessFactory
 from tests.support.harness import rich_error
 
 KEY = "every-rpc-key"
 UNKNOWN_RUN = "runs/" + "0" * 24
 UNKNOWN_INTERACTION = "interactions/" + "0" * 24
+UNKNOWN_SESSION = "sessions/" + "0" * 24
 UNKNOWN_PROFILE, UNKNOWN_CREDENTIAL = "profiles/nobody", "credentials/nobody"
 METHODS: dict[str, MethodDescriptor] = {
     method.full_name: method
@@ -37,6 +38,7 @@ METHODS: dict[str, MethodDescriptor] = {
         (run_service_pb2, "RunService"),
         (isv, "InteractionService"),
         (bcs, "BrowserControlService"),
+        (session_service_pb2, "SessionService"),
         (psv, "ProfileService"),
         (csv, "CredentialService"),
     )
@@ -83,6 +85,11 @@ ROWS = {
     ),
     "outrider.v1.BrowserControlService.HandBack": Row("run", {"run": UNKNOWN_RUN}),
     "outrider.v1.BrowserControlService.DeclineTakeover": Row("run", {"run": UNKNOWN_RUN}),
+    "outrider.v1.SessionService.CreateSession": Row("kind", None),
+    "outrider.v1.SessionService.GetSession": Row("name", {"name": UNKNOWN_SESSION}),
+    "outrider.v1.SessionService.ListSessions": Row(None, None),
+    "outrider.v1.SessionService.EndSession": Row("name", {"name": UNKNOWN_SESSION}),
+    "outrider.v1.SessionService.StreamSessionEvents": Row("name", {"name": UNKNOWN_SESSION}),
     "outrider.v1.ProfileService.CreateProfile": Row("profile_id", None),
     "outrider.v1.ProfileService.GetProfile": Row("name", {"name": UNKNOWN_PROFILE}),
     "outrider.v1.ProfileService.ListProfiles": Row(None, None),

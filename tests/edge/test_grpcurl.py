@@ -38,6 +38,7 @@ async def test_lists_our_services_health_and_reflection(harness: Harness) -> Non
     assert {
         "outrider.v1.RunService",
         "outrider.v1.InteractionService",
+        "outrider.v1.SessionService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1alpha.ServerReflection",
     } <= services

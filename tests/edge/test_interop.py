@@ -58,6 +58,7 @@ async def test_health_list_is_open_like_check_and_watch(served: tuple[Edges, str
         "outrider.v1.RunService": serving,
         "outrider.v1.InteractionService": serving,
         "outrider.v1.BrowserControlService": serving,
+        "outrider.v1.SessionService": serving,
     }
     await edges.case.grpc.health.enter_graceful_shutdown()
     listed = await health.List(health_pb2.HealthListRequest())

@@ -4,13 +4,15 @@ stdio through `outrider mcp`. A `Person` answers the client's elicitations and r
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import httpx
 import httpx2
 from mcp import Client, StdioServerParameters, types
 from mcp.client import ClientRequestContext
@@ -95,14 +97,21 @@ class Progress:
         self.messages.append(message or "")
 
 
-@asynccontextmanager
-async def http_client(
+def http_client(
     case: McpCase, key: str | None, mode: Mode, person: Person | None = None
+) -> AbstractAsyncContextManager[Client]:
+    return client_at(case.url, key, mode, person)
+
+
+@asynccontextmanager
+async def client_at(
+    url: str, key: str | None, mode: Mode, person: Person | None = None
 ) -> AsyncIterator[Client]:
+    """The Python SDK's client over streamable HTTP at `url` (an /mcp endpoint)."""
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     timeout = httpx2.Timeout(30.0, read=120.0)
     async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
-        transport = streamable_http_client(case.url, http_client=http)
+        transport = streamable_http_client(url, http_client=http)
         async with Client(transport, mode=mode, elicitation_callback=person) as client:
             yield client
 
@@ -123,3 +132,19 @@ async def stdio_client(
 
 def text_of(result: types.CallToolResult) -> str:
     return "\n".join(b.text for b in result.content if isinstance(b, types.TextContent))
+
+
+async def answer_on_the_page(url: str, password: str) -> list[str]:
+    """What a person's browser does with the link: open it, type the password, send it. Returns
+    the input types of the fields the page asked for."""
+    async with httpx.AsyncClient(timeout=30) as browser:
+        page = await browser.get(url)
+        assert page.status_code == 200, page.text
+        refs = re.findall(r'name="field:([^"]+)"', page.text)
+        kinds = re.findall(r'<input type="([a-z]+)" id="[^"]*" name="field:', page.text)
+        origin = url.split("/console/")[0]
+        sent = await browser.post(
+            url, data={f"field:{ref}": password for ref in refs}, headers={"Origin": origin}
+        )
+        assert sent.status_code == 200 and "went to the agent" in sent.text, sent.text
+    return kinds

@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from outrider.client import AsyncClient
+from outrider.mcp.results import GOES_ON
+from outrider.v1 import run_pb2
 from tests.mcp.support import OUTRIDER, McpCase
 from tests.support.harness import REPO_ROOT
 
@@ -36,18 +39,25 @@ def node() -> str:
 
 
 async def run_client(case: McpCase, transport: str, behaviour: str) -> dict[str, Any]:
+    return await run_node(
+        case, "client.mjs", transport, behaviour, task=f"({transport}, {behaviour})"
+    )
+
+
+async def run_node(case: McpCase, script: str, *args: str, task: str) -> dict[str, Any]:
+    """Runs a script of tests/mcp/node on the newsletter scenario; its last line, as JSON."""
     environment = os.environ | {
         "MCP_URL": case.url,
         "MCP_TARGET": case.target,
         "MCP_KEY": case.keys.keys["beta-2"],
         "OUTRIDER": OUTRIDER,
-        "TASK": f"Scenario newsletter ({transport}, {behaviour})",
+        "TASK": f"Scenario newsletter {task}",
         "START_URL": f"{case.sites}/shop/newsletter.html",
         "MODEL": case.model("newsletter"),
         "VALUES": json.dumps(SUBSCRIBER),
     }
     process = await asyncio.create_subprocess_exec(
-        node(), "client.mjs", transport, behaviour,
+        node(), script, *args,
         cwd=PACKAGE, env=environment,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
@@ -62,7 +72,8 @@ async def test_typescript_sdk_client(mcp_case: McpCase, transport: str, behaviou
     report = await run_client(mcp_case, transport, behaviour)
 
     assert report["names"] == [
-        "automate", "research", "get_run", "list_runs", "cancel_run", "read_artifact"
+        "automate", "research", "get_run", "list_runs", "cancel_run", "start_session",
+        "end_session", "read_artifact",
     ]  # fmt: skip
     content = report["result"]["structuredContent"]
     assert (content["state"], content["final_answer"]) == ("succeeded", ANSWERS[behaviour])
@@ -70,3 +81,22 @@ async def test_typescript_sdk_client(mcp_case: McpCase, transport: str, behaviou
              for a in report["asked"]]  # fmt: skip
     assert kinds == (["form", "approval"] if behaviour == "answer" else ["form"])
     assert "Waiting for form data: Name, Email, Topic" in report["progress"]
+
+
+async def test_a_request_timeout_leaves_the_run_to_be_picked_up(mcp_case: McpCase) -> None:
+    """The TypeScript SDK's request timeout (8 s here, 60 s by default) cancels the call while
+    the person takes 20 s over the form: the run goes on, get_run says how to pick it up, and
+    get_run(wait) asks the form again, answered now; the run succeeds."""
+    report = await run_node(mcp_case, "slow_person.mjs", task="(a slow person)")
+
+    assert report["timeout"]["code"] == -32001, report["timeout"]  # the SDK's RequestTimeout
+    meanwhile = report["meanwhile"]["structuredContent"]
+    assert meanwhile["run"] == report["run"] and meanwhile["state"] == "input_required", meanwhile
+    assert GOES_ON in meanwhile["notes"] and not report["meanwhile"].get("isError")
+    content = report["result"]["structuredContent"]
+    assert (content["state"], content["final_answer"]) == ("succeeded", "Subscribed."), content
+    assert [a["withdrawn"] for a in report["asked"]] == [True, False, False], report["asked"]
+    assert report["progress"][0].startswith(f"Started {report['run']}; if this call ends early")
+    async with AsyncClient(mcp_case.target, api_key=mcp_case.keys.keys["beta-2"]) as client:
+        run = await client.get_run(report["run"])
+    assert (run.state, run.cancelled_by) == (run_pb2.RUN_STATE_SUCCEEDED, "")

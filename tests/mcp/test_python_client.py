@@ -6,21 +6,29 @@ client retries with). Production browser agent, Chromium, the fixture shop, scri
 from __future__ import annotations
 
 import asyncio
-import re
 import socket
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 from mcp import Client, types
 
 from outrider.client import AsyncClient
+from outrider.mcp.asking import DECLINED_KEPT
 from outrider.mcp.watch import NO_QUESTIONS
 from outrider.v1 import run_event_pb2
-from tests.mcp.support import McpCase, Mode, Person, Progress, http_client, stdio_client, text_of
+from tests.mcp.support import (
+    McpCase,
+    Mode,
+    Person,
+    Progress,
+    answer_on_the_page,
+    http_client,
+    stdio_client,
+    text_of,
+)
 from tests.rest.support import start_rest
 from tests.support.harness import eventually
 
@@ -122,6 +130,35 @@ async def test_a_password_goes_through_the_answer_page_never_the_client(
     assert password not in str(person.asked) and password not in str(content)
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_declining_the_answer_page_keeps_the_form_s_answers(
+    mcp_case: McpCase, mode: Mode
+) -> None:
+    """The email is given in the client's form; the person declines the password's answer page:
+    the email still goes to the agent, which is told the password was declined, and the run's
+    events and the result's notes say so."""
+    key = mcp_case.keys.keys["alpha-1"]
+    person = Person(values={"Email": "ada@example.com"}, url_action="decline")
+    async with http_client(mcp_case, key, mode, person) as client:
+        result = await automate(client, mcp_case, "login_keep", "login.html")
+
+    content = result.structured_content or {}
+    answer = "Not logged in: the password was declined."
+    assert content.get("final_answer") == answer, text_of(result)
+    assert DECLINED_KEPT in content["notes"], content
+    assert len(person.forms()) == 1 and len(person.pages()) == 1
+    async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
+        events = [e async for e in grpc_client.events(content["run"])]
+    (resolved,) = [e.input_resolved for e in events if e.HasField("input_resolved")]
+    (asked,) = [e.automate.interactive_form_data_request for e in events
+                if e.automate.HasField("interactive_form_data_request")]  # fmt: skip
+    email = next(f.ref for f in asked.fields if f.label == "Email")
+    assert (resolved.submitted, list(resolved.refs)) == (True, [email])
+    statuses = [e.automate.agent_status.message for e in events
+                if e.automate.HasField("agent_status")]  # fmt: skip
+    assert "The person declined to give Password; their other answers are in the page." in statuses
+
+
 async def test_the_stdio_bridge_sends_the_whole_form_to_the_page(
     mcp_case: McpCase, tmp_path: Path
 ) -> None:
@@ -186,22 +223,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-async def answer_on_the_page(url: str, password: str) -> list[str]:
-    """What a person's browser does with the link: open it, type the password, send it. Returns
-    the input types of the fields the page asked for."""
-    async with httpx.AsyncClient(timeout=30) as browser:
-        page = await browser.get(url)
-        assert page.status_code == 200, page.text
-        refs = re.findall(r'name="field:([^"]+)"', page.text)
-        kinds = re.findall(r'<input type="([a-z]+)" id="[^"]*" name="field:', page.text)
-        origin = url.split("/console/")[0]
-        sent = await browser.post(
-            url, data={f"field:{ref}": password for ref in refs}, headers={"Origin": origin}
-        )
-        assert sent.status_code == 200 and "went to the agent" in sent.text, sent.text
-    return kinds
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

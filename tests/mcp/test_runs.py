@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 from mcp import types
+from mcp.shared.exceptions import MCPError
 
 from outrider.client import AsyncClient, Options, automate_params
+from outrider.mcp.results import GOES_ON
 from outrider.v1 import run_pb2
 from tests.mcp.support import McpCase, Mode, Person, http_client, stdio_client, text_of
 from tests.support.harness import REPO_ROOT, eventually
@@ -81,7 +83,42 @@ async def test_notifications_cancelled_cancels_the_run(
             await call
         ended = await state_of(grpc_client, run.name, run_pb2.RUN_STATE_CANCELLED)
     assert ended.cancelled_by == "alpha-1"
-    assert "cancelled by the MCP client" in ended.outcome.error_message
+    # the reason the SDK gave is kept
+    assert ended.outcome.error_message == (
+        "cancelled by alpha-1: the MCP client cancelled the call (caller cancelled)"
+    )
+
+
+@pytest.mark.parametrize("why", ["timeout", "kept"])
+async def test_a_timeout_or_a_kept_run_survives_notifications_cancelled(
+    mcp_case: McpCase, tmp_path: Path, why: str
+) -> None:
+    """The client's request timeout (the SDK cancels the call "timed out after 2.0s"), and any
+    cancel of a call that asked for cancel_on_disconnect: false, leave the run going."""
+    key, marker, go = mcp_case.keys.keys["alpha-1"], uuid.uuid4().hex, tmp_path / "go"
+    options = {"cancel_on_disconnect": False} if why == "kept" else {}
+    async with (
+        AsyncClient(mcp_case.target, api_key=key) as grpc_client,
+        stdio_client(mcp_case, key, "legacy") as client,
+    ):
+        arguments = await held_run(mcp_case, marker, go, **options)
+        if why == "timeout":
+            with pytest.raises(MCPError, match="timed out"):
+                await client.call_tool("automate", arguments, read_timeout_seconds=2)
+            run = await run_with(grpc_client, marker)
+        else:
+            call = asyncio.create_task(client.call_tool("automate", arguments))
+            run = await run_with(grpc_client, marker)
+            call.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await call
+        read = await client.call_tool("get_run", {"run": run.name})
+        await asyncio.sleep(2.5)  # past the server's wait for the cancel's reason
+        assert (await grpc_client.get_run(run.name)).state == run_pb2.RUN_STATE_RUNNING
+        go.touch()
+        ended = await state_of(grpc_client, run.name, run_pb2.RUN_STATE_SUCCEEDED)
+    assert ended.outcome.result == "Released."
+    assert GOES_ON in text_of(read) and not read.is_error, text_of(read)
 
 
 @pytest.mark.parametrize("cancel_on_disconnect", [False, True])
@@ -148,10 +185,38 @@ async def test_cancel_run_cancels_a_running_run(mcp_case: McpCase, tmp_path: Pat
             result = await client.call_tool("cancel_run", {"run": run.name, "reason": "enough"})
         ended = await state_of(grpc_client, run.name, run_pb2.RUN_STATE_CANCELLED)
     assert (result.structured_content or {})["state"] == "cancelled", text_of(result)
+    assert not result.is_error  # cancelled as asked
     assert (ended.cancelled_by, ended.outcome.error_message) == (
         "alpha-1",
         "cancelled by alpha-1: enough",
     )
+
+
+async def test_failed_and_cancelled_runs_are_tool_errors(mcp_case: McpCase, tmp_path: Path) -> None:
+    """A host's model sees a run that did not succeed as an error, with the reason in the text
+    and in the structured content, without reading `state`."""
+    key, marker = mcp_case.keys.keys["alpha-1"], uuid.uuid4().hex
+    async with http_client(mcp_case, key, "legacy") as client:
+        failed = await client.call_tool("automate", {
+            "task": "Scenario fails",
+            "url": f"{mcp_case.sites}/shop/index.html",
+            "options": {"model": mcp_case.model("fails")},
+        })  # fmt: skip
+        async with AsyncClient(mcp_case.target, api_key=key) as grpc_client:
+            arguments = await held_run(mcp_case, marker, tmp_path / "never")
+            params = automate_params(arguments["task"], url=arguments["url"])
+            options = Options(model=arguments["options"]["model"])
+            run = await grpc_client.create_run(params, options=options)
+            await run_with(grpc_client, marker)
+            await grpc_client.cancel_run(run.name, reason="changed my mind")
+        cancelled = await client.call_tool("get_run", {"run": run.name})
+
+    content = failed.structured_content or {}
+    assert failed.is_error and content["state"] == "failed", text_of(failed)
+    assert content["error"]["message"] in text_of(failed) and content["error"]["code"]
+    content = cancelled.structured_content or {}
+    assert cancelled.is_error and content["state"] == "cancelled", text_of(cancelled)
+    assert "changed my mind" in content["error"]["message"] in text_of(cancelled)
 
 
 async def test_get_run_picks_up_a_vanished_client_s_run_and_its_question(

@@ -38,13 +38,12 @@ class ReplaysTurns:
 async def test_a_research_run_through_the_openai_compatible_adapter(
     research_case: ResearchCaseFactory, fake: FakeProvider
 ) -> None:
-    case = await research_case(
-        "research_fast.yaml", settings={"providers": OPENAI.provider_settings(fake)}
-    )
+    spec = OPENAI.spec(fake)
+    offered = {"providers": OPENAI.provider_settings(fake), "models": {spec: spec}}
+    case = await research_case("research_fast.yaml", settings=offered)
     text = (SCENARIOS / "research_fast.yaml").read_text().replace("$WEB", case.web.url)
     model = ReplaysTurns(yaml.safe_load(text)["turns"])
     fake.respond = model
-    spec = OPENAI.spec(fake)
     events = await case.research(
         "Why do honey bee colonies die?",
         mode=re_pb.RESEARCH_MODE_FAST,

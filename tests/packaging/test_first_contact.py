@@ -242,6 +242,8 @@ def the_readme_grpcurl_walkthrough_runs_as_written(demo: Demo) -> None:
         command = demo.as_written(call).replace("grpcurl", grpcurl, 1)
         if "<id>" in command:  # a run of its own, started by the walkthrough's first Automate
             command = command.replace("<id>", ran["run"])
+        if "<session>" in command:  # the session the walkthrough's CreateSession made
+            command = command.replace("<session>", ran["session"])
         if "interactions/<" in command:  # what a waiting run asks: none waits here
             command = re.sub(r"interactions/<\w+>", "interactions/" + "0" * 24, command)
             done = subprocess.run(
@@ -250,6 +252,10 @@ def the_readme_grpcurl_walkthrough_runs_as_written(demo: Demo) -> None:
             assert "Code: NotFound" in done.stderr, (command, done.stderr)  # well-formed, unknown
             continue
         output = demo.shell(command)
+        if "SessionService/CreateSession" in command:
+            found = re.search(r'"name": "sessions/([0-9a-f]+)"', output)
+            assert found is not None, output[:2000]
+            ran["session"] = found.group(1)
         if "RunService/Automate" in command and "run" not in ran:
             found = re.search(r'"run": "runs/([0-9a-f]+)"', output)
             assert found is not None, output[:2000]

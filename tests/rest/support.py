@@ -53,7 +53,7 @@ async def start_rest(
     registry = agents or {run_pb2.RUN_KIND_AUTOMATE: agent, run_pb2.RUN_KIND_RESEARCH: agent}
     server = OutriderServer(settings, registry)
     await server.start()
-    rest = rest_server(settings, server.runs, server.keyring)
+    rest = rest_server(settings, server.runs, server.keyring, server.sessions)
     await rest.start()
     return RestCase(server, rest, agent)
 

@@ -14,8 +14,10 @@ import hypothesis
 import pytest
 import schemathesis
 from hypothesis import HealthCheck
-from starlette.routing import Mount
+from starlette.applications import Starlette
+from starlette.routing import Mount, Route
 
+from outrider.server.rest_edge.body_limits import BodyGuard
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.v1 import params_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.rest.conftest import RestFactory
@@ -58,7 +60,11 @@ def _stateful(base_url: str, grpc_port: int) -> tuple[list[str], Counter[tuple[s
     """Scenarios of linked calls; returns the failures and (operationId, status) counts."""
     failures: list[str] = []
     seen: Counter[tuple[str, int]] = Counter()
-    machine = schemathesis.openapi.from_dict(openapi_document()).as_state_machine()
+    # Sessions stay out of the linked scenarios: they have no links yet, and the live ones a
+    # scenario leaves (each holding a replica's slot until its idle timeout) change what later
+    # scenarios are answered, which hypothesis reads as a flaky strategy. _fuzz covers them.
+    schema = schemathesis.openapi.from_dict(openapi_document())
+    machine = schema.exclude(path_regex="^/v1/sessions").as_state_machine()
     channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
     runs = run_service_pb2_grpc.RunServiceStub(channel)
     asking = run_service_pb2.CreateRunRequest(
@@ -138,8 +144,9 @@ async def test_the_document_is_served_and_names_every_route(make_rest: RestFacto
     paths = served.json()["paths"]
     http_routes = case.rest._server.config.app.routes  # type: ignore[attr-defined]
     # the API alone: not the console nor the A2A agent, mounted beside it
-    (api,) = [r.app for r in http_routes if isinstance(r, Mount) and r.path == ""]
-    routes = {r.path for r in api.routes}
+    (guarded,) = [r.app for r in http_routes if isinstance(r, Mount) and r.path == ""]
+    assert isinstance(guarded, BodyGuard) and isinstance(guarded.app, Starlette)
+    routes = {r.path for r in guarded.app.routes if isinstance(r, Route)}  # behind its guard
     assert routes - {"/openapi.json"} == set(paths)
 
 

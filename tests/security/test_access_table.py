@@ -22,6 +22,7 @@ from outrider.v1 import (
     interaction_service_pb2,
     profile_service_pb2,
     run_service_pb2,
+    session_service_pb2,
 )
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges
@@ -32,6 +33,7 @@ SERVICES = (
     run_service_pb2.DESCRIPTOR.services_by_name["RunService"],
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"],
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"],
+    session_service_pb2.DESCRIPTOR.services_by_name["SessionService"],
     profile_service_pb2.DESCRIPTOR.services_by_name["ProfileService"],
     credential_service_pb2.DESCRIPTOR.services_by_name["CredentialService"],
 )
@@ -49,7 +51,8 @@ def test_every_rpc_is_in_the_table() -> None:
 def test_every_route_is_in_the_table(tmp_path: Path) -> None:
     # The console (mounted at /console) signs people in itself: tests/console covers it.
     settings = settings_for_tests(tmp_path, console=False)
-    app = build_app(None, settings, Keyring(settings))  # type: ignore[arg-type]
+    sessions = object()  # no route is called: the session routes need only be there
+    app = build_app(None, settings, Keyring(settings), sessions)  # type: ignore[arg-type]
     routes = {
         (method, r.path) for r in app.routes for method in r.methods or () if method != "HEAD"
     }  # type: ignore[attr-defined]

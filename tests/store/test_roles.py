@@ -14,6 +14,7 @@ import psycopg
 import pytest
 import pytest_asyncio
 
+from outrider.client.keys import append_key
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2, run_service_pb2, run_service_pb2_grpc
 from tests.store.conftest import ReplicaStarter
@@ -121,6 +122,39 @@ async def test_an_api_replica_without_workers_refuses_starts(
             )
     assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
     assert rich_error(refused.value).reason == "NO_WORKER"
+
+
+async def test_a_start_relayed_to_a_worker_keeps_its_tenants_models(
+    start_replica: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    """The worker reads no key file: the offer of the caller's tenant reaches it in the relay
+    token, and it checks the start against that offer (not its own empty one) again."""
+    scenario = tmp_path / "tiny.yaml"
+    scenario.write_text("turns: []\n")
+    keys = tmp_path / "keys.toml"
+    key = append_key(keys, "ada", "gamma", ["runs.start", "runs.read"])
+    with keys.open("a") as table:
+        table.write(f'\n[tenants.gamma]\nmodels = {{ tiny = "scripted:{scenario}" }}\n')
+    closed = {"OUTRIDER_SCRIPTED_MODEL_DIRS": "", **CLUSTER}  # no scenario folder for callers
+    start_replica(OUTRIDER_ROLE="worker", **closed)
+    api = start_replica(OUTRIDER_ROLE="api", OUTRIDER_KEYS_FILE=str(keys), **closed)
+    bearer = (("authorization", f"Bearer {key}"),)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{api.port}") as channel:
+        runs = run_service_pb2_grpc.RunServiceStub(channel)
+        request = automate_request(steps=1)
+        request.options.model = "tiny"
+        start = run_service_pb2.CreateRunRequest(automate=request.params, options=request.options)
+        created = await runs.CreateRun(start, metadata=bearer)
+        request.options.model = f"scripted:{scenario}"  # not offered to gamma by name
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await runs.CreateRun(
+                run_service_pb2.CreateRunRequest(automate=request.params, options=request.options),
+                metadata=bearer,
+            )
+    assert created.run.options.model == f"scripted:{scenario}"
+    assert rich_error(refused.value).violations == {
+        "options.model": "must name a model this server offers its callers: tiny"
+    }
 
 
 def test_the_api_role_needs_a_shared_store_and_the_cluster_secret(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from pydantic import SecretStr
 
 from outrider.server.agents import production_agents
 from outrider.server.core.runs.agent import AgentRegistry
+from outrider.server.demo import DEMO_DIR
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
 from outrider.server.settings.vault import VaultSettings
@@ -32,6 +33,8 @@ from tests.support.script_agent import ScriptAgent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TEST_VAULT_KEY = "test-key:" + "dGVzdC12YXVsdC1rZXktb2YtMzItYnl0ZXMtLS0tLS0="  # 32 bytes
+# Scenario files the suite names as scripted models, besides the ones written under tmp_path.
+SCENARIO_FOLDERS = (REPO_ROOT / "tests" / "fixtures" / "scenarios", DEMO_DIR / "scenarios")
 
 
 @dataclass

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,6 +29,7 @@ from google.protobuf import json_format
 from outrider.server.core.clock import epoch_ms, now_us
 from outrider.server.core.errors import FailedPrecondition
 from outrider.server.core.runs.agent import Params, RunContext
+from outrider.server.core.runs.session_seats import SessionView
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import browser_control_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re
@@ -50,9 +52,12 @@ class ScriptAgent:
     """Records what it received from the caller so tests can check values reached the agent."""
 
     received_inputs: list[dict[str, str]] = field(default_factory=list)
+    # what runs in a session were told of it (its memory of earlier runs), in order
+    session_views: list[SessionView] = field(default_factory=list)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
-        if options.model == "scripted:missing":
+        scenario = options.model.removeprefix("scripted:")
+        if scenario != options.model and not Path(scenario).is_file():
             raise FailedPrecondition("no such model", reason="MODEL_NOT_CONFIGURED")
 
     async def readiness(self) -> str:
@@ -63,6 +68,8 @@ class ScriptAgent:
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         plan = instructions(ctx)
+        if ctx.session is not None:
+            self.session_views.append(ctx.session)
         if plan.get("visit"):
             async with httpx.AsyncClient(timeout=10) as http:
                 await http.get(str(plan["visit"]))
@@ -144,7 +151,8 @@ class ScriptAgent:
             ref="E9",
             url="http://127.0.0.1/login",
             iteration_id="approve",
-            reason="submitting a form to a host that is not trusted",
+            reason="this site is not one the run trusts",
+            question="Submit the form “Sign in” on 127.0.0.1 — this site is not one the run trusts",
         )
         answer = await ctx.ask_approval(request, standing_key="submit:127.0.0.1")
         self._status(ctx, f"approval {run_event_pb2.ApprovalDecision.Name(answer.decision)}")

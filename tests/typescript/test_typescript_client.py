@@ -48,7 +48,11 @@ def pack(out: Path) -> Path:
     return out / done.stdout.strip().splitlines()[-1]
 
 
-CONSUMERS = (CONSUMER, Path(__file__).with_name("start_retry.ts"))
+CONSUMERS = (
+    CONSUMER,
+    Path(__file__).with_name("start_retry.ts"),
+    Path(__file__).with_name("sessions.ts"),
+)
 
 
 @pytest.fixture(scope="module")
@@ -188,6 +192,25 @@ async def test_a_start_whose_answer_was_lost_is_retried_into_the_same_run(
     assert given[0] == "given" and len(set(given[1:])) == 1, output.decode()
     names = await _run_names(harness)
     assert sorted(names) == sorted({created.split()[1], given[1]})  # two runs in all
+
+
+@pytest.mark.timeout(600)
+async def test_a_session_through_the_typed_client(
+    harness: Harness, tmp_path: Path, consumers: Path
+) -> None:
+    process = await asyncio.create_subprocess_exec(
+        node_ready(),
+        str(consumers / "sessions.js"),
+        f"http://{harness.target}",
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    lines = output.decode().splitlines()
+    assert process.returncode == 0, output.decode()
+    assert lines[0] == "ended 2 runs"
+    assert lines[1].startswith("events sessionStarted run sessionEnded "), lines[1]
 
 
 async def _run_names(harness: Harness) -> list[str]:

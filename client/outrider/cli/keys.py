@@ -7,10 +7,7 @@ from typing import Annotated
 
 import typer
 
-from outrider.client.keys import append_key
-
-SCOPES = ("runs.start", "runs.read", "interactions.answer", "runs.cancel", "admin")
-CALLER_SCOPES = SCOPES[:-1]
+from outrider.client.keys import ADMIN, CALLER_SCOPES, SCOPES, append_key
 
 keys_app = typer.Typer(
     no_args_is_help=True,
@@ -28,7 +25,10 @@ def create(
     ],
     scope: Annotated[
         list[str] | None,
-        typer.Option(help=f"Repeatable; default every caller scope. One of {', '.join(SCOPES)}."),
+        typer.Option(
+            help=f"Repeatable; default every caller scope (all but {ADMIN}). One of "
+            f"{', '.join(SCOPES)}."
+        ),
     ] = None,
     max_concurrent_runs: Annotated[int | None, typer.Option(min=0)] = None,
     starts_per_minute: Annotated[float | None, typer.Option(min=0)] = None,
@@ -38,7 +38,8 @@ def create(
     scopes = list(scope or CALLER_SCOPES)
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown:
-        raise typer.BadParameter(f"unknown scopes {unknown}", param_hint="--scope")
+        known = ", ".join(SCOPES)
+        raise typer.BadParameter(f"unknown scopes {unknown}; known: {known}", param_hint="--scope")
     if file.suffix not in ("", ".toml"):
         raise typer.BadParameter("keys are appended to TOML files only", param_hint="--file")
     limits = {

@@ -1,5 +1,6 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-keys create, profiles, credentials, vault, and mcp (the stdio bridge for MCP clients).
+session start|show|list|end|events, keys create, profiles, credentials, vault, and mcp (the stdio
+bridge for MCP clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -19,10 +20,12 @@ from outrider.cli.argv import hoist_global_options, option_arity
 from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
 from outrider.cli.run import EXIT_OK, Config, Start, Watcher, execute, interactive
+from outrider.cli.sessions import session_app
 from outrider.cli.vault import vault_app
 from outrider.cli.vault_commands import credentials_app, profiles_app
 from outrider.client import Options, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
+from outrider.client.session_service import session_name
 from outrider.client.vault import PROFILE_SAVES
 
 # Plain click help (rich_markup_mode=None): typer's rich panels print a type beside every flag
@@ -40,9 +43,11 @@ runs_app = typer.Typer(
 )
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
+app.add_typer(session_app, name="session")
 app.add_typer(vault_app, name="vault")
 app.add_typer(profiles_app, name="profiles")
 app.add_typer(credentials_app, name="credentials")
+SESSION_HELP = "Run in this session (its name or id, from `outrider session start`)."
 
 
 @app.callback()
@@ -163,6 +168,7 @@ def automate(
             "call) returns the run it started instead of starting another. Default: a new one."
         ),
     ] = None,
+    session: Annotated[str, typer.Option(help=SESSION_HELP)] = "",
     profile: Annotated[str, typer.Option(help="Start from this profile's saved state.")] = "",
     profile_save: Annotated[
         str, typer.Option(help="never, on_success or always: save the state to --profile.")
@@ -190,6 +196,7 @@ def automate(
         model=model,
         omit_prompts=not prompts,
         recipes=recipes,
+        session=session_name(session),
         profile=profile,
         profile_save=profile_save,
         credentials=tuple(credential or ()),
@@ -232,13 +239,15 @@ def research(
             "call) returns the run it started instead of starting another. Default: a new one."
         ),
     ] = None,
+    session: Annotated[str, typer.Option(help=SESSION_HELP)] = "",
 ) -> None:
     """Runs a research agent, shows its phases and renders the cited report."""
     try:
         params = research_params(query, mode=mode)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--mode") from None
-    execute(ctx, _research(ctx.obj, Start(params, Options(model=model), request_id)))
+    options = Options(model=model, session=session_name(session))
+    execute(ctx, _research(ctx.obj, Start(params, options, request_id)))
 
 
 async def _research(config: Config, start: Start) -> int:

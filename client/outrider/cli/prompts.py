@@ -7,8 +7,10 @@ import threading
 from datetime import UTC, datetime
 
 from rich.console import Console
+from rich.markup import escape
 from rich.prompt import Confirm, Prompt
 
+from outrider.client.wording import approval_question, field_name, form_question
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2
 
@@ -35,11 +37,12 @@ def ask_form(
         console.print("[bold red]The page did not accept those values:[/]")
         for field in request.fields:
             if field.ref in errors:
-                console.print(f"  {field.label or field.ref}: {errors[field.ref]}")
+                console.print(f"  {field_name(field)}: {errors[field.ref]}")
         console.print("[bold magenta]Please enter them again.[/]")
     else:
-        what = request.form_description or request.page_title or request.page_url
-        console.print(f"[bold magenta]The agent asks for:[/] {what}  [dim]({request.page_url})[/]")
+        console.print(f"[bold magenta]{escape(form_question(request))}[/]")
+        page = request.page_title or request.page_url
+        console.print(f"  [dim]On the page {escape(page)} ({escape(request.page_url)})[/]")
         console.print("  [dim]Leave a required field empty to decline.[/]")
     values: dict[str, str] = {}
     for field in request.fields:
@@ -53,7 +56,7 @@ def ask_form(
 
 def _ask_field(console: Console, field: ae.FormField, closed: threading.Event | None) -> str | None:
     secret = field.field_type == ae.FORM_FIELD_TYPE_PASSWORD
-    label = (field.label or field.ref) + (" (hidden as you type)" if secret else "")
+    label = field_name(field) + (" (hidden as you type)" if secret else "")
     choices = list(field.options) or None
     while True:
         value = Prompt.ask(f"  {label}", console=console, password=secret, choices=choices)
@@ -72,8 +75,8 @@ def ask_approval(
     closed: threading.Event | None = None,
 ) -> bool:
     console.print(
-        f"[bold magenta]Approval needed:[/] {request.action} {request.ref} on {request.url}"
-        f"\n  why: {request.reason}{_deadline(request)}"
+        f"[bold magenta]Approval needed:[/] {escape(approval_question(request))}"
+        f"\n  [dim]page: {escape(request.url)}[/]{_deadline(request)}"
     )
     allow = Confirm.ask("  Allow it?", console=console, default=False)
     _check(closed)

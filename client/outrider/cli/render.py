@@ -11,10 +11,12 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 
 from outrider.cli.steps import StepLines
 from outrider.client import RPCError, event_name, payload
+from outrider.client.wording import approval_question
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import browser_control_pb2, research_events_pb2, run_event_pb2, run_pb2
 
@@ -91,7 +93,7 @@ class Renderer:
             return str(_AUTOMATE_LINES[name](inner))
         if name == "approval_requested":
             ask = event.approval_requested
-            return f"[magenta]approval needed[/] {ask.action} {ask.url}: {ask.reason}"
+            return f"[magenta]approval needed[/] {escape(approval_question(ask))}"
         if name == "takeover_requested" and event.takeover_requested.reason:
             person = event.takeover_requested
             return (

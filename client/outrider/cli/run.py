@@ -23,6 +23,19 @@ from outrider.v1 import run_event_pb2, run_pb2
 EXIT_OK, EXIT_RUN_FAILED, EXIT_CALL_FAILED = 0, 1, 3
 
 
+def execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
+    """Runs a command's coroutine and exits with its code (3 when the server refused)."""
+    config: Config = ctx.obj
+    try:
+        code = asyncio.run(work)
+    except RPCError as error:
+        config.renderer().error(error)
+        code = EXIT_CALL_FAILED
+    except KeyboardInterrupt:
+        code = 130
+    raise typer.Exit(code)
+
+
 @dataclass(frozen=True)
 class Config:
     target: str
@@ -121,17 +134,3 @@ def terminal_restored() -> Iterator[None]:
         yield
     finally:
         termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
-
-
-def execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
-    """Runs a command's work and exits with its code: a refused call prints the error (3), an
-    interrupt is 130."""
-    config: Config = ctx.obj
-    try:
-        code = asyncio.run(work)
-    except RPCError as error:
-        config.renderer().error(error)
-        code = EXIT_CALL_FAILED
-    except KeyboardInterrupt:
-        code = 130
-    raise typer.Exit(code)

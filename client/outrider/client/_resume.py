@@ -1,4 +1,5 @@
-"""Following a run's events across dropped connections: each event exactly once, in order."""
+"""Following a run's (or a session's) events across dropped connections: each event exactly
+once, in order."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import grpc
 
 from outrider.client._grpc import is_disconnect, translate
 from outrider.client._retry import Restart
-from outrider.v1 import run_event_pb2
+from outrider.v1 import run_event_pb2, session_pb2
 
 Opener = Callable[[str, int], Any]  # (run name, after sequence) -> a server-streaming call
 
@@ -31,24 +32,28 @@ class ResumePolicy:
         return min(delay, self.max_backoff.total_seconds())
 
 
+Streamed = run_event_pb2.RunEvent | session_pb2.SessionEvent
+
+
 @dataclass
 class Cursor:
-    """Where a stream is: the run it watches and the newest sequence delivered."""
+    """Where a stream is: the run (or session) it watches and the newest sequence delivered."""
 
     run: str = ""
     last_sequence: int = 0
 
-    def accept(self, event: run_event_pb2.RunEvent) -> bool:
+    def accept(self, event: Streamed) -> bool:
         """True for an event not delivered yet (resumed streams never repeat one)."""
         if event.sequence <= self.last_sequence:
             return False
-        self.run, self.last_sequence = event.run, event.sequence
+        watched = event.run if isinstance(event, run_event_pb2.RunEvent) else event.session
+        self.run, self.last_sequence = watched, event.sequence
         return True
 
 
 async def follow(
     first: Any, reopen: Opener, policy: ResumePolicy, cursor: Cursor, restart: Restart | None = None
-) -> AsyncIterator[run_event_pb2.RunEvent]:
+) -> AsyncIterator[Any]:
     """Events of `first` (a streaming call of responses with `event` or `heartbeat`), then, after
     a dropped connection, those of `reopen(run, last_sequence)`, until the run's stream ends. A
     start that failed before its run was known is opened again by `restart` (same request id)."""

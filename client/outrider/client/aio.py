@@ -28,6 +28,7 @@ from outrider.client.requests import (
     run_name,
 )
 from outrider.client.session import AsyncInteractiveSession
+from outrider.client.session_service import AsyncSessions
 from outrider.client.tls import Tls
 from outrider.client.vault import AsyncCredentials, AsyncProfiles
 from outrider.v1 import (
@@ -94,6 +95,8 @@ class AsyncClient:
         self._interactions = interaction_service_pb2_grpc.InteractionServiceStub(self._channel)  # type: ignore[no-untyped-call]
         # a browser run's live screen and takeovers
         self.browser = AsyncBrowserControl(self._channel, self._metadata, deadline)
+        # sessions: a browser or a research thread kept between runs
+        self.sessions = AsyncSessions(self._channel, self._metadata, deadline, self._policy)
         # the tenant's profiles and credentials
         self.profiles = AsyncProfiles(self._channel, self._metadata, deadline)
         self.credentials = AsyncCredentials(self._channel, self._metadata, deadline)

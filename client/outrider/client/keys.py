@@ -12,6 +12,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 KEY_PREFIX = "ork_"
+# The server's scopes (outrider.server.core.principals.Scope), in its order. The client package
+# cannot import the server: tests/security/test_scope_table.py pins this copy to the server's.
+SCOPES = (
+    "runs.start",
+    "runs.read",
+    "interactions.answer",
+    "runs.cancel",
+    "runs.delete",
+    "browser.control",
+    "admin",
+)
+ADMIN = "admin"
+CALLER_SCOPES = tuple(scope for scope in SCOPES if scope != ADMIN)  # what a caller key gets
 
 
 def new_key() -> str:

@@ -40,6 +40,7 @@ class Options:
     omit_prompts: bool = False  # ai:generation events without the prompt bodies
     recipes: str = ""  # "record" or "replay" (browser runs, servers with OUTRIDER_RECIPES)
     refuse_held_actions: bool = False  # a caller that cannot answer approvals: refuse at once
+    session: str = ""  # "sessions/{id}": run in that session (see AsyncClient.sessions)
     profile: str = ""  # "profiles/{id}" (or the id): start from its saved browser state
     profile_save: str = ""  # "never", "on_success" or "always": write the state back to it
     credentials: tuple[str, ...] = field(default=())  # "credentials/{id}" the run may fill
@@ -54,6 +55,7 @@ class Options:
             omit_prompts=self.omit_prompts,
             recipes=RECIPE_MODES[self.recipes],
             refuse_held_actions=self.refuse_held_actions,
+            session=self.session,
             profile=profile_name(self.profile) if self.profile else "",
             profile_save=PROFILE_SAVES[self.profile_save],
             credentials=[credential_name(c) for c in self.credentials],

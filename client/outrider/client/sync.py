@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from outrider.client.aio import AsyncClient, Page, Params
 from outrider.client.requests import Options
 from outrider.client.session import Answer, AsyncInteractiveSession
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2, run_service_pb2
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2, run_service_pb2, session_pb2
 
 T = TypeVar("T")
 
@@ -196,3 +196,21 @@ class Client:
 
     def get_interaction(self, interaction: str, **kwargs: Any) -> interaction_pb2.Interaction:
         return self._loop.run(self._async.get_interaction(interaction, **kwargs))
+
+    # sessions (AsyncClient.sessions)
+
+    def create_session(self, kind: str = "automate", **kwargs: Any) -> session_pb2.Session:
+        return self._loop.run(self._async.sessions.create(kind, **kwargs))
+
+    def get_session(self, session: str) -> session_pb2.Session:
+        return self._loop.run(self._async.sessions.get(session))
+
+    def list_sessions(self, **kwargs: Any) -> tuple[list[session_pb2.Session], str]:
+        return self._loop.run(self._async.sessions.list(**kwargs))
+
+    def end_session(self, session: str, **kwargs: Any) -> session_pb2.Session:
+        return self._loop.run(self._async.sessions.end(session, **kwargs))
+
+    def session_events(self, session: str, *, after: int = 0) -> Iterator[session_pb2.SessionEvent]:
+        events = self._loop.call(lambda: self._async.sessions.events(session, after=after))
+        return self._loop.iterate(events)

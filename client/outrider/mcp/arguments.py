@@ -6,6 +6,7 @@ domains) is the server's validation, whose violations come back named by argumen
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from outrider.client.requests import research_mode, run_name
+from outrider.client.session_service import session_name
 from outrider.mcp.backend import Params
 from outrider.mcp.errors import Refused
 from outrider.mcp.tools import KINDS, STATES
@@ -35,12 +37,17 @@ PROFILE_SAVE_VALUES = {
 }
 STATE_VALUES = {name: run_pb2.RunState.Value(f"RUN_STATE_{name.upper()}") for name in STATES}
 KIND_VALUES = {name: run_pb2.RunKind.Value(f"RUN_KIND_{name.upper()}") for name in KINDS}
+# AIP-155's request ids, as gRPC takes them (the stdio bridge starts runs over gRPC)
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Start:
+    """`request_id`: the caller's idempotency key ("" for none), a UUID in lower case."""
+
     params: Params
     options: params_pb2.RunOptions
+    request_id: str = ""
 
 
 class _Args:
@@ -96,6 +103,14 @@ class _Args:
     def mapping(self, key: str) -> Mapping[str, Any]:
         return self._get(key, dict, "an object") or {}
 
+    def request_id(self) -> str:
+        value = self.text("request_id")
+        if value and not _UUID.fullmatch(value):
+            self.violations[self.at + "request_id"] = (
+                "must be a UUID such as 3f2b8c1e-5d4a-4e7b-9c0d-2a6f8e1b7c3d"
+            )
+        return value.lower()
+
     def check(self) -> None:
         if self.violations:
             raise Refused(
@@ -106,7 +121,9 @@ class _Args:
 def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
     """`interactive`: the client can answer questions; otherwise the agent asks none and
     actions that would need an approval are refused at once."""
-    args = _Args(given, frozenset({"task", "url", "data", "guardrails", "options"}))
+    keys = {"task", "url", "data", "guardrails", "session", "options", "request_id"}
+    args = _Args(given, frozenset(keys))
+    request_id = args.request_id()
     params = params_pb2.AutomateParams(
         task=args.text("task", required=True),
         url=args.text("url"),
@@ -124,20 +141,31 @@ def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
     run_options.blocked_domains.extend(options.texts("blocked_domains"))
     _vault_options(options, run_options)
     run_options.refuse_held_actions = not interactive
+    run_options.session = session_name(args.text("session"))
     _check_all(args, options)
     if data:
         params.data.CopyFrom(_struct(data))
-    return Start(params, run_options)
+    return Start(params, run_options, request_id)
 
 
 def research_start(given: Mapping[str, Any] | None) -> Start:
-    args = _Args(given, frozenset({"query", "mode", "options"}))
+    args = _Args(given, frozenset({"query", "mode", "session", "options", "request_id"}))
+    request_id = args.request_id()
     query = args.text("query", required=True)
     mode = args.choice("mode", ("fast", "balanced", "deep", "max", "ultra")) or "fast"
     options = _Args(args.mapping("options"), _RUN_OPTION_KEYS, "options.")
     run_options = _run_options(options)
+    run_options.session = session_name(args.text("session"))
     _check_all(args, options)
-    return Start(params_pb2.ResearchParams(query=query, mode=research_mode(mode)), run_options)
+    params = params_pb2.ResearchParams(query=query, mode=research_mode(mode))
+    return Start(params, run_options, request_id)
+
+
+def keeps_running(given: Mapping[str, Any] | None) -> bool:
+    """Whether a start's arguments ask that its run never end with the call (an explicit
+    `options.cancel_on_disconnect: false`): then not even notifications/cancelled cancels it."""
+    options = (given or {}).get("options")
+    return isinstance(options, Mapping) and options.get("cancel_on_disconnect") is False
 
 
 def run_of(given: Mapping[str, Any] | None, *extra: str) -> tuple[str, _Args]:
@@ -180,9 +208,39 @@ def artifact_arg(given: Mapping[str, Any] | None) -> str:
     return name
 
 
+@dataclass(frozen=True)
+class NewSession:
+    kind: int
+    start_url: str
+    idle_timeout: int | None  # seconds
+    max_life: int | None
+
+
+def start_session_args(given: Mapping[str, Any] | None) -> NewSession:
+    keys = frozenset({"kind", "start_url", "idle_timeout_seconds", "max_life_seconds"})
+    args = _Args(given, keys)
+    kind = args.choice("kind", KIND_VALUES) or "automate"
+    start_url = args.text("start_url")
+    idle = args.integer("idle_timeout_seconds", 1, 2**31 - 1)
+    life = args.integer("max_life_seconds", 1, 2**31 - 1)
+    args.check()
+    return NewSession(KIND_VALUES[kind], start_url, idle, life)
+
+
+def end_session_args(given: Mapping[str, Any] | None) -> tuple[str, str]:
+    args = _Args(given, frozenset({"session", "reason"}))
+    session = args.text("session", required=True)
+    reason = args.text("reason")
+    args.check()
+    return session_name(session), reason
+
+
 def argument_path(field: str) -> str:
     """The tool argument a server-side violation names (the contract's field path): parameters
-    that the tools take as options move under "options."."""
+    that the tools take as options move under "options.", the session is an argument of its
+    own."""
+    if field == "options.session":
+        return "session"
     field = field.removeprefix("params.").removeprefix("automate.").removeprefix("research.")
     if field.startswith(("trusted_hostnames", "max_iterations")):
         return f"options.{field}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcp import types
+from outrider.client.wording import field_name, listed
 from outrider.mcp.backend import Backend
 from outrider.mcp.errors import Refused
 from outrider.mcp.peer import Abilities, ElicitParams
@@ -30,13 +31,18 @@ from outrider.mcp.questions import (
 
 log = logging.getLogger(__name__)
 StepKind = Literal["approval", "form", "url"]
+DECLINED_KEPT = (
+    "The person declined to open the answer page for the secret fields. The answers they gave "
+    "in the form went to the agent, which was told which fields were declined."
+)
+DECLINED_PAGE = "The person declined to open the answer page: the agent was told they declined."
 
 
 @dataclass(frozen=True)
 class Step:
     """One elicitation: `key` names it in input requests and answers; a form step keeps the
     refs it asked and the answer page's message for what it left (`then`, or `then_all` when the
-    part cannot be held)."""
+    part cannot be held); the answer page's step, whether the form's answers are held."""
 
     interaction: str
     kind: StepKind
@@ -44,6 +50,7 @@ class Step:
     refs: tuple[str, ...] = ()
     then: str = ""
     then_all: str = ""
+    held: bool = False
 
     @property
     def key(self) -> str:
@@ -57,6 +64,7 @@ class Step:
             "refs": list(self.refs),
             "then": self.then,
             "then_all": self.then_all,
+            "held": self.held,
         }
 
     @classmethod
@@ -67,6 +75,7 @@ class Step:
             refs=tuple(saved.get("refs", ())),
             then=str(saved.get("then", "")),
             then_all=str(saved.get("then_all", "")),
+            held=bool(saved.get("held", False)),
         )
 
 
@@ -85,7 +94,7 @@ class Questioner:
         form = question.form
         plain, secret = split(form)
         if secret and not self.abilities.url:
-            labels = ", ".join(f.label or f.ref for f in secret)
+            labels = listed(field_name(f) for f in secret)
             await self._decline(
                 question.interaction,
                 f"The agent asked for {labels}; a secret is never asked through the client, and "
@@ -120,7 +129,10 @@ class Questioner:
             await self.backend.decide_approval(step.interaction, approve, always, reason)
             return None
         if result.action != "accept":
+            # a decline keeps the answers given in the form (the server holds them)
             await self.backend.submit_input(step.interaction, {}, decline=True)
+            if step.kind == "url":
+                self.notes.append(DECLINED_KEPT if step.held else DECLINED_PAGE)
             return None
         if step.kind == "url":  # the page answers; the run's events tell when
             return None
@@ -129,9 +141,9 @@ class Questioner:
             await self.backend.submit_input(step.interaction, values, decline=False)
             return None
         held = bool(values) and await self.backend.hold_input(step.interaction, values)
-        return await self._page(step.interaction, step.then if held else step.then_all)
+        return await self._page(step.interaction, step.then if held else step.then_all, held)
 
-    async def _page(self, interaction: str, message: str) -> Step | None:
+    async def _page(self, interaction: str, message: str, held: bool = False) -> Step | None:
         """The step sending the user to the answer page; without one the question is declined."""
         try:
             url = await self.backend.answer_url(interaction)
@@ -139,7 +151,7 @@ class Questioner:
             await self._decline(interaction, f"{message} But: {refused.describe()}")
             return None
         elicitation_id = interaction.removeprefix("interactions/") if self.abilities.push else None
-        return Step(interaction, "url", url_params(message, url, elicitation_id))
+        return Step(interaction, "url", url_params(message, url, elicitation_id), held=held)
 
     async def decline_unasked(self, interaction: str, why: str) -> None:
         await self._decline(interaction, why)

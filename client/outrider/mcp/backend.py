@@ -1,4 +1,5 @@
-"""What the MCP server needs of Outrider: start, follow, read, cancel and answer runs.
+"""What the MCP server needs of Outrider: start, follow, read, cancel and answer runs; start and
+end sessions.
 
 Implemented over the core in the server process (outrider.server.mcp_edge.backend) and over
 gRPC for the stdio bridge (grpc_backend.py). Names are resource names ("runs/{id}",
@@ -12,7 +13,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
-from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
+from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2, session_pb2
 
 Params = params_pb2.AutomateParams | params_pb2.ResearchParams
 
@@ -33,8 +34,11 @@ class Backend(Protocol):
         it closes its store, as for an open event stream."""
         ...
 
-    async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
-        """Starts a run; violations name tool arguments ("task", "options.model")."""
+    async def start(
+        self, params: Params, options: params_pb2.RunOptions, request_id: str
+    ) -> run_pb2.Run:
+        """Starts a run; violations name tool arguments ("task", "options.model"). With a
+        request id (a UUID), a start repeating an earlier one returns that run."""
         ...
 
     def follow(self, run: str, after: int) -> AsyncGenerator[run_event_pb2.RunEvent, None]:
@@ -75,3 +79,11 @@ class Backend(Protocol):
     async def answer_url(self, interaction: str) -> str:
         """The one-time answer page of a pending interaction (Refused when none is served)."""
         ...
+
+    async def create_session(
+        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+    ) -> session_pb2.Session:
+        """A new session (timeouts in seconds; None: the server's defaults)."""
+        ...
+
+    async def end_session(self, session: str, reason: str) -> session_pb2.Session: ...

@@ -6,13 +6,14 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from datetime import timedelta
 
 from outrider.client import AsyncClient, InvalidArgumentError, Options, RPCError
 from outrider.client.vault import PROFILE_SAVES
 from outrider.mcp.arguments import argument_path
 from outrider.mcp.backend import Artifact, Params
 from outrider.mcp.errors import Refused
-from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
+from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2, session_pb2
 
 NO_ANSWER_PAGE = (
     "the server gave no one-time answer page for this question (it serves no console, or this "
@@ -40,7 +41,9 @@ class GrpcBackend:
     def holding(self) -> AbstractContextManager[None]:
         return contextlib.nullcontext()  # the server's streams and calls are its own business
 
-    async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
+    async def start(
+        self, params: Params, options: params_pb2.RunOptions, request_id: str
+    ) -> run_pb2.Run:
         chosen = Options(
             cancel_on_disconnect=options.cancel_on_disconnect,
             model=options.model,
@@ -48,12 +51,16 @@ class GrpcBackend:
             blocked_domains=tuple(options.blocked_domains),
             omit_prompts=options.omit_prompts,
             refuse_held_actions=options.refuse_held_actions,
+            session=options.session,
             profile=options.profile,
             profile_save={v: k for k, v in PROFILE_SAVES.items()}[options.profile_save],
             credentials=tuple(options.credentials),
         )
         with _translated():
-            return await self._client.create_run(params, options=chosen)
+            # without one, the client library makes a request id of its own for its retries
+            return await self._client.create_run(
+                params, options=chosen, request_id=request_id or None
+            )
 
     async def follow(self, run: str, after: int) -> AsyncGenerator[run_event_pb2.RunEvent, None]:
         with _translated():
@@ -122,3 +129,28 @@ class GrpcBackend:
                 "ANSWER_LINK_NOT_ABSOLUTE",
             )
         return url
+
+    async def create_session(
+        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+    ) -> session_pb2.Session:
+        with _translated():
+            return await self._client.sessions.create(
+                _KIND_NAMES[kind],
+                start_url=start_url,
+                idle_timeout=_seconds(idle_timeout),
+                max_life=_seconds(max_life),
+            )
+
+    async def end_session(self, session: str, reason: str) -> session_pb2.Session:
+        with _translated():
+            return await self._client.sessions.end(session, reason=reason)
+
+
+_KIND_NAMES: dict[int, str] = {
+    run_pb2.RUN_KIND_AUTOMATE: "automate",
+    run_pb2.RUN_KIND_RESEARCH: "research",
+}
+
+
+def _seconds(value: int | None) -> timedelta | None:
+    return None if value is None else timedelta(seconds=value)

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from outrider.client.events import event_name, payload
+from outrider.client.wording import approval_question, field_name
 from outrider.v1 import run_event_pb2
 
 RunEvent = run_event_pb2.RunEvent
@@ -70,12 +71,12 @@ def _failed_action(inner: Any) -> str | None:
 
 
 def _asked_form(inner: Any) -> str:
-    labels = ", ".join(f.label or f.ref for f in inner.fields)
+    labels = ", ".join(field_name(f) for f in inner.fields)
     return f"Waiting for form data: {labels}"
 
 
 def _asked_approval(inner: Any) -> str:
-    return f"Waiting for approval to {inner.action} on {_host(inner.url)}"
+    return f"Waiting for approval: {approval_question(inner)}"
 
 
 def _resolved(inner: Any) -> str | None:

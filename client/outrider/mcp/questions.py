@@ -12,10 +12,15 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from mcp import types
 from outrider.client.events import form_request
+from outrider.client.wording import (
+    approval_question,
+    approve_always_label,
+    field_name,
+    form_question,
+)
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2, run_event_pb2
 
@@ -89,17 +94,11 @@ def split(form: FormRequest) -> tuple[list[ae.FormField], list[ae.FormField]]:
     return plain, [f for f in form.fields if is_secret(f)]
 
 
-def host(url: str) -> str:
-    return urlsplit(url).hostname or url or "the page"
-
-
 # form-data requests
 
 
 def form_params(form: FormRequest, fields: list[ae.FormField]) -> types.ElicitRequestFormParams:
-    labels = ", ".join(f.label or f.ref for f in fields)
-    what = form.form_description or "A form"
-    message = f"{what} on {host(form.page_url)} needs: {labels}."
+    message = form_question(form, fields)
     schema = {
         "type": "object",
         "properties": {f.ref: _field_schema(f) for f in fields},
@@ -112,7 +111,7 @@ def _field_schema(field: ae.FormField) -> dict[str, Any]:
     schema: dict[str, Any] = dict(_TYPES.get(field.field_type, {"type": "string"}))
     if field.options and schema["type"] == "string":
         schema["enum"] = list(field.options)
-    schema["title"] = field.label or field.ref
+    schema["title"] = field_name(field)
     if field.description:
         schema["description"] = field.description
     if field.HasField("current_value") and field.current_value:
@@ -150,11 +149,9 @@ def form_values(result: types.ElicitResult, asked: Collection[str]) -> dict[str,
 
 
 def url_message(form: FormRequest, fields: list[ae.FormField]) -> str:
-    labels = ", ".join(f.label or f.ref for f in fields)
     return (
-        f"{form.form_description or 'A form'} on {host(form.page_url)} needs: {labels}. "
-        "Enter it on Outrider's one-time answer page: it goes from your browser to the agent, "
-        "never through this assistant."
+        f"{form_question(form, fields)} Enter it on Outrider's one-time answer page: it goes "
+        "from your browser to the agent, never through this assistant."
     )
 
 
@@ -167,12 +164,10 @@ def url_params(message: str, url: str, elicitation_id: str | None) -> types.Elic
 
 def approval_params(request: ApprovalRequest, titled: bool) -> types.ElicitRequestFormParams:
     """`titled`: the client takes enums with titles (oneOf/const, 2025-11-25 and later)."""
-    where = host(request.url)
-    target = f" {request.ref}" if request.ref else ""
-    message = f"The agent wants to {request.action}{target} on {where}. {request.reason}".strip()
+    message = f"{approval_question(request)}. Allow it?"
     choices = [
         (APPROVE_ONCE, "Approve once"),
-        (APPROVE_ALWAYS, f"Approve for the rest of this run on {where}"),
+        (APPROVE_ALWAYS, approve_always_label(request)),
         (REJECT, "Reject"),
     ]
     decision: dict[str, Any] = {"type": "string", "title": "Decision"}

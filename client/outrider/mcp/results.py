@@ -7,13 +7,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp import types
+from outrider.client.wording import approval_question, form_question, host
 from outrider.mcp.errors import Refused
-from outrider.mcp.questions import Question, host
+from outrider.mcp.questions import Question
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import research_events_pb2 as rv
-from outrider.v1 import run_event_pb2, run_pb2
+from outrider.v1 import run_event_pb2, run_pb2, session_pb2
 
 _TASK_CHARS = 200
+PICK_UP = (
+    "if this call ends early (a client's timeout), the run goes on: get_run with wait=true "
+    "picks it up"
+)
+GOES_ON = (
+    "The run goes on: get_run with wait=true follows it to its end and asks its questions; "
+    "cancel_run stops it."
+)
 
 
 @dataclass
@@ -55,8 +64,11 @@ def run_result(
         "kind": kind_name(run.kind),
         "state": state_name(run.state),
     }
-    if run.HasField("outcome"):
+    ended = run.HasField("outcome")
+    if ended:
         content |= _outcome(run, seen)
+    else:
+        notes = [*notes, GOES_ON]
     if pending:
         content["pending_questions"] = [_pending(q) for q in pending]
     if seen.screenshots:
@@ -65,7 +77,9 @@ def run_result(
         content["notes"] = list(notes)
     blocks: list[types.ContentBlock] = [types.TextContent(text=_text(content))]
     blocks += [_link(source) for source in content.get("sources", [])]
-    return types.CallToolResult(content=blocks, structured_content=content)
+    # a failed or cancelled run is an error the host's model sees without reading `state`
+    failed = ended and not run.outcome.success
+    return types.CallToolResult(content=blocks, structured_content=content, is_error=failed)
 
 
 def _outcome(run: run_pb2.Run, seen: Seen) -> dict[str, Any]:
@@ -97,12 +111,10 @@ def _citation(page: rv.CitedPage) -> dict[str, Any]:
 
 def _pending(question: Question) -> dict[str, str]:
     if question.approval is not None:
-        summary = f"approve {question.approval.action} on {host(question.approval.url)}"
-        kind = "approval"
+        summary, kind = approval_question(question.approval), "approval"
     else:
         assert question.form is not None
-        summary = "form data: " + ", ".join(f.label or f.ref for f in question.form.fields)
-        kind = "form_data"
+        summary, kind = form_question(question.form), "form_data"
     return {"interaction": question.interaction, "kind": kind, "summary": summary}
 
 
@@ -153,6 +165,27 @@ def _summary(run: run_pb2.Run) -> dict[str, Any]:
     if run.HasField("outcome"):
         summary["success"] = run.outcome.success
     return summary
+
+
+def session_result(session: session_pb2.Session) -> types.CallToolResult:
+    state = session_pb2.SessionState.Name(session.state).removeprefix("SESSION_STATE_").lower()
+    shown: dict[str, Any] = {
+        "session": session.name,
+        "kind": kind_name(session.kind),
+        "state": state,
+        "current_url": session.current_url,
+        "run_count": session.run_count,
+        "expire_time": session.expire_time.ToJsonString(),
+    }
+    if session.end_reason:
+        shown["end_reason"] = session_pb2.SessionEndReason.Name(session.end_reason).replace(
+            "SESSION_END_REASON_", "SESSION_"
+        )
+    where = f" on {session.current_url}" if session.current_url else ""
+    text = f"{session.name} ({shown['kind']}) is {state}{where}."
+    if state != "ended":
+        text += f' Pass session="{session.name}" to run in it.'
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=shown)
 
 
 def refusal(error: Refused) -> types.CallToolResult:

@@ -16,6 +16,8 @@ GET_RUN: Final = "get_run"
 LIST_RUNS: Final = "list_runs"
 CANCEL_RUN: Final = "cancel_run"
 READ_ARTIFACT: Final = "read_artifact"
+START_SESSION: Final = "start_session"
+END_SESSION: Final = "end_session"
 
 STATES: Final = (
     "queued",
@@ -36,13 +38,29 @@ _RUN_ARG: Final = {
     "description": 'The run: its resource name "runs/<id>" (as results name it) or the bare id.',
 }
 
+_SESSION_ARG: Final = {
+    "type": "string",
+    "description": 'Run in this session ("sessions/<id>", from start_session): a browser run '
+    "starts on the session's page with its cookies and knows the session's earlier runs; a "
+    "research run knows the earlier reports and reuses the pages they read.",
+}
+
 _RUN_OPTIONS: Final[dict[str, Any]] = {
     "model": {"type": "string", "description": 'Model for this run, "provider:name".'},
     "cancel_on_disconnect": {
         "type": "boolean",
-        "description": "Cancel the run when this call is abandoned (the client disconnects). "
-        "By default the run goes on and get_run finds it.",
+        "description": "true: cancel the run when this call is abandoned (the client "
+        "disconnects or its request times out). false: the run never ends with this call, not "
+        "even when the client cancels it. Unset: the run goes on unless the client cancels the "
+        "call for a reason other than a timeout; get_run finds it.",
     },
+}
+_REQUEST_ID: Final = {
+    "type": "string",
+    "format": "uuid",
+    "description": "Makes the start idempotent: a call repeated with the same request_id and "
+    "the same arguments (a retry after a timeout or a lost connection) follows the run the "
+    "first one started instead of starting another.",
 }
 _AUTOMATE_OPTIONS: Final[dict[str, Any]] = _RUN_OPTIONS | {
     "max_iterations": {"type": "integer", "minimum": 1, "maximum": 500},
@@ -82,6 +100,8 @@ _AUTOMATE_INPUT: Final[dict[str, Any]] = {
             "reach the model only as placeholders.",
         },
         "guardrails": {"type": "string", "description": "Rules the agent must keep to."},
+        "session": _SESSION_ARG,
+        "request_id": _REQUEST_ID,
         "options": {
             "type": "object",
             "properties": _AUTOMATE_OPTIONS,
@@ -101,6 +121,8 @@ _RESEARCH_INPUT: Final[dict[str, Any]] = {
             "enum": list(MODES),
             "description": "Depth and budget: fast (default), balanced, deep, max, ultra.",
         },
+        "session": _SESSION_ARG,
+        "request_id": _REQUEST_ID,
         "options": {"type": "object", "properties": _RUN_OPTIONS, "additionalProperties": False},
     },
     "required": ["query"],
@@ -178,6 +200,35 @@ ARTIFACT: Final[dict[str, Any]] = {
     "type": "object",
     "properties": {"artifact": _TEXT, "content_type": _TEXT, "size": {"type": "integer"}},
     "required": ["artifact", "content_type", "size"],
+}
+
+
+SESSION_RESULT: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "session": {"type": "string", "description": 'Resource name, "sessions/<id>".'},
+        "kind": {"type": "string", "enum": list(KINDS)},
+        "state": {"type": "string", "enum": ["idle", "running", "controlled", "ended"]},
+        "current_url": _TEXT,
+        "run_count": {"type": "integer"},
+        "expire_time": _TEXT,
+        "end_reason": _TEXT,
+    },
+    "required": ["session", "kind", "state"],
+}
+_START_SESSION_INPUT: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "kind": {
+            "type": "string",
+            "enum": list(KINDS),
+            "description": "automate (a live browser, the default) or research.",
+        },
+        "start_url": {"type": "string", "format": "uri", "description": "The browser's page."},
+        "idle_timeout_seconds": {"type": "integer", "minimum": 1},
+        "max_life_seconds": {"type": "integer", "minimum": 1},
+    },
+    "additionalProperties": False,
 }
 
 
@@ -264,6 +315,31 @@ TOOLS: Final[tuple[types.Tool, ...]] = (
         "Cancel a run",
         "Cancels a run (harmless when it already ended) and returns how it ended.",
         (_run_only({"reason": {"type": "string", "maxLength": 1000}}), RUN_RESULT),
+        types.ToolAnnotations(destructive_hint=True, idempotent_hint=True, open_world_hint=False),
+    ),
+    _tool(
+        START_SESSION,
+        "Start a session",
+        "Keeps a browser (or a research thread) open between runs: pass the returned session to "
+        "automate or research, and each run starts where the last one left it (same page, "
+        "cookies, logged-in state) and knows what the earlier ones did. One run at a time. It "
+        "ends after its idle timeout, its maximum life, or end_session.",
+        (_START_SESSION_INPUT, SESSION_RESULT),
+        types.ToolAnnotations(open_world_hint=True),
+    ),
+    _tool(
+        END_SESSION,
+        "End a session",
+        "Ends a session (its active run is cancelled first) and closes its browser.",
+        (
+            {
+                "type": "object",
+                "properties": {"session": _TEXT, "reason": {"type": "string", "maxLength": 1000}},
+                "required": ["session"],
+                "additionalProperties": False,
+            },
+            SESSION_RESULT,
+        ),
         types.ToolAnnotations(destructive_hint=True, idempotent_hint=True, open_world_hint=False),
     ),
     _tool(

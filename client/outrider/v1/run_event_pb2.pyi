@@ -113,7 +113,7 @@ class Heartbeat(_message.Message):
     def __init__(self, time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ...) -> None: ...
 
 class ApprovalRequested(_message.Message):
-    __slots__ = ("approval_id", "iteration_id", "action", "ref", "url", "reason", "details", "expire_time", "answer_url")
+    __slots__ = ("approval_id", "iteration_id", "action", "ref", "url", "reason", "details", "expire_time", "answer_url", "question")
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     ITERATION_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -123,6 +123,7 @@ class ApprovalRequested(_message.Message):
     DETAILS_FIELD_NUMBER: _ClassVar[int]
     EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
     ANSWER_URL_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
     approval_id: str
     iteration_id: str
     action: str
@@ -132,7 +133,8 @@ class ApprovalRequested(_message.Message):
     details: _struct_pb2.Struct
     expire_time: _timestamp_pb2.Timestamp
     answer_url: str
-    def __init__(self, approval_id: _Optional[str] = ..., iteration_id: _Optional[str] = ..., action: _Optional[str] = ..., ref: _Optional[str] = ..., url: _Optional[str] = ..., reason: _Optional[str] = ..., details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., answer_url: _Optional[str] = ...) -> None: ...
+    question: str
+    def __init__(self, approval_id: _Optional[str] = ..., iteration_id: _Optional[str] = ..., action: _Optional[str] = ..., ref: _Optional[str] = ..., url: _Optional[str] = ..., reason: _Optional[str] = ..., details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., answer_url: _Optional[str] = ..., question: _Optional[str] = ...) -> None: ...
 
 class ApprovalResolved(_message.Message):
     __slots__ = ("approval_id", "decision", "scope", "reason", "source", "resolved_by")

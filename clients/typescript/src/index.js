@@ -8,6 +8,7 @@ import { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 import { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
+import { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 import {
   defaultStartRetry,
   idempotentStarts,
@@ -20,6 +21,7 @@ export { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
 export { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
+export { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 export { defaultStartRetry } from "./starts.js";
 
 /** Clients of the services on one HTTP/2 connection to `baseUrl` (e.g. "http://localhost:50051").
@@ -47,6 +49,7 @@ export function createOutriderClient({
     runs: createClient(RunService, transport),
     interactions: createClient(InteractionService, transport),
     browser: createClient(BrowserControlService, transport),
+    sessions: createClient(SessionService, transport),
     profiles: createClient(ProfileService, transport),
     credentials: createClient(CredentialService, transport),
     startRetry: startRetry || null,

@@ -23,8 +23,8 @@ from outrider.server.telemetry.logs import configure_logging
 
 NOT_READY = (
     "outrider: not ready: grpc.health says NOT_SERVING for outrider.v1.RunService and /healthz "
-    "answers 503 until this is fixed (health, listing and the rest work; a run that names its "
-    "own model in options.model may still start)."
+    "answers 503 until this is fixed (health, listing and the rest work; a run that names a "
+    "model of OUTRIDER_MODELS in options.model may still start)."
 )
 TRY_THE_DEMO = (
     "outrider: to try everything without a model API key, run `outrider demo` (or `outrider "

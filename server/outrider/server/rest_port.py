@@ -12,6 +12,8 @@ Each edge is its own application with its own middleware, and never sees another
 Around them all, once: observation (a span, metrics and an access-log line per request, an
 answer link's token left out) and, while authentication is off, the DNS-rebinding guard
 (security/hosts.py: 403 HOST_NOT_ALLOWED for a Host that is not one of this server's names).
+In front of each, its body guard (rest_edge/body_limits.py): the edge's size limit and error
+shape, the port's read timeout, and bodies cut with 503 as the server stops.
 
 Adding an edge: give `edges_beside_the_api` a `MountedEdge` whose routes (a Mount of the edge's
 own app under its prefix, or Routes to it for exact paths) are tried before the API, which
@@ -41,14 +43,23 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from outrider.server.a2a_edge.app import build_a2a
+from outrider.server.a2a_edge.auth import MAX_BODY_BYTES as MAX_A2A_BODY
+from outrider.server.a2a_edge.auth import body_refusal as a2a_body_refusal
 from outrider.server.console_edge.app import build_console
+from outrider.server.console_edge.live_view import MAX_INPUT_BYTES
 from outrider.server.core.interactions.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
+from outrider.server.mcp_edge.app import MAX_BODY_BYTES as MAX_MCP_BODY
 from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
 from outrider.server.mcp_edge.app import McpEdge
+from outrider.server.mcp_edge.guard import body_refusal as mcp_body_refusal
 from outrider.server.rest_edge.app import build_app as build_api
 from outrider.server.rest_edge.app import http_error
+from outrider.server.rest_edge.bodies import MAX_BODY_BYTES as MAX_API_BODY
+from outrider.server.rest_edge.body_limits import BodyLimits
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
+from outrider.server.rest_edge.errors import body_refusal
 from outrider.server.rest_edge.observe import ObservingMiddleware
 from outrider.server.rest_edge.server import RestServer
 from outrider.server.security.authn import Keyring
@@ -70,16 +81,20 @@ class MountedEdge:
     stopping: Stopping | None = None
 
 
-def rest_server(settings: Settings, runs: RunManager, keyring: Keyring) -> RestServer:
-    """The REST port's server with every edge the settings ask for."""
-    edges = edges_beside_the_api(runs, settings, keyring)
-    app = composed(build_api(runs, settings, keyring), edges, settings, keyring)
-    return RestServer(settings, app, [edge.stopping for edge in edges if edge.stopping])
-
-
-def rest_port_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
-    api = build_api(runs, settings, keyring)
-    return composed(api, edges_beside_the_api(runs, settings, keyring), settings, keyring)
+def rest_server(
+    settings: Settings,
+    runs: RunManager,
+    keyring: Keyring,
+    sessions: SessionManager | None = None,
+) -> RestServer:
+    """The REST port's server with every edge the settings ask for (`sessions`: the session
+    routes and tools too); request bodies stop arriving first when it stops."""
+    bodies = BodyLimits(settings.body_read_timeout)
+    edges = edges_beside_the_api(runs, settings, keyring, bodies, sessions)
+    api = bodies.guard(build_api(runs, settings, keyring, sessions), MAX_API_BODY, body_refusal)
+    app = composed(api, edges, settings, keyring)
+    stopping = [bodies.stop, *(edge.stopping for edge in edges if edge.stopping)]
+    return RestServer(settings, app, stopping)
 
 
 def composed(
@@ -102,25 +117,39 @@ def composed(
 
 
 def edges_beside_the_api(
-    runs: RunManager, settings: Settings, keyring: Keyring
+    runs: RunManager,
+    settings: Settings,
+    keyring: Keyring,
+    bodies: BodyLimits,
+    sessions: SessionManager | None = None,
 ) -> list[MountedEdge]:
+    """Each edge behind its body guard: its limit, its error shape."""
     edges: list[MountedEdge] = []
     if settings.console:
-        console = build_console(runs, settings, keyring)
+        pages = build_console(runs, settings, keyring)
+        console = bodies.guard(pages, MAX_INPUT_BYTES, body_refusal)
         to_root = Route(CONSOLE_PATH, _to_console_root, methods=["GET", "HEAD"])
         edges.append(MountedEdge([to_root, Mount(CONSOLE_PATH, console)]))
     if settings.a2a:
-        edges.append(MountedEdge(_a2a_routes(runs, settings, keyring)))
+        edges.append(MountedEdge(_a2a_routes(runs, settings, keyring, bodies, sessions)))
     if settings.mcp:
-        mcp = McpEdge(runs, settings, keyring)
-        edges.append(MountedEdge([Route(MCP_PATH, mcp.app)], mcp.lifespan, mcp.stop))
+        mcp = McpEdge(runs, settings, keyring, sessions)
+        guarded = bodies.guard(mcp.app, MAX_MCP_BODY, mcp_body_refusal)
+        routes = [Route(MCP_PATH, guarded), *mcp.metadata_routes]
+        edges.append(MountedEdge(routes, mcp.lifespan, mcp.stop))
     return edges
 
 
-def _a2a_routes(runs: RunManager, settings: Settings, keyring: Keyring) -> list[BaseRoute]:
+def _a2a_routes(
+    runs: RunManager,
+    settings: Settings,
+    keyring: Keyring,
+    bodies: BodyLimits,
+    sessions: SessionManager | None,
+) -> list[BaseRoute]:
     """Routes of any method to the A2A agent's app (its own router answers 405), so that its
     CORS preflights reach the browser guard in front of it."""
-    a2a = build_a2a(runs, settings, keyring)
+    a2a = build_a2a(runs, settings, keyring, sessions)
     guarded = Starlette(
         routes=a2a.routes,
         middleware=[
@@ -129,7 +158,8 @@ def _a2a_routes(runs: RunManager, settings: Settings, keyring: Keyring) -> list[
             )
         ],
     )
-    return [Route(route.path, guarded) for route in a2a.routes if isinstance(route, Route)]
+    app = bodies.guard(guarded, MAX_A2A_BODY, a2a_body_refusal)
+    return [Route(route.path, app) for route in a2a.routes if isinstance(route, Route)]
 
 
 def _all_of(

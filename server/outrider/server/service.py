@@ -23,7 +23,7 @@ class Outrider:
         self.settings = settings
         self.grpc = OutriderServer(settings, agents)
         self.rest = (
-            rest_server(settings, self.grpc.runs, self.grpc.keyring)
+            rest_server(settings, self.grpc.runs, self.grpc.keyring, self.grpc.sessions)
             if settings.rest_enabled
             else None
         )

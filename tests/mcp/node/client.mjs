@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { accepted } from "./person.mjs";
 
 const [transportKind, behaviour] = process.argv.slice(2);
 const env = process.env;
@@ -28,13 +29,7 @@ function transport() {
 
 function answer(params) {
   if (behaviour === "decline") return { action: "decline" };
-  if (params.mode === "url") return { action: "accept" };
-  const properties = params.requestedSchema.properties;
-  if ("decision" in properties) return { action: "accept", content: { decision: "approve_once" } };
-  const values = JSON.parse(env.VALUES);
-  const content = {};
-  for (const [ref, spec] of Object.entries(properties)) content[ref] = values[spec.title];
-  return { action: "accept", content };
+  return accepted(params, JSON.parse(env.VALUES));
 }
 
 const client = new Client(

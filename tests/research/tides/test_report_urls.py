@@ -58,7 +58,10 @@ async def test_only_fetched_pages_urls_survive_and_grounding_matches_the_report(
     case = await research_case(
         {"turns": []},
         providers=("searxng",),
-        settings={"providers": OPENAI.provider_settings(fake, timeout=60.0)},  # slow CI: no retries
+        settings={
+            "providers": OPENAI.provider_settings(fake, timeout=60.0),  # slow CI: no retries
+            "models": {"fake": OPENAI.spec(fake)},
+        },
         js_fallback=True,
     )
     web = case.web.url
@@ -70,7 +73,7 @@ async def test_only_fetched_pages_urls_survive_and_grounding_matches_the_report(
     events = await case.research(
         "How high do the tides rise at Harbour Point, and who kept its light?",
         re_pb.RESEARCH_MODE_FAST,
-        options=params_pb2.RunOptions(model=OPENAI.spec(fake)),
+        options=params_pb2.RunOptions(model="fake"),
     )
     assert roles == ["planner", "writer"]
     done = complete(events)

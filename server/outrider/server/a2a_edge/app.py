@@ -21,8 +21,10 @@ from starlette.routing import BaseRoute, Route
 
 from outrider.server.a2a_edge.auth import CallContextBuilder, authenticated
 from outrider.server.a2a_edge.card import RPC_PATH, agent_card
+from outrider.server.a2a_edge.errors import masked
 from outrider.server.a2a_edge.handler import OutriderRequestHandler
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.security.access import A2A_CARD_PATH
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -40,11 +42,16 @@ CARD_MAX_AGE = 300  # seconds
 _BODY_LOGGERS = ("a2a.server.routes", "a2a.compat.v0_3", "sse_starlette")
 
 
-def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARoutes:
+def build_a2a(
+    runs: RunManager,
+    settings: Settings,
+    keyring: Keyring,
+    sessions: SessionManager | None = None,
+) -> A2ARoutes:
     for name in _BODY_LOGGERS:
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
     dispatcher = JsonRpcDispatcher(
-        OutriderRequestHandler(runs),
+        OutriderRequestHandler(runs, sessions),
         context_builder=CallContextBuilder(settings.public_url),
         enable_v0_3_compat=True,
     )
@@ -59,7 +66,7 @@ def build_a2a(runs: RunManager, settings: Settings, keyring: Keyring) -> A2ARout
             body = agent_card_to_dict(shown)
         return _cacheable(request, body)
 
-    rpc = authenticated(dispatcher.handle_requests, keyring)
+    rpc = authenticated(masked(dispatcher.handle_requests), keyring)
     routes: list[BaseRoute] = [
         Route(A2A_CARD_PATH, card, methods=["GET"]),
         Route(RPC_PATH, rpc, methods=["POST"]),

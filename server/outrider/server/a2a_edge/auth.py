@@ -22,11 +22,13 @@ from a2a.utils.errors import ContentTypeNotSupportedError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from outrider.server.a2a_edge import bodies
 from outrider.server.a2a_edge.links import Caller
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import ANONYMOUS, Principal
 from outrider.server.security.access import a2a_requirement
-from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate
+from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate_call
+from outrider.server.security.identity import Door
 from outrider.server.telemetry.logs import bind_principal
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -39,7 +41,10 @@ def authenticated(endpoint: Endpoint, keyring: Keyring) -> Endpoint:
     async def guarded(request: Request) -> Response:
         peer = request.scope.get("state", {}).get(PEER_NAME_STATE)
         try:
-            principal = authenticate(keyring, request.headers.get("authorization"), peer)
+            authorization = request.headers.get("authorization")
+            principal = await authenticate_call(keyring, authorization, peer, Door.A2A)
+        except PermissionDenied as error:  # an access token whose claims map to no scope
+            return refusal(403, error, None)
         except OutriderError as error:
             return refusal(401, error, None, _CHALLENGE)
         bind_principal(principal.id)  # log lines of this request name the caller
@@ -61,8 +66,8 @@ def authenticated(endpoint: Endpoint, keyring: Keyring) -> Endpoint:
 
 
 async def _read_body(request: Request) -> Any:
-    """The JSON body (None when it is not JSON: the dispatcher says so), or the refusal of one
-    too large. The bytes stay cached on the request for the dispatcher."""
+    """The JSON body, or the refusal of one too large (413) or that the dispatcher cannot take
+    (see `bodies`). The bytes stay cached on the request for the dispatcher."""
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
@@ -70,10 +75,7 @@ async def _read_body(request: Request) -> Any:
             too_big = OutriderError(f"bodies are at most {MAX_BODY_BYTES:,} bytes", "TOO_LARGE")
             return refusal(413, too_big, None)
     setattr(request, "_body", bytes(raw))  # noqa: B010 - Starlette's own cache of body()
-    try:
-        return await request.json()
-    except ValueError:
-        return None
+    return bodies.parsed(bytes(raw))
 
 
 def _is_json(content_type: str) -> bool:
@@ -98,6 +100,11 @@ def _peek(body: Any) -> tuple[str, bool, Any]:
     names_a_task = isinstance(message, dict) and bool(message.get("taskId"))
     request_id = body.get("id") if isinstance(body.get("id"), str | int) else None
     return str(body.get("method", "")), names_a_task, request_id
+
+
+def body_refusal(status: int, reason: str, message: str) -> Response:
+    """A request body refused before it was read whole (rest_edge/body_limits.py)."""
+    return refusal(status, OutriderError(message, reason), None)
 
 
 def refusal(

@@ -70,6 +70,8 @@ def agent_card(settings: Settings, keyring: Keyring, base_url: str) -> a2a.Agent
     )
     if keyring.enabled:
         _add_security(card, mutual_tls=settings.tls_client_ca is not None)
+    if keyring.tokens is not None:
+        _add_openid_connect(card, keyring.tokens.issuer)
     return card
 
 
@@ -86,6 +88,19 @@ def _add_security(card: a2a.AgentCard, mutual_tls: bool) -> None:
             "mtls"
         ].mtls_security_scheme.description = "A client certificate the key file maps to a principal"
         card.security_requirements.add().schemes["mtls"].SetInParent()
+
+
+def _add_openid_connect(card: a2a.AgentCard, issuer: str) -> None:
+    """Access tokens of the company's IdP (OAuth 2 client credentials for agents), found through
+    its OpenID Connect discovery document; the scopes are those a task needs."""
+    scheme = card.security_schemes["oidc"].open_id_connect_security_scheme
+    scheme.open_id_connect_url = issuer.rstrip("/") + "/.well-known/openid-configuration"
+    scheme.description = (
+        "An access token of the IdP for Outrider's API audience, with the Outrider scopes a "
+        "task needs (runs.read, runs.start; runs.cancel, interactions.answer to cancel, answer)"
+    )
+    requirement = card.security_requirements.add().schemes["oidc"]
+    requirement.list.extend(["runs.read", "runs.start"])
 
 
 def _version() -> str:

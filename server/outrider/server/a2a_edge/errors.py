@@ -1,12 +1,14 @@
 """The one table from the core's errors to A2A's, applied to every operation of the handler.
 
 A2A errors raised by the edge itself pass through; an unknown exception becomes a generic
-internal error (its text only in the server log), never a stack trace or a message on the wire.
+internal error with an incident id (its text only in the server log, under that id), never a
+stack trace or the exception's message on the wire.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
@@ -19,6 +21,8 @@ from a2a.utils.errors import (
     TaskNotFoundError,
     UnsupportedOperationError,
 )
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
 from outrider.server.core.errors import (
     FailedPrecondition,
@@ -30,12 +34,12 @@ from outrider.server.core.errors import (
     Unauthenticated,
     Unimplemented,
 )
+from outrider.server.telemetry.incidents import incident, internal_message
 
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 T = TypeVar("T")
-_GENERIC = "internal error; the server log has the details"
 
 
 def a2a_error(error: OutriderError) -> A2AError:
@@ -54,6 +58,12 @@ def a2a_error(error: OutriderError) -> A2AError:
     return InternalError(error.message, data)  # busy, shutting down: the message says which
 
 
+def unexpected(operation: str) -> InternalError:
+    """The exception being handled, logged under an incident id the caller is told."""
+    ident = incident(log, "A2A %s failed", operation)
+    return InternalError(internal_message(ident), {"incident": ident})
+
+
 def translated(call: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     @functools.wraps(call)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -64,8 +74,7 @@ def translated(call: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
         except OutriderError as error:
             raise a2a_error(error) from None
         except Exception:
-            log.exception("A2A %s failed", call.__name__)
-            raise InternalError(_GENERIC) from None
+            raise unexpected(call.__name__) from None
 
     return wrapper
 
@@ -84,9 +93,32 @@ def translated_stream(
         except OutriderError as error:
             raise a2a_error(error) from None
         except Exception:
-            log.exception("A2A %s failed", call.__name__)
-            raise InternalError(_GENERIC) from None
+            raise unexpected(call.__name__) from None
         finally:
             await stream.aclose()
 
     return wrapper
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def masked(endpoint: Endpoint) -> Endpoint:
+    """The dispatcher's own internal errors told as ours: an exception inside the SDK comes back
+    as -32603 with the exception's text and no data; the caller gets the generic message and an
+    incident id instead, the log the text under that id (the SDK logged its traceback)."""
+
+    @functools.wraps(endpoint)
+    async def answer(request: Request) -> Response:
+        response = await endpoint(request)
+        if not isinstance(response, JSONResponse) or b"-32603" not in response.body:
+            return response
+        body = json.loads(bytes(response.body))
+        error = body.get("error") if isinstance(body, dict) else None
+        if not isinstance(error, dict) or error.get("code") != -32603 or error.get("data"):
+            return response
+        ident = incident(log, "A2A request failed in the SDK: %s", error.get("message"))
+        told = {"code": -32603, "message": internal_message(ident), "data": {"incident": ident}}
+        return JSONResponse(body | {"error": told}, response.status_code)
+
+    return answer

@@ -17,6 +17,7 @@ from outrider.server.a2a_edge.errors import translated, translated_stream
 from outrider.server.a2a_edge.listing import list_tasks
 from outrider.server.a2a_edge.tasks import A2ATasks
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 
 _NO_PUSH = (
     "this agent sends no push notifications: follow a task with message/stream or resubscribe"
@@ -24,9 +25,9 @@ _NO_PUSH = (
 
 
 class OutriderRequestHandler(RequestHandler):
-    def __init__(self, runs: RunManager) -> None:
+    def __init__(self, runs: RunManager, sessions: SessionManager | None = None) -> None:
         self._runs = runs
-        self._tasks = A2ATasks(runs)
+        self._tasks = A2ATasks(runs, sessions)
 
     @validate_request_params
     @translated

@@ -16,10 +16,10 @@ from typing import Any
 from a2a.types import a2a_pb2 as a2a
 from a2a.utils.errors import ContentTypeNotSupportedError
 from google.protobuf import json_format
-from google.protobuf.message import Message
 
+from outrider.server.a2a_edge.data_fields import read_fields
 from outrider.server.a2a_edge.parts import CONTEXT_LABEL, MESSAGE_LABEL
-from outrider.server.core.errors import FieldViolation, InvalidArgument
+from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.runs.starting import RunSpec
 from outrider.v1 import params_pb2, run_pb2
 
@@ -63,20 +63,27 @@ def check_id(value: str, field: str) -> str:
 
 
 def run_spec(message: a2a.Message, context_id: str) -> RunSpec:
-    """The run `message` asks for, in context `context_id`."""
+    """The run `message` asks for, in context `context_id`; InvalidArgument naming every field
+    of its data that cannot be read."""
     text, data = read_content(message)
     skill = _skill(message, data)
-    options = _parsed(params_pb2.RunOptions(), data.pop("options", {}), "message.data.options")
+    options = params_pb2.RunOptions()
+    problems = read_fields(options, data.pop("options", {}), "message.data.options")
     labels = {
         CONTEXT_LABEL: check_id(context_id, "message.contextId"),
         MESSAGE_LABEL: check_id(message.message_id, "message.messageId"),
     }
+    params: params_pb2.AutomateParams | params_pb2.ResearchParams
     if skill == BROWSE:
         data.setdefault("interactive", True)  # this client can answer what the agent asks
-        automate = _parsed(params_pb2.AutomateParams(), _with_text(data, "task", text))
-        return RunSpec(run_pb2.RUN_KIND_AUTOMATE, automate, options, labels)
-    research = _parsed(params_pb2.ResearchParams(), _with_text(data, "query", text))
-    return RunSpec(run_pb2.RUN_KIND_RESEARCH, research, options, labels)
+        params, kind = params_pb2.AutomateParams(), run_pb2.RUN_KIND_AUTOMATE
+        problems += read_fields(params, _with_text(data, "task", text), "message.data")
+    else:
+        params, kind = params_pb2.ResearchParams(), run_pb2.RUN_KIND_RESEARCH
+        problems += read_fields(params, _with_text(data, "query", text), "message.data")
+    if problems:
+        raise InvalidArgument(problems)
+    return RunSpec(kind, params, options, labels)
 
 
 def _skill(message: a2a.Message, data: dict[str, Any]) -> str:
@@ -102,13 +109,3 @@ def _with_text(data: dict[str, Any], field: str, text: str) -> dict[str, Any]:
     if not text and field not in data:
         raise InvalidArgument.single("message.parts", f"need a text part: the {field}")
     return data if field in data else {**data, field: text}
-
-
-def _parsed(target: Message, data: object, where: str = "message.data") -> Any:
-    """`data` read into `target` by the contract's JSON names; refuses unknown fields."""
-    if not isinstance(data, dict):
-        raise InvalidArgument.single(where, "must be a JSON object")
-    try:
-        return json_format.ParseDict(data, target)
-    except json_format.ParseError as error:
-        raise InvalidArgument([FieldViolation(where, str(error))]) from None

@@ -11,11 +11,11 @@ three choices.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from a2a.types import a2a_pb2 as a2a
 from google.protobuf import json_format
 
+from outrider.client.wording import approval_question, approve_always_label, form_question
 from outrider.server.a2a_edge.parts import data_part, text_part
 from outrider.server.core.events.names import wire_literals
 from outrider.v1 import automate_events_pb2 as ae
@@ -81,10 +81,8 @@ def _field(spec: ae.FormField, error: str) -> dict[str, Any]:
 def _form_text(
     request: FormRequest, fields: list[dict[str, Any]], secret: bool, answer_url: str | None
 ) -> str:
-    asked = ", ".join(f"{f['label']}{' (required)' if f['required'] else ''}" for f in fields)
-    where = f" on {request.page_title or request.page_url}" if request.page_url else ""
     retry = " The page refused the last answer." if any("error" in f for f in fields) else ""
-    head = f"The agent needs form data{where}: {asked}.{retry}"
+    head = f"{form_question(request)}{retry}"
     if not secret:
         return head + ' Reply on this task with a data part {"values": {"<ref>": "<value>"}}.'
     if answer_url:
@@ -99,7 +97,6 @@ def _form_text(
 
 
 def approval_parts(request: rp.ApprovalRequested) -> list[a2a.Part]:
-    host = urlsplit(request.url).hostname or request.url
     data: dict[str, Any] = {
         "type": APPROVAL_TYPE,
         "interactionId": request.approval_id,
@@ -107,19 +104,17 @@ def approval_parts(request: rp.ApprovalRequested) -> list[a2a.Part]:
         "element": request.ref,
         "url": request.url,
         "reason": request.reason,
+        "question": approval_question(request),
         "details": json_format.MessageToDict(request.details),
         "choices": [
             {"decision": APPROVE, "label": "Approve once"},
-            {
-                "decision": APPROVE_ALWAYS,
-                "label": f"Always allow {request.action} on {host} for this run",
-            },
+            {"decision": APPROVE_ALWAYS, "label": approve_always_label(request)},
             {"decision": REJECT, "label": "Reject", "reason": "optional, told to the agent"},
         ],
     }
     text = (
-        f"The agent asks to {request.action} {request.ref} on {host}: {request.reason}. Reply on "
-        f'this task with a data part {{"decision": "{APPROVE}"}}, "{APPROVE_ALWAYS}" or '
-        f'"{REJECT}" (with an optional "reason").'
+        f"{approval_question(request)}. Reply on this task with a data part "
+        f'{{"decision": "{APPROVE}"}}, "{APPROVE_ALWAYS}" or "{REJECT}" (with an optional '
+        '"reason").'
     )
     return [text_part(text), data_part(data)]

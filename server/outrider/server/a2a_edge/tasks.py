@@ -2,12 +2,12 @@
 question its task waits on; a task is read, followed, resubscribed to, or cancelled.
 
 A task is a run and its id is the run id. A new task keeps the client's contextId, or gets a
-new one; a message that names a task belongs to that task's context (another is refused).
+new one; a message that names a task belongs to that task's context (another is refused). A
+context is a session: its tasks run one after another in the same browser (contexts.py).
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
@@ -21,13 +21,22 @@ from a2a.utils.errors import (
 from a2a.utils.task import apply_history_length
 from google.protobuf import json_format
 
+from outrider.server.a2a_edge.contexts import ContextSessions, context_of
 from outrider.server.a2a_edge.following import Item, TaskFollower, Until, snapshot
 from outrider.server.a2a_edge.inbound import run_spec
 from outrider.server.a2a_edge.links import Caller
 from outrider.server.a2a_edge.parts import TaskRef
 from outrider.server.a2a_edge.replies import FormReply, read_reply
-from outrider.server.core.errors import FailedPrecondition, InvalidArgument, NotFound
+from outrider.server.core.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+)
+from outrider.server.core.request_ids import Started
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.runs.starting import RunSpec
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_pb2
 
@@ -45,8 +54,9 @@ class Begun:
 
 
 class A2ATasks:
-    def __init__(self, runs: RunManager) -> None:
+    def __init__(self, runs: RunManager, sessions: SessionManager | None = None) -> None:
         self._runs = runs
+        self._contexts = ContextSessions(runs, sessions)
 
     # messages
 
@@ -56,11 +66,27 @@ class A2ATasks:
             raise InvalidArgument.single("message.role", "must be ROLE_USER")
         if message.task_id:
             return await self._answer(message, caller)
-        spec = run_spec(message, message.context_id or uuid.uuid4().hex)
-        started = await self._runs.start(
-            spec, caller.principal, params_at="message.data.", options_at="message.data.options."
-        )  # returns once committed: another replica can read the task once it is named
+        context = context_of(message, caller)
+        spec = run_spec(message, context)
+        await self._contexts.join(spec, message, context, caller)
+        # The messageId is the start's idempotency key: the same message sent again (a retry
+        # after a lost answer) is the same task. A2A lets agents use it so, not refuse a reuse:
+        # the id sent again with another message starts a task of its own (the TCK does that).
+        try:
+            started = await self._start(spec, caller, message.message_id)
+        except AlreadyExists:
+            started = await self._start(spec, caller, "")
         return Begun(_id(started.run), cancel_on_disconnect=spec.options.cancel_on_disconnect)
+
+    async def _start(self, spec: RunSpec, caller: Caller, request_id: str) -> Started:
+        """Returns once committed: another replica can read the task once it is named."""
+        return await self._runs.start(
+            spec,
+            caller.principal,
+            params_at="message.data.",
+            options_at="message.data.options.",
+            request_id=request_id,
+        )
 
     async def _answer(self, message: a2a.Message, caller: Caller) -> Begun:
         run = self._task_run(message.task_id, caller)

@@ -1,13 +1,16 @@
-"""The browser agent the core runs for Automate: one shared launcher, one BrowserRun per run."""
+"""The browser agent the core runs for Automate: one shared launcher, one BrowserRun per run, and
+a kept browser per session (browser/kept.py)."""
 
 from __future__ import annotations
 
 from outrider.server.browser.env import BrowserEnv
+from outrider.server.browser.kept import KeptBrowser
 from outrider.server.browser.launcher import BrowserLauncher
 from outrider.server.browser.run import ROLES, BrowserRun
 from outrider.server.chromium import browser_problem
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.runs.agent import Params, RunContext
+from outrider.server.core.runs.session_seats import Kept, OnLost
 from outrider.server.models.registry import RunModels
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
@@ -42,6 +45,10 @@ class BrowserAgent:
 
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         return await BrowserRun(ctx, self._env).execute()
+
+    async def keep(self, start_url: str, on_lost: OnLost) -> Kept:
+        """A session's browser (see browser/kept.py), open on `start_url`."""
+        return await KeptBrowser.open(self._env, start_url, on_lost)
 
     async def aclose(self) -> None:
         await self._env.launcher.close()

@@ -1,5 +1,9 @@
 """A run's hold on a browser: connecting (with CDP failover), its session, navigation reports,
-and recovery when the browser dies mid-run (reconnect, restart from the starting URL, say so)."""
+and recovery when the browser dies mid-run (reconnect, restart from the starting URL, say so).
+
+A run in a session borrows the session's kept browser instead (`borrow`): it starts where the
+last run left it and is given back, not closed, at the end. A kept browser that dies is not
+replaced: the run fails and the session ends as lost."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from playwright.async_api import ProxySettings
 
 from outrider.server.browser.actions import ActionResult
 from outrider.server.browser.env import BrowserEnv
+from outrider.server.browser.kept import KeptBrowser
 from outrider.server.browser.launcher import Connected
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.session import BrowserSession
@@ -49,6 +54,7 @@ class Connection:
         self._proxy: GuardedProxy | None = None
         self._proxy_token = ""
         self.storage_state: StorageState | None = None  # a profile's, for every new context
+        self._kept: KeptBrowser | None = None  # the session's browser this run borrowed
         self.on_reconnect: Callable[[], None] = lambda: None
         # told of each session as it opens, and with None before it closes
         self.on_session: Callable[[BrowserSession | None], Awaitable[None]] = _nothing
@@ -97,6 +103,24 @@ class Connection:
             self.storage_state,
         )
         self._session.on_block = self._report_block
+        await self.on_session(self._session)
+
+    async def borrow(self, kept: KeptBrowser) -> None:
+        """The session's browser, as it is, for this run."""
+        if kept.lost:
+            raise BrowserLost(f"the session's browser is gone: {kept.lost}")
+        self._kept, self._connected = kept, kept.connected
+        self._reporter.emit(
+            "cdp_endpoint_connected",
+            ae.CdpEndpointConnected(
+                endpoint_index=kept.connected.endpoint_index,
+                iteration_id="connect",
+                total=kept.connected.total,
+            ),
+        )
+        self._session = kept.lend(
+            self._domains, self._save_download, self._journal, self._report_block
+        )
         await self.on_session(self._session)
 
     def _proxy_settings(self, connected: Connected) -> ProxySettings | None:
@@ -170,6 +194,9 @@ class Connection:
             await self.reconnect(iteration_id)
 
     async def reconnect(self, iteration_id: str) -> None:
+        if self._kept is not None:
+            self._kept.mark_lost("the browser died during a run")
+            raise BrowserLost("the session's browser died; the session is lost with it")
         if self._reconnects >= self._env.browser.max_reconnects:
             raise BrowserLost(f"the browser was lost {self._reconnects + 1} times; giving up")
         self._reconnects += 1
@@ -190,9 +217,18 @@ class Connection:
         self.on_reconnect()
 
     async def close(self) -> None:
-        """Closes the run's context (and its own CDP connection); never raises."""
-        session, connected = self._session, self._connected
-        self._session = self._connected = None
+        """Closes the run's context (and its own CDP connection), or gives the session's browser
+        back; never raises."""
+        session, connected, kept = self._session, self._connected, self._kept
+        self._session = self._connected = self._kept = None
+        if kept is not None:
+            if session is not None:
+                await self.on_session(None)
+            try:
+                await kept.give_back()
+            except PlaywrightError as error:
+                kept.mark_lost(str(error).splitlines()[0])
+            return
         if self._proxy is not None:
             self._proxy.release(self._proxy_token)
             self._proxy = None

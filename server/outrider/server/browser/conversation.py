@@ -28,10 +28,13 @@ from outrider.server.security.fences import defuse
 
 
 class Conversation:
-    def __init__(self, rules: str, run_rules: str, task: str, url: str) -> None:
+    def __init__(self, rules: str, run_rules: str, task: str, url: str, session: str = "") -> None:
+        """`session`: what a run in a session is told of the earlier runs (before its task)."""
         self.messages: list[Message] = [Message("system", rules)]
         if run_rules:
             self.messages.append(Message("system", run_rules))
+        if session:
+            self.messages.append(Message("user", session))
         self._task_index = len(self.messages)
         self._task, self._url = task, url
         self.messages.append(Message("user", task_message(task, url)))

@@ -16,12 +16,15 @@ from outrider.server.browser.elements import ElementInfo
 
 @dataclass(frozen=True)
 class Hold:
-    """An action the firewall holds back, and why."""
+    """An action the firewall holds back, and why: `question` and `reason` in a person's words
+    (no element refs, no setting names), the hosts for programs."""
 
     action: str  # "fill" or "submit"
     page_host: str
     target_host: str
-    reason: str
+    reason: str  # e.g. "this site is not one the run trusts"
+    question: str  # e.g. "Submit the form “Sign in” on bank.example — this site is not ..."
+    untrusted: tuple[str, ...] = ()
 
     @property
     def standing_key(self) -> str:
@@ -48,25 +51,50 @@ class Firewall:
         if self._unsafe or element.is_harmless_entry or not element.is_text_entry:
             return None
         target = element.form_action or element.page_url
-        return self._hold("fill", element.page_url, target, f"filling {element.label or 'a field'}")
+        what = f"Type into “{element.label}”" if element.label else "Type into a field"
+        return self._hold("fill", element.page_url, target, what)
 
     def check_submit(self, element: ElementInfo) -> Hold | None:
         if self._unsafe:
             return None
-        if element.form_has_data:
-            what = "submitting a form with entered data"
-            return self._hold("submit", element.page_url, element.form_action, what)
         target_host = host_of(element.form_action)
-        if target_host == host_of(element.page_url) or self.is_trusted(target_host):
-            return None
-        what = "submitting a form to another host"
-        return self._hold("submit", element.page_url, element.form_action, what)
+        if not element.form_has_data and (
+            target_host == host_of(element.page_url) or self.is_trusted(target_host)
+        ):
+            return None  # an empty form that stays on the site, or goes to a trusted one
+        return self._hold("submit", element.page_url, element.form_action, _submitting(element))
 
     def _hold(self, action: str, page_url: str, target_url: str, what: str) -> Hold | None:
         page_host, target_host = host_of(page_url), host_of(target_url)
-        untrusted = [h for h in dict.fromkeys((page_host, target_host)) if not self.is_trusted(h)]
+        untrusted = tuple(
+            h for h in dict.fromkeys((page_host, target_host)) if not self.is_trusted(h)
+        )
         if not untrusted:
             return None
-        hosts = ", ".join(untrusted)
-        reason = f"{what} on {page_host} for {target_host}: {hosts} not in trusted_hostnames"
-        return Hold(action, page_host, target_host, reason)
+        question, reason = _in_words(action, what, page_host, target_host, untrusted)
+        return Hold(action, page_host, target_host, reason, question, untrusted)
+
+
+def _submitting(element: ElementInfo) -> str:
+    if element.form_label:
+        return f"Submit the form “{element.form_label}”"
+    if element.label:
+        return f"Submit a form with its “{element.label}” button"
+    return "Submit a form"
+
+
+def _in_words(
+    action: str, what: str, page: str, target: str, untrusted: tuple[str, ...]
+) -> tuple[str, str]:
+    """The question and the reason of a hold, naming each host once."""
+    if target in ("", page):
+        reason = "this site is not one the run trusts"
+        return f"{what} on {page} — {reason}", reason
+    sent = " to" if action == "submit" else ", in a form sent to"
+    if len(untrusted) == 2:
+        reason = "neither site is one the run trusts"
+        return f"{what} on {page}{sent} {target} — {reason}", reason
+    reason = f"{untrusted[0]} is not a site the run trusts"
+    if untrusted[0] == target:
+        return f"{what} on {page}{sent} {target}, a site the run does not trust", reason
+    return f"{what} on {page}, a site the run does not trust,{sent} {target}", reason

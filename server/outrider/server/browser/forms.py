@@ -5,7 +5,8 @@ model only learns which fields were filled, never the values."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +23,13 @@ from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2 as rp
 
 AskInput = Callable[[ae.InteractiveFormDataRequest, dict[str, str] | None], Awaitable[InputAnswer]]
+Tell = Callable[[str, str], None]  # (iteration id, message): a status line in the run's events
 Field = tuple[str, Locator, ElementInfo]
 MAX_ROUNDS = 3
 # How long after a submit the page may take to show its verdict on the values.
 _VERDICT_POLLS, _VERDICT_INTERVAL, _VERDICT_TIMEOUT_MS = 8, 0.25, 1000
 _TRUE = frozenset({"true", "yes", "on", "1", "checked", "x"})
+_REF = re.compile(r"\bE\d+\b")  # the element refs the model reads (refs.py)
 
 _PAGE_ERRORS_JS = load_js("page_errors.js")
 _WATCH_ERRORS_JS = load_js("watch_errors.js")
@@ -44,9 +47,10 @@ class FilledForm:
 
 
 class FormInput:
-    def __init__(self, runner: ActionRunner, ask: AskInput) -> None:
+    def __init__(self, runner: ActionRunner, ask: AskInput, tell: Tell) -> None:
         self._runner = runner
         self._ask = ask
+        self._tell = tell
         self.filled: FilledForm | None = None  # set when the caller's values are in the page
 
     async def request(self, refs: list[str], reason: str, iteration_id: str) -> ActionResult:
@@ -83,24 +87,40 @@ class FormInput:
                 return ActionResult(True, _unanswered(answer, refs))
             await self._watch_page()  # what the page says about these values, not older ones
             await self._fill(fields, answer.values)
-            errors = await self._page_errors(fields, after_submit=False)
+            # a field the person declined to give is empty on purpose: the page may say so later
+            given = [field for field in fields if field[0] not in answer.declined]
+            errors = await self._page_errors(given, after_submit=False)
             if not errors:
                 await self._watch_page()  # from here on: what the submit causes
                 self.filled = FilledForm(request, fields, rounds)
-                filled = ", ".join(
-                    f"{ref} ({info.label})" for ref, _, info in fields if ref in answer.values
-                )
-                return ActionResult(True, f"The user filled {filled}. The values are in the page.")
+                filled = _described(fields, answer.values)
+                done = f"The user filled {filled}. The values are in the page."
+                return ActionResult(True, done + self._declined(request, fields, answer))
         return ActionResult(False, f"the page rejected the user's values: {errors}")
+
+    def _declined(
+        self, request: ae.InteractiveFormDataRequest, fields: list[Field], answer: InputAnswer
+    ) -> str:
+        """What the model is told of the fields the person declined to give (and the run's
+        events say), when they gave the others."""
+        if not answer.declined:
+            return ""
+        labels = ", ".join(f.label for f in request.fields if f.ref in answer.declined)
+        self._tell(
+            request.iteration_id,
+            f"The person declined to give {labels}; their other answers are in the page.",
+        )
+        return f" The user declined to give {_described(fields, answer.declined)}."
 
     async def _build_request(
         self, fields: list[Field], reason: str, iteration_id: str
     ) -> ae.InteractiveFormDataRequest:
         page = self._runner.session.page
         first = fields[0][2] if fields else None
+        described = first.form_label if first and first.form_label else _in_words(reason, fields)
         return ae.InteractiveFormDataRequest(
             fields=[self._field(ref, info) for ref, _, info in fields],
-            form_description=(first.form_label if first and first.form_label else reason),
+            form_description=described,
             iteration_id=iteration_id,
             page_title=await page.title(),
             page_url=page.url,
@@ -110,7 +130,7 @@ class FormInput:
     def _field(self, ref: str, info: ElementInfo) -> ae.FormField:
         field = ae.FormField(
             ref=ref,
-            label=info.label,
+            label=info.label or _unlabelled(info),
             field_type=info.field_type,  # type: ignore[arg-type]
             required=info.required,
             options=info.options,
@@ -259,6 +279,28 @@ def _names(message: str, label: str) -> bool:
 
 def _css_string(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _in_words(reason: str, fields: list[Field]) -> str:
+    """The model's reason for a person: the element refs it names ("E7") as the fields' labels."""
+    labels = {ref: info.label for ref, _, info in fields}
+
+    def named(ref: re.Match[str]) -> str:
+        label = labels.get(ref.group())
+        return f"“{label}”" if label else "a field"
+
+    return _REF.sub(named, reason).strip()
+
+
+def _unlabelled(info: ElementInfo) -> str:
+    """A name for a field the page labels nowhere: its name attribute, else its kind."""
+    if info.name:
+        return " ".join(info.name.replace("_", " ").replace("-", " ").split()).capitalize()
+    return f"{(info.type or info.tag).capitalize()} field"
+
+
+def _described(fields: list[Field], refs: Collection[str]) -> str:
+    return ", ".join(f"{ref} ({info.label})" for ref, _, info in fields if ref in refs)
 
 
 def _unanswered(answer: InputAnswer, refs: list[str]) -> str:

@@ -40,8 +40,15 @@ class HoldDecider:
             ref=ref,
             url=self._page_url(),
             reason=hold.reason,
+            question=hold.question,
         )
-        request.details.update({"page_host": hold.page_host, "target_host": hold.target_host})
+        request.details.update(
+            {
+                "page_host": hold.page_host,
+                "target_host": hold.target_host,
+                "untrusted_hosts": list(hold.untrusted),
+            }
+        )
         answer = await self._ctx.ask_approval(request, standing_key=hold.standing_key)
         if answer.decision == run_event_pb2.APPROVAL_DECISION_APPROVE:
             return await self._journal.approval_granted(hold, answer.resolved_by)
@@ -56,11 +63,12 @@ class HoldDecider:
     def _refuse(self, hold: Hold, ref: str, iteration_id: str) -> str:
         interactive = self._ctx.automate.interactive
         why = " (this caller cannot answer approvals)" if interactive else ""
+        hosts = ", ".join(hold.untrusted)
         self._reporter.status(
-            iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.reason}{why}"
+            iteration_id, f"action firewall blocked {hold.action} on {ref}: {hold.question}{why}"
         )
         asking = " The user cannot be asked to approve it on this run." if interactive else ""
         return (
-            f"Blocked by the action firewall: {hold.reason}.{asking} The user must add the host "
-            "to trusted_hostnames for this to be allowed."
+            f"Blocked by the action firewall: {hold.question}.{asking} The user must add "
+            f"{hosts} to trusted_hostnames for this to be allowed."
         )

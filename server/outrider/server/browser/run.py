@@ -37,6 +37,7 @@ from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.run_vault import RunVault
 from outrider.server.browser.secrets import Secrets
+from outrider.server.browser.session_runs import borrowed, memory_cut_note, session_memory
 from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
@@ -86,11 +87,13 @@ class BrowserRun:
         max_actions = env.browser.max_actions_per_turn
         credential_rule = CREDENTIAL_RULE if credentials else ""
         self.run_rules = run_rules(self.params.guardrails, self.data_view, credential_rule)
+        self.earlier = session_memory(ctx.session)
         self.conversation = Conversation(
             system_rules(self.params.interactive, max_actions, can_ask),
             self.run_rules,
             self.params.task,
             self.params.url,
+            self.earlier,
         )
         if ctx.journal is not None and ctx.journal.earlier:  # resumed after earlier attempts
             self.conversation.add_note(resumed_note(ctx.journal.earlier))
@@ -121,7 +124,11 @@ class BrowserRun:
             self.vault.open()
             self.connection.storage_state = self.vault.state
             self.endings.hold = self.vault.saves  # profile_saved comes before complete
-            await self.connection.open(start_at=0)
+            kept = borrowed(self.ctx.session)
+            if kept is not None:
+                await self.connection.borrow(kept)
+            else:
+                await self.connection.open(start_at=0)
             return await self.vault.drive(self, self._drive, self.env.browser.navigation_timeout)
         except OutriderError as error:  # the vault: a profile deleted meanwhile, a key missing
             return self.endings.failure(
@@ -163,6 +170,9 @@ class BrowserRun:
             trace_id=trace_id or token_source.token_hex(16), span_id=span_id
         )
         self.reporter.emit("task_trace_context", trace)
+        left_out = self.ctx.session.left_out if self.ctx.session else 0
+        if left_out:
+            self.reporter.status("setup", memory_cut_note(left_out))
 
     async def _drive(self) -> run_pb2.RunOutcome:
         plan = await self.recipes.plan(self._plan)
@@ -203,7 +213,7 @@ class BrowserRun:
         request = ModelRequest(
             messages=(
                 Message("system", planner_rules(self.params.interactive, self.run_rules)),
-                Message("user", plan_request_text(self.params.task, self.params.url)),
+                Message("user", plan_request_text(self.params.task, self.params.url, self.earlier)),
             ),
             output_schema=PLAN_SCHEMA,
             role="planner",
@@ -369,7 +379,7 @@ class BrowserRun:
     async def _perform(self, call: ToolCall, iteration_id: str) -> ActionResult:
         runner = self._runner(iteration_id)
         if call.name == "request_input":
-            form = FormInput(runner, self.ctx.ask_input)
+            form = FormInput(runner, self.ctx.ask_input, self.reporter.status)
             requested = await form.request(
                 list(call.arguments["refs"]), call.arguments["reason"], iteration_id
             )
@@ -403,7 +413,7 @@ class BrowserRun:
         values, the caller is asked again (interactive:form_data:error) before the model goes on."""
         filled, self.filled_form = self.filled_form, None
         assert filled is not None
-        form = FormInput(runner, self.ctx.ask_input)
+        form = FormInput(runner, self.ctx.ask_input, self.reporter.status)
         note = await form.after_submit(filled)
         if note is None:
             return result

@@ -1,5 +1,7 @@
 """One run's browser state: its own context, its tabs, and what happened in them that the model
-should hear about (popups, dialogs, downloads, blocked requests). Closed on every exit path."""
+should hear about (popups, dialogs, downloads, blocked requests). Closed on every exit path, unless
+the context is a session's (browser/kept.py): then it is lent to the run, which the context's
+request guard, download keeper and journal serve (`lend`) until the session lends it again."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from playwright.async_api import (
     Download,
     Page,
     ProxySettings,
+    Route,
     ViewportSize,
 )
 
@@ -51,6 +54,7 @@ class BrowserSession:
         self.notices = Notices()
         self._save_download = save_download
         self._journal = journal
+        self._requests: RequestGuard | None = None  # the current borrower's checks
         self._downloads: set[asyncio.Task[object]] = set()  # being saved
         self._pages: list[Page] = []
         self._keys: dict[int, int] = {}
@@ -82,12 +86,28 @@ class BrowserSession:
         )
         session = cls(context, save_download, journal or BrowserJournal(None))
         context.set_default_navigation_timeout(navigation_timeout * 1000)
-        walk = proxy is None
-        guard_requests = RequestGuard(guard, domains, session.blocked, walk, session._journaled)
-        await context.route("**/*", guard_requests.handle)
+        session.lend(guard, domains, save_download, session._journal, walk=proxy is None)
+        await context.route("**/*", session._guard_request)
         context.on("page", session._adopt)
         session._adopt(await context.new_page())
         return session
+
+    def lend(
+        self,
+        guard: NetworkGuard,
+        domains: DomainPolicy,
+        save_download: Callable[[bytes, str], str],
+        journal: BrowserJournal,
+        walk: bool,
+    ) -> None:
+        """From now on the context's requests pass this run's checks and journal, its downloads
+        are this run's artifacts, and what happens is told to this run (fresh notices)."""
+        self._save_download, self._journal, self.notices = save_download, journal, Notices()
+        self._requests = RequestGuard(guard, domains, self.blocked, walk, self._journaled)
+
+    async def _guard_request(self, route: Route) -> None:
+        assert self._requests is not None  # lent before the route is set
+        await self._requests.handle(route)
 
     def blocked(self, url: str, why: str) -> None:
         self.notices.blocked.append((url, why))

@@ -28,12 +28,14 @@ from outrider.server.console_edge.live_view import LiveView
 from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
 from outrider.server.console_edge.sign_in import SignIn
+from outrider.server.console_edge.sso import CALLBACK, SsoSignIn
 from outrider.server.console_edge.templating import STATIC, Pages
 from outrider.server.console_edge.vault_pages import VaultPages
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.security.authn import Keyring
 from outrider.server.security.sessions import SessionSigner
+from outrider.server.security.sso import Attempts, RelyingParty
 from outrider.server.settings import Settings
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -44,13 +46,15 @@ def build_console(runs: RunManager, settings: Settings, keyring: Keyring) -> Sta
     pages = Pages()
     auth = ConsoleAuth(
         SessionSigner(
-            paging.derived_key(runs.signing_key, "console sessions"), settings.console_session
+            paging.derived_key(runs.signing_key, "console sessions"),
+            settings.console_session,
+            key_sign_in=settings.oidc.key_sign_in,
         ),
         keyring,
         secure=settings.tls_cert is not None or (settings.public_url or "").startswith("https:"),
         public=settings.public_url or "",
     )
-    routes = _routes(runs, settings, pages, auth)
+    routes = _routes(runs, settings, pages, auth, _sso(runs, settings, keyring, auth, pages))
     return Starlette(
         routes=routes,
         middleware=[Middleware(SecurityHeadersMiddleware, static_prefix=STATIC_PATH)],
@@ -58,10 +62,24 @@ def build_console(runs: RunManager, settings: Settings, keyring: Keyring) -> Sta
     )
 
 
+def _sso(
+    runs: RunManager, settings: Settings, keyring: Keyring, auth: ConsoleAuth, pages: Pages
+) -> SsoSignIn | None:
+    """Sign-in through the company's IdP, when it and the console's client are configured."""
+    if keyring.tokens is None or not settings.oidc.client_id:
+        return None
+    attempts = Attempts(paging.derived_key(runs.signing_key, "console sign-in attempts"))
+    return SsoSignIn(auth, pages, RelyingParty(keyring.tokens), attempts, settings)
+
+
 def _routes(
-    runs: RunManager, settings: Settings, pages: Pages, auth: ConsoleAuth
+    runs: RunManager,
+    settings: Settings,
+    pages: Pages,
+    auth: ConsoleAuth,
+    sso: SsoSignIn | None,
 ) -> list[BaseRoute]:
-    sign_in = SignIn(auth, pages)
+    sign_in = SignIn(auth, pages, sso)
     runs_page = RunsPage(runs, pages, auth)
     run_page = RunPage(runs, pages, auth)
     live = LiveStream(runs, pages, auth, settings.rest_retry_ms)
@@ -97,6 +115,8 @@ def _routes(
         ("/sign-in", sign_in.with_key, "POST"),
         ("/sign-in/certificate", sign_in.with_certificate, "POST"),
     ]
+    if sso is not None:
+        public += [("/sign-in/oidc", sso.start, "GET"), (CALLBACK, sso.callback, "GET")]
     link_pages: list[tuple[str, Endpoint, str]] = [  # their URL holds the token
         ("/answer/{token}", link.page, "GET"),
         ("/answer/{token}", link.answer, "POST"),

@@ -1,4 +1,7 @@
-"""Who is using the console: the session cookie, its flags, and the checks on every change.
+"""Who is using the console: the console sign-in cookie (called the session here), its flags, and
+the checks on every change. A request that carries its own credential (`Authorization: Bearer`
+with a key or an access token for the console's audience) is served as that principal without
+a cookie, and needs no CSRF token (no browser sends it on its own).
 
 The cookie is HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it),
 and Secure with the `__Host-` prefix when people reach the console over HTTPS (TLS here, or an
@@ -19,7 +22,14 @@ from starlette.responses import RedirectResponse, Response
 from outrider.server.console_edge.templating import base_of
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.runs.stream_checks import Reauthenticate
-from outrider.server.security.authn import PEER_NAME_STATE, Keyring
+from outrider.server.security.authn import (
+    PEER_NAME_STATE,
+    Keyring,
+    authenticate,
+    authenticate_call,
+    bearer,
+)
+from outrider.server.security.identity import Door
 from outrider.server.security.sessions import Session, SessionSigner
 from outrider.server.telemetry.logs import bind_principal
 
@@ -46,9 +56,20 @@ class ConsoleAuth:
         except OutriderError:
             return None
 
+    async def bearer_session(self, request: Request) -> Session:
+        """The principal of a request's own credential, as a session of that one request."""
+        authorization = request.headers.get("authorization")
+        door = Door.CONSOLE
+        principal = await authenticate_call(self.keyring, authorization, peer_name(request), door)
+        return Session(principal, "", 0.0, by_bearer=True)
+
     def reauthentication(self, request: Request) -> Reauthenticate:
         """Checks the request's session again (for a long stream): its principal now, or
         Unauthenticated once it expired or its key left the key file."""
+        authorization = request.headers.get("authorization") or ""
+        if bearer(authorization) is not None:
+            peer = peer_name(request)
+            return lambda: authenticate(self.keyring, authorization, peer, Door.CONSOLE)
         cookie = request.cookies.get(self.cookie_name, "")
         peer = peer_name(request)
         return lambda: self.signer.verify(cookie, self.keyring, peer).principal
@@ -90,6 +111,8 @@ class ConsoleAuth:
         return fetch_site in (None, "same-origin", "none")
 
     def check_change(self, request: Request, session: Session, form_token: str | None) -> None:
+        if session.by_bearer:
+            return
         token = request.headers.get(CSRF_HEADER) or form_token or ""
         if not self.same_origin(request) or not self.signer.csrf_ok(session, token):
             raise PermissionDenied(
@@ -110,7 +133,10 @@ def signed_in(auth: ConsoleAuth, endpoint: Endpoint) -> Endpoint:
 
     @functools.wraps(endpoint)
     async def wrapper(request: Request) -> Response:
-        session = auth.session_of(request)
+        if bearer(request.headers.get("authorization") or "") is not None:
+            session: Session | None = await auth.bearer_session(request)
+        else:
+            session = auth.session_of(request)
         if session is None:
             return to_sign_in(request)
         request.state.session = session
@@ -132,6 +158,14 @@ def session_of(request: Request) -> Session:
     session = request.state.session
     assert isinstance(session, Session), "signed_in did not run"
     return session
+
+
+def next_page_of(request: Request, wanted: str) -> str:
+    """Where to go after signing in: a console page only (never another site)."""
+    base = base_of(request)
+    if wanted.startswith(f"{base}/") and not wanted.startswith("//") and "\\" not in wanted:
+        return wanted
+    return f"{base}/"
 
 
 def _origin(url: str) -> str:

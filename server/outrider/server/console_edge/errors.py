@@ -14,6 +14,7 @@ from outrider.server.console_edge.templating import Pages
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.interactions.answer_links import without_token
+from outrider.server.telemetry.incidents import incident
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +37,9 @@ def shown(pages: Pages, endpoint: Endpoint) -> Endpoint:
             return error_page(pages, request, http_status(error), error.message, error.reason)
         except Exception:
             shown_path = without_token(request.url.path)  # an answer link's token is a secret
-            log.exception("unexpected error in console %s %s", request.method, shown_path)
-            return error_page(pages, request, 500, "Something went wrong; see the server log.")
+            ident = incident(log, "unexpected error in console %s %s", request.method, shown_path)
+            message = f"Something went wrong (incident {ident}); the server log has the details."
+            return error_page(pages, request, 500, message, "INTERNAL")
 
     return wrapper
 

@@ -30,6 +30,7 @@ from outrider.server.core.errors import InvalidArgument, NotFound, OutriderError
 from outrider.server.core.events.log import WatchBatch
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.telemetry.incidents import incident
 from outrider.v1 import run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)
@@ -96,8 +97,9 @@ class LiveStream:
                 yield message("final", parts.notice(error.message))
                 return
             except Exception:
-                log.exception("the console stream of %s failed", run.name)
-                yield message("final", parts.notice("The live view stopped; reload the page."))
+                ident = incident(log, "the console stream of %s failed", run.name)
+                stopped = f"The live view stopped (incident {ident}); reload the page."
+                yield message("final", parts.notice(stopped))
                 return
         yield message("final", self._ending(run_id, principal, parts))
         yield message("end", "end")

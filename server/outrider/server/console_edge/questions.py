@@ -4,12 +4,16 @@ page's field errors of a re-request."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from dataclasses import dataclass
 
-from google.protobuf import json_format
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from outrider.client.wording import (
+    approval_question,
+    approve_always_label,
+    field_name,
+    form_question,
+)
 from outrider.server.console_edge.forms import Form
 from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import interaction_pb2 as ip
@@ -64,13 +68,9 @@ class QuestionView:
     expire_time: Timestamp
     page_title: str
     page_url: str
-    description: str
+    question: str  # in a person's words (wording.py): what is asked, on which site
     fields: tuple[FieldView, ...] = ()
-    action: str = ""
-    target: str = ""
-    host: str = ""
-    reason: str = ""
-    details: dict[str, object] = field(default_factory=dict)
+    always_label: str = ""  # an approval's "for the rest of the run" choice
     problems: tuple[str, ...] = ()  # why the last submission was refused
 
     @property
@@ -106,22 +106,18 @@ def question_view(
             kind="approval",
             page_title="",
             page_url=request.url,
-            description=request.reason,
-            action=request.action,
-            target=request.ref,
-            host=urlsplit(request.url).hostname or "",
-            reason=request.reason,
-            details=json_format.MessageToDict(request.details),
+            question=approval_question(request),
+            always_label=approve_always_label(request),
             **base,  # type: ignore[arg-type]
         )
     form = interaction.form_data
-    fields = tuple(_field(f, errors or {}, typed or {}) for f in form.fields if f.ref not in given)
+    asked = [f for f in form.fields if f.ref not in given]
     return QuestionView(
         kind="form",
         page_title=form.page_title,
         page_url=form.page_url,
-        description=form.form_description,
-        fields=fields,
+        question=form_question(form, asked),
+        fields=tuple(_field(f, errors or {}, typed or {}) for f in asked),
         **base,  # type: ignore[arg-type]
     )
 
@@ -133,7 +129,7 @@ def _field(spec: ae.FormField, errors: dict[str, str], typed: dict[str, str]) ->
     value = "" if secret else typed.get(spec.ref, spec.current_value)
     return FieldView(
         ref=spec.ref,
-        label=spec.label or spec.ref,
+        label=field_name(spec),
         input_type=input_type,
         required=spec.required,
         note=error or spec.description,

@@ -12,6 +12,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from outrider.server.core.principals import Scope, scope_names
+
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
 
@@ -29,7 +31,9 @@ def environment() -> jinja2.Environment:
         "clock": clock_time,
         "shorten": shorten,
         "pretty_json": pretty_json,
+        "scope_names": scope_names,
     }
+    env.globals["scopes"] = {scope.name.lower(): scope.value for scope in Scope}
     return env
 
 

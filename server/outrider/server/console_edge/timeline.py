@@ -11,6 +11,8 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from outrider.client.events import form_request
+from outrider.client.wording import approval_question, form_question
 from outrider.server.core.events.names import event_name
 from outrider.v1 import run_event_pb2
 
@@ -89,7 +91,7 @@ def row(event: run_event_pb2.RunEvent) -> Row:
         sequence=event.sequence,
         time=event.time,
         name=name,
-        summary=_summary(data),
+        summary=_asked(event) or _summary(data),
         detail=data,
         category=_category(name, data),
         artifact=event.artifact.rsplit("/", 1)[-1] if event.artifact else "",
@@ -106,6 +108,14 @@ def _payload_dict(event: run_event_pb2.RunEvent) -> dict[str, Any]:
     data.pop("image_data", None)  # an inline screenshot: shown in the filmstrip, not as text
     data.pop("answer_url", None)
     return data
+
+
+def _asked(event: run_event_pb2.RunEvent) -> str:
+    """A question's row says it in a person's words, as its answer form does."""
+    if event.HasField("approval_requested"):
+        return approval_question(event.approval_requested)
+    form = form_request(event)  # a re-request too
+    return form_question(form) if form is not None else ""
 
 
 def _summary(data: dict[str, Any]) -> str:

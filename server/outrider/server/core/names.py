@@ -1,4 +1,5 @@
-"""Identifiers and resource names: runs/{id}, interactions/{id}, runs/{id}/artifacts/{id}."""
+"""Identifiers and resource names: runs/{id}, interactions/{id}, runs/{id}/artifacts/{id},
+sessions/{id}."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ _ID = r"[0-9a-z]{8,64}"
 _RUN = re.compile(rf"runs/({_ID})")
 _INTERACTION = re.compile(rf"(?:interactions/)?({_ID})")
 _ARTIFACT = re.compile(rf"runs/({_ID})/artifacts/({_ID})")
+_SESSION = re.compile(rf"sessions/({_ID})")
 
 
 def new_id() -> str:
@@ -29,6 +31,15 @@ def run_id_from(name: str) -> str:
     return name.removeprefix("runs/")
 
 
+def session_name(session_id: str) -> str:
+    return f"sessions/{session_id}"
+
+
+def session_id_from(name: str) -> str:
+    """The id in a session's name (`session_name`'s inverse, for names the server made)."""
+    return name.removeprefix("sessions/")
+
+
 def interaction_name(interaction_id: str) -> str:
     return f"interactions/{interaction_id}"
 
@@ -41,6 +52,15 @@ def parse_run_name(name: str, field: str = "name") -> str:
     match = _RUN.fullmatch(name)
     if not match:
         raise InvalidArgument.single(field, f"must look like runs/{{run_id}}, got {quoted(name)}")
+    return match.group(1)
+
+
+def parse_session_name(name: str, field: str = "name") -> str:
+    match = _SESSION.fullmatch(name)
+    if not match:
+        raise InvalidArgument.single(
+            field, f"must look like sessions/{{session_id}}, got {quoted(name)}"
+        )
     return match.group(1)
 
 
@@ -69,6 +89,12 @@ def parse_artifact_name(name: str, field: str = "name") -> tuple[str, str]:
 def run_id_in_path(value: str) -> str:
     if _RUN.fullmatch(f"runs/{value}") is None:
         raise NotFound(f"runs/{quoted(value)} does not exist")
+    return value
+
+
+def session_id_in_path(value: str) -> str:
+    if _SESSION.fullmatch(f"sessions/{value}") is None:
+        raise NotFound(f"sessions/{quoted(value)} does not exist")
     return value
 
 

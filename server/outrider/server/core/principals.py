@@ -7,6 +7,7 @@ an admin principal sees every tenant. Scopes say what it may do with what it see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -16,6 +17,10 @@ DEFAULT_TENANT = "default"
 
 
 class Scope(StrEnum):
+    """The one table of scopes: key files are checked against it, the access table
+    (security/access.py) and the console use it, and the client's copy (outrider.client.keys,
+    for `outrider keys create`) and README's table are tested against it."""
+
     RUNS_START = "runs.start"
     RUNS_READ = "runs.read"  # runs, their events and artifacts, interactions
     INTERACTIONS_ANSWER = "interactions.answer"
@@ -49,6 +54,12 @@ class Principal:
     # Authenticated by another replica, which relayed the call here (see security/relay.py):
     # such a call is served here or refused, never relayed again.
     relayed: bool = False
+    # The models its tenant may name in options.model (name, spec), from the key file's
+    # tenant table; None: the server's offer (OUTRIDER_MODELS).
+    models: tuple[tuple[str, str], ...] | None = None
+
+    def offered_models(self, server_offer: Mapping[str, str]) -> Mapping[str, str]:
+        return server_offer if self.models is None else dict(self.models)
 
     @property
     def is_admin(self) -> bool:
@@ -75,8 +86,13 @@ SYSTEM = Principal("outrider", DEFAULT_TENANT, frozenset({Scope.ADMIN}))
 
 def parse_scopes(names: list[str], where: str) -> frozenset[Scope]:
     """Scope names from configuration; an unknown one is a configuration error."""
-    known = {s.value for s in Scope}
+    known = [s.value for s in Scope]
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise ValueError(f"{where}: unknown scopes {unknown}; known: {sorted(known)}")
+        raise ValueError(f"{where}: unknown scopes {unknown}; known: {', '.join(known)}")
     return frozenset(Scope(n) for n in names)
+
+
+def scope_names(principal: Principal) -> list[str]:
+    """The principal's scopes in the table's order."""
+    return [scope.value for scope in Scope if scope in principal.scopes]

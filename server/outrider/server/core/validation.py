@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from google.protobuf import struct_pb2
@@ -45,7 +46,7 @@ def check_automate(params: params_pb2.AutomateParams, prefix: str) -> None:
         *_nul_free(params, prefix),
         *_required_text(params.task, f"{prefix}task", MAX_TASK_CHARS),
         *_at_most(params.guardrails, f"{prefix}guardrails", MAX_GUARDRAILS_CHARS),
-        *_http_url(params.url, f"{prefix}url"),
+        *http_url_violations(params.url, f"{prefix}url"),
         *_bounded(params, "max_iterations", 1, 100, prefix),
         *_bounded(params, "max_validation_attempts", 1, 10, prefix),
         *_hostnames(params.trusted_hostnames, f"{prefix}trusted_hostnames"),
@@ -87,9 +88,52 @@ def check_options(options: params_pb2.RunOptions, prefix: str) -> None:
         violations.append(
             FieldViolation(f"{prefix}resume_after_side_effects", "must be ask, end or repeat")
         )
-    if options.model and (":" not in options.model or len(options.model) > 500):
-        violations.append(FieldViolation(f"{prefix}model", 'must look like "provider:model-name"'))
     _raise_if(violations)
+
+
+def chosen_model(
+    name: str, offered: Mapping[str, str], scenario_dirs: Sequence[Path], field: str
+) -> str:
+    """The model spec a start's `options.model` stands for ("" keeps the server's own): a name
+    the operator offers this caller, or `scripted:<file>` inside a folder opened to callers.
+    Anything else is refused before any file is read or any address reached, in the same words
+    whatever it names, so a refusal tells nothing about the server's files or network."""
+    if not name:
+        return ""
+    spec = offered.get(name)
+    if spec is not None:
+        return spec
+    if name.startswith("scripted:") and _opened_scenario(
+        name.removeprefix("scripted:"), scenario_dirs
+    ):
+        return name
+    raise InvalidArgument.single(field, _choices(offered, scenario_dirs))
+
+
+def _choices(offered: Mapping[str, str], scenario_dirs: Sequence[Path]) -> str:
+    scripted = "scripted:<file> in a scenario folder the operator opened"
+    if offered:
+        listed = ", ".join(sorted(offered))
+        also = f"; or {scripted}" if scenario_dirs else ""
+        return f"must name a model this server offers its callers: {listed}{also}"
+    if scenario_dirs:
+        return f"must be {scripted}"
+    return "must be empty: this server offers its callers no choice of model"
+
+
+def _opened_scenario(path: str, folders: Sequence[Path]) -> bool:
+    """An absolute path without `..`, in one of `folders` as written, and still in one once its
+    symbolic links are followed. Paths outside every folder are judged by their text alone."""
+    candidate = PurePosixPath(path)
+    if not candidate.is_absolute() or ".." in candidate.parts or "\x00" in path:
+        return False
+    if not any(candidate.is_relative_to(folder) for folder in folders):
+        return False
+    try:
+        real = Path(candidate).resolve()
+        return any(real.is_relative_to(folder.resolve()) for folder in folders)
+    except (OSError, RuntimeError):  # a link loop, a name too long: nothing anyone can read
+        return False
 
 
 def check_labels(labels: Mapping[str, str]) -> None:
@@ -208,12 +252,7 @@ def _at_most(value: str, path: str, limit: int) -> list[FieldViolation]:
     return []
 
 
-def http_url_problems(value: str, path: str) -> list[FieldViolation]:
-    """An absolute http or https URL with no spaces or controls; nothing to say when empty."""
-    return _http_url(value, path)
-
-
-def _http_url(value: str, path: str) -> list[FieldViolation]:
+def http_url_violations(value: str, path: str) -> list[FieldViolation]:
     if not value:
         return []
     if _URL_FORBIDDEN.search(value):

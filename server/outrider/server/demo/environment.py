@@ -79,6 +79,9 @@ def server_environment(site: DemoSite, ports: Ports, data_dir: Path) -> dict[str
         "OUTRIDER_API_KEYS": "",
         "OUTRIDER_MODEL": f"scripted:{SCENARIO}",
         "OUTRIDER_ROLE_MODELS": "{}",
+        # Callers may name the demo's scenario (or another in its folder) and nothing else.
+        "OUTRIDER_MODELS": "",
+        "OUTRIDER_SCRIPTED_MODEL_DIRS": str(SCENARIO.parent),
         "OUTRIDER_NETWORK_ALLOW": f"127.0.0.1:{site.port}",
         "OUTRIDER_RESEARCH_SEARCH_PROVIDERS": "corpus",
         "OUTRIDER_RESEARCH_CORPUS_INDEX": str(corpus),

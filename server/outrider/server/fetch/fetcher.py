@@ -14,7 +14,6 @@ from playwright.async_api import Error as PlaywrightError
 
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.extract import Extracted, extract_html, extract_pdf, extract_text
-from outrider.server.fetch.guarded import GuardedTransport
 from outrider.server.fetch.hosts import HostGate
 from outrider.server.fetch.page import FetchOutcome, Page
 from outrider.server.fetch.render import Renderer
@@ -27,6 +26,7 @@ from outrider.server.fetch.robots import (
 )
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import BlockedDestination, NetworkGuard
+from outrider.server.net.transport import GuardedTransport
 from outrider.server.settings.research import ResearchSettings
 from outrider.server.telemetry import metrics, tracing
 

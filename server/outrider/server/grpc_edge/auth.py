@@ -21,7 +21,8 @@ from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.grpc_edge.errors import abort
 from outrider.server.grpc_edge.relay_client import RELAYED_METHODS
 from outrider.server.security.access import OPEN, Requirement, grpc_requirement
-from outrider.server.security.authn import Keyring, authenticate
+from outrider.server.security.authn import Keyring, authenticate, authenticate_call
+from outrider.server.security.identity import Door
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
 from outrider.server.settings import Settings
 from outrider.server.telemetry.logs import bind_principal
@@ -74,7 +75,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
         async def admit(context: Context, request: Any) -> bool:
             try:
-                principal, recheck = self._principal(context, need, details.method, request)
+                principal, recheck = await self._principal(context, need, details.method, request)
                 _CALLER.set(principal)
                 _RECHECK.set(recheck)
                 bind_principal(principal.id)  # log lines of this call name the caller
@@ -85,7 +86,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
         return _guarded(handler, admit)
 
-    def _principal(
+    async def _principal(
         self, context: Context, need: Requirement | None, method: str, request: Any
     ) -> tuple[Principal, Reauthenticate | None]:
         """The caller, and how to check its credential again later."""
@@ -98,8 +99,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         else:
             key = authorization if isinstance(authorization, str) else None
             peer = peer_common_name(context)
-            principal = authenticate(self._keyring, key, peer)
-            recheck = functools.partial(authenticate, self._keyring, key, peer)
+            principal = await authenticate_call(self._keyring, key, peer, Door.GRPC)
+            recheck = functools.partial(authenticate, self._keyring, key, peer, Door.GRPC)
         if need is None:
             raise PermissionDenied(f"{method} has no access rule", reason="NO_ACCESS_RULE")
         if isinstance(need, Scope):

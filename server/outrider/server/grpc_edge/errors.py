@@ -19,6 +19,7 @@ from outrider.server.core.errors import (
     ResourceExhausted,
     Unavailable,
 )
+from outrider.server.telemetry.incidents import incident, internal_message
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +61,14 @@ async def abort(context: grpc.aio.ServicerContext[Any, Any], error: OutriderErro
     await _abort_with(context, status_code(error), rich_status(error))
 
 
-async def abort_internal(context: grpc.aio.ServicerContext[Any, Any]) -> None:
-    """Unknown failures: a generic message on the wire, the stack trace in the log only."""
-    status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error; see the server log")
-    status.details.add().Pack(error_details_pb2.ErrorInfo(reason="INTERNAL", domain=ERROR_DOMAIN))
+async def abort_internal(context: grpc.aio.ServicerContext[Any, Any], ident: str) -> None:
+    """Unknown failures: a generic message with the incident id on the wire, the stack trace in
+    the log only (see telemetry/incidents.py)."""
+    status = status_pb2.Status(code=code_pb2.INTERNAL, message=internal_message(ident))
+    info = error_details_pb2.ErrorInfo(
+        reason="INTERNAL", domain=ERROR_DOMAIN, metadata={"incident": ident}
+    )
+    status.details.add().Pack(info)
     await _abort_with(context, grpc.StatusCode.INTERNAL, status)
 
 
@@ -93,8 +98,7 @@ def unary(
         except grpc.aio.AbortError:
             raise  # the status is already sent (e.g. a request that did not decode)
         except Exception:
-            log.exception("unexpected error in %s", method.__name__)
-            await abort_internal(context)
+            await abort_internal(context, incident(log, "unexpected error in %s", method.__name__))
         raise AssertionError("unreachable: abort raises")
 
     return wrapper
@@ -115,8 +119,7 @@ def streaming(
         except grpc.aio.AbortError:
             raise  # the status is already sent (e.g. a request that did not decode)
         except Exception:
-            log.exception("unexpected error in %s", method.__name__)
-            await abort_internal(context)
+            await abort_internal(context, incident(log, "unexpected error in %s", method.__name__))
 
     return wrapper
 

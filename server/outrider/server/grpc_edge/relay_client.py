@@ -13,7 +13,7 @@ from google.protobuf import timestamp_pb2
 from google.protobuf.message import Message
 
 from outrider.server.core.errors import Unavailable
-from outrider.server.core.names import interaction_name, run_name
+from outrider.server.core.names import interaction_name, run_name, session_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.request_ids import Started
 from outrider.server.grpc_edge.errors import core_error
@@ -29,6 +29,9 @@ from outrider.v1 import (
     run_pb2,
     run_service_pb2,
     run_service_pb2_grpc,
+    session_pb2,
+    session_service_pb2,
+    session_service_pb2_grpc,
 )
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
@@ -42,12 +45,31 @@ _BROWSER = "/outrider.v1.BrowserControlService/"
 _WATCH, _TAKE_OVER = _BROWSER + "WatchScreen", _BROWSER + "TakeOver"
 _FORWARD, _HAND_BACK = _BROWSER + "ForwardInput", _BROWSER + "HandBack"
 _DECLINE = _BROWSER + "DeclineTakeover"
+_END_SESSION = "/outrider.v1.SessionService/EndSession"
+_CREATE_SESSION = "/outrider.v1.SessionService/CreateSession"
 RELAYED_METHODS = frozenset(
-    {_SUBMIT, _DECIDE, _CANCEL, _CREATE, _WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE}
+    {
+        _SUBMIT,
+        _DECIDE,
+        _CANCEL,
+        _CREATE,
+        _WATCH,
+        _TAKE_OVER,
+        _FORWARD,
+        _HAND_BACK,
+        _DECLINE,
+        _END_SESSION,
+        _CREATE_SESSION,
+    }
 )
-_CALL_NAMES = {_SUBMIT: "answer", _DECIDE: "answer", _CANCEL: "cancel", _CREATE: "start"} | {
-    path: "browser" for path in (_WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE)
-}
+_CALL_NAMES = {
+    _SUBMIT: "answer",
+    _DECIDE: "answer",
+    _CANCEL: "cancel",
+    _CREATE: "start",
+    _END_SESSION: "end_session",
+    _CREATE_SESSION: "start",
+} | {path: "browser" for path in (_WATCH, _TAKE_OVER, _FORWARD, _HAND_BACK, _DECLINE)}
 # Codes of a hop that did not reach the executor's agent (counted as relay failures).
 _UNREACHED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
@@ -115,6 +137,27 @@ class GrpcRelay:
             stub.CancelRun, request, _CANCEL, principal, address
         )
         return response.run
+
+    async def create_session(
+        self, address: str, request: session_service_pb2.CreateSessionRequest, principal: Principal
+    ) -> session_pb2.Session:
+        stub = session_service_pb2_grpc.SessionServiceStub(self._channel(address))
+        response: session_service_pb2.CreateSessionResponse = await self._call(
+            stub.CreateSession, request, _CREATE_SESSION, principal, address
+        )
+        return response.session
+
+    async def end_session(
+        self, address: str, session_id: str, reason: str, principal: Principal
+    ) -> session_pb2.Session:
+        request = session_service_pb2.EndSessionRequest(
+            name=session_name(session_id), reason=reason
+        )
+        stub = session_service_pb2_grpc.SessionServiceStub(self._channel(address))
+        response: session_service_pb2.EndSessionResponse = await self._call(
+            stub.EndSession, request, _END_SESSION, principal, address
+        )
+        return response.session
 
     # a run's live browser (core/control/browsers.py)
 

@@ -17,6 +17,7 @@ from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.retention import RetentionSweeper, retention_policy
 from outrider.server.core.secrets.log_redaction import SecretLogFilter
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
@@ -31,6 +32,7 @@ from outrider.server.grpc_edge.readiness import HealthStatuses
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
+from outrider.server.grpc_edge.session_servicer import SessionServicer
 from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -45,6 +47,8 @@ from outrider.v1 import (
     profile_service_pb2_grpc,
     run_service_pb2,
     run_service_pb2_grpc,
+    session_service_pb2,
+    session_service_pb2_grpc,
 )
 
 log = logging.getLogger(__name__)
@@ -54,6 +58,7 @@ SERVICE_NAMES = (
     RUN_SERVICE,
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"].full_name,
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"].full_name,
+    session_service_pb2.DESCRIPTOR.services_by_name["SessionService"].full_name,
     profile_service_pb2.DESCRIPTOR.services_by_name["ProfileService"].full_name,
     credential_service_pb2.DESCRIPTOR.services_by_name["CredentialService"].full_name,
 )
@@ -77,12 +82,13 @@ class OutriderServer:
         shared = self.store.event_feed() is not None
         self.relay = GrpcRelay(settings) if shared and settings.cluster_secret else None
         self.runs = RunManager(settings, self.store, agents, self.relay)
+        self.sessions = SessionManager(settings, self.store, self.runs, agents, self.relay)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         # Only replicas sharing a store can outlive each other's runs.
         # Workers take lost runs over; an API-only replica could only end them.
         sweeps = shared and settings.failover_interval > 0 and settings.role != "api"
         self.failover = (
-            FailoverSweeper(self.runs.sweep_orphans, settings.failover_interval) if sweeps else None
+            FailoverSweeper(self.sessions.sweep, settings.failover_interval) if sweeps else None
         )
         period = keeper_period(settings.failover_interval)
         self.presence = PresenceKeeper(self.store, period) if shared else None
@@ -123,6 +129,9 @@ class OutriderServer:
         recovered = self.runs.recover()
         if recovered:
             log.warning("closed %d runs left active by a previous process", recovered)
+        lost = self.sessions.recover()
+        if lost:
+            log.warning("ended %d sessions left live by a previous process", lost)
         self.retention.start()
         if self.presence is not None:
             self.presence.start()
@@ -156,6 +165,9 @@ class OutriderServer:
         )
         browser_control_service_pb2_grpc.add_BrowserControlServiceServicer_to_server(
             BrowserControlServicer(self.runs.browsers), self._server
+        )
+        session_service_pb2_grpc.add_SessionServiceServicer_to_server(
+            SessionServicer(self.sessions), self._server
         )
         profile_service_pb2_grpc.add_ProfileServiceServicer_to_server(
             ProfileServicer(self.runs), self._server
@@ -200,6 +212,7 @@ class OutriderServer:
         # New calls are refused now; open streams stay until the runs and their watchers ended.
         refusing = asyncio.create_task(self._server.stop(longest_shutdown(grace) + 10))
         await self.runs.shutdown(grace)
+        await self.sessions.shutdown()
         for agent in {id(a): a for a in self._agents.values()}.values():
             await agent.aclose()
         await self._server.stop(1.0)

@@ -20,9 +20,13 @@ import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
+from starlette.routing import BaseRoute
 from starlette.types import Receive, Scope, Send
 
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
+from outrider.server.mcp_edge.guard import body_refusal
+from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
@@ -31,13 +35,26 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MOUNT_PATH = "/mcp"
+MAX_BODY_BYTES = 4 * 1024 * 1024  # what the SDK's transport takes by default
 
 
 class McpEdge:
-    def __init__(self, runs: RunManager, settings: Settings, keyring: Keyring) -> None:
-        self._made = (runs, settings, keyring)
+    def __init__(
+        self,
+        runs: RunManager,
+        settings: Settings,
+        keyring: Keyring,
+        sessions: SessionManager | None = None,
+    ) -> None:
+        self._made = (runs, settings, keyring, sessions)
         self._serving: asyncio.Future[McpServing] | None = None
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def metadata_routes(self) -> list[BaseRoute]:
+        """Its Protected Resource Metadata (resource.py), when it takes the IdP's tokens."""
+        resource = protected_resource(self._made[2])
+        return resource.routes() if resource is not None else []
 
     @property
     def app(self) -> McpEdge:
@@ -46,8 +63,16 @@ class McpEdge:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self._serving is not None, "the MCP edge was not started"
-        serving = await asyncio.shield(self._serving)
-        await serving.app(scope, receive, send)
+        try:
+            serving = await asyncio.shield(self._serving)
+        except _StoppedFirst:
+            refusal = body_refusal(503, "SHUTTING_DOWN", "the server is shutting down")
+        except Exception:  # the SDK failed to load: logged as it happened
+            refusal = body_refusal(503, "MCP_UNAVAILABLE", "the MCP edge did not start")
+        else:
+            await serving.app(scope, receive, send)
+            return
+        await refusal(scope, receive, send)
 
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
@@ -82,9 +107,15 @@ class McpEdge:
         ends; at most `limit` seconds), every session ends, with its idle event stream."""
         if self._task is None or self._serving is None:
             return
-        if not self._serving.done():
+        if not self._serving.done():  # requests waiting for the SDK are answered 503
+            self._serving.set_exception(_StoppedFirst())
+            self._serving.exception()  # seen here: no "never retrieved" when nobody waited
             self._task.cancel()
         else:
             with contextlib.suppress(Exception):
                 await (await self._serving).drain(limit)
         await asyncio.gather(self._task, return_exceptions=True)
+
+
+class _StoppedFirst(Exception):
+    """The server stopped before the SDK was loaded."""

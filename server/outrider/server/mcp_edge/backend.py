@@ -8,6 +8,8 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mappi
 from contextlib import AbstractContextManager
 from typing import TypeVar
 
+from google.protobuf import duration_pb2
+
 from outrider.mcp.arguments import argument_path
 from outrider.mcp.backend import Artifact, Params
 from outrider.mcp.errors import Refused
@@ -16,17 +18,21 @@ from outrider.server.core.names import (
     parse_artifact_name,
     parse_interaction_name,
     parse_run_name,
+    parse_session_name,
 )
 from outrider.server.core.principals import Principal
+from outrider.server.core.request_ids import check_request_id
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.starting import RunSpec
-from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
+from outrider.server.core.sessions.manager import SessionManager
+from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2, session_pb2
 from outrider.v1 import run_event_pb2 as rp
 
 T = TypeVar("T")
 _STATUS: tuple[tuple[type[errors.OutriderError], str], ...] = (
     (errors.InvalidArgument, "INVALID_ARGUMENT"),
     (errors.NotFound, "NOT_FOUND"),
+    (errors.AlreadyExists, "ALREADY_EXISTS"),
     (errors.FailedPrecondition, "FAILED_PRECONDITION"),
     (errors.OutOfRange, "OUT_OF_RANGE"),
     (errors.ResourceExhausted, "RESOURCE_EXHAUSTED"),
@@ -65,23 +71,34 @@ async def _awaited(call: Callable[[], Awaitable[T]]) -> T:
 class CoreBackend:
     partial_answers = True  # held by this replica when it executes the run (else sent whole)
 
-    def __init__(self, runs: RunManager, principal: Principal, origin: str) -> None:
+    def __init__(
+        self,
+        runs: RunManager,
+        principal: Principal,
+        origin: str,
+        sessions: SessionManager | None = None,
+    ) -> None:
         """`origin`: where the caller reached this server (scheme://host[:port][/prefix]),
         for answer links when OUTRIDER_PUBLIC_URL does not make them absolute."""
         self._runs = runs
+        self._sessions = sessions
         self._principal = principal
         self._origin = origin.rstrip("/")
 
     def holding(self) -> AbstractContextManager[None]:
         return self._runs.log.watcher()
 
-    async def start(self, params: Params, options: params_pb2.RunOptions) -> run_pb2.Run:
+    async def start(
+        self, params: Params, options: params_pb2.RunOptions, request_id: str
+    ) -> run_pb2.Run:
         automate = isinstance(params, params_pb2.AutomateParams)
         kind = run_pb2.RUN_KIND_AUTOMATE if automate else run_pb2.RUN_KIND_RESEARCH
         spec = RunSpec(kind, params, options)
-        # No request id: an MCP tool call has none to give (a start returns once its run is
-        # committed, so every replica reads it as soon as the caller knows it).
-        started = await _awaited(lambda: self._runs.start(spec, self._principal, "", "options."))
+        with _translated():
+            key = check_request_id(request_id, "request_id")
+        started = await _awaited(
+            lambda: self._runs.start(spec, self._principal, "", "options.", request_id=key)
+        )
         return started.run
 
     async def follow(self, run: str, after: int) -> AsyncGenerator[run_event_pb2.RunEvent, None]:
@@ -169,3 +186,27 @@ class CoreBackend:
         if not url:
             raise Refused("FAILED_PRECONDITION", f"{interaction} is no longer pending")
         return self._origin + url if url.startswith("/") else url
+
+    async def create_session(
+        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+    ) -> session_pb2.Session:
+        durations = (_duration(idle_timeout), _duration(max_life))
+        sessions = self._session_manager()
+        return await _awaited(
+            lambda: sessions.create(kind, start_url, durations, {}, "", self._principal)
+        )
+
+    async def end_session(self, session: str, reason: str) -> session_pb2.Session:
+        sessions = self._session_manager()
+        with _translated():
+            session_id = parse_session_name(session, "session")
+        return await _awaited(lambda: sessions.end(session_id, reason, self._principal))
+
+    def _session_manager(self) -> SessionManager:
+        if self._sessions is None:
+            raise Refused("UNIMPLEMENTED", "this server keeps no sessions", "NOT_IMPLEMENTED")
+        return self._sessions
+
+
+def _duration(seconds: int | None) -> duration_pb2.Duration | None:
+    return None if seconds is None else duration_pb2.Duration(seconds=seconds)

@@ -16,6 +16,7 @@ import ipaddress
 import json
 from urllib.parse import urlsplit
 
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from outrider.server.settings import Settings
@@ -62,6 +63,14 @@ async def send_error(
     start = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": [*start, *headers]})
     await send({"type": "http.response.body", "body": body})
+
+
+def body_refusal(status: int, reason: str, message: str) -> Response:
+    """A request refused before its body was read whole (rest_edge/body_limits.py, and while
+    the server stops): invalid request, or a server error (-32000) for a 5xx."""
+    code = -32000 if status >= 500 else -32600
+    body = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+    return JSONResponse(body, status)
 
 
 class HostOriginGuard:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -27,19 +28,29 @@ from starlette.types import ASGIApp
 from outrider.mcp.server import build_server
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.mcp_edge.auth import AuthMiddleware, principal_of_request
 from outrider.server.mcp_edge.backend import CoreBackend
 from outrider.server.mcp_edge.guard import HostOriginGuard
+from outrider.server.mcp_edge.resource import protected_resource
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
+log = logging.getLogger(__name__)
 _LAST_RESPONSE = 0.2  # seconds for the last call's response to leave before sessions close
 _STATE_SECONDS_MIN = 600.0  # a question's think time per round, at least the SDK's default
 
 
 class McpServing:
-    def __init__(self, runs: RunManager, settings: Settings, keyring: Keyring) -> None:
+    def __init__(
+        self,
+        runs: RunManager,
+        settings: Settings,
+        keyring: Keyring,
+        sessions: SessionManager | None = None,
+    ) -> None:
         self._runs = runs
+        self._sessions = sessions
         security = RequestStateSecurity(
             keys=[_state_key(runs.signing_key)],
             ttl=max(_STATE_SECONDS_MIN, 2 * settings.interaction_ttl),
@@ -58,10 +69,12 @@ class McpServing:
             security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
         handler = StreamableHTTPASGIApp(self._manager)
-        self.app: ASGIApp = HostOriginGuard(AuthMiddleware(handler, keyring), settings)
+        authenticated = AuthMiddleware(handler, keyring, protected_resource(keyring))
+        self.app: ASGIApp = HostOriginGuard(authenticated, settings)
 
     def _backend_of(self, ctx: ServerRequestContext[Any, Any]) -> CoreBackend:
-        return CoreBackend(self._runs, principal_of_request(ctx.request), _origin(ctx.request))
+        principal = principal_of_request(ctx.request)
+        return CoreBackend(self._runs, principal, _origin(ctx.request), self._sessions)
 
     async def _counted(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
         if ctx.request_id is None:  # a notification

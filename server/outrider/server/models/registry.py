@@ -25,7 +25,8 @@ HOW_TO_CONFIGURE = (
     "no model is configured: set OUTRIDER_MODEL (e.g. openai:gpt-4.1-mini with OPENAI_API_KEY, "
     "anthropic:<model> with ANTHROPIC_API_KEY, gemini:<model> with GEMINI_API_KEY, "
     "openai-compatible:<model>@http://localhost:11434/v1 for a local server, or "
-    "scripted:/path/to/scenario.yaml) or pass options.model in the request"
+    "scripted:/path/to/scenario.yaml), or offer callers models with OUTRIDER_MODELS for "
+    "options.model"
 )
 PROVIDERS = ("openai", "openai-compatible", "anthropic", "gemini", "scripted")
 

@@ -62,6 +62,14 @@ class GuardedProxy:
         self._tenants[password] = Tenant(domains, on_block)
         return username, password
 
+    def rebind(
+        self, password: str, domains: DomainPolicy, on_block: Callable[[str, str], None]
+    ) -> None:
+        """Gives registered credentials another policy (a session's browser, lent to its next
+        run): its context keeps them, the run's rules apply from now on."""
+        if password in self._tenants:
+            self._tenants[password] = Tenant(domains, on_block)
+
     def release(self, password: str) -> None:
         self._tenants.pop(password, None)
 

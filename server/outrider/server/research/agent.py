@@ -13,6 +13,7 @@ import httpx
 
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.runs.agent import Params, RunContext
+from outrider.server.core.runs.session_seats import Kept, OnLost
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.models.registry import RunModels
@@ -26,8 +27,13 @@ from outrider.server.research.iterating import iterate
 from outrider.server.research.llm import Llm
 from outrider.server.research.metrics import RunMetrics
 from outrider.server.research.modes import budget_for, effective_mode
-from outrider.server.research.planning import plan, prefetch
+from outrider.server.research.planning import plan, prefetch, reread
 from outrider.server.research.run import PhaseFailed, ResearchRun
+from outrider.server.research.session_pages import (
+    SessionPages,
+    SessionReading,
+    earlier_candidates,
+)
 from outrider.server.research.state import (
     ITERATE,
     OUTLINE,
@@ -96,11 +102,17 @@ class ResearchAgent:
                 report = await _research(run, save)
             except PhaseFailed as failure:
                 _emit_error(run, failure)
+                _remember(ctx, run, None)
                 return run_pb2.RunOutcome(
                     success=False, error_code=failure.code, error_message=failure.message
                 )
+            _remember(ctx, run, report)
             run.emit("complete", report)
             return run_pb2.RunOutcome(success=True, result=report.report)
+
+    async def keep(self, start_url: str, on_lost: OnLost) -> Kept:
+        """A research session's pages (see research/session_pages.py)."""
+        return SessionPages()
 
     async def _prune_caches(self) -> None:
         """Expired cache entries go, at most every PRUNE_INTERVAL, in a thread."""
@@ -120,23 +132,44 @@ class ResearchAgent:
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)
         chromium = self._settings.chromium_path
         models = self._models(ctx.options)
+        pages = session_pages(ctx)
         async with (
             contextlib.aclosing(models),
             httpx.AsyncClient(timeout=research.search_timeout) as client,
             Fetcher(research, self._guard, self._pages, chromium, domains) as fetcher,
         ):
+            ttl = self._settings.sessions.page_ttl
             yield ResearchRun(
                 emit=Emitter(ctx),
                 state=ResearchState(params.query, mode, budget.mode),
                 budget=budget,
                 metrics=metrics,
                 llm=Llm(models, metrics, budget),
-                fetcher=fetcher,
+                fetcher=SessionReading(fetcher, pages, ttl, domains) if pages else fetcher,
                 search=build_chain(research, self._settings.data_dir, self._searches, client),
                 use_cache=not params.nocache,
                 fetch_timeout=float(timeout or research.fetch_timeout),
                 include_full_text=params.include_full_text,
+                earlier=ctx.session.memory if ctx.session else "",
+                reread=earlier_candidates(pages) if pages else [],
             )
+
+
+def session_pages(ctx: RunContext) -> SessionPages | None:
+    """The pages of the run's research session; None outside a session."""
+    if ctx.session is None:
+        return None
+    if not isinstance(ctx.session.kept, SessionPages):
+        raise OutriderError(f"{ctx.session.name} keeps no research pages on this replica")
+    return ctx.session.kept
+
+
+def _remember(ctx: RunContext, run: ResearchRun, report: re.ResearchComplete | None) -> None:
+    """A run in a session ended: its session keeps what it read, and what its report cited."""
+    pages = session_pages(ctx)
+    if pages is not None:
+        cited = [page.url for page in report.metadata.cited_pages] if report else []
+        pages.remember(list(run.state.sources.values()), cited)
 
 
 def _resume(run: ResearchRun, ctx: RunContext) -> bool:
@@ -156,7 +189,7 @@ async def _research(run: ResearchRun, save: Callable[[], None]) -> re.ResearchCo
     state, progress = run.state, run.state.progress
     if progress.stage == PREFETCH:
         with step("research", "prefetch", "research.prefetch"):
-            progress.batch = [s.id for s in await prefetch(run)]
+            progress.batch = [s.id for s in [*await prefetch(run), *await reread(run)]]
         progress.stage = PLAN
         save()
     if progress.stage == PLAN:

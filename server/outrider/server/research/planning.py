@@ -57,6 +57,16 @@ async def prefetch(run: ResearchRun) -> list[Source]:
     return sources
 
 
+async def reread(run: ResearchRun) -> list[Source]:
+    """A run in a session reads the pages its earlier runs cited again: from the session's
+    pages, not the web, unless they are stale (see session_pages)."""
+    if not run.reread:
+        return []
+    run.state.seen_urls.update(candidate.url for candidate in run.reread)
+    with run.metrics.phase("prefetching"):
+        return await read(run, run.reread, iteration=1)
+
+
 def _not_fetched(urls: list[str], failures: list[tuple[Candidate, FetchOutcome]]) -> str:
     """Why each URL of the query was not read, naming it by position and host only."""
     reasons = [
@@ -80,7 +90,7 @@ async def plan(run: ResearchRun, prefetched: list[Source]) -> None:
                 "planner",
                 "planner",
                 prompts.PLANNER,
-                prompts.plan_request(state.query, prefetched),
+                prompts.plan_request(state.query, prefetched, run.earlier),
                 PlanOut,
             )
         except (ModelFailed, BudgetExhausted) as error:

@@ -90,9 +90,22 @@ def fenced(what: str, lines: Iterable[str]) -> str:
     return f'<external_content from="{what}">\n{defuse(body)}\n{_CLOSE}'
 
 
-def plan_request(query: str, prefetched: Iterable[Source]) -> str:
+def plan_request(query: str, prefetched: Iterable[Source], earlier: str = "") -> str:
     pages = "\n\n".join(fence(s, EXCERPT_CHARS) for s in prefetched)
-    return f"Query:\n{query}\n\n" + (f"Pages the user linked:\n{pages}\n" if pages else "")
+    linked = "Pages the user linked, or earlier runs of this session cited" if earlier else ""
+    listed = f"{linked or 'Pages the user linked'}:\n{pages}\n" if pages else ""
+    return f"{session_context(earlier)}Query:\n{query}\n\n{listed}"
+
+
+def session_context(earlier: str) -> str:
+    """What a run in a session is told of its earlier runs ("" outside a session)."""
+    if not earlier:
+        return ""
+    memory = fenced("session memory", [earlier])
+    return (
+        "This question follows earlier ones in the same session; go deeper rather than repeat "
+        f"them. What they asked and reported:\n{memory}\n\n"
+    )
 
 
 def analyse_request(state: ResearchState, sources: list[Source], with_links: bool) -> str:
@@ -137,8 +150,10 @@ def outline_request(state: ResearchState) -> str:
     )
 
 
-def write_request(state: ResearchState, sources: list[Source], feedback: str | None) -> str:
-    parts = [f"Query: {state.query}"]
+def write_request(
+    state: ResearchState, sources: list[Source], feedback: str | None, earlier: str = ""
+) -> str:
+    parts = [f"{session_context(earlier)}Query: {state.query}"]
     if state.outline is not None:
         outline = state.outline
         plan = [f"Direct answer: {outline.direct_answer}", f"Outline:\n{outline.outline}"]

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from outrider.server.fetch.fetcher import Fetcher
+from outrider.server.fetch.page import FetchOutcome
 from outrider.server.research.budget import Budget
 from outrider.server.research.events import Emitter
 from outrider.server.research.llm import Llm
 from outrider.server.research.metrics import RunMetrics
-from outrider.server.research.state import ResearchState
+from outrider.server.research.state import Candidate, ResearchState
 from outrider.server.search.chain import SearchChain
 
 
@@ -26,6 +27,13 @@ class PhaseFailed(Exception):
         self.iteration = iteration
 
 
+class Fetching(Protocol):
+    """How a run fetches a page: `fetch.fetcher.Fetcher`, or a research session's pages first
+    (`session_pages.SessionReading`)."""
+
+    async def fetch(self, url: str, limit: float, use_cache: bool = True) -> FetchOutcome: ...
+
+
 @dataclass
 class ResearchRun:
     emit: Emitter
@@ -33,8 +41,10 @@ class ResearchRun:
     budget: Budget
     metrics: RunMetrics
     llm: Llm
-    fetcher: Fetcher
+    fetcher: Fetching
     search: SearchChain
     use_cache: bool
     fetch_timeout: float  # seconds per page
     include_full_text: bool
+    earlier: str = ""  # a run in a session: what its earlier runs asked and reported
+    reread: list[Candidate] = field(default_factory=list)  # pages they cited, to read again

@@ -114,7 +114,7 @@ async def _draft(run: ResearchRun, feedback: str | None) -> Draft:
             "writer",
             "writer",
             prompts.WRITER,
-            prompts.write_request(run.state, sources, feedback),
+            prompts.write_request(run.state, sources, feedback, run.earlier),
         )
     except BudgetExhausted as error:
         note = f"{error}, so the report lists the sources' findings without a writer"

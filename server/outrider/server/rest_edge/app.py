@@ -18,16 +18,19 @@ from starlette.routing import BaseRoute, Route
 from outrider.server.core.errors import OutriderError, PermissionDenied
 from outrider.server.core.principals import Scope
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.rest_edge.auth import AuthMiddleware, principal_of
 from outrider.server.rest_edge.browsers import BrowserGuardMiddleware
 from outrider.server.rest_edge.errors import error_response, internal_response
 from outrider.server.rest_edge.observe import metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
+from outrider.server.rest_edge.session_routes import SessionRoutes
 from outrider.server.rest_edge.vault_routes import VaultRoutes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
+from outrider.server.telemetry.incidents import incident
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +47,8 @@ def mapped(endpoint: Endpoint) -> Endpoint:
         except OutriderError as error:
             return error_response(error)
         except Exception:
-            log.exception("unexpected error in %s %s", request.method, request.url.path)
-            return internal_response()
+            where = (request.method, request.url.path)
+            return internal_response(incident(log, "unexpected error in %s %s", *where))
 
     return wrapper
 
@@ -66,7 +69,12 @@ def requiring(need: Requirement | None, endpoint: Endpoint) -> Endpoint:
     return wrapper
 
 
-def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
+def build_app(
+    runs: RunManager,
+    settings: Settings,
+    keyring: Keyring,
+    sessions: SessionManager | None = None,
+) -> Starlette:
     r = Routes(runs, settings)
     v = VaultRoutes(runs)
     document = openapi_document()
@@ -101,6 +109,15 @@ def build_app(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlet
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),
     ]
+    if sessions is not None:
+        s = SessionRoutes(sessions, settings.rest_retry_ms)
+        table += [
+            ("/v1/sessions", s.create, "POST"),
+            ("/v1/sessions", s.list, "GET"),
+            ("/v1/sessions/{sessionId}", s.get, "GET"),
+            ("/v1/sessions/{sessionId}/end", s.end, "POST"),
+            ("/v1/sessions/{sessionId}/events", s.events, "GET"),
+        ]
     routes: list[BaseRoute] = [
         Route(
             path, mapped(requiring(rest_requirement(method, path, settings), fn)), methods=[method]

@@ -15,7 +15,13 @@ from outrider.server.core.errors import OutriderError
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.rest_edge.errors import error_response
-from outrider.server.security.authn import PEER_NAME_STATE, Keyring, authenticate
+from outrider.server.security.authn import (
+    PEER_NAME_STATE,
+    Keyring,
+    authenticate,
+    authenticate_call,
+)
+from outrider.server.security.identity import Door
 from outrider.server.telemetry.logs import bind_principal
 
 PRINCIPAL_STATE = "principal"
@@ -38,8 +44,10 @@ class AuthMiddleware:
         state = scope.setdefault("state", {})
         peer = state.get(PEER_NAME_STATE)
         try:
-            state[PRINCIPAL_STATE] = authenticate(self._keyring, raw, peer)
-            state[RECHECK_STATE] = functools.partial(authenticate, self._keyring, raw, peer)
+            state[PRINCIPAL_STATE] = await authenticate_call(self._keyring, raw, peer, Door.REST)
+            state[RECHECK_STATE] = functools.partial(
+                authenticate, self._keyring, raw, peer, Door.REST
+            )
             bind_principal(state[PRINCIPAL_STATE].id)  # log lines of this request name the caller
         except OutriderError as error:
             await error_response(error)(scope, receive, send)

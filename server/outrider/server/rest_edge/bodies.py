@@ -73,7 +73,7 @@ def research_spec(body: dict[str, Any]) -> RunSpec:
     read = Reader(body)
     params = params_pb2.ResearchParams(
         query=read.string("query"),
-        mode=_enum(read, re_pb.ResearchMode.DESCRIPTOR, "mode"),  # type: ignore[arg-type]
+        mode=enum_field(read, re_pb.ResearchMode.DESCRIPTOR, "mode"),  # type: ignore[arg-type]
         fetch_timeout=read.integer("fetch_timeout", "fetchTimeout"),
         nocache=read.boolean("nocache"),
         include_full_text=read.boolean("include_full_text", "includeFullText"),
@@ -91,12 +91,13 @@ def run_options(read: Reader) -> params_pb2.RunOptions:
         allowed_domains=read.strings("allowedDomains"),
         blocked_domains=read.strings("blockedDomains"),
         omit_prompts=read.boolean("omitPrompts"),
-        recipes=_enum(read, params_pb2.RecipeMode.DESCRIPTOR, "recipes"),  # type: ignore[arg-type]
-        resume_after_side_effects=_enum(  # type: ignore[arg-type]
+        recipes=enum_field(read, params_pb2.RecipeMode.DESCRIPTOR, "recipes"),  # type: ignore[arg-type]
+        resume_after_side_effects=enum_field(  # type: ignore[arg-type]
             read, params_pb2.ResumeAfterSideEffects.DESCRIPTOR, "resumeAfterSideEffects"
         ),
+        session=read.string("session"),
         profile=read.string("profile"),
-        profile_save=_enum(read, profile_pb2.ProfileSave.DESCRIPTOR, "profileSave"),  # type: ignore[arg-type]
+        profile_save=enum_field(read, profile_pb2.ProfileSave.DESCRIPTOR, "profileSave"),  # type: ignore[arg-type]
         credentials=read.strings("credentials"),
     )
 
@@ -115,14 +116,14 @@ def input_answer(body: dict[str, Any]) -> tuple[list[tuple[str, str]], bool]:
 
 def approval_decision(body: dict[str, Any]) -> tuple[int, int, str]:
     read = Reader(body)
-    decision = _enum(read, run_event_pb2.ApprovalDecision.DESCRIPTOR, "decision")
-    scope = _enum(read, run_event_pb2.ApprovalScope.DESCRIPTOR, "scope")
+    decision = enum_field(read, run_event_pb2.ApprovalDecision.DESCRIPTOR, "decision")
+    scope = enum_field(read, run_event_pb2.ApprovalScope.DESCRIPTOR, "scope")
     reason = read.string("reason")
     read.check()
     return decision, scope, reason
 
 
-def _enum(read: Reader, enum: Any, name: str) -> int:
+def enum_field(read: Reader, enum: Any, name: str) -> int:
     text = read.string(name)
     if not text:
         return 0

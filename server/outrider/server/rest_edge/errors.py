@@ -5,7 +5,7 @@ Body: {"error": {"status": 404, "reason": "NOT_FOUND", "message": "...",
                  "retryAfter": 5.0}}                                           (429 only)
 The statuses are the core's table (core/error_statuses.py): an interaction that can no longer be
 answered is 410 Gone, an Idempotency-Key sent again with a different request 422. Unknown
-exceptions are 500 with a generic message.
+exceptions are 500 with a generic message and an incident id (telemetry/incidents.py).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from outrider.server.core.errors import (
     ResourceExhausted,
     Unauthenticated,
 )
+from outrider.server.telemetry.incidents import internal_message
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,12 @@ def error_response(error: OutriderError) -> JSONResponse:
     return JSONResponse(error_body(error), http_status(error), headers=headers)
 
 
-def internal_response() -> JSONResponse:
-    body = {"error": {"status": 500, "reason": "INTERNAL", "message": "internal error"}}
+def internal_response(ident: str) -> JSONResponse:
+    message = internal_message(ident)
+    body = {"error": {"status": 500, "reason": "INTERNAL", "message": message, "incident": ident}}
     return JSONResponse(body, 500)
+
+
+def body_refusal(status: int, reason: str, message: str) -> JSONResponse:
+    """A request body refused before it was read whole (rest_edge/body_limits.py)."""
+    return JSONResponse({"error": {"status": status, "reason": reason, "message": message}}, status)

@@ -10,6 +10,7 @@ from outrider.server.rest_edge.openapi_links import add_links
 from outrider.server.rest_edge.openapi_vault import vault_options, vault_paths, vault_schemas
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
+from outrider.v1.session_pb2 import SessionState
 
 _ID = {"type": "string", "pattern": "^[0-9a-z]{8,64}$"}
 _INT32 = {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}
@@ -224,6 +225,7 @@ def _paths() -> dict[str, Any]:
                 [_path("interactionId")],
             )
         },
+        **_session_paths(page, cursor),
         "/healthz": {
             "get": {
                 "summary": "Readiness: can runs start here? (no API key needed)",
@@ -255,6 +257,43 @@ def _paths() -> dict[str, Any]:
     }
 
 
+def _session_paths(page: list[Any], cursor: list[Any]) -> dict[str, Any]:
+    """Sessions (SessionService), beside the Tabstack routes."""
+    one = {"200": _json({"type": "object"}, "the session")}
+    named = [_path("sessionId")]
+    return {
+        "/v1/sessions": {
+            "post": _operation(
+                "Create a session (a live browser, or a research thread, kept between runs)",
+                {"201": _json({"type": "object"}, "the live session")},
+                "CreateSessionRequest",
+            ),
+            "get": _operation(
+                "List sessions, newest first",
+                {"200": _json({"type": "object"}, "a page of sessions")},
+                None,
+                [
+                    *page,
+                    _query("kind", _enum(run_pb2.RunKind)),
+                    _query("state", _enum(SessionState)),
+                ],
+            ),
+        },
+        "/v1/sessions/{sessionId}": {"get": _operation("Get a session", one, None, named)},
+        "/v1/sessions/{sessionId}/end": {
+            "post": _operation("End a session (idempotent)", one, "CancelRequest", named)
+        },
+        "/v1/sessions/{sessionId}/events": {
+            "get": _operation(
+                "Replay a session's events (its own and its runs') after a cursor, then follow",
+                {"200": _SSE},
+                None,
+                [*named, *cursor],
+            )
+        },
+    }
+
+
 def _enum(enum: Any) -> dict[str, Any]:
     return {"type": "string", "enum": enum_choices(enum.DESCRIPTOR)}
 
@@ -281,6 +320,11 @@ def _schemas() -> dict[str, Any]:
                 **_enum(params_pb2.RecipeMode),
                 "description": "Browser runs: record a recipe when the run succeeds (record), "
                 "or replay the task's recipe without the model, else record one (replay).",
+            },
+            "session": {
+                "type": "string",
+                "description": "Run in this session (sessions/{id}): a browser run starts on the "
+                "session's page with its cookies and tabs; the model sees the earlier runs.",
             },
             "resumeAfterSideEffects": {
                 **_enum(params_pb2.ResumeAfterSideEffects),
@@ -318,6 +362,10 @@ def _schemas() -> dict[str, Any]:
             "scope": _enum(run_event_pb2.ApprovalScope),
             "reason": {"type": "string"}}},
         "CancelRequest": {"type": "object", "properties": {"reason": {"type": "string"}}},
+        "CreateSessionRequest": {"type": "object", "required": ["kind"], "properties": {
+            "kind": _enum(run_pb2.RunKind), "startUrl": {"type": "string"},
+            "idleTimeout": _INT32, "maxLife": _INT32, "labels": {"type": "object"},
+            "profile": {"type": "string"}}},
         "Accepted": {"type": "object", "properties": {"status": {"const": "accepted"}}},
         "Deleted": {"type": "object", "required": ["run", "freedArtifactBytes"], "properties": {
             "run": {"type": "object"}, "freedArtifactBytes": {"type": "integer", "minimum": 0}}},

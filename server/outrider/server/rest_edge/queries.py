@@ -9,7 +9,7 @@ from starlette.requests import Request
 
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.rest_edge.enums import enum_choices, enum_number
-from outrider.v1 import interaction_pb2, run_pb2
+from outrider.v1 import interaction_pb2, run_pb2, session_pb2
 
 _MAX_INT64 = 2**63 - 1
 
@@ -42,6 +42,10 @@ def page(request: Request) -> Page:
 
 def run_states(request: Request) -> list[int]:
     return _states(request, run_pb2.RunState.DESCRIPTOR)
+
+
+def session_states(request: Request) -> list[int]:
+    return _states(request, session_pb2.SessionState.DESCRIPTOR)
 
 
 def interaction_states(request: Request) -> list[int]:

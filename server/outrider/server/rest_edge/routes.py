@@ -36,10 +36,10 @@ class Routes:
         self._retry_ms = settings.rest_retry_ms
 
     async def automate(self, request: Request) -> Response:
-        return await self._start(request, bodies.automate_spec(await _body(request)))
+        return await self._start(request, bodies.automate_spec(await read_body(request)))
 
     async def research(self, request: Request) -> Response:
-        return await self._start(request, bodies.research_spec(await _body(request)))
+        return await self._start(request, bodies.research_spec(await read_body(request)))
 
     async def _start(self, request: Request, spec: RunSpec) -> Response:
         stream = self._stream_settings(request)
@@ -88,7 +88,7 @@ class Routes:
 
     async def automate_input(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "requestId")
-        values, cancelled = bodies.input_answer(await _body(request))
+        values, cancelled = bodies.input_answer(await read_body(request))
         await self._runs.answers.submit_input(
             interaction_id, values, cancelled, principal_of(request)
         )
@@ -96,7 +96,7 @@ class Routes:
 
     async def automate_approval(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "approvalId")
-        decision, scope, reason = bodies.approval_decision(await _body(request))
+        decision, scope, reason = bodies.approval_decision(await read_body(request))
         await self._runs.answers.decide_approval(
             interaction_id, (decision, scope, reason), principal_of(request)
         )
@@ -115,7 +115,7 @@ class Routes:
         return JSONResponse(to_json(self._runs.get(_run_id(request), principal_of(request))))
 
     async def cancel_run(self, request: Request) -> Response:
-        reason = bodies.cancel_reason(await _body(request, required=False))
+        reason = bodies.cancel_reason(await read_body(request, required=False))
         run = await self._runs.cancel(_run_id(request), reason, principal_of(request))
         return JSONResponse(to_json(run))
 
@@ -169,11 +169,6 @@ class Routes:
 
 
 async def read_body(request: Request, required: bool = True) -> dict[str, object]:
-    """The request's JSON object (size-limited); `required`: an empty body is refused."""
-    return await _body(request, required)
-
-
-async def _body(request: Request, required: bool = True) -> dict[str, object]:
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk

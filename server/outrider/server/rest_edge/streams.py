@@ -18,6 +18,7 @@ from outrider.server.core.errors import OutriderError
 from outrider.server.core.events.log import WatchBatch
 from outrider.server.rest_edge import sse
 from outrider.server.rest_edge.error_events import error_event
+from outrider.server.telemetry.incidents import incident, internal_message
 from outrider.v1 import run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)
@@ -64,8 +65,8 @@ async def _body(
         except OutriderError as error:  # e.g. RUN_DELETED: the run went while it was replayed
             yield encoder.error_block(run.kind, error.message, error.reason)
         except Exception:
-            log.exception("the event stream of %s failed", run.name)
-            yield encoder.error_block(run.kind)
+            ident = incident(log, "the event stream of %s failed", run.name)
+            yield encoder.error_block(run.kind, internal_message(ident))
 
 
 class _Encoder:

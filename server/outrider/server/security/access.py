@@ -19,6 +19,7 @@ Requirement = Scope | Literal["open", "authenticated"]
 _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
 _BROWSER = "/outrider.v1.BrowserControlService/"
+_SESSIONS = "/outrider.v1.SessionService/"
 _PROFILES = "/outrider.v1.ProfileService/"
 _CREDENTIALS = "/outrider.v1.CredentialService/"
 HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
@@ -49,6 +50,12 @@ GRPC_METHODS: dict[str, Requirement] = {
     _BROWSER + "ForwardInput": Scope.BROWSER_CONTROL,
     _BROWSER + "HandBack": Scope.BROWSER_CONTROL,
     _BROWSER + "DeclineTakeover": Scope.INTERACTIONS_ANSWER,
+    # A session holds a browser as a run does: the runs' scopes, verb for verb.
+    _SESSIONS + "CreateSession": Scope.RUNS_START,
+    _SESSIONS + "GetSession": Scope.RUNS_READ,
+    _SESSIONS + "ListSessions": Scope.RUNS_READ,
+    _SESSIONS + "EndSession": Scope.RUNS_CANCEL,
+    _SESSIONS + "StreamSessionEvents": Scope.RUNS_READ,
     # Profiles and credentials: a scope each; starting the by-hand login run needs runs.start too
     # (the core checks it, as for every start).
     **{
@@ -86,6 +93,11 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("DELETE", "/v1/runs/{runId}"): Scope.RUNS_DELETE,
     ("GET", "/v1/runs/{runId}/events"): Scope.RUNS_READ,
     ("GET", "/v1/runs/{runId}/artifacts/{artifactId}"): Scope.RUNS_READ,
+    ("POST", "/v1/sessions"): Scope.RUNS_START,
+    ("GET", "/v1/sessions"): Scope.RUNS_READ,
+    ("GET", "/v1/sessions/{sessionId}"): Scope.RUNS_READ,
+    ("POST", "/v1/sessions/{sessionId}/end"): Scope.RUNS_CANCEL,
+    ("GET", "/v1/sessions/{sessionId}/events"): Scope.RUNS_READ,
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
     **{
@@ -131,6 +143,26 @@ A2A_METHODS: dict[str, tuple[Scope, ...]] = {
     **dict.fromkeys(("CancelTask", "tasks/cancel"), (Scope.RUNS_READ, Scope.RUNS_CANCEL)),
 }
 A2A_ANSWER = (Scope.RUNS_READ, Scope.INTERACTIONS_ANSWER)
+
+
+# The MCP edge's tools and the scopes each needs (the core checks them again); a tools/call
+# without them is refused with 403 insufficient_scope before it reaches the tool, so an OAuth
+# client can ask the IdP for more. Opening a session needs only a valid principal.
+MCP_TOOLS: dict[str, tuple[Scope, ...]] = {
+    "automate": (Scope.RUNS_START,),
+    "research": (Scope.RUNS_START,),
+    "get_run": (Scope.RUNS_READ,),
+    "list_runs": (Scope.RUNS_READ,),
+    "read_artifact": (Scope.RUNS_READ,),
+    "cancel_run": (Scope.RUNS_CANCEL,),
+}
+# What an MCP client asks the IdP for: every tool, and answering the agent's questions.
+MCP_SCOPES = (
+    Scope.RUNS_START.value,
+    Scope.RUNS_READ.value,
+    Scope.RUNS_CANCEL.value,
+    Scope.INTERACTIONS_ANSWER.value,
+)
 
 
 def a2a_requirement(method: str, names_a_task: bool) -> tuple[Scope, ...]:

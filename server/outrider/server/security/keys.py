@@ -10,6 +10,9 @@ TOML (or YAML with the same shape):
     certificate = "billing-worker"       # optional: a client certificate with this CN
     limits = { max_concurrent_runs = 2, starts_per_minute = 30, start_burst = 5 }
 
+    [tenants.billing]                    # optional: the models this tenant's callers (keys,
+    models = { fast = "openai:gpt-4.1-mini" }   # tokens) may name, instead of OUTRIDER_MODELS
+
 Keys are 256 random bits, so SHA-256 is enough to make a leaked file useless without slowing
 every call down; `outrider keys create` makes one, prints it once and appends its entry.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +36,21 @@ from outrider.server.core.principals import (
     Principal,
     parse_scopes,
 )
+from outrider.server.settings.model_choices import offer
 
 __all__ = ["KeyTable", "key_hash", "legacy_table", "load_key_file", "new_key"]
 _HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$")
 
 
+Offer = tuple[tuple[str, str], ...]  # the models a tenant's callers may name: (name, spec)
+
+
 @dataclass(frozen=True)
 class KeyTable:
     by_hash: Mapping[str, Principal]
     by_certificate: Mapping[str, Principal]  # client-certificate common name -> principal
+    offers: Mapping[str, Offer] = field(default_factory=dict)  # tenant -> its models
 
     def __len__(self) -> int:
         return len(self.by_hash) + len(self.by_certificate)
@@ -63,9 +71,13 @@ def load_key_file(path: Path) -> KeyTable:
     """Parses and checks the whole file; raises ValueError naming the bad entry."""
     text = path.read_text()
     data = yaml.safe_load(text) if path.suffix in (".yaml", ".yml") else tomllib.loads(text)
-    entries = (data or {}).get("keys", [])
+    data = data or {}
+    if not isinstance(data, dict) or set(data) - {"keys", "tenants"}:
+        raise ValueError(f"{path}: the file holds 'keys' and, optionally, 'tenants'")
+    entries = data.get("keys", [])
     if not isinstance(entries, list):
         raise ValueError(f"{path}: 'keys' must be a list of entries")
+    offers = _tenant_models(data.get("tenants", {}), f"{path}: tenants")
     by_hash: dict[str, Principal] = {}
     by_cert: dict[str, Principal] = {}
     seen: set[str] = set()
@@ -81,7 +93,7 @@ def load_key_file(path: Path) -> KeyTable:
             by_hash[digest] = principal
         if certificate:
             by_cert[certificate] = principal
-    return KeyTable(by_hash, by_cert)
+    return KeyTable(by_hash, by_cert, offers)
 
 
 def _entry(entry: Any, where: str) -> tuple[Principal, str, str]:
@@ -103,6 +115,21 @@ def _entry(entry: Any, where: str) -> tuple[Principal, str, str]:
     limits = _limits(entry.get("limits", {}), where)
     principal = Principal(ident, tenant, parse_scopes([str(s) for s in scopes], where), limits)
     return principal, digest, certificate
+
+
+def _tenant_models(tenants: Any, where: str) -> dict[str, Offer]:
+    """tenant -> the models its keys may name, from `[tenants.<name>] models = {...}`."""
+    if not isinstance(tenants, dict):
+        raise ValueError(f"{where}: must be a table of tenants")
+    offers = {}
+    for tenant, table in tenants.items():
+        at = f"{where}.{tenant}"
+        if not isinstance(tenant, str) or not _NAME.match(tenant):
+            raise ValueError(f"{at}: a tenant is 1-128 letters, digits, '.', '_', '@' or '-'")
+        if not isinstance(table, dict) or set(table) != {"models"}:
+            raise ValueError(f"{at}: a tenant's table holds 'models' (a table or a list)")
+        offers[tenant] = tuple(offer(table["models"], at).items())
+    return offers
 
 
 def _name(entry: dict[str, Any], field: str, where: str) -> str:

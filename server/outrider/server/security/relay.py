@@ -46,6 +46,7 @@ class RelayKey:
             "sub": principal.id,
             "ten": principal.tenant,
             "scp": sorted(scope.value for scope in principal.scopes),
+            "mdl": principal.models,
             "mth": call.method,
             "req": _digest(call.request),
             "aud": call.audience,
@@ -73,7 +74,11 @@ class RelayKey:
             )
         self._remember(str(claims["jti"]), moment)
         scopes = parse_scopes(list(claims["scp"]), "relay token")
-        return Principal(str(claims["sub"]), str(claims["ten"]), scopes, relayed=True)
+        models = claims.get("mdl")
+        offered = None if models is None else tuple((str(n), str(s)) for n, s in models)
+        return Principal(
+            str(claims["sub"]), str(claims["ten"]), scopes, relayed=True, models=offered
+        )
 
     def _remember(self, token_id: str, now: float) -> None:
         for old in [k for k, until in self._seen.items() if until < now]:

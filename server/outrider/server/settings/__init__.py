@@ -10,9 +10,12 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from outrider.server.settings import model_choices
 from outrider.server.settings.browser import BrowserSettings
+from outrider.server.settings.identity import OidcSettings
 from outrider.server.settings.providers import ProviderSettings
 from outrider.server.settings.research import ResearchSettings
+from outrider.server.settings.sessions import SessionSettings
 from outrider.server.settings.vault import VaultSettings
 from outrider.server.units import parse_duration, parse_size
 
@@ -170,6 +173,11 @@ class Settings(BaseSettings):
         description="TOML or YAML file of principals (id, tenant, scopes, limits, key hash); "
         "re-read on SIGHUP. See the Security section.",
     )
+    oidc: OidcSettings = Field(
+        default_factory=OidcSettings,
+        description="Access tokens from the company's IdP and the console's SSO sign-in "
+        "(OUTRIDER_OIDC_*; docs/identity.md).",
+    )
     tls_cert: Path | None = Field(
         None, description="PEM server certificate (chain); with tls_key, both edges speak TLS only."
     )
@@ -236,6 +244,13 @@ class Settings(BaseSettings):
         description="Seconds a person who took over a run's browser keeps control without "
         "sending input; then the agent has the browser again (the takeover expires).",
     )
+    body_read_timeout: float = Field(
+        30.0,
+        gt=0,
+        description="Seconds a request body on the REST port may stall (no byte arriving) "
+        "before the request is refused with 408; bodies still arriving when the server stops "
+        "are refused with 503 at once.",
+    )
     shutdown_grace: float = Field(
         30.0, ge=0, description="Seconds runs may finish after SIGTERM before they are cancelled."
     )
@@ -279,6 +294,20 @@ class Settings(BaseSettings):
         default_factory=dict,
         description='Per-role model overrides as JSON, e.g. {"writer": "scripted:/w.yaml"}.',
     )
+    models: Annotated[dict[str, str], NoDecode] = Field(
+        default_factory=dict,
+        description="The models callers may choose with options.model (anything else is "
+        "refused): comma-separated `name=provider:model` (callers name it `name`) or "
+        "`provider:model` (named by itself), or a JSON object of name -> spec, e.g. "
+        "`fast=openai:gpt-4.1-mini,deep=anthropic:claude-sonnet-4-5`. A tenant's `models` in "
+        "the key file replace this list for its keys. Empty: callers get the server's model.",
+    )
+    scripted_model_dirs: Annotated[tuple[Path, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated absolute folders whose scenario files callers may name as "
+        "options.model `scripted:<file>` (demos and tests; never `..` or a symbolic link out "
+        "of the folder). Empty: callers may not choose scripted models.",
+    )
     providers: ProviderSettings = Field(
         default_factory=ProviderSettings,
         description="Model provider keys, base URLs, timeout and retries (OPENAI_API_KEY, "
@@ -312,6 +341,9 @@ class Settings(BaseSettings):
     research: ResearchSettings = Field(
         default_factory=ResearchSettings, description="Research settings (OUTRIDER_RESEARCH_*)."
     )
+    sessions: SessionSettings = Field(
+        default_factory=SessionSettings, description="Session settings (OUTRIDER_SESSION_*)."
+    )
     vault: VaultSettings = Field(
         default_factory=VaultSettings,
         description="Profiles and credentials: master keys and limits (OUTRIDER_VAULT_*).",
@@ -330,6 +362,16 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return tuple(key.strip() for key in value.split(",") if key.strip())
         return value
+
+    @field_validator("models", mode="before")
+    @classmethod
+    def _offered_models(cls, value: object) -> object:
+        return model_choices.offer(value, "OUTRIDER_MODELS")
+
+    @field_validator("scripted_model_dirs", mode="before")
+    @classmethod
+    def _scenario_dirs(cls, value: object) -> object:
+        return model_choices.folders(value)
 
     @field_validator("cors_origins")
     @classmethod

@@ -48,6 +48,18 @@ METRICS: tuple[MetricDoc, ...] = (
     ),
     MetricDoc("outrider_runs_active", "gauge", ("kind",), "Runs queued or running now."),
     MetricDoc(
+        "outrider_sessions_live",
+        "gauge",
+        ("kind",),
+        "Sessions this replica holds now (a browser session keeps a browser context open).",
+    ),
+    MetricDoc(
+        "outrider_sessions_ended_total",
+        "counter",
+        ("kind", "reason"),
+        "Sessions ended here, by why (SESSION_IDLE, SESSION_EXPIRED, SESSION_ENDED, SESSION_LOST).",
+    ),
+    MetricDoc(
         "outrider_runs_waiting",
         "gauge",
         (),

@@ -95,6 +95,14 @@ def run_active(kind: str, delta: int) -> None:
     _gauge("outrider_runs_active").labels(kind).inc(delta)
 
 
+def session_live(kind: str, delta: int) -> None:
+    _gauge("outrider_sessions_live").labels(kind).inc(delta)
+
+
+def session_ended(kind: str, reason: str) -> None:
+    _counter("outrider_sessions_ended_total").labels(kind, reason).inc()
+
+
 def run_finished(kind: str, state: str, error_code: str, seconds: float) -> None:
     _counter("outrider_runs_finished_total").labels(kind, state, error_code).inc()
     _histogram("outrider_run_duration_seconds").labels(kind, state).observe(seconds)

@@ -7,7 +7,8 @@
 // when it reads as an error. Text outside the form (a list above it, a toast, a banner) is
 // the form's only when it reads as a plain failure ("is not valid"), names a field ("Guests
 // must be ..."), or stands beside such text ("Please fix the following:"): a page-wide banner
-// asking to "please choose" cookies is no verdict on the form. Linear in the page's size.
+// asking to "please choose" cookies is no verdict on the form. Its cost follows the text read
+// (the first 5000 text nodes at most) and what lies between a message and its nearest control.
 // Takes {fields: [element], labels: [text]}; returns {fields: [[message, ...] per field], form: [...]}.
 ({ fields, labels }) => {
   const shownBefore = window.__outriderShown;
@@ -57,7 +58,6 @@
   };
   const wrappers = alive.map((f) => (f ? wrapperOf(f) : null));
   const scope = form || document.body;
-  const nearest = nearestControls(scope, new Set(Array.from(blocks.values(), (b) => b.node)), CONTROLS, clean);
   const outside = [];
   for (const [block, { parts, node }] of blocks) {
     const message = clean(parts.join(' '));
@@ -66,7 +66,7 @@
     // A toast or banner (a layer of its own) is near no field, and outside a form-less page's form.
     const layer = ['fixed', 'absolute'].includes(getComputedStyle(block).position);
     const inForm = scope.contains(block) && !(layer && !form);
-    if (owner < 0 && inForm && !layer && !block.closest('ul, ol, table')) owner = alive.indexOf(nearest.get(node));
+    if (owner < 0 && inForm && !layer && !block.closest('ul, ol, table')) owner = alive.indexOf(nearestControl(scope, node));
     if (owner >= 0) result.fields[owner].push(message);
     else if (inForm) {
       if (failure(message) || asking(message)) result.form.push(message);
@@ -76,36 +76,24 @@
   if (outside.some((message) => failure(message) || named(message))) result.form.push(...outside);
   return result;
 
-  // For each of the `wanted` text nodes in `scope`: the control closest to it in document order
-  // (fewest visible texts between), in one pass each way.
-  function nearestControls(scope, wanted, selector, clean) {
-    const order = [];  // controls (elements) and visible text nodes, in document order
-    const all = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
-    for (let node = all.nextNode(); node; node = all.nextNode()) {
-      if (node.nodeType === 1) {
-        if (node.matches(selector) && node.checkVisibility()) order.push(node);
-      } else if (clean(node.data) && node.parentElement.checkVisibility()) order.push(node);
-    }
-    const before = new Map();
-    let last = null, gap = 0;
-    for (const node of order) {
-      if (node.nodeType === 1) { last = node; gap = 0; continue; }
-      if (wanted.has(node) && last) before.set(node, { control: last, gap });
-      gap++;
-    }
-    const found = new Map();
-    last = null; gap = 0;
-    for (let i = order.length - 1; i >= 0; i--) {
-      const node = order[i];
-      if (node.nodeType === 1) { last = node; gap = 0; continue; }
-      if (wanted.has(node)) {
-        const earlier = before.get(node);
-        const after = last && { control: last, gap };
-        const closer = !earlier || (after && after.gap < earlier.gap) ? after : earlier;
-        if (closer) found.set(node, closer.control);
+  // The control closest to a text node in page order within `scope` (fewest visible texts
+  // between; the one before it on a tie), walking out from the node each way until one is
+  // found: what lies between, not the whole scope (a form-less page's is the body). Undefined
+  // when none is within 5000 nodes either way.
+  function nearestControl(scope, node) {
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    const scan = (step) => {
+      walker.currentNode = node;
+      let gap = 0;
+      for (let n = step(), seen = 0; n && seen < 5000; n = step(), seen++) {
+        if (n.nodeType === 1) {
+          if (n.matches(CONTROLS) && n.checkVisibility()) return { control: n, gap };
+        } else if (clean(n.data) && n.parentElement.checkVisibility()) gap++;
       }
-      gap++;
-    }
-    return found;
+      return null;
+    };
+    const before = scan(() => walker.previousNode());
+    const after = scan(() => walker.nextNode());
+    return (!before || (after && after.gap < before.gap) ? after : before)?.control;
   }
 }

@@ -40,8 +40,16 @@
   }
   const nearby = new Set(near);  // looked up once per alert: a Set, not a scan of the wrapper
   const urgent = (el) => el.getAttribute('role') === 'alert' || el.getAttribute('aria-live') === 'assertive';
+  // Alerts and live regions: of those that changed when a watch is on (only they count, and
+  // looking among them costs what changed, not the page), in page order.
+  const ALERTS = '[role=alert], [aria-live]:not([aria-live=off])';
+  const changed = watched && window.__outriderChanged;
+  const alerts = changed
+    ? changed.filter((el) => el.getRootNode() === document && el.matches(ALERTS))
+      .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
+    : document.querySelectorAll(ALERTS);
   const form = [];
-  for (const el of document.querySelectorAll('[role=alert], [aria-live]:not([aria-live=off])')) {
+  for (const el of alerts) {
     if (nearby.has(el) || !visible(el) || !text(el) || !fresh(el)) continue;
     if (!urgent(el) && !invalid && !looksLikeError(el)) continue;
     form.push(text(el));

@@ -4,18 +4,21 @@
 // cannot see although the accessibility tree carries them (off-screen, 1px "sr-only" boxes,
 // zero opacity or font size): the view leaves them out, as hidden instructions hide there too.
 // Also notes on comboboxes and date fields, the values of password fields (to redact), the title and the
-// scroll position, saving calls of their own. Without a modal dialog, an overlay covering the
-// page is told by its texts and number of controls, so the view can show it first: a fixed or
-// absolute layer on top of (nearly) all the page's content in the viewport, judged at the
-// content itself (each control and text's centre), not at fixed points of the window, so a
-// banner over a short page counts, while a sticky header or a strip along the bottom over one
-// button does not, nor an app drawn in one window-sized box (the content is its own).
+// scroll position, saving calls of their own. A page over `limit` elements gets the viewport-first
+// view, which uses only its size, password values, title and scroll position: nothing else is read.
+// Without a modal dialog, an overlay covering the page is told by its texts and number of
+// controls, so the view can show it first: a fixed or absolute layer on top of (nearly) all the
+// page's content in the viewport. The browser is asked what is on top at a grid of points over
+// the page's content (the boxes of the body's children) within the viewport, so a banner over a
+// short page counts, while a sticky header or a strip along the bottom over one button does not,
+// nor an app drawn in one window-sized box (the content is its own). Points, not elements: the
+// cost follows the viewport, not the page.
 ([limit]) => {
   const coveringOverlay = () => {
     const [w, h] = [innerWidth, innerHeight];
     if (!document.body || w < 100 || h < 100) return null;
     const layers = new Map();  // element -> the outermost fixed or absolute element around it
-    const layerOf = (hit) => {  // each element's style read once, however many hits lie in it
+    const layerOf = (hit) => {  // each element's style read once, however many points lie in it
       const chain = [];
       let e = hit;
       for (; e && e !== document.body && e !== document.documentElement && !layers.has(e); e = e.parentElement) {
@@ -28,32 +31,60 @@
       }
       return layer;
     };
-    // The page's content in the viewport: controls and elements with text of their own.
-    const content = [];
-    const elements = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
-    for (let e = elements.nextNode(); e && content.length < 300; e = elements.nextNode()) {
-      const control = e.matches('a[href], button, input:not([type=hidden]), select, textarea, [role=button], [onclick]');
-      const text = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.data.trim());
-      if (!control && !text) continue;
-      const box = e.getBoundingClientRect();
-      const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
-      if (box.width < 2 || box.height < 2 || x < 0 || y < 0 || x >= w || y >= h) continue;
-      if (e.checkVisibility({ visibilityProperty: true })) content.push([e, x, y]);
+    // The page's content: the boxes of the body's children but fixed layers (of a lone wrapper's
+    // children, through wrappers); the box of one that holds very many.
+    const inFlow = (e) => !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(e.tagName)
+      && getComputedStyle(e).position !== 'fixed';
+    const partsOf = (e) => (e.children.length > 100 ? [e] : Array.from(e.children).filter(inFlow));
+    let parts = partsOf(document.body);
+    for (let depth = 0; parts.length === 1 && depth < 5; depth++) {
+      const inner = partsOf(parts[0]);
+      if (!inner.length || inner[0] === parts[0]) break;
+      parts = inner;
     }
-    const under = new Map();  // layer -> how much content lies beneath it
-    for (const [e, x, y] of content) {
-      const hit = document.elementFromPoint(x, y);
-      const layer = hit && !e.contains(hit) && !hit.contains(e) ? layerOf(hit) : null;
-      if (layer && !layer.contains(e)) under.set(layer, (under.get(layer) || 0) + 1);
+    const boxes = parts.map((e) => [e, e.getBoundingClientRect()])
+      .filter(([, b]) => b.width > 0 && b.height > 0 && b.right > 0 && b.bottom > 0 && b.left < w && b.top < h);
+    if (!boxes.length) return null;
+    // A grid over that box within the viewport, rows about a line of text apart on a short page.
+    const left = Math.max(0, Math.min(...boxes.map(([, b]) => b.left)));
+    const top = Math.max(0, Math.min(...boxes.map(([, b]) => b.top)));
+    const right = Math.min(w, Math.max(...boxes.map(([, b]) => b.right)));
+    const bottom = Math.min(h, Math.max(...boxes.map(([, b]) => b.bottom)));
+    const columns = Math.min(8, Math.max(3, Math.round((right - left) / 160)));
+    const rows = Math.min(12, Math.max(3, Math.ceil((bottom - top) / 20)));
+    // Each point within the content box: the layer on top there (null: none) and the parts of
+    // the page it lies in.
+    const points = [];
+    let plain = 0;  // points with no layer on top
+    for (let row = 0; row < rows; row++) {
+      for (let column = 0; column < columns; column++) {
+        const x = left + ((column + 0.5) * (right - left)) / columns;
+        const y = top + ((row + 0.5) * (bottom - top)) / rows;
+        const within = boxes.filter(([, b]) => x >= b.left && x < b.right && y >= b.top && y < b.bottom)
+          .map(([e]) => e);
+        if (!within.length) continue;
+        const hit = document.elementFromPoint(x, y);
+        const layer = hit && layerOf(hit);
+        points.push({ layer, within });
+        if (!layer) plain++;
+        // A layer must cover 4 times as many points as lie plain: past a fifth, none can.
+        if (plain * 5 > rows * columns) return null;
+      }
+    }
+    // A layer covers a point where a part of the page that is not its own lies beneath it.
+    const outside = (layer, within) => within.some((e) => !layer.contains(e));
+    const under = new Map();  // layer -> how many points it covers
+    for (const { layer, within } of points) {
+      if (layer && outside(layer, within)) under.set(layer, (under.get(layer) || 0) + 1);
     }
     let first = null;
-    for (const [layer, covered] of under) {
-      const rest = content.filter(([e]) => !layer.contains(e)).length;  // not the layer's own
+    for (const [layer, covered] of under) {  // against the content that is not its own
+      const rest = points.filter(({ within }) => outside(layer, within)).length;
       if (covered >= 2 && covered >= 0.8 * rest) first = layer;
     }
     if (!first) return null;
     if (!first.innerText.trim()) {  // an empty shade: the box on top of it is the overlay
-      const boxes = content.map(([, x, y]) => layerOf(document.elementFromPoint(x, y)))
+      const boxes = points.map(({ layer }) => layer)
         .filter((layer) => layer && layer !== first && layer.innerText.trim());
       if (boxes.length) first = boxes[boxes.length - 1];
     }
@@ -124,6 +155,12 @@
     return found;
   };
   const count = document.getElementsByTagName('*').length;
+  const passwords = Array.from(document.querySelectorAll('input[type=password]'))
+    .map((e) => e.value).filter((v) => v);
+  const read = { count, passwords, title: document.title, where: `${Math.round(scrollX)},${Math.round(scrollY)}` };
+  if (count > limit) {
+    return { ...read, modal: null, overlay: null, comboboxes: {}, typed: {}, hidden: [], breaks: {} };
+  }
   const nameOf = (e) => {  // the accessible name, as far as these elements need it
     const labelled = (e.getAttribute('aria-labelledby') || '').split(/\s+/)
       .map((id) => document.getElementById(id)?.textContent?.trim() || '').filter(Boolean);
@@ -155,7 +192,7 @@
     if (format && e.checkVisibility()) typed[nameOf(e)] = `[${e.type}: ${format}]`;
   }
   const hidden = new Set();
-  if (count <= limit && document.body) {
+  if (document.body) {
     const width = document.documentElement.scrollWidth;
     const unseen = (e) => {
       if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
@@ -185,11 +222,6 @@
     }
   }
   const overlay = modal === null ? coveringOverlay() : null;
-  const passwords = Array.from(document.querySelectorAll('input[type=password]'))
-    .map((e) => e.value).filter((v) => v);
-  const where = `${Math.round(scrollX)},${Math.round(scrollY)}`;
-  const breaks = document.body && count <= limit ? textBreaks() : {};
-  return {
-    count, modal, overlay, comboboxes, typed, hidden: Array.from(hidden), passwords, title: document.title, where, breaks,
-  };
+  const breaks = document.body ? textBreaks() : {};
+  return { ...read, modal, overlay, comboboxes, typed, hidden: Array.from(hidden), breaks };
 }

@@ -4,9 +4,11 @@
 // form_messages.js compares with what it shows after the submit.
 () => {
   const touched = new WeakSet();
+  const changed = [];  // the same elements in a list: page_errors.js looks for alerts among them
   const note = (node) => {
     for (let el = node.nodeType === 1 ? node : node.parentElement; el && !touched.has(el); el = el.parentElement) {
       touched.add(el);
+      changed.push(el);
     }
   };
   const observer = new MutationObserver((records) => records.forEach((r) => {
@@ -22,6 +24,7 @@
   if (window.__outriderWatch) window.__outriderWatch.disconnect();
   window.__outriderWatch = observer;
   window.__outriderTouched = touched;
+  window.__outriderChanged = changed;
   const shown = new Set();
   const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(), n = 0; node && n < 5000; node = walker.nextNode(), n++) {

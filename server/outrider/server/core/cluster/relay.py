@@ -2,9 +2,9 @@
 
 A cancel or an answer must reach the agent, and only the replica executing the run holds it
 (form values never touch the store); so does its live browser (screen frames, a person's
-input). Such calls are relayed to that replica, whose address the
-store keeps by presence. The `Relay` itself is a transport (the gRPC edge implements it); the
-core decides when to use it.
+input), and a session's kept browser (a run's start in it, its end). Such calls are relayed to
+that replica, whose address the store keeps by presence. The `Relay` itself is a transport (the
+gRPC edge implements it); the core decides when to use it.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from typing import Protocol, TypeVar
 from google.protobuf import timestamp_pb2
 
 from outrider.server.core.errors import Unavailable, Unimplemented
-from outrider.server.core.names import run_name
+from outrider.server.core.names import run_name, session_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.request_ids import Started
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import interaction_pb2 as ip
-from outrider.v1 import params_pb2, run_pb2
+from outrider.v1 import params_pb2, run_pb2, session_pb2, session_service_pb2
 
 _T = TypeVar("_T")
 
@@ -85,6 +85,16 @@ class Relay(Protocol):
     ) -> ip.Interaction:
         """`takeover` = (takeover id or "", reason)."""
 
+    async def create_session(
+        self, address: str, request: session_service_pb2.CreateSessionRequest, principal: Principal
+    ) -> session_pb2.Session:
+        """Creates a session on a worker replica (from an API-only one): it holds the session."""
+
+    async def end_session(
+        self, address: str, session_id: str, reason: str, principal: Principal
+    ) -> session_pb2.Session:
+        """Ends a session on the replica that holds it (core/sessions/)."""
+
 
 class ExecutedElsewhere(Unimplemented):
     """The local path's verdict: the run is active, and another replica executes it."""
@@ -124,6 +134,30 @@ async def executor_address(store: Store, run_id: str, patience: float, call: str
         raise Unavailable(
             f"the replica executing {run_name(run_id)} is gone and no other replica took the "
             f"run over within {patience:g} s; another replica takes it over shortly (failover)",
+            reason="EXECUTOR_LOST",
+        )
+    return None if address == _ENDED else address
+
+
+async def session_executor(store: Store, session_id: str, patience: float) -> str | None:
+    """The address of the replica holding a live session (waiting for its presence as
+    `executor_address` does); None once the session ended meanwhile. A holder that stays gone is
+    lost with the session (a sweep ends it: SESSION_LOST)."""
+
+    def look() -> str | None:
+        address = store.session_executor(session_id)
+        if address is not None:
+            return address
+        session = store.get_session(session_id)
+        live = session is not None and session.state != session_pb2.SESSION_STATE_ENDED
+        return None if live else _ENDED
+
+    address = await _patiently(look, patience)
+    if address is None:
+        metrics.relay_failed("session", "EXECUTOR_LOST")
+        raise Unavailable(
+            f"the replica holding {session_name(session_id)} is gone; the session is lost with "
+            "it and ends shortly (SESSION_LOST)",
             reason="EXECUTOR_LOST",
         )
     return None if address == _ENDED else address

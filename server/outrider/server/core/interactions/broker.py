@@ -93,6 +93,13 @@ class InteractionBroker(TakeoverInteractions):
         entry = self._answerable(interaction_id, ip.INTERACTION_KIND_FORM_DATA, digest)
         if entry is None:
             return self._get(interaction_id)
+        refs = [f.ref for f in entry.interaction.form_data.fields]
+        declined = tuple(ref for ref in refs if ref not in entry.held)
+        if cancelled and entry.held and declined:  # the rest declined: the part given is kept
+            answer = InputAnswer(
+                True, dict(entry.held), rp.RESOLUTION_SOURCE_CALLER, principal.id, declined
+            )
+            return self._resolve(entry, answer, digest)
         if not cancelled:
             values = _with_held(values, entry.held)
             validate_form_answer(entry.interaction.form_data, values)
@@ -115,8 +122,10 @@ class InteractionBroker(TakeoverInteractions):
         the rest arrives: the next `submit_input` of the interaction takes these values for the
         fields it leaves out or empty. The interaction stays pending. For an answer given in
         two places (an MCP client's form for the plain fields, the one-time answer page for a
-        password). Values stay in memory only, like every answer. Returns the refs now held;
-        ExecutedElsewhere when another replica executes the run."""
+        password). A decline of the rest keeps these values: the agent gets them, and is told
+        which fields the person declined to give (a decline when every field is held declines
+        the whole request). Values stay in memory only, like every answer.
+        Returns the refs now held; ExecutedElsewhere when another replica executes the run."""
         self._check_answerable_by(interaction_id, principal, run_id)
         stored, entry = self._open_of(interaction_id, ip.INTERACTION_KIND_FORM_DATA)
         if entry is None:

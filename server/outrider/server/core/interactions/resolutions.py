@@ -17,12 +17,15 @@ from outrider.v1 import run_event_pb2 as rp
 
 @dataclass(frozen=True)
 class InputAnswer:
-    """What the agent learns of a form-data request. `values` go into the page, nowhere else."""
+    """What the agent learns of a form-data request. `values` go into the page, nowhere else.
+    `declined`: fields the person declined to give while giving the others (a secret declined
+    on the answer page after the plain fields were given)."""
 
     submitted: bool
     values: dict[str, str]
     source: int
     resolved_by: str = ""  # principal id of the caller who answered
+    declined: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from outrider.server.core.runs.resume_gate import (
     policy_of,
     unsafe_ending,
 )
+from outrider.server.core.runs.side_effects import describe
 from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.redaction import holds_placeholders
 from outrider.server.core.storage import ACTIVE_STATES, Store
@@ -33,6 +34,7 @@ from outrider.server.telemetry import metrics
 from outrider.v1 import run_event_pb2, run_pb2
 
 log = logging.getLogger(__name__)
+SESSION_LOST = "SESSION_LOST"
 
 
 class RunHost(Protocol):
@@ -135,7 +137,10 @@ class Adoption:
             try:  # only the claimant cancels what the lost agent asked
                 self._interactions.close_pending_of(run_id)
                 last = self._store.last_events(run_id, 2)  # read after the claim: complete
-                if resume and self._resumable(run, takeovers, last):
+                if run.options.session:  # its session's browser went with the lost replica
+                    self._host.close_lost(run, last, self._session_lost(run))
+                    metrics.takeover("closed")
+                elif resume and self._resumable(run, takeovers, last):
                     self._resume(run, takeovers, last)
                 else:
                     self._host.close_lost(run, last)
@@ -144,6 +149,19 @@ class Adoption:
                 log.exception("taking over %s failed", run.name)
         self._store.flush()
         return taken
+
+    def _session_lost(self, run: run_pb2.Run) -> Ending:
+        """A run in a session ends with it: it is never started again in a fresh browser as if
+        that were the session's. What it had done is listed, as for RESUME_UNSAFE."""
+        automate = run.HasField("automate")
+        effects = self._store.side_effects(run_id_from(run.name)) if automate else []
+        done = f" It had done what follows, which may have taken effect:\n{describe(effects)}"
+        return Ending(
+            SESSION_LOST,
+            f"{SESSION_LOST}: the replica holding {run.options.session} was lost, and the "
+            "session's browser with it; the run is not started again in another browser."
+            + (done if effects else ""),
+        )
 
     def _resume(self, run: run_pb2.Run, takeovers: int, last: list[run_event_pb2.RunEvent]) -> None:
         """Resumes the run, unless its journal says that starting again could repeat a side

@@ -17,6 +17,7 @@ from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.interactions.resolutions import ApprovalAnswer, InputAnswer
 from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.checkpoints import Checkpoints
+from outrider.server.core.runs.session_seats import SessionView
 from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.storage import Store
@@ -55,7 +56,8 @@ class RunContext:
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
     its side-effect journal (None when the core keeps none, e.g. in unit-level uses), for a
     browser run the control of its live browser (watchers, takeovers, the gate that pauses the
-    agent), and the vault its profile and credentials are opened from."""
+    agent), for a run in a session the session as it sees it (None otherwise), and the vault its
+    profile and credentials are opened from."""
 
     def __init__(
         self,
@@ -69,6 +71,7 @@ class RunContext:
         checkpoints: Checkpoints | None = None,
         control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
+        session: SessionView | None = None,
         vault: Vault | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
@@ -87,6 +90,7 @@ class RunContext:
         self.checkpoints = checkpoints
         self.control = control
         self.journal = journal
+        self.session = session
         self.vault = vault  # the tenant's profiles and credentials the run names (core/vault/)
 
     @property

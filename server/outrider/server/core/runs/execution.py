@@ -24,6 +24,7 @@ from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.core.runs.observing import KIND_NAMES, kind_label, observe_end, observe_start
 from outrider.server.core.runs.resume_gate import AskBeforeResuming
+from outrider.server.core.runs.session_seats import Seat
 from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.runs.terminal import Ending, RunStats, terminal_payloads
 from outrider.server.core.secrets.redaction import Redactor
@@ -57,6 +58,7 @@ class ActiveRun:
     saving: asyncio.Task[str | None] | None = None  # its first save, then its launch
     # its caller gave up before the record committed (see idempotent_starts)
     unanswered: bool = False
+    seat: Seat | None = None  # its place in a session, when it runs in one
 
     def give_up(self) -> None:
         """Its caller stopped waiting before the record committed (see `idempotent_starts`)."""
@@ -150,9 +152,11 @@ class Executions:
         started_us: int,
         redactor: Redactor,
         resumed: tuple[int, list[run_event_pb2.SideEffect]] | None,
+        seat: Seat | None = None,
     ) -> ActiveRun:
         """Registers a run this process executes from now on (its log is open); `resumed`:
-        the takeover count and side-effect journal of a run taken over."""
+        the takeover count and side-effect journal of a run taken over; `seat`: its place in a
+        session."""
         run_id, services = run_id_from(run.name), self._services
         checkpoints = Checkpoints(
             self._store, run_id, redactor, resumed is not None, self._resumable_elsewhere
@@ -172,9 +176,10 @@ class Executions:
             checkpoints,
             journal=journal,
             control=control,
+            session=seat.view if seat else None,
             vault=services.vault,
         )
-        active = ActiveRun(run, ctx)
+        active = ActiveRun(run, ctx, seat=seat)
         self.active[run_id] = active
         metrics.run_active(kind_label(run.kind), +1)
         return active
@@ -182,6 +187,10 @@ class Executions:
     def launch(self, active: ActiveRun, agent: Agent, ending: Ending | None = None) -> None:
         """Executes a saved run in a task of its own; with `ending`, ends it at once instead,
         not executed."""
+        if active.seat is not None:
+            ended = active.seat.begin()  # the session began to end while the run was starting
+            if ended and ending is None:
+                ending = Ending("CANCELLED", f"cancelled: {ended}")
         if ending is not None:
             self._end(active, ending)
             return
@@ -193,6 +202,8 @@ class Executions:
         if active is not None:
             self._log.close(run_id)
             metrics.run_active(kind_label(active.run.kind), -1)
+            if active.seat is not None:
+                active.seat.leave(None)
         return active
 
     # driving and ending
@@ -231,6 +242,8 @@ class Executions:
             self._log.close(run_id)
             del self.active[run_id]
             self.admission.leave(run_id)
+            if active.seat is not None:
+                active.seat.leave(None)
             return
         ending = outcome if isinstance(outcome, Ending) else _ending_of(outcome)
         stats = RunStats(
@@ -243,6 +256,8 @@ class Executions:
         self._record_end(active.run, run_id, state, final)
         del self.active[run_id]
         self.admission.leave(run_id)
+        if active.seat is not None:
+            active.seat.leave(active.run)
         observe_end(active.run.kind, active.ctx.started_us, state, final)
 
     def _tell_place(self, run_id: str, place: int) -> None:

@@ -36,6 +36,7 @@ from outrider.server.core.runs.profile_logins import login_spec
 from outrider.server.core.runs.quotas import QuotaDefaults, Quotas
 from outrider.server.core.runs.readiness import Readiness, check_agents
 from outrider.server.core.runs.reading import RunReader, one_by_one
+from outrider.server.core.runs.session_seats import SessionSeats
 from outrider.server.core.runs.starting import RunSpec, Starter
 from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.core.secrets.redaction import Redactor
@@ -131,6 +132,7 @@ class RunManager:
         self._starter = Starter(
             settings, store, self.log, agents, self._executions, quotas, self._find, self.vault
         )
+        self._starter.session_relay = (relay, self._patience) if relay is not None else None
         # reading (see reading.RunReader)
         self.get = self._reader.get
         self.list = self._reader.list
@@ -335,6 +337,32 @@ class RunManager:
                 run_id, after, principal, cancel_on_disconnect, answer_links, reauthenticate
             )
         )
+
+    # sessions (core/sessions/, the room above, keeps them)
+
+    def seat_sessions(self, seats: SessionSeats) -> None:
+        """Sessions are kept: a start naming one takes its seat there."""
+        self._starter.seats = seats
+
+    def check_session_quota(self, principal: Principal) -> None:
+        """Refuses a new session when the principal already holds its maximum of concurrent runs
+        (a session counts as one: it holds a browser)."""
+        self._starter.concurrency_check(principal)
+
+    def winding_down(self, run_id: str) -> bool:
+        """The run (executed here) has its outcome: its agent emitted `complete`, or it is
+        being ended; only its last steps (closing, saving) are left."""
+        active = self._active.get(run_id)
+        if active is None:
+            return True
+        finished = active.task is not None and active.task.done()
+        return active.ending or finished or bool(active.ctx.seen["complete"])
+
+    def cancel_for_session(self, run_id: str, message: str, by: str = "") -> None:
+        """Cancels a run of a session this process is ending (the run executes here too)."""
+        active = self._active.get(run_id)
+        if active is not None:
+            self._executions.request_cancel(active, message, by)
 
     def redactors(self) -> tuple[Redactor, ...]:
         """The redactors of the runs in progress (for log lines written meanwhile)."""

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs.starting import RunSpec
-from outrider.server.core.validation import http_url_problems
+from outrider.server.core.validation import http_url_violations
 from outrider.server.core.vault.names import parse_profile_name, profile_name
 from outrider.server.core.vault.profiles import Profiles
 from outrider.v1 import params_pb2, profile_pb2, run_pb2
@@ -28,7 +28,7 @@ def login_spec(
     start = url or row.check_url
     if not start:
         raise InvalidArgument.single("url", "give the login page: the profile has no check")
-    problems = http_url_problems(start, "url")
+    problems = http_url_violations(start, "url")
     if problems:
         raise InvalidArgument(problems)
     name = profile_name(profile_id)

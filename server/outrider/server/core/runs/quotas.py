@@ -40,7 +40,8 @@ class Quotas:
         limit = self._defaults.max_concurrent_runs if limit is None else limit
         if limit and active >= limit:
             raise ResourceExhausted(
-                f"principal {principal.id!r} has {active} active runs, its maximum",
+                f"principal {principal.id!r} has {active} active runs and live sessions, its "
+                "maximum",
                 retry_after=5.0,
                 reason="PRINCIPAL_RUN_LIMIT",
             )

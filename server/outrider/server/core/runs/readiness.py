@@ -2,7 +2,8 @@
 name (a provider key, a scenario file) and, for the browser agent, a Chromium that starts. The
 server is ready when at least one kind of run can start; until then the edges' readiness says
 so (grpc.health `outrider.v1.RunService` NOT_SERVING, REST `/healthz` 503) instead of reporting
-SERVING and refusing every run. A run naming its own model (`options.model`) may still start."""
+SERVING and refusing every run. A run naming a model the operator offers (`options.model`, see
+OUTRIDER_MODELS) may still start."""
 
 from __future__ import annotations
 

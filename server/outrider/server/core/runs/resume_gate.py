@@ -14,6 +14,8 @@ other run. A run whose journal is empty resumes regardless: everything it did re
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from google.protobuf import struct_pb2
 
 from outrider.server.core.runs.agent import Agent, Params, RunContext
@@ -97,16 +99,21 @@ class AskBeforeResuming:
         """Nothing of its own: the wrapped agent is shared and closed by its owner."""
 
     def _request(self, ctx: RunContext) -> run_event_pb2.ApprovalRequested:
+        reason = (
+            f"the server running it was lost after the run had done {_things(self._effects)} "
+            "that starting its task again could repeat"
+        )
+        host = urlsplit(ctx.automate.url).hostname or "its start page"
         request = run_event_pb2.ApprovalRequested(
             iteration_id="resume",
             action="resume",
             url=ctx.automate.url,
-            reason=f"the run's replica was lost after the run had done {_things(self._effects)} "
-            "that starting its task again could repeat; approve to start it again, reject to "
-            "end it (RESUME_UNSAFE)",
+            reason=reason,
+            question=f"Start the task again on {host} — {reason}; if you reject, the run ends",
         )
         listed = struct_pb2.ListValue()
         for effect in self._effects:
             listed.append(line(effect))
         request.details.fields["side_effects"].list_value.CopyFrom(listed)
+        request.details.fields["rejected_ends_with"].string_value = "RESUME_UNSAFE"
         return request

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from outrider.server.core import clock, validation
-from outrider.server.core.cluster.relay import Relay, worker_address
+from outrider.server.core.cluster.relay import Relay, session_executor, worker_address
 from outrider.server.core.errors import ResourceExhausted, StartInDoubt, Unavailable, Unimplemented
 from outrider.server.core.events.log import EventLog
 from outrider.server.core.names import new_id, run_name
@@ -27,6 +27,7 @@ from outrider.server.core.runs.idempotent_starts import (
 )
 from outrider.server.core.runs.observing import KIND_NAMES
 from outrider.server.core.runs.quotas import Quotas
+from outrider.server.core.runs.session_seats import Seat, SessionElsewhere, SessionSeats
 from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.run_secrets import keep_secrets_in_memory
 from outrider.server.core.storage import ActiveLimits, Store
@@ -68,6 +69,9 @@ class Starter:
         self._quotas = quotas
         self._find = find
         self._vault = vault
+        self.seats: SessionSeats | None = None  # sessions, once the room above says it is there
+        # reaches the replica holding a session (replicas sharing a store), with its patience
+        self.session_relay: tuple[Relay, float] | None = None
 
     async def start(
         self,
@@ -77,24 +81,55 @@ class Starter:
         request_id: str,
         relay: tuple[Relay, float] | None,
     ) -> Started:
-        """See `RunManager.start`; `relay`: the relay and its patience, on an API-only replica."""
-        self._check_start(spec, principal, *where)
+        """See `RunManager.start`; `relay`: the relay and its patience, on an API-only replica.
+        The request id and a relayed start keep the caller's words; the run records the model
+        spec its `options.model` stands for."""
+        chosen = self._check_start(spec, principal, *where)
         ttl = self._settings.idempotency_ttl
         key = start_key(spec.kind, spec.params, spec.options, principal, request_id, ttl)
         if key is not None and (found := await self._store.find_start(key)) is not None:
             return self._replay(found, key)
+        if spec.options.session and (home := await self._session_home(spec, principal, where)):
+            return await home[0].start(home[1], spec.params, spec.options, principal, request_id)
+        if spec.options.session and self.seats is not None:
+            await self.seats.settle(spec.options.session)
         if relay is not None:
             address = await worker_address(self._store, relay[1])
             return await relay[0].start(address, spec.params, spec.options, principal, request_id)
-        return await self._create(spec, principal, key)
+        return await self._create(chosen, principal, key, where[1])
 
-    async def _create(self, spec: RunSpec, principal: Principal, key: StartKey | None) -> Started:
+    async def _session_home(
+        self, spec: RunSpec, principal: Principal, where: tuple[str, str]
+    ) -> tuple[Relay, str] | None:
+        """Where a start naming a session another replica holds goes: that replica (with the
+        relay that reaches it); None when the session is held here."""
+        if self.seats is None:
+            raise Unimplemented("this server keeps no sessions")
+        field = f"{where[1]}session"
+        session_id = self.seats.elsewhere(spec.options.session, spec.kind, principal, field)
+        if session_id is None:
+            return None
+        if self.session_relay is None:
+            raise SessionElsewhere(session_id)
+        relay, patience = self.session_relay
+        if principal.relayed:  # relayed here because this replica held it: it moved since
+            raise Unavailable(f"{spec.options.session} is no longer held here", reason="RUN_MOVED")
+        address = await session_executor(self._store, session_id, patience)
+        if address is None:  # it ended meanwhile: the refusal says how
+            self.seats.elsewhere(spec.options.session, spec.kind, principal, field)
+            raise SessionElsewhere(session_id)
+        return relay, address
+
+    async def _create(
+        self, spec: RunSpec, principal: Principal, key: StartKey | None, options_at: str
+    ) -> Started:
         agent = self._agents.get(spec.kind)
         if agent is None:
             raise Unimplemented(f"{KIND_NAMES[spec.kind]} runs are not implemented yet")
         agent.preflight(spec.params, spec.options)
-        self._admit(principal)
-        active = self._register(spec, principal)
+        run_id = new_id()
+        seat = self._admit(spec, principal, run_id, options_at)
+        active = self._register(spec, principal, run_id, seat)
         RUN_ID.set(active.ctx.run_id)  # the caller's access-log line names the run it started
         saving = asyncio.create_task(self._save_then_launch(active, agent, principal, key))
         active.saving = saving
@@ -152,21 +187,61 @@ class Starter:
 
     def _check_start(
         self, spec: RunSpec, principal: Principal, params_at: str, options_at: str
-    ) -> None:
-        """What every start checks, wherever the run is then executed."""
+    ) -> RunSpec:
+        """What every start checks, wherever the run is then executed; the spec with the model
+        its caller chose (see `validation.chosen_model`)."""
         principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
         browser_run = spec.kind == run_pb2.RUN_KIND_AUTOMATE
         self._vault.check_run(spec.options, principal.tenant, browser_run, options_at)
+        model = validation.chosen_model(
+            spec.options.model,
+            principal.offered_models(self._settings.models),
+            self._settings.scripted_model_dirs,
+            f"{options_at}model",
+        )
         if not self._executions.accepting:
             raise Unavailable("the server is shutting down and accepts no new runs")
+        if model == spec.options.model:
+            return spec
+        options = params_pb2.RunOptions()
+        options.CopyFrom(spec.options)
+        options.model = model
+        return replace(spec, options=options)
 
-    def _admit(self, principal: Principal) -> None:
+    def _admit(
+        self, spec: RunSpec, principal: Principal, run_id: str, options_at: str
+    ) -> Seat | None:
         """The principal's own quotas first, then the server-wide room (executing slots plus the
-        line); a start token is spent only when the run is admitted."""
+        line), then the session's seat when the run names one; a start token is spent only when
+        the run is admitted. A run in a session counts in the principal's concurrency as its
+        session does (see `concurrency_check`)."""
+        if not spec.options.session:
+            self.concurrency_check(principal)
+        self._check_room()
+        self._quotas.take_start(principal)
+        if not spec.options.session:
+            return None
+        try:
+            if self.seats is None:
+                raise Unimplemented("this server keeps no sessions")
+            return self.seats.take(
+                spec.options.session, spec.kind, run_id, principal, f"{options_at}session"
+            )
+        except BaseException:
+            self._quotas.give_back_start(principal)
+            raise
+
+    def concurrency_check(self, principal: Principal) -> None:
+        """Refuses when the principal holds its maximum of concurrent runs: its active runs
+        outside sessions, and each of its live sessions (a session holds a browser)."""
+        held = self.seats.held_by(principal.id) if self.seats is not None else 0
+        active = self._executions.active.values()
+        mine = sum(1 for a in active if a.run.created_by == principal.id and a.seat is None)
+        self._quotas.check_concurrency(principal, mine + held)
+
+    def _check_room(self) -> None:
         active = self._executions.active
-        mine = sum(1 for a in active.values() if a.run.created_by == principal.id)
-        self._quotas.check_concurrency(principal, mine)
         limit = self._settings.max_concurrent_runs + self._settings.max_queued_runs
         if len(active) >= limit:
             admission = self._executions.admission
@@ -175,7 +250,6 @@ class Starter:
                 "wait for a slot, the configured maximum",
                 retry_after=self._settings.busy_retry_after,
             )
-        self._quotas.take_start(principal)
 
     def _refused(self, refusal: str, principal: Principal) -> ResourceExhausted:
         """The error of a start the store refused for a limit over every replica sharing it."""
@@ -190,8 +264,10 @@ class Starter:
             reason=refusal,
         )
 
-    def _register(self, spec: RunSpec, principal: Principal) -> ActiveRun:
-        run_id, now = new_id(), clock.now_us()
+    def _register(
+        self, spec: RunSpec, principal: Principal, run_id: str, seat: Seat | None
+    ) -> ActiveRun:
+        now = clock.now_us()
         run = run_pb2.Run(
             name=run_name(run_id),
             kind=spec.kind,  # type: ignore[arg-type]
@@ -207,7 +283,7 @@ class Starter:
         getattr(run, arm).CopyFrom(spec.params)
         live, redactor = keep_secrets_in_memory(run)
         self._log.open(run_id, redactor=redactor)
-        return self._executions.activate(run, live, now, redactor, None)
+        return self._executions.activate(run, live, now, redactor, None, seat)
 
 
 def _check_spec(spec: RunSpec, params_at: str, options_at: str) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from outrider.server.core.storage.session_contract import SessionStore
 from outrider.server.core.storage.vault_contract import VaultStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
@@ -101,10 +102,11 @@ class EventFeed(Protocol):
     def watch(self, run_id: str) -> RunWatch: ...
 
 
-class Store(VaultStore, Protocol):
-    """Runs, their events, interactions, artifacts, browser recipes and the vault's profiles and
-    credentials (`vault_contract`). Reads take an optional `tenant`: given, rows of other tenants
-    do not exist. Writes are visible to this process's next read."""
+class Store(SessionStore, VaultStore, Protocol):
+    """Runs, their events, interactions, artifacts, browser recipes, sessions
+    (`session_contract`) and the vault's profiles and credentials (`vault_contract`). Reads take
+    an optional `tenant`: given, rows of other tenants do not exist. Writes are visible to this
+    process's next read."""
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None: ...
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from google.protobuf.message import DecodeError
 
 from outrider.server.core.principals import DEFAULT_TENANT
-from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
+from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2, session_pb2
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,8 @@ _M = TypeVar(
     run_event_pb2.RunEvent,
     interaction_pb2.Interaction,
     run_event_pb2.SideEffect,
+    session_pb2.Session,
+    session_pb2.SessionEvent,
 )
 
 

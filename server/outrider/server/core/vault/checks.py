@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from outrider.server.core.errors import FieldViolation, InvalidArgument
-from outrider.server.core.validation import http_url_problems
+from outrider.server.core.validation import http_url_violations
 from outrider.server.core.vault.names import parse_credential_name, parse_profile_name
 from outrider.v1 import params_pb2, profile_pb2
 
@@ -18,7 +18,7 @@ MAX_SECRET_CHARS = 4096
 
 
 def checked_profile_check(check: profile_pb2.ProfileCheck, field: str) -> None:
-    violations = http_url_problems(check.url, f"{field}.url")
+    violations = http_url_violations(check.url, f"{field}.url")
     if bool(check.url) != bool(check.text):
         violations.append(FieldViolation(field, "give both url and text, or neither"))
     if len(check.text) > MAX_CHECK_TEXT or not check.text.isprintable():

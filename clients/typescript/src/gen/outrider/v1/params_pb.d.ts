@@ -244,6 +244,19 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
   resumeAfterSideEffects: ResumeAfterSideEffects;
 
   /**
+   * Run in this session, "sessions/{session_id}" (SessionService), of the run's own kind: a
+   * browser run starts on the session's current page with its tabs and cookies (the params'
+   * url, when set, is opened in it), a research run sees the session's earlier reports and
+   * reuses the pages they read. The model sees a bounded summary of the session's earlier runs.
+   * Refused while another run of the session is active (FAILED_PRECONDITION, SESSION_BUSY) or
+   * once it ended (SESSION_IDLE, SESSION_EXPIRED, SESSION_ENDED, SESSION_LOST). Empty: a fresh
+   * browser and no memory, as always.
+   *
+   * @generated from field: string session = 10;
+   */
+  session: string;
+
+  /**
    * Start a browser run from this profile of the caller's tenant, "profiles/{profile_id}"
    * (ProfileService): its saved cookies, localStorage and IndexedDB are loaded into the run's
    * new browser. NOT_FOUND when the tenant has no such profile. Browser runs only.

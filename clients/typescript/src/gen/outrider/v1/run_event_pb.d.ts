@@ -268,14 +268,15 @@ export declare type ApprovalRequested = Message<"outrider.v1.ApprovalRequested">
   url: string;
 
   /**
-   * Why the harness asks: which policy holds the action back.
+   * Why the harness asks, in plain words, e.g. "this site is not one the run trusts".
    *
    * @generated from field: string reason = 6;
    */
   reason: string;
 
   /**
-   * Further facts about the action (never secret values).
+   * Further facts about the action for programs (never secret values), e.g. "page_host",
+   * "target_host", "untrusted_hosts".
    *
    * @generated from field: google.protobuf.Struct details = 7;
    */
@@ -295,6 +296,16 @@ export declare type ApprovalRequested = Message<"outrider.v1.ApprovalRequested">
    * @generated from field: optional string answer_url = 9;
    */
   answerUrl?: string | undefined;
+
+  /**
+   * The question as a person reads it: what will happen on which page, and why it is asked,
+   * e.g. "Submit the form “Sign in” on bank.example — this site is not one the run trusts".
+   * No element refs or setting names (those are in `ref` and `details`). Empty in events of
+   * servers that predate it.
+   *
+   * @generated from field: string question = 10;
+   */
+  question: string;
 };
 
 /**

@@ -136,6 +136,26 @@ MIGRATIONS = (
         ),
     ),
     Migration(
+        12,
+        "sessions: live browsers and research threads kept between runs (owned, like runs, by "
+        "the presence key of the replica executing them), their runs' places in the session's "
+        "stream and the session's own events",
+        (
+            "CREATE TABLE sessions ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, kind INTEGER NOT NULL, "
+            "state INTEGER NOT NULL, create_us BIGINT NOT NULL, body BYTEA NOT NULL, owner BIGINT)",
+            "CREATE INDEX sessions_by_tenant ON sessions (tenant, create_us DESC, id DESC)",
+            "CREATE INDEX sessions_by_time ON sessions (create_us DESC, id DESC)",
+            "CREATE TABLE session_runs ("
+            "session_id TEXT NOT NULL, run_id TEXT NOT NULL, base BIGINT NOT NULL, "
+            "final BIGINT, end_url TEXT NOT NULL DEFAULT '', end_title TEXT NOT NULL DEFAULT '', "
+            "PRIMARY KEY (session_id, run_id))",
+            "CREATE TABLE session_events ("
+            "session_id TEXT NOT NULL, sequence BIGINT NOT NULL, body BYTEA NOT NULL, "
+            "PRIMARY KEY (session_id, sequence))",
+        ),
+    ),
+    Migration(
         14,
         "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
         "their metadata, and the audit trail of credential uses",

@@ -90,6 +90,27 @@ MIGRATIONS = (
         ),
     ),
     Migration(
+        7,
+        "sessions: live browsers and research threads kept between runs, their runs' places "
+        "in the session's stream and the session's own events",
+        (
+            "CREATE TABLE IF NOT EXISTS sessions ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, kind INTEGER NOT NULL, "
+            "state INTEGER NOT NULL, create_us INTEGER NOT NULL, body BLOB NOT NULL, "
+            "owner INTEGER)",
+            "CREATE INDEX IF NOT EXISTS sessions_by_tenant "
+            "ON sessions (tenant, create_us DESC, id DESC)",
+            "CREATE INDEX IF NOT EXISTS sessions_by_time ON sessions (create_us DESC, id DESC)",
+            "CREATE TABLE IF NOT EXISTS session_runs ("
+            "session_id TEXT NOT NULL, run_id TEXT NOT NULL, base INTEGER NOT NULL, "
+            "final INTEGER, end_url TEXT NOT NULL DEFAULT '', end_title TEXT NOT NULL DEFAULT '', "
+            "PRIMARY KEY (session_id, run_id)) WITHOUT ROWID",
+            "CREATE TABLE IF NOT EXISTS session_events ("
+            "session_id TEXT NOT NULL, sequence INTEGER NOT NULL, body BLOB NOT NULL, "
+            "PRIMARY KEY (session_id, sequence)) WITHOUT ROWID",
+        ),
+    ),
+    Migration(
         9,
         "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
         "their metadata, and the audit trail of credential uses",

@@ -7,7 +7,7 @@ synchronous). Reads run on the calling thread after the read barrier, each a sin
 trip on a pooled connection; one that cannot get an answer in time raises `Unavailable`.
 
 The connections: `connection`; what replicas share (presence, addresses, claims): `cluster`;
-artifacts, recipes and the vault: `artifacts`, `recipes`, `vault`.
+artifacts, recipes, sessions and the vault: `artifacts`, `recipes`, `sessions`, `vault`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from outrider.server.core.storage.postgres.presence import (
     UNOWNED,
 )
 from outrider.server.core.storage.postgres.recipes import PostgresRecipes
+from outrider.server.core.storage.postgres.sessions import PostgresSessions
 from outrider.server.core.storage.postgres.starts import (
     COUNT_ACTIVE,
     forget_expired,
@@ -77,7 +78,9 @@ _SAVE_INTERACTION = (
 )
 
 
-class PostgresStore(PostgresCluster, PostgresArtifacts, PostgresRecipes, PostgresVault):
+class PostgresStore(
+    PostgresCluster, PostgresArtifacts, PostgresRecipes, PostgresSessions, PostgresVault
+):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""
 
     # runs

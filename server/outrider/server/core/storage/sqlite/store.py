@@ -7,8 +7,8 @@ run's tenant. Reads take an optional `tenant`: given, rows of other tenants do n
 that do not decode are handled as `storage.rows` says.
 
 The connection and its grouped writes: `connection`; what one process needs no store for
-(presence, relays, shared secrets): `one_process`; artifacts, recipes and the vault:
-`artifacts`, `recipes`, `vault`.
+(presence, relays, shared secrets): `one_process`; artifacts, recipes, sessions and the vault:
+`artifacts`, `recipes`, `sessions`, `vault`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from outrider.server.core.storage.rows import (
 from outrider.server.core.storage.sqlite.artifacts import SqliteArtifacts
 from outrider.server.core.storage.sqlite.one_process import OneProcess
 from outrider.server.core.storage.sqlite.recipes import SqliteRecipes
+from outrider.server.core.storage.sqlite.sessions import SqliteSessions
 from outrider.server.core.storage.sqlite.vault import SqliteVault
 from outrider.server.core.storage.start_keys import (
     EXPIRE_KEY,
@@ -53,7 +54,7 @@ from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteVault):
+class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, SqliteVault):
     """Runs, their events and interactions in one SQLite file."""
 
     # runs

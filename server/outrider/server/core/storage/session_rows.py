@@ -1,0 +1,105 @@
+"""Sessions' rows as both backends write and read them: the values of an insert, the filters of a
+listing, and decoding (a row that does not decode is skipped and logged, as `rows` does)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from outrider.server.core.storage.rows import decoded
+from outrider.server.core.storage.session_contract import LIVE_SESSION_STATES, SessionRunRow
+from outrider.v1 import session_pb2
+
+SESSION_COLUMNS = "id, tenant, kind, state, create_us, body"
+INSERT_SESSION = (
+    f"INSERT INTO sessions ({SESSION_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+UPDATE_SESSION = "UPDATE sessions SET state = %s, body = %s WHERE id = %s"
+SESSION_RUN_COLUMNS = "run_id, base, final, end_url, end_title"
+ADD_SESSION_RUN = (
+    f"INSERT INTO session_runs (session_id, {SESSION_RUN_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (session_id, run_id) DO NOTHING"
+)
+FINISH_SESSION_RUN = (
+    "UPDATE session_runs SET final = %s, end_url = %s, end_title = %s "
+    "WHERE session_id = %s AND run_id = %s"
+)
+SESSION_RUNS = (
+    f"SELECT {SESSION_RUN_COLUMNS} FROM session_runs WHERE session_id = %s ORDER BY base, run_id"
+)
+APPEND_SESSION_EVENT = (
+    "INSERT INTO session_events (session_id, sequence, body) VALUES (%s, %s, %s) "
+    "ON CONFLICT (session_id, sequence) DO NOTHING"
+)
+SESSION_EVENTS_AFTER = (
+    "SELECT body FROM session_events WHERE session_id = %s AND sequence > %s "
+    "ORDER BY sequence LIMIT %s"
+)
+# Live sessions, as a condition on the `state` column.
+LIVE = f"state IN ({', '.join(str(int(state)) for state in LIVE_SESSION_STATES)})"
+
+
+def session_values(session: session_pb2.Session, session_id: str) -> tuple[Any, ...]:
+    """A session as the values of SESSION_COLUMNS."""
+    create_us = session.create_time.ToMicroseconds()
+    body = session.SerializeToString()
+    return (session_id, session.tenant, session.kind, session.state, create_us, body)
+
+
+def session_run_values(session_id: str, row: SessionRunRow) -> tuple[Any, ...]:
+    return (session_id, row.run_id, row.base, row.final, row.end_url, row.end_title)
+
+
+def finish_values(session_id: str, row: SessionRunRow) -> tuple[Any, ...]:
+    return (row.final, row.end_url, row.end_title, session_id, row.run_id)
+
+
+def sessions_from_rows(rows: Iterable[Sequence[Any]]) -> list[session_pb2.Session]:
+    """Rows of (id, tenant, body) that decode; the tenant column is the session's tenant."""
+    sessions = []
+    for session_id, tenant, body in rows:
+        session = decoded(session_pb2.Session, bytes(body), f"session {session_id}")
+        if session is not None:
+            session.tenant = str(tenant)
+            sessions.append(session)
+    return sessions
+
+
+def session_runs_from_rows(rows: Iterable[Sequence[Any]]) -> list[SessionRunRow]:
+    return [
+        SessionRunRow(str(run_id), int(base), None if final is None else int(final), url, title)
+        for run_id, base, final, url, title in rows
+    ]
+
+
+def session_events_from_rows(
+    session_id: str, rows: Iterable[Sequence[Any]]
+) -> list[session_pb2.SessionEvent]:
+    events = []
+    for (body,) in rows:
+        event = decoded(session_pb2.SessionEvent, bytes(body), f"event of session {session_id}")
+        if event is not None:
+            events.append(event)
+    return events
+
+
+def session_filters(
+    before: tuple[int, str] | None, states: Iterable[int], kind: int, tenant: str | None
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (with %s parameters) of a listing, and its parameters."""
+    clauses: list[str] = ["TRUE"]
+    params: list[Any] = []
+    if before is not None:
+        clauses.append("(create_us < %s OR (create_us = %s AND id < %s))")
+        params.extend((before[0], before[0], before[1]))
+    wanted = list(states)
+    if wanted:
+        clauses.append(f"state IN ({', '.join(['%s'] * len(wanted))})")
+        params.extend(wanted)
+    if kind:
+        clauses.append("kind = %s")
+        params.append(kind)
+    if tenant is not None:
+        clauses.append("tenant = %s")
+        params.append(tenant)
+    return " AND ".join(clauses), params

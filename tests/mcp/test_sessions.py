@@ -1,0 +1,84 @@
+"""Sessions through MCP: start_session, automate with its `session`, a follow-up that knows the
+earlier run and starts on its page, a busy start refused as a tool error, and end_session; over
+HTTP (the server's own edge) and over stdio (`outrider mcp`, the gRPC bridge)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from outrider.client import AsyncClient
+from outrider.v1 import session_pb2
+from tests.mcp.support import McpCase, Mode, http_client, stdio_client, text_of
+from tests.support.harness import eventually
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.mark.parametrize(
+    ("opener", "mode"),
+    [
+        pytest.param(http_client, "legacy", id="http"),
+        pytest.param(stdio_client, "legacy", id="stdio"),
+    ],
+)
+async def test_a_follow_up_in_a_session_started_with_start_session(
+    mcp_case: McpCase, tmp_path: Path, opener: Any, mode: Mode
+) -> None:
+    key = mcp_case.keys.keys["alpha-1"]
+    async with opener(mcp_case, key, mode) as client:
+        started = await client.call_tool(
+            "start_session",
+            {"start_url": f"{mcp_case.sites}/shop/index.html", "idle_timeout_seconds": 120},
+        )
+        assert not started.is_error, text_of(started)
+        session = started.structured_content["session"]
+        assert started.structured_content["state"] == "idle"
+        model = {"model": mcp_case.model("session_follow_up")}
+        first = await client.call_tool(
+            "automate",
+            {"task": "What does the Red Mug cost?", "session": session, "options": model},
+        )
+        assert first.structured_content["final_answer"] == "The Red Mug costs $8.25."
+        go = tmp_path / uuid.uuid4().hex
+        held = {"model": mcp_case.model("hold", GO=str(go))}
+        holding = asyncio.create_task(
+            client.call_tool("automate", {"task": "Hold", "session": session, "options": held})
+        )
+        await _running(mcp_case, key, session)
+        busy = await client.call_tool(
+            "automate", {"task": "Another", "session": session, "options": model}
+        )
+        assert busy.is_error and "SESSION_BUSY" in text_of(busy)
+        go.touch()
+        await holding
+        again = await client.call_tool(
+            "automate", {"task": "Say again what it costs.", "session": session, "options": model}
+        )
+        assert again.structured_content["final_answer"] == "Again: the Red Mug costs $8.25."
+        ended = await client.call_tool("end_session", {"session": session, "reason": "done"})
+        assert ended.structured_content["state"] == "ended"
+        assert ended.structured_content["end_reason"] == "SESSION_ENDED"
+        refused = await client.call_tool(
+            "automate", {"task": "x", "session": session, "options": model}
+        )
+        assert refused.is_error and "SESSION_ENDED" in text_of(refused)
+        wrong = await client.call_tool(
+            "automate", {"task": "x", "session": "nope", "options": model}
+        )
+        assert wrong.is_error and "session" in text_of(wrong)
+
+
+async def _running(case: McpCase, key: str, session: str) -> None:
+    """Until a run has the session (seen over gRPC)."""
+    async with AsyncClient(case.target, api_key=key) as grpc_client:
+
+        async def running() -> bool:
+            got = await grpc_client.sessions.get(session)
+            return got.state == session_pb2.SESSION_STATE_RUNNING
+
+        await eventually(running, within=30)

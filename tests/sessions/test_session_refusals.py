@@ -1,0 +1,157 @@
+"""What sessions refuse, and to whom: bad requests with their field violations, another tenant's
+session (NOT_FOUND, byte for byte as a missing one), and the limits on live sessions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from outrider.v1 import run_pb2, run_service_pb2, session_service_pb2
+from tests.conftest import HarnessFactory
+from tests.security.tenants import two_tenants
+from tests.sessions.support import create, create_request, run_in, seconds, sessions_stub
+from tests.support.harness import RichError, rich_error
+
+pytestmark = pytest.mark.timeout(60)
+
+
+async def refused(call: Any) -> RichError:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await call
+    return rich_error(caught.value)
+
+
+async def test_bad_creates_name_each_field(make_harness: HarnessFactory) -> None:
+    harness = await make_harness()
+    stub = sessions_stub(harness.channel)
+    request = create_request(start_url="ftp://example.test/", idle=0.5, life=10 * 86_400)
+    request.kind = 7  # type: ignore[assignment]
+    error = await refused(stub.CreateSession(request))
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert set(error.violations) == {"kind", "start_url", "idle_timeout", "max_life"}
+    assert "1 s and 86400 s" in error.violations["max_life"]
+    error = await refused(stub.CreateSession(create_request(idle=30, life=10)))
+    assert list(error.violations) == ["idle_timeout"]  # longer than the maximum life
+    research_page = create_request(kind=run_pb2.RUN_KIND_RESEARCH, start_url="http://x.test/")
+    assert list((await refused(stub.CreateSession(research_page))).violations) == ["start_url"]
+    labelled = create_request(labels={"Bad Key": "x"})
+    assert list((await refused(stub.CreateSession(labelled))).violations) == ["labels['Bad Key']"]
+    negative = create_request()
+    negative.idle_timeout.CopyFrom(seconds(-5))
+    assert list((await refused(stub.CreateSession(negative))).violations) == ["idle_timeout"]
+    profiled = create_request()
+    profiled.profile = "profiles/abc"
+    error = await refused(stub.CreateSession(profiled))
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT and list(error.violations) == ["profile"]
+
+
+async def test_runs_naming_a_bad_session_are_refused(make_harness: HarnessFactory) -> None:
+    harness = await make_harness()
+    research = await create(harness.channel, kind=run_pb2.RUN_KIND_RESEARCH)
+    malformed = await refused(harness.runs.CreateRun(run_in("session-1")))
+    assert malformed.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert list(malformed.violations) == ["options.session"]
+    other_kind = await refused(harness.runs.CreateRun(run_in(research.name)))
+    assert list(other_kind.violations) == ["options.session"]
+    assert "research session" in other_kind.violations["options.session"]
+    missing = await refused(harness.runs.CreateRun(run_in("sessions/" + "0" * 24)))
+    assert (missing.code, missing.reason) == (grpc.StatusCode.NOT_FOUND, "NOT_FOUND")
+    # the streaming start names the field where its request has it, too
+    automate = run_service_pb2.AutomateRequest(params=run_in("").automate)
+    automate.options.session = "sessions/NOPE"
+    streamed = await refused(harness.runs.Automate(automate).read())
+    assert list(streamed.violations) == ["options.session"]
+
+
+async def test_another_tenants_session_is_not_found_like_a_missing_one(
+    make_harness: HarnessFactory, tmp_path: Path
+) -> None:
+    keys = two_tenants(tmp_path)
+    harness = await make_harness(keys_file=keys.file)
+    stub = sessions_stub(harness.channel)
+    alpha = await create(harness.channel, keys.bearer("alpha-1"))
+    missing = alpha.name[:-4] + ("0000" if not alpha.name.endswith("0000") else "1111")
+
+    async def errors_for(name: str) -> list[tuple[Any, ...]]:
+        calls = [
+            stub.GetSession(session_service_pb2.GetSessionRequest(name=name), metadata=beta),
+            stub.EndSession(session_service_pb2.EndSessionRequest(name=name), metadata=beta),
+            stub.StreamSessionEvents(
+                session_service_pb2.StreamSessionEventsRequest(name=name), metadata=beta
+            ).read(),
+            harness.runs.CreateRun(run_in(name), metadata=beta),
+        ]
+        found = []
+        for call in calls:
+            error = await refused(call)
+            found.append((error.code, error.reason, error.message.replace(name, "NAME")))
+        return found
+
+    beta = keys.bearer("beta-1")
+    foreign, absent = await errors_for(alpha.name), await errors_for(missing)
+    assert foreign == absent
+    assert all(code == grpc.StatusCode.NOT_FOUND for code, _, _ in foreign)
+    listed = await stub.ListSessions(session_service_pb2.ListSessionsRequest(), metadata=beta)
+    assert list(listed.sessions) == []
+    # the same tenant's other principal sees it and may run in it
+    same = keys.bearer("alpha-2")
+    request = session_service_pb2.GetSessionRequest(name=alpha.name)
+    got = await stub.GetSession(request, metadata=same)
+    assert got.session.tenant == "alpha" and got.session.created_by == "alpha-1"
+    run = await harness.runs.CreateRun(run_in(alpha.name), metadata=same)
+    assert run.run.tenant == "alpha"
+
+
+async def test_live_sessions_are_capped_per_replica_per_tenant_and_per_principal(
+    make_harness: HarnessFactory, tmp_path: Path
+) -> None:
+    keys = two_tenants(tmp_path)
+    keys.add("capped", "gamma", ["runs.start", "runs.read"], max_concurrent_runs=1)
+    from outrider.server.settings.sessions import SessionSettings
+
+    harness = await make_harness(
+        keys_file=keys.file, sessions=SessionSettings(max_live=3, tenant_max_live=1)
+    )
+    await create(harness.channel, keys.bearer("alpha-1"))
+    tenant = await refused(create(harness.channel, keys.bearer("alpha-2")))
+    assert (tenant.code, tenant.reason) == (
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "TENANT_SESSION_LIMIT",
+    )
+    assert tenant.retry_delay
+    await create(harness.channel, keys.bearer("capped"))
+    principal = await refused(
+        harness.runs.CreateRun(run_in("", hold=True), metadata=keys.bearer("capped"))
+    )
+    assert principal.reason == "PRINCIPAL_RUN_LIMIT"  # its session holds its one slot
+    await create(harness.channel, keys.bearer("beta-1"))
+    replica = await refused(create(harness.channel, keys.bearer("root")))
+    assert (replica.code, replica.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "SESSION_LIMIT")
+
+
+async def test_a_session_stream_ends_once_its_key_is_removed(
+    make_harness: HarnessFactory, tmp_path: Path
+) -> None:
+    """As a run's stream does: the credential is checked again before each batch or heartbeat
+    (1 s here)."""
+    keys = two_tenants(tmp_path)
+    harness = await make_harness(keys_file=keys.file, heartbeat_interval=1.0)
+    session = await create(harness.channel, keys.bearer("alpha-2"), idle=60)
+    stream = sessions_stub(harness.channel).StreamSessionEvents(
+        session_service_pb2.StreamSessionEventsRequest(name=session.name),
+        metadata=keys.bearer("alpha-2"),
+    )
+    first = await stream.read()
+    assert first.event.HasField("session_started")
+    keys.remove("alpha-2")
+    assert harness.server.keyring.reload()
+    error = await refused(_drain(stream))
+    assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED")
+
+
+async def _drain(stream: Any) -> None:
+    while await stream.read() is not grpc.aio.EOF:
+        pass
