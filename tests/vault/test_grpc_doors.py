@@ -123,6 +123,13 @@ async def test_bad_input_is_told_field_by_field(make_harness: HarnessFactory) ->
         )
     )
     assert list((await refused(saving_nothing))[3]) == ["options.profile_save"]
+    in_a_session = harness.runs.CreateRun(
+        rs.CreateRunRequest(
+            automate=params_pb2.AutomateParams(task="x"),
+            options=params_pb2.RunOptions(profile="profiles/crm", session="sessions/" + "0" * 24),
+        )
+    )
+    assert list((await refused(in_a_session))[3]) == ["options.profile"]
 
 
 async def test_each_service_needs_its_scope(make_harness: HarnessFactory, tmp_path: Path) -> None:

@@ -79,6 +79,14 @@ def check_vault_options(
         violations.append(
             FieldViolation(f"{prefix}profile_save", "must be never, on_success or always")
         )
+    if options.profile and options.session:
+        violations.append(
+            FieldViolation(
+                f"{prefix}profile",
+                "a run in a session uses the session's browser: name the profile when creating "
+                "the session",
+            )
+        )
     saves = options.profile_save not in (0, profile_pb2.PROFILE_SAVE_NEVER)
     if saves and not options.profile:
         violations.append(FieldViolation(f"{prefix}profile_save", "needs a profile to save to"))
