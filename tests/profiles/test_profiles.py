@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import grpc
 import pyotp
 import pytest
 import pytest_asyncio
@@ -20,6 +21,8 @@ from outrider.v1 import run_service_pb2 as rs
 from tests.browser.secret_checks import leaks_in_files, leaks_in_messages, leaks_in_text
 from tests.browser.takeover_kit import key_events, person
 from tests.profiles.support import VaultServer, followed, named, questions, vault_server
+from tests.sessions.support import create as create_session
+from tests.sessions.support import end as end_session
 from tests.support.harness import eventually
 from tests.support.login_site import PASSWORD, SEED, USER
 
@@ -166,6 +169,35 @@ async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: Vaul
     assert named(events, "profile_needs_login")[0].profile_needs_login.asking
     assert len(named(events, "takeover_ended")) == 1
     assert_nowhere(server, PASSWORD, events)
+
+
+async def test_a_session_starts_its_browser_from_a_profile(server: VaultServer) -> None:
+    acme = await signed_in_profile(server, "for-a-session")
+    used_before = (await version(server, acme)).last_used_time.ToMicroseconds()
+    sign_ins = server.site.sign_ins
+    account = f"{server.site.url}/account"
+    signed_in = await create_session(server.harness.channel, start_url=account, profile=acme)
+    signed_out = await create_session(server.harness.channel, start_url=account)
+    try:
+        assert signed_in.profile == acme and signed_out.profile == ""
+        # the site sends a browser without its session cookie from /account to /login
+        assert (signed_in.current_url, signed_in.current_title) == (account, "Your Acme account")
+        assert signed_out.current_url == f"{server.site.url}/login"
+        assert server.site.sign_ins == sign_ins  # no login: the profile's cookies went along
+        profile = await version(server, acme)
+        assert profile.version == 1 and profile.writer == ""  # read only: no lease, no save
+        assert profile.last_used_time.ToMicroseconds() > used_before
+    finally:
+        for session in (signed_in, signed_out):
+            await end_session(server.harness.channel, session.name)
+    for secret in server.site.sessions:
+        assert_nowhere(server, secret, [])
+
+
+async def test_a_session_names_only_a_profile_of_its_tenant(server: VaultServer) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await create_session(server.harness.channel, profile="profiles/never-made")
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
 
 
 def pending_takeover(server: VaultServer, run: str) -> bool:
