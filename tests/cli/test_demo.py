@@ -13,8 +13,11 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pexpect  # type: ignore[import-untyped]
 
 from tests.cli.conftest import CLI
@@ -199,7 +202,9 @@ async def test_ctrl_c_at_a_password_prompt_stops_the_demo_and_its_server() -> No
         assert probe.connect_ex(("127.0.0.1", int(port.group(1)))) != 0
 
 
-def test_the_demo_server_does_not_outlive_a_killed_demo() -> None:
+@contextmanager
+def serving_demo() -> Iterator[subprocess.Popen[str]]:
+    """`outrider demo --serve` on ports of its own, its output piped; killed at the end."""
     process = subprocess.Popen(
         [*CLI, "demo", "--serve", "--port", "0", "--rest-port", "0", "--web-port", "0"],
         env=demo_env(),
@@ -207,6 +212,16 @@ def test_the_demo_server_does_not_outlive_a_killed_demo() -> None:
         text=True,
     )
     try:
+        yield process
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_the_demo_server_does_not_outlive_a_killed_demo() -> None:
+    with serving_demo() as process:
         commands = read_commands(process)
         target = commands["gRPC: list the services (reflection)"].split()[2]
         process.kill()  # no clean-up code of the demo runs
@@ -221,8 +236,20 @@ def test_the_demo_server_does_not_outlive_a_killed_demo() -> None:
         while not refused() and time.monotonic() < deadline:
             time.sleep(0.5)
         assert refused(), "the demo's server still listens after the demo was killed"
-    finally:
-        process.kill()
-        process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
+
+
+def test_demo_serve_names_the_console_mcp_and_a2a_and_they_answer() -> None:
+    with serving_demo() as process:
+        assert process.stdout is not None
+        shown = []
+        for line in process.stdout:
+            shown.append(line)
+            if line.startswith("The demo is up."):
+                break
+        text = plain("".join(shown))
+        urls = dict(re.findall(r"(Console|MCP|A2A)\s+(http://\S+)", text))
+        assert set(urls) == {"Console", "MCP", "A2A"}, text
+        with httpx.Client(timeout=30) as client:
+            console = client.get(urls["Console"], follow_redirects=True)
+            assert console.status_code == 200 and "Outrider console" in console.text
+            assert client.get(urls["A2A"]).json()["name"]

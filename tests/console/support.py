@@ -139,6 +139,7 @@ class Console:
 def two_tenants(folder: Path) -> Keys:
     keys = Keys(folder / "keys.toml")
     keys.add("alice", "alpha", CALLER)  # an on-call engineer of tenant alpha
+    keys.add("carol", "alpha", CALLER)  # her colleague: runs by someone else of the tenant
     keys.add("reader", "alpha", ["runs.read"])  # may watch, may not answer or cancel
     keys.add("bob", "beta", CALLER)  # another tenant
     keys.add("dana", "delta", CALLER)  # the runs page tests: a tenant of their own
@@ -146,12 +147,13 @@ def two_tenants(folder: Path) -> Keys:
 
 
 @asynccontextmanager
-async def console_server(folder: Path) -> AsyncIterator[Console]:
+async def console_server(folder: Path, **overrides: Any) -> AsyncIterator[Console]:
+    """The module's server; `overrides` change its settings (a default model, its capacity)."""
     async with AsyncExitStack() as stack:
         sites = stack.enter_context(fixture_sites())
         web = stack.enter_context(fixture_web())
         keys = two_tenants(folder)
-        settings = console_settings(folder, keys, sites, web.url, web.port)
+        settings = console_settings(folder, keys, sites, web.url, web.port, **overrides)
         server, origin = await serve(stack, settings)
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         stack.push_async_callback(channel.close)
@@ -169,12 +171,15 @@ async def console_server(folder: Path) -> AsyncIterator[Console]:
         )
 
 
-def console_settings(folder: Path, keys: Keys, sites: str, web: str, web_port: int) -> Settings:
+def console_settings(
+    folder: Path, keys: Keys, sites: str, web: str, web_port: int, **overrides: Any
+) -> Settings:
     """Both edges on free ports, the fixture sites and web allowed, questions kept 10 minutes."""
     corpus = folder / "corpus.sqlite3"
     index_directory(CorpusIndex(corpus), WEB_DIR, web, honour_robots=False)
     return settings_for_tests(
         folder / "data",
+        **overrides,
         rest_port=0,
         keys_file=keys.file,
         interaction_ttl=600.0,
@@ -222,12 +227,19 @@ def capture_logs(stack: AsyncExitStack) -> LogLines:
     return logs
 
 
-async def shot(page: Page, name: str) -> Path:
-    """Saves what the person sees now as tests/artifacts/console/<name>.png."""
+async def shot(page: Page, name: str, full_page: bool = True) -> Path:
+    """Saves what the person sees now as tests/artifacts/console/<name>.png: the whole page, or
+    (`full_page=False`) the window's first screenful."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    await page.screenshot(path=str(path), full_page=True)
+    await page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+async def part_shot(page: Page, selector: str, name: str) -> None:
+    """One part of the page as tests/artifacts/console/<name>.png (for docs/console.md)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.locator(selector).screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def assert_secret_nowhere(console: Console, secret: str) -> None:

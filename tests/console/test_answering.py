@@ -10,7 +10,13 @@ import re
 import pytest
 from playwright.async_api import Locator, Page, expect
 
-from tests.console.support import Console, accessibility_problems, assert_secret_nowhere, shot
+from tests.console.support import (
+    Console,
+    accessibility_problems,
+    assert_secret_nowhere,
+    part_shot,
+    shot,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -46,6 +52,64 @@ async def test_watch_a_run_live_and_answer_its_form_with_a_password(console: Con
     await shot(page, "run-done")
     assert CANARY not in await page.content()
     assert_secret_nowhere(console, CANARY)
+    await page.context.close()
+
+
+async def test_a_form_asked_again_keeps_what_was_typed_but_the_password(
+    console: Console,
+) -> None:
+    """The shop refuses a password under 8 characters: the run asks again, and the form comes
+    back with the email the person gave (not the password), the page's words by the field."""
+    page = await console.signed_in("alice")
+    run_id = await console.browser_run(
+        "alice", "browser/interactive_login.yaml", "shop/login.html",
+        task="Log me in to the shop.", interactive=True, trusted_hostnames=["127.0.0.1"],
+    )  # fmt: skip
+    await page.goto(f"{console.base}/runs/{run_id}")
+    question = page.locator("#questions article.question-pending")
+    await question.get_by_label(re.compile("^Email")).fill(EMAIL, timeout=60_000)
+    await question.get_by_label(re.compile("^Password")).fill("short")
+    await question.get_by_role("button", name="Send answer").click()
+    again = page.locator("#questions article.question-pending")
+    password = again.get_by_label(re.compile("^Password"))
+    await expect(password).to_have_attribute("aria-invalid", "true", timeout=60_000)
+    await expect(again.get_by_label(re.compile("^Email"))).to_have_value(EMAIL)
+    await expect(password).to_have_value("")
+    await part_shot(page, "#questions-panel", "run-question-again")
+    assert await accessibility_problems(page) == []
+    page.once("dialog", lambda dialog: dialog.accept())
+    await page.get_by_role("button", name="Cancel run").click()
+    await expect(page.locator("#run-summary")).to_contain_text("Cancelled", timeout=30_000)
+    await page.context.close()
+
+
+async def test_at_phone_width_a_pending_question_comes_first(console: Console) -> None:
+    """On a 390 px phone the run's question is above its summary, its first field on the first
+    screen, and the banner links to it."""
+    width, height = 390, 844
+    page = await console.signed_in("alice", viewport={"width": width, "height": height})
+    run_id = await console.browser_run(
+        "alice", "browser/interactive_login.yaml", "browser/login.html",
+        task="Log me in from my phone.", interactive=True, trusted_hostnames=["127.0.0.1"],
+    )  # fmt: skip
+    await page.goto(f"{console.base}/runs/{run_id}")
+    question = page.locator("#questions article.question-pending")
+    email = question.get_by_label(re.compile("^Email"))
+    await expect(email).to_be_visible(timeout=60_000)
+    banner = page.get_by_role("link", name=re.compile("waiting for an answer"))
+    assert await banner.get_attribute("href") == "#questions-panel"
+    asked = await page.locator("#questions-panel").bounding_box()
+    summary = await page.locator("#run-summary").bounding_box()
+    field = await email.bounding_box()
+    assert asked is not None and summary is not None and field is not None
+    assert asked["y"] < summary["y"], (asked, summary)
+    assert field["y"] + field["height"] < height, field
+    await shot(page, "phone-question-asked", full_page=False)
+    assert await accessibility_problems(page) == []
+    await email.fill(EMAIL)
+    await question.get_by_label(re.compile("^Password")).fill(CANARY)
+    await question.get_by_role("button", name="Send answer").click()
+    await expect(page.locator("#result")).to_contain_text("Logged in.", timeout=60_000)
     await page.context.close()
 
 

@@ -131,7 +131,7 @@ async def _question_rows(page: Any) -> list[str]:
     rows: list[str] = []
     for row in await page.locator("li.event-question").all():
         if (await row.locator(".name").inner_text()) in _QUESTION_ROWS:
-            rows.append(await row.locator("summary").inner_text())
+            rows.append(await row.locator(".words").inner_text())
     return rows
 
 

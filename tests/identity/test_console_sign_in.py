@@ -1,7 +1,8 @@
 """People sign in to the console through the IdP, in Chromium, on the IdP's own login page: each
-sees their own tenant's runs, answers as themselves (resolved_by), and a person without a mapped
-group or outside the allowed email domains is refused. Signing out ends the IdP's session too.
-Screenshots go to tests/artifacts/console/ (docs/identity.md shows some of them)."""
+sees their own tenant's runs, answers and declines a takeover as themselves (resolved_by), and a
+person without a mapped group or outside the allowed email domains is refused. Signing out ends
+the IdP's session too. Screenshots go to tests/artifacts/console/ (docs/identity.md shows some
+of them)."""
 
 from __future__ import annotations
 
@@ -146,6 +147,30 @@ async def test_answers_made_in_the_console_name_the_person(
             return bool(listed.interactions) and listed.interactions[0].resolved_by == "alice"
 
         await eventually(resolved, within=30)
+
+
+async def test_a_takeover_declined_in_the_console_names_the_person(
+    browser: Browser, identity: IdentityCase
+) -> None:
+    run_id = await start_run(identity, "alice", {"steps": 1, "ask_person": True})
+    page = await signed_in(browser, identity, "alice")
+    await expect(page.get_by_text("Signed in as alice")).to_be_visible(timeout=30_000)
+    await page.goto(f"{identity.origin}/console/runs/{run_id}")
+    await page.get_by_role("button", name="Decline").click(timeout=30_000)
+    await expect(page.locator("#timeline")).to_contain_text(
+        "takeover TAKEOVER_ENDING_DECLINED", timeout=30_000
+    )
+    async with grpc.aio.insecure_channel(identity.grpc_target) as channel:
+        interactions = interaction_service_pb2_grpc.InteractionServiceStub(channel)
+        request = isv.ListInteractionsRequest(
+            run=f"runs/{run_id}", states=[ip.INTERACTION_STATE_RESOLVED]
+        )
+        listed = await interactions.ListInteractions(
+            request, metadata=await person_token(identity, "alice")
+        )
+    (declined,) = listed.interactions
+    assert declined.HasField("takeover") and declined.declined
+    assert declined.resolved_by == "alice"
 
 
 async def test_signing_out_ends_the_idps_session_too(

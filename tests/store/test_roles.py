@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import grpc
+import httpx
 import psycopg
 import pytest
 import pytest_asyncio
@@ -39,7 +40,7 @@ ON_THE_MODULE_TIER = pytest.mark.asyncio(loop_scope="module")
 @contextlib.asynccontextmanager
 async def api_and_two_workers(start: ReplicaStarter, database: str) -> AsyncIterator[Tier]:
     workers = [start(OUTRIDER_ROLE="worker", **CLUSTER) for _ in range(2)]
-    found = Tier(start(OUTRIDER_ROLE="api", **CLUSTER), workers, database)
+    found = Tier(start(rest=True, OUTRIDER_ROLE="api", **CLUSTER), workers, database)
     try:
         yield found
     finally:
@@ -88,6 +89,24 @@ async def test_runs_started_on_the_api_replica_execute_on_the_workers(tier: Tier
     for name in held:  # cancelled through the API replica, relayed to each run's worker
         cancelled = await tier.runs.CancelRun(run_service_pb2.CancelRunRequest(name=name))
         assert cancelled.run.state == run_pb2.RUN_STATE_CANCELLED
+
+
+@ON_THE_MODULE_TIER
+async def test_a_rest_idempotency_key_is_kept_through_the_relay(tier: Tier) -> None:
+    """A REST key need not be a UUID: the worker takes the key the API replica checked."""
+    body = {"task": "relayed key", "data": {"steps": 1}}
+    headers = {"Idempotency-Key": f'"order-{uuid.uuid4().hex[:8]}"'}
+    origin = f"http://127.0.0.1:{tier.api.rest_port}"
+    answers = []
+    async with httpx.AsyncClient(base_url=origin, headers=headers, timeout=60) as http:
+        for _ in range(2):
+            async with http.stream("POST", "/v1/automate", json=body) as response:
+                assert response.status_code == 200, await response.aread()
+                answers.append(response.headers)
+                await response.aread()
+    first, again = answers
+    assert first["outrider-run"] == again["outrider-run"]
+    assert "idempotent-replayed" not in first and again["idempotent-replayed"] == "true"
 
 
 @ON_THE_MODULE_TIER

@@ -5,6 +5,7 @@ Instructions come from AutomateParams.data, or from a research query that is a J
     visit        a URL to GET first, as a browser run's first page load would (a side effect a
                  test counts at the site)
     steps        how many agent:step/agent:action pairs to emit (default 3)
+    usage        [input tokens, output tokens, cost or null] of a model call made at each step
     interval     seconds between steps (default 0)
     ask_input    ask for one form field (Email, E1) and report what happened
     ask_approval ask to submit and report the decision
@@ -90,6 +91,9 @@ class ScriptAgent:
         )
         for step in range(1, int(plan.get("steps", 3)) + 1):
             await self._step(ctx, step, float(plan.get("interval", 0)))
+            if plan.get("usage"):
+                tokens_in, tokens_out, cost = plan["usage"]
+                ctx.count_usage(int(tokens_in), int(tokens_out), cost)
         if plan.get("artifact"):
             name = ctx.save_artifact(ARTIFACT_BYTES, "image/png")
             ctx.emit(

@@ -81,10 +81,11 @@ def _port(chosen: int | None, default: int, serve: bool) -> int:
 
 
 def _about(console: Console, env: Demo) -> None:
+    doors = "".join(f"{door.name:<13}{door.url}\n" for door in env.doors)
     console.print(
         Panel(
             f"{SCRIPTED_NOTE}\n\n"
-            f"gRPC server  {env.target}\nREST/SSE     {env.rest_url}/v1\n"
+            f"gRPC server  {env.target}\n{doors}"
             f"demo site    {env.web_url}/shop/  (research corpus: {env.web_url}/docs/)\n"
             f"network      only 127.0.0.1:{env.web_url.rsplit(':', 1)[1]} is let through\n"
             f"server log   {env.log_file}",

@@ -163,18 +163,34 @@ class AutomateEvent(_message.Message):
     def __init__(self, agent_action: _Optional[_Union[AgentAction, _Mapping]] = ..., agent_extracted: _Optional[_Union[AgentExtracted, _Mapping]] = ..., agent_processing: _Optional[_Union[AgentProcessing, _Mapping]] = ..., agent_reasoned: _Optional[_Union[AgentReasoned, _Mapping]] = ..., agent_status: _Optional[_Union[AgentStatus, _Mapping]] = ..., agent_step: _Optional[_Union[AgentStep, _Mapping]] = ..., agent_waiting: _Optional[_Union[AgentWaiting, _Mapping]] = ..., ai_generation: _Optional[_Union[_ai_generation_pb2.AiGeneration, _Mapping]] = ..., ai_generation_error: _Optional[_Union[AiGenerationError, _Mapping]] = ..., browser_action_completed: _Optional[_Union[BrowserActionCompleted, _Mapping]] = ..., browser_action_started: _Optional[_Union[BrowserActionStarted, _Mapping]] = ..., browser_navigated: _Optional[_Union[BrowserNavigated, _Mapping]] = ..., browser_reconnected: _Optional[_Union[BrowserReconnected, _Mapping]] = ..., browser_screenshot_captured: _Optional[_Union[BrowserScreenshotCaptured, _Mapping]] = ..., browser_screenshot_captured_image: _Optional[_Union[BrowserScreenshotCapturedImage, _Mapping]] = ..., cdp_endpoint_connected: _Optional[_Union[CdpEndpointConnected, _Mapping]] = ..., cdp_endpoint_cycle: _Optional[_Union[CdpEndpointCycle, _Mapping]] = ..., complete: _Optional[_Union[AutomateComplete, _Mapping]] = ..., done: _Optional[_Union[AutomateDone, _Mapping]] = ..., error: _Optional[_Union[AutomateError, _Mapping]] = ..., interactive_form_data_error: _Optional[_Union[InteractiveFormDataError, _Mapping]] = ..., interactive_form_data_request: _Optional[_Union[InteractiveFormDataRequest, _Mapping]] = ..., system_debug_compression: _Optional[_Union[SystemDebugCompression, _Mapping]] = ..., system_debug_message: _Optional[_Union[SystemDebugMessage, _Mapping]] = ..., task_aborted: _Optional[_Union[TaskAborted, _Mapping]] = ..., task_completed: _Optional[_Union[TaskCompleted, _Mapping]] = ..., task_metrics: _Optional[_Union[TaskMetrics, _Mapping]] = ..., task_metrics_incremental: _Optional[_Union[TaskMetricsIncremental, _Mapping]] = ..., task_setup: _Optional[_Union[TaskSetup, _Mapping]] = ..., task_started: _Optional[_Union[TaskStarted, _Mapping]] = ..., task_trace_context: _Optional[_Union[TaskTraceContext, _Mapping]] = ..., task_validated: _Optional[_Union[TaskValidated, _Mapping]] = ..., task_validation_error: _Optional[_Union[TaskValidationError, _Mapping]] = ...) -> None: ...
 
 class AgentAction(_message.Message):
-    __slots__ = ("action", "iteration_id", "timestamp", "ref", "value")
+    __slots__ = ("action", "iteration_id", "timestamp", "ref", "value", "target")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     ITERATION_ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
     REF_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
     action: str
     iteration_id: str
     timestamp: float
     ref: str
     value: str
-    def __init__(self, action: _Optional[str] = ..., iteration_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., ref: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    target: ActionTarget
+    def __init__(self, action: _Optional[str] = ..., iteration_id: _Optional[str] = ..., timestamp: _Optional[float] = ..., ref: _Optional[str] = ..., value: _Optional[str] = ..., target: _Optional[_Union[ActionTarget, _Mapping]] = ...) -> None: ...
+
+class ActionTarget(_message.Message):
+    __slots__ = ("x", "y", "width", "height", "label")
+    X_FIELD_NUMBER: _ClassVar[int]
+    Y_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str
+    def __init__(self, x: _Optional[float] = ..., y: _Optional[float] = ..., width: _Optional[float] = ..., height: _Optional[float] = ..., label: _Optional[str] = ...) -> None: ...
 
 class AgentExtracted(_message.Message):
     __slots__ = ("extracted_data", "iteration_id", "timestamp")

@@ -87,7 +87,7 @@ class WatchScreenResponse(_message.Message):
     def __init__(self, frame: _Optional[_Union[ScreenFrame, _Mapping]] = ..., control: _Optional[_Union[ControlStatus, _Mapping]] = ...) -> None: ...
 
 class ScreenFrame(_message.Message):
-    __slots__ = ("data", "media_type", "viewport_width", "viewport_height", "capture_time", "scroll_x", "scroll_y", "url")
+    __slots__ = ("data", "media_type", "viewport_width", "viewport_height", "capture_time", "scroll_x", "scroll_y", "url", "title", "tab", "tabs")
     DATA_FIELD_NUMBER: _ClassVar[int]
     MEDIA_TYPE_FIELD_NUMBER: _ClassVar[int]
     VIEWPORT_WIDTH_FIELD_NUMBER: _ClassVar[int]
@@ -96,6 +96,9 @@ class ScreenFrame(_message.Message):
     SCROLL_X_FIELD_NUMBER: _ClassVar[int]
     SCROLL_Y_FIELD_NUMBER: _ClassVar[int]
     URL_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    TAB_FIELD_NUMBER: _ClassVar[int]
+    TABS_FIELD_NUMBER: _ClassVar[int]
     data: bytes
     media_type: str
     viewport_width: int
@@ -104,7 +107,10 @@ class ScreenFrame(_message.Message):
     scroll_x: float
     scroll_y: float
     url: str
-    def __init__(self, data: _Optional[bytes] = ..., media_type: _Optional[str] = ..., viewport_width: _Optional[int] = ..., viewport_height: _Optional[int] = ..., capture_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., scroll_x: _Optional[float] = ..., scroll_y: _Optional[float] = ..., url: _Optional[str] = ...) -> None: ...
+    title: str
+    tab: int
+    tabs: int
+    def __init__(self, data: _Optional[bytes] = ..., media_type: _Optional[str] = ..., viewport_width: _Optional[int] = ..., viewport_height: _Optional[int] = ..., capture_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., scroll_x: _Optional[float] = ..., scroll_y: _Optional[float] = ..., url: _Optional[str] = ..., title: _Optional[str] = ..., tab: _Optional[int] = ..., tabs: _Optional[int] = ...) -> None: ...
 
 class ControlStatus(_message.Message):
     __slots__ = ("state", "takeover", "driver", "expire_time", "reason")

@@ -41,7 +41,7 @@ RUN_STATE_FAILED: RunState
 RUN_STATE_CANCELLED: RunState
 
 class Run(_message.Message):
-    __slots__ = ("name", "kind", "state", "create_time", "update_time", "end_time", "last_sequence", "automate", "research", "options", "outcome", "tenant", "created_by", "cancelled_by", "labels")
+    __slots__ = ("name", "kind", "state", "create_time", "update_time", "end_time", "last_sequence", "automate", "research", "options", "outcome", "tenant", "created_by", "cancelled_by", "labels", "start_time", "usage", "queue_position")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -64,6 +64,9 @@ class Run(_message.Message):
     CREATED_BY_FIELD_NUMBER: _ClassVar[int]
     CANCELLED_BY_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_POSITION_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: RunKind
     state: RunState
@@ -79,7 +82,24 @@ class Run(_message.Message):
     created_by: str
     cancelled_by: str
     labels: _containers.ScalarMap[str, str]
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ..., tenant: _Optional[str] = ..., created_by: _Optional[str] = ..., cancelled_by: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    start_time: _timestamp_pb2.Timestamp
+    usage: RunUsage
+    queue_position: int
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[RunKind, str]] = ..., state: _Optional[_Union[RunState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_sequence: _Optional[int] = ..., automate: _Optional[_Union[_params_pb2.AutomateParams, _Mapping]] = ..., research: _Optional[_Union[_params_pb2.ResearchParams, _Mapping]] = ..., options: _Optional[_Union[_params_pb2.RunOptions, _Mapping]] = ..., outcome: _Optional[_Union[RunOutcome, _Mapping]] = ..., tenant: _Optional[str] = ..., created_by: _Optional[str] = ..., cancelled_by: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., usage: _Optional[_Union[RunUsage, _Mapping]] = ..., queue_position: _Optional[int] = ...) -> None: ...
+
+class RunUsage(_message.Message):
+    __slots__ = ("steps", "input_tokens", "output_tokens", "estimated_cost_usd", "actions")
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATED_COST_USD_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    steps: int
+    input_tokens: int
+    output_tokens: int
+    estimated_cost_usd: float
+    actions: int
+    def __init__(self, steps: _Optional[int] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., estimated_cost_usd: _Optional[float] = ..., actions: _Optional[int] = ...) -> None: ...
 
 class RunOutcome(_message.Message):
     __slots__ = ("success", "result", "error_code", "error_message", "profile_save")

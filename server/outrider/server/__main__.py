@@ -14,6 +14,7 @@ from outrider.server.agents import production_agents
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.readiness import Readiness
 from outrider.server.core.vault.keyring import KeyRingError
+from outrider.server.front_door import doors
 from outrider.server.options import settings_from
 from outrider.server.ports import PortInUse
 from outrider.server.service import Outrider
@@ -49,10 +50,10 @@ async def serve(settings: Settings, agents: AgentRegistry) -> None:
     print(f"outrider: serving on {settings.host}:{server.grpc.port}", flush=True)
     if server.rest is not None:
         scheme = "https" if settings.tls_cert else "http"
-        print(
-            f"outrider: REST/SSE on {scheme}://{settings.rest_host}:{server.rest.port}/v1",
-            flush=True,
-        )
+        base = f"{scheme}://{settings.rest_host}:{server.rest.port}"
+        print(f"outrider: REST/SSE on {base}/v1", flush=True)
+        for door in doors(settings, base)[1:]:  # the API's line is the one above
+            print(f"outrider: {door.name} on {door.url}", flush=True)
     if server.metrics is not None:
         print(
             f"outrider: metrics on http://{settings.metrics_host}:{server.metrics.port}/metrics",

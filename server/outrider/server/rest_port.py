@@ -50,6 +50,7 @@ from outrider.server.console_edge.live_view import MAX_INPUT_BYTES
 from outrider.server.core.interactions.answer_links import CONSOLE_PATH, without_token
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.sessions.manager import SessionManager
+from outrider.server.front_door import front_door_routes
 from outrider.server.mcp_edge.app import MAX_BODY_BYTES as MAX_MCP_BODY
 from outrider.server.mcp_edge.app import MOUNT_PATH as MCP_PATH
 from outrider.server.mcp_edge.app import McpEdge
@@ -123,8 +124,8 @@ def edges_beside_the_api(
     bodies: BodyLimits,
     sessions: SessionManager | None = None,
 ) -> list[MountedEdge]:
-    """Each edge behind its body guard: its limit, its error shape."""
-    edges: list[MountedEdge] = []
+    """Each edge behind its body guard: its limit, its error shape; the front door first."""
+    edges = [MountedEdge(front_door_routes(settings))]
     if settings.console:
         pages = build_console(runs, settings, keyring)
         console = bodies.guard(pages, MAX_INPUT_BYTES, body_refusal)

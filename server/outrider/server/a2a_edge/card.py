@@ -9,10 +9,11 @@ from importlib.metadata import PackageNotFoundError, version
 from a2a.types import a2a_pb2 as a2a
 
 from outrider.server.a2a_edge.inbound import BROWSE, RESEARCH
+from outrider.server.security.access import A2A_RPC_PATH
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
-RPC_PATH = "/a2a"
+RPC_PATH = A2A_RPC_PATH
 INPUT_MODES = ["text/plain", "application/json"]
 OUTPUT_MODES = ["text/plain", "text/markdown", "application/json", "image/png", "image/jpeg"]
 

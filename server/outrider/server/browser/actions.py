@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator
+from playwright.async_api import Locator, Page
 
 from outrider.server.browser.elements import ElementInfo, describe
 from outrider.server.browser.firewall import Firewall, Hold
@@ -149,11 +149,7 @@ class ActionRunner:
         page = self.session.page_by_key(found[0]) if found else None
         if found is None or page is None:
             raise ActionFailed(f"{ref} is not on any open page; look at the latest snapshot")
-        ref_id = found[1]
-        if ref_id.startswith("dom"):  # from the large-page view or find
-            locator = page.locator(f'[data-outrider-ref="{ref_id[3:]}"]').first
-        else:
-            locator = page.locator(f"aria-ref={ref_id}")
+        locator = locator_of(page, found[1])
         if await locator.count() == 0:
             raise ActionFailed(
                 f"{ref} is no longer on the page; look at the latest snapshot and use its refs"
@@ -354,6 +350,13 @@ def _cause_in(call_log: list[str]) -> str | None:
             if found:
                 return explanation.format(*found.groups())
     return None
+
+
+def locator_of(page: Page, ref_id: str) -> Locator:
+    """The element a Playwright ref (or one of ours from the large-page view or find) names."""
+    if ref_id.startswith("dom"):
+        return page.locator(f'[data-outrider-ref="{ref_id[3:]}"]').first
+    return page.locator(f"aria-ref={ref_id}")
 
 
 def _check_date_format(field_type: str, value: str, ref: str) -> None:

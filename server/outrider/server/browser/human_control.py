@@ -133,9 +133,10 @@ class HumanControl:
         if answer.ending == bc.TAKEOVER_ENDING_DECLINED:
             return f"{_ended(f'The person declined to take over{note}')} {_GO_ON}"
         if answer.driver:
+            why = f" ({self._note(answer.note)})" if answer.note else ""
             return (
-                "A person took over the browser but did not hand it back in time; you have it "
-                f"again. {self._where()}"
+                f"A person took over the browser but did not hand it back in time{why}; you "
+                f"have it again. {self._where()}"
             )
         return f"Nobody took over the browser in time. {_GO_ON}"
 

@@ -62,7 +62,7 @@ class ModelCaller:
                 failure.schema.CopyFrom(_schema(request))
             self._reporter.emit("ai_generation_error", failure)
             raise
-        self._reporter.tally.add_usage(model.name, reply.usage)
+        self._reporter.model_call(model.name, reply.usage)
         generation = self._generation(request, reply, iteration_id)
         self._describe_model(generation, model.name, reply)
         self._reporter.emit("ai_generation", generation)

@@ -37,6 +37,12 @@ class Reporter:
         self.tally = Tally()
         self.prices = prices
 
+    def model_call(self, model: str, usage: Usage) -> None:
+        """Counts one model call: in the metrics events and in the run's record (Run.usage)."""
+        self.tally.add_usage(model, usage)
+        cost = estimated_cost(self.prices, model, usage)
+        self.ctx.count_usage(usage.input_tokens, usage.output_tokens, cost)
+
     def model_usage(self) -> dict[str, ae.ModelUsage]:
         usage = {}
         for model, used in self.tally.by_model.items():

@@ -39,6 +39,7 @@ from outrider.server.browser.run_vault import RunVault
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session_runs import borrowed, memory_cut_note, session_memory
 from outrider.server.browser.side_effects import BrowserJournal
+from outrider.server.browser.targets import action_target
 from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
 from outrider.server.browser.validate import Validator
@@ -332,6 +333,11 @@ class BrowserRun:
         action = ae.AgentAction(action=call.name, iteration_id=iteration_id)
         if ref:
             action.ref = str(ref)
+            target = await action_target(
+                self.connection.session, self.refs, str(ref), self.observer.last_view
+            )
+            if target is not None:
+                action.target.CopyFrom(target)
         if shown:
             action.value = shown
         self.reporter.emit("agent_action", action)

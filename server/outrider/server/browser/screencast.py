@@ -30,6 +30,7 @@ JPEG_QUALITY = 60  # a live view, not an artifact: a third smaller than quality 
 Deliver = Callable[[bcs.ScreenFrame], None]
 _RETRY_AFTER = 0.25  # seconds before a refused screencast start is tried again
 _RETRIES = 40  # about ten seconds of a tab between documents
+TITLE_EVERY = 0.5  # seconds between two reads of the shown tab's title
 
 
 class Screencast:
@@ -45,6 +46,8 @@ class Screencast:
         self._syncing: set[asyncio.Task[None]] = set()
         self._last: bcs.ScreenFrame | None = None
         self._failures = 0  # screencast starts refused in a row (see _retry_soon)
+        self._title = ""  # of the tab shown, read again at most every TITLE_EVERY seconds
+        self._title_read = 0.0
 
     @property
     def running(self) -> bool:
@@ -94,6 +97,7 @@ class Screencast:
             cdp.on("Page.screencastFrame", lambda frame: self._on_frame(cdp, page, frame))
             # Current before it starts: the first frame may come before the call returns.
             self._cdp, self._page, self._size = cdp, page, size
+            page.on("load", self._loaded)  # a title set as the page loads: no frame may follow
             await cdp.send(
                 "Page.startScreencast",
                 {
@@ -119,8 +123,10 @@ class Screencast:
             asyncio.get_running_loop().call_later(_RETRY_AFTER, self.follow)
 
     async def _stop(self) -> None:
+        if self._page is not None:
+            self._page.remove_listener("load", self._loaded)
         cdp, self._cdp, self._page, self._size = self._cdp, None, None, (0, 0)
-        self._last = None
+        self._last, self._title, self._title_read = None, "", 0.0
         if cdp is not None:
             with contextlib.suppress(PlaywrightError):
                 await cdp.send("Page.stopScreencast")
@@ -131,9 +137,42 @@ class Screencast:
         self.follow_task(ack)
         if cdp is not self._cdp:
             return
-        self._last = made = _frame(frame, self._redact(page.url))
+        self._read_title(page)
+        made = _frame(frame, self._redact(page.url))
+        made.title = self._title
+        tabs = self._session.tabs
+        made.tab, made.tabs = (tabs.index(page) + 1 if page in tabs else 0), len(tabs)
+        self._send(made)
+
+    def _loaded(self, page: Page) -> None:
+        self._read_title(page, at_once=True)
+
+    def _read_title(self, page: Page, at_once: bool = False) -> None:
+        """Reads the tab's title in the background (a page may change it without loading), for
+        the frames after this one; a new title goes to the viewers at once, with the newest
+        frame (a still page sends no other)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._title_read < TITLE_EVERY and not at_once:
+            return
+        self._title_read = now
+
+        async def read() -> None:
+            title = self._redact(await page.title())
+            if page is not self._page or title == self._title:
+                return
+            self._title = title
+            if self._last is not None:
+                again = bcs.ScreenFrame()
+                again.CopyFrom(self._last)
+                again.title = title
+                self._send(again)
+
+        self.follow_task(read())
+
+    def _send(self, frame: bcs.ScreenFrame) -> None:
+        self._last = frame
         for _, _, deliver in list(self._viewers.values()):
-            deliver(made)
+            deliver(frame)
 
     def follow_task(self, call: Any) -> None:
         """Runs a DevTools call in the background; a closed tab's failure is expected."""

@@ -27,8 +27,10 @@ from outrider.server.console_edge.live import LiveStream
 from outrider.server.console_edge.live_view import LiveView
 from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
+from outrider.server.console_edge.screen_info import ScreenInfo
 from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.sso import CALLBACK, SsoSignIn
+from outrider.server.console_edge.start_page import StartPage
 from outrider.server.console_edge.templating import STATIC, Pages
 from outrider.server.console_edge.vault_pages import VaultPages
 from outrider.server.core import paging
@@ -87,15 +89,19 @@ def _routes(
     link = AnswerLinkPage(runs.answer_links, pages, auth)
     browser = LiveView(runs, pages, auth)
     vault = VaultPages(runs, pages, auth)
+    start = StartPage(runs, pages, auth, settings)
     private: list[tuple[str, Endpoint, str]] = [
         ("/", runs_page.page, "GET"),
         ("/runs-table", runs_page.table, "GET"),
+        ("/start", start.page, "GET"),
+        ("/start", start.start, "POST"),
         ("/runs/{runId}", run_page.page, "GET"),
         ("/runs/{runId}/live", live.stream, "GET"),
         ("/runs/{runId}/cancel", run_page.cancel, "POST"),
         ("/runs/{runId}/delete", run_page.delete, "POST"),
         ("/runs/{runId}/artifacts/{artifactId}", run_page.artifact, "GET"),
         ("/runs/{runId}/screen", browser.screen, "GET"),
+        ("/runs/{runId}/screen-info", ScreenInfo(runs).stream, "GET"),
         ("/runs/{runId}/take-over", browser.take_over, "POST"),
         ("/runs/{runId}/input", browser.input, "POST"),
         ("/runs/{runId}/hand-back", browser.hand_back, "POST"),

@@ -1,6 +1,7 @@
 """The run page's live stream (SSE): each batch of events becomes one message of HTML for htmx
-to place (timeline rows appended; screenshots, artifacts, questions, the result and the run's
-summary swapped out of band by their element ids).
+to place (timeline rows appended under their step's heading; screenshots, artifacts, questions,
+the result, the "now" line, the steps table and the run's summary swapped out of band by their
+element ids). When the run has ended, the replay of its steps goes out with the last message.
 
 Every message has the sequence of its batch's last event as its SSE id, so a browser that loses
 the connection comes back with Last-Event-ID and gets exactly the events it missed; the page's
@@ -14,20 +15,25 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
 from outrider.server.console_edge import timeline
 from outrider.server.console_edge.auth import ConsoleAuth, session_of
-from outrider.server.console_edge.control_view import control_view
+from outrider.server.console_edge.control_view import control_view, waiting_for
 from outrider.server.console_edge.live_parts import Parts
+from outrider.server.console_edge.now_line import NowLine
 from outrider.server.console_edge.run_page import run_id_of
+from outrider.server.console_edge.steps import StepsBuilder, StepView
 from outrider.server.console_edge.templating import Pages, base_of
+from outrider.server.console_edge.timeline import Row, asked, payload_dict
 from outrider.server.console_edge.views import run_view
 from outrider.server.core.errors import InvalidArgument, NotFound, OutriderError, Unauthenticated
 from outrider.server.core.events.log import WatchBatch
+from outrider.server.core.events.names import event_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.telemetry.incidents import incident
@@ -36,6 +42,7 @@ from outrider.v1 import run_event_pb2, run_pb2
 log = logging.getLogger(__name__)
 _HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 _MAX_CURSOR = 2**63 - 1
+_SEED = 20_000  # events read again to resume a stream's steps and "now" line
 _SIGNED_OUT = (
     "Your session ended (its key was removed or replaced, or the sign-in expired): the page no "
     "longer updates. Reload it to sign in again."
@@ -44,9 +51,18 @@ _SIGNED_OUT = (
 
 @dataclass
 class _Shown:
-    """What the page shows now, to send the summary again only when it changed."""
+    """What the page shows now (its state, steps, "now" line), to send a part again only when
+    it changed."""
 
     state: int
+    steps: StepsBuilder = field(default_factory=StepsBuilder)
+    now: NowLine = field(default_factory=NowLine)
+
+    def feed(self, event: run_event_pb2.RunEvent) -> tuple[bool, str, dict[str, Any]]:
+        """(whether the event began a step, its name, its payload)."""
+        name, data = event_name(event), payload_dict(event)
+        self.now.feed(name, data, asked(event))
+        return self.steps.feed(event, name, data), name, data
 
 
 class LiveStream:
@@ -60,15 +76,20 @@ class LiveStream:
         session = session_of(request)
         run_id = run_id_of(request)
         run = self._runs.get(run_id, session.principal)
+        after = _cursor(request)
         items = self._runs.watch_batches(
             run_id,
-            _cursor(request),
+            after,
             session.principal,
             answer_links=True,
             reauthenticate=self._auth.reauthentication(request),
         )
         parts = Parts(self._pages, base_of(request), self._auth.signer.csrf_token(session))
-        body = self._body(run, items, session.principal, parts)
+        shown = _Shown(run.state)
+        if after:  # resumed: the steps and the line as the page has them
+            for event in self._runs.events(run_id, 0, min(after, _SEED), session.principal):
+                shown.feed(event)
+        body = self._body(run, items, session.principal, parts, shown)
         return StreamingResponse(body, media_type="text/event-stream", headers=_HEADERS)
 
     async def _body(
@@ -77,9 +98,9 @@ class LiveStream:
         items: AsyncGenerator[WatchBatch, None],
         principal: Principal,
         parts: Parts,
+        shown: _Shown,
     ) -> AsyncIterator[bytes]:
         yield f"retry: {self._retry_ms}\n\n".encode()
-        shown = _Shown(run.state)
         run_id = run.name.removeprefix("runs/")
         async with contextlib.aclosing(items):
             try:
@@ -101,7 +122,7 @@ class LiveStream:
                 stopped = f"The live view stopped (incident {ident}); reload the page."
                 yield message("final", parts.notice(stopped))
                 return
-        yield message("final", self._ending(run_id, principal, parts))
+        yield message("final", self._ending(run_id, principal, parts, shown))
         yield message("end", "end")
 
     def _batch(
@@ -112,24 +133,49 @@ class LiveStream:
         parts: Parts,
         shown: _Shown,
     ) -> str:
-        html = [parts.rows([timeline.row(event) for event in batch])]
+        lines: list[Row | StepView] = []
+        new_step = moved_in_line = False
+        for event in batch:
+            began, name, data = shown.feed(event)
+            step = shown.steps.current
+            assert step is not None
+            if began:
+                lines.append(step)
+                new_step = True
+            moved_in_line |= name == "run_queued"
+            lines.append(timeline.row(event, step.key, (name, data)))
+        html = [parts.timeline(lines)]
         for event in batch:
             html.extend(parts.extras(event, self._runs, principal))
         run = self._runs.get(run_id, principal)
+        view = run_view(run, principal, waiting_for(self._runs, run, principal))
+        line = shown.now.line(view)
         if run.state != shown.state:
-            shown.state = run.state
-            html.append(parts.summary(run_view(run, principal)))
+            was_queued, shown.state = shown.state == run_pb2.RUN_STATE_QUEUED, run.state
+            html.append(parts.summary(view, line))
+            if was_queued and run.kind == run_pb2.RUN_KIND_AUTOMATE:  # its browser opens now
+                html.append(parts.controls(control_view(self._runs, run, principal)))
+        else:
+            if line != shown.now.shown:
+                html.append(parts.now(line))
+            if new_step or moved_in_line:
+                html.append(parts.figures(view))
+        shown.now.shown = line
+        if new_step:
+            html.append(parts.steps(shown.steps.steps, view))
         return "\n".join(html)
 
-    def _ending(self, run_id: str, principal: Principal, parts: Parts) -> str:
+    def _ending(self, run_id: str, principal: Principal, parts: Parts, shown: _Shown) -> str:
         try:
             run = self._runs.get(run_id, principal)
         except NotFound:
             return parts.notice("This run was deleted.")
-        summary = parts.summary(run_view(run, principal))
-        if run.kind != run_pb2.RUN_KIND_AUTOMATE:
-            return summary
-        return summary + "\n" + parts.controls(control_view(self._runs, run, principal))
+        view = run_view(run, principal)
+        html = [parts.summary(view, shown.now.line(view)), parts.steps(shown.steps.steps, view)]
+        if run.kind == run_pb2.RUN_KIND_AUTOMATE:
+            html.append(parts.controls(control_view(self._runs, run, principal)))
+            html.append(parts.replay(shown.steps.steps, view))
+        return "\n".join(html)
 
 
 def message(event: str, html: str, sequence: int | None = None) -> bytes:

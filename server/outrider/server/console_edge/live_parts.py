@@ -7,15 +7,19 @@ import json
 
 from markupsafe import Markup
 
+from outrider.server.console_edge import reasons
 from outrider.server.console_edge.control_view import ControlView, control_view
 from outrider.server.console_edge.questions import question_view
 from outrider.server.console_edge.report import cited_pages, report_html
+from outrider.server.console_edge.steps import StepView
 from outrider.server.console_edge.templating import Pages
 from outrider.server.console_edge.timeline import Row
 from outrider.server.console_edge.views import RunView
+from outrider.server.core.control.browsers import VIEWPORT
 from outrider.server.core.events.names import event_name
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs.manager import RunManager
+from outrider.v1 import automate_events_pb2 as ae
 from outrider.v1 import run_event_pb2
 
 _SCREENSHOTS = ("browser:screenshot_captured", "browser:screenshot_captured_image")
@@ -29,8 +33,26 @@ class Parts:
         self._base = base
         self._csrf = csrf
 
-    def rows(self, rows: list[Row]) -> str:
-        return self._pages.render("timeline_rows.html", rows=rows, base=self._base)
+    def timeline(self, lines: list[Row | StepView]) -> str:
+        """Timeline rows, each step's heading before its first row."""
+        tagged = [("step" if isinstance(line, StepView) else "row", line) for line in lines]
+        return self._pages.render("timeline_rows.html", lines=tagged, base=self._base)
+
+    def figures(self, run: RunView) -> str:
+        """The run's state, time, steps, tokens and cost (not its forms, which may be in use)."""
+        return self._pages.render("run_figures.html", run=run, oob=True)
+
+    def now(self, text: str) -> str:
+        return self._pages.render("now.html", text=text, oob=True)
+
+    def steps(self, steps: list[StepView], run: RunView) -> str:
+        return self._pages.render("steps_table.html", steps=steps, run=run, oob=True)
+
+    def replay(self, steps: list[StepView], run: RunView) -> str:
+        frames = [step for step in steps if step.screenshot]
+        return self._pages.render(
+            "replay.html", frames=frames, run=run, base=self._base, viewport=VIEWPORT, oob=True
+        )
 
     def notice(self, text: str) -> str:
         return self._pages.render("notice.html", text=text, oob=True)
@@ -40,9 +62,9 @@ class Parts:
         status = self._pages.render("live_status.html", state="signed-out", text=text, oob=True)
         return self.notice(text) + "\n" + status
 
-    def summary(self, run: RunView) -> str:
+    def summary(self, run: RunView, now: str) -> str:
         return self._pages.render(
-            "run_summary.html", run=run, base=self._base, csrf=self._csrf, oob=True
+            "run_summary.html", run=run, now=now, base=self._base, csrf=self._csrf, oob=True
         )
 
     def extras(
@@ -139,7 +161,7 @@ class Parts:
             report="",
             answer=_readable(done_automate.final_answer),
             success=done_automate.success,
-            error=done_automate.error,
+            error=_failure(done_automate.error),
         )
 
 
@@ -149,3 +171,11 @@ def _readable(answer: str) -> str:
         return json.dumps(json.loads(answer), indent=2, ensure_ascii=False)
     except ValueError:
         return answer
+
+
+def _failure(error: ae.AutomateFailure) -> tuple[str, str, str] | None:
+    """(words, code, message) of a failed automate run's error, None without one."""
+    if not error.code and not error.message:
+        return None
+    code = ae.AutomateErrorCode.Name(error.code).removeprefix("AUTOMATE_ERROR_CODE_")
+    return reasons.words(code, error.message), code, error.message

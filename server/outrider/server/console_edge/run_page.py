@@ -9,9 +9,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
 from outrider.server.console_edge.auth import CSRF_FIELD, ConsoleAuth, session_of
-from outrider.server.console_edge.control_view import control_view
+from outrider.server.console_edge.control_view import control_view, waiting_for
 from outrider.server.console_edge.errors import is_htmx
 from outrider.server.console_edge.forms import read_form
+from outrider.server.console_edge.now_line import NowLine
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import run_view
 from outrider.server.core.names import artifact_id_in_path, run_id_in_path
@@ -29,15 +30,18 @@ class RunPage:
 
     async def page(self, request: Request) -> Response:
         session = session_of(request)
-        run = self._runs.get(run_id_of(request), session.principal)
+        principal = session.principal
+        run = self._runs.get(run_id_of(request), principal)
+        view = run_view(run, principal, waiting_for(self._runs, run, principal))
         return self._pages.page(
             request,
             "run.html",
             session=session,
             csrf=self._auth.signer.csrf_token(session),
             auth_enabled=self._auth.keyring.enabled,
-            run=run_view(run, session.principal),
-            control=control_view(self._runs, run, session.principal),
+            run=view,
+            now=NowLine().line(view),
+            control=control_view(self._runs, run, principal),
         )
 
     async def cancel(self, request: Request) -> Response:
@@ -49,10 +53,12 @@ class RunPage:
         run = await self._runs.cancel(run_id, reason, session.principal)
         if not is_htmx(request):
             return RedirectResponse(f"{base_of(request)}/runs/{run_id}", 303)
+        view = run_view(run, session.principal)
         return self._pages.page(
             request,
             "run_summary.html",
-            run=run_view(run, session.principal),
+            run=view,
+            now=NowLine().line(view),
             csrf=self._auth.signer.csrf_token(session),
         )
 

@@ -1,53 +1,22 @@
-"""The runs page: filters (state, kind, task text), a live-refreshing table, paging."""
+"""The runs page: filters (state, kind, task text, creator, time; run_filters.py), a table that
+refreshes itself with each run's time, steps, tokens and cost, sorting, paging."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from outrider.server.console_edge.auth import ConsoleAuth, session_of
+from outrider.server.console_edge.run_filters import PAGE_SIZE, PERIODS, SORTS, Filters
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import KIND_FILTERS, STATE_FILTERS, WAITING, run_view
 from outrider.server.core.errors import NotFound
-from outrider.server.core.principals import Principal
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs.manager import RunManager
 
-PAGE_SIZE = 25
-MAX_PAGE_SIZE = 200
 _RUN_ID = re.compile(r"(?:runs/)?([0-9a-f]{24})")
-
-
-@dataclass(frozen=True)
-class Filters:
-    state: str
-    kind: str
-    text: str
-    page: str
-    size: int = PAGE_SIZE
-
-    @classmethod
-    def of(cls, request: Request) -> Filters:
-        query = request.query_params
-        state = query.get("state", "")
-        kind = query.get("kind", "")
-        size = query.get("size", "")
-        return cls(
-            state if state in STATE_FILTERS else "",
-            kind if kind in KIND_FILTERS else "",
-            query.get("q", "").strip()[:200],
-            query.get("page", ""),
-            int(size) if size.isdigit() and 0 < int(size) <= MAX_PAGE_SIZE else PAGE_SIZE,
-        )
-
-    def query(self, page: str | None = None) -> str:
-        values = {"state": self.state, "kind": self.kind, "q": self.text, "page": page or ""}
-        if self.size != PAGE_SIZE:
-            values["size"] = str(self.size)
-        return urlencode({k: v for k, v in values.items() if v})
 
 
 class RunsPage:
@@ -80,17 +49,24 @@ class RunsPage:
         states = list(STATE_FILTERS[filters.state][1])
         kind = KIND_FILTERS[filters.kind][1]
         runs, token = self._runs.list(
-            filters.size, filters.page, states, kind, principal, filters.text
+            filters.size, filters.page, states, kind, principal, filters.text, filters.match()
         )
         waiting, more_waiting = self._runs.list(PAGE_SIZE, "", sorted(WAITING), 0, principal)
+        shown = filters.sorted([run_view(run, principal) for run in runs])
         return {
             "session": session,
             "csrf": self._auth.signer.csrf_token(session),
             "auth_enabled": self._auth.keyring.enabled,
+            "can_start": principal.is_admin or Scope.RUNS_START in principal.scopes,
             "filters": filters,
             "state_filters": STATE_FILTERS,
             "kind_filters": KIND_FILTERS,
-            "runs": [run_view(run, principal) for run in runs],
+            "periods": PERIODS,
+            "sorts": SORTS,
+            "creators": sorted(
+                {principal.id, *(run.created_by for run in shown if run.created_by)}
+            ),
+            "runs": shown,
             "next_query": filters.query(token) if token else "",
             "waiting": [run_view(run, principal) for run in waiting],
             "more_waiting": bool(more_waiting),

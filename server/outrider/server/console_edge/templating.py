@@ -12,6 +12,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from outrider.server.console_edge import figures, reasons
 from outrider.server.core.principals import Scope, scope_names
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -31,6 +32,11 @@ def environment() -> jinja2.Environment:
         "clock": clock_time,
         "shorten": shorten,
         "pretty_json": pretty_json,
+        "duration": figures.duration,
+        "count": figures.count,
+        "cost": figures.cost,
+        "ordinal": figures.ordinal,
+        "reason": reasons.words,
         "scope_names": scope_names,
     }
     env.globals["scopes"] = {scope.name.lower(): scope.value for scope in Scope}

@@ -1,6 +1,7 @@
-"""One line of the run page's timeline per event: its name, a summary people can scan, and the
-whole payload behind a disclosure. Frequent bookkeeping events (metrics, model calls, debug,
-screenshots) are marked as detail: the page hides them until asked."""
+"""One line of the run page's timeline per event: what it says happened in words
+(event_words.py), and, behind the page's toggle, its raw name and whole payload. Frequent
+bookkeeping events (metrics, model calls, debug, screenshots) and events without words are
+marked as detail: the page hides them until asked."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from outrider.client.events import form_request
 from outrider.client.wording import approval_question, form_question
+from outrider.server.console_edge import event_words
 from outrider.server.core.events.names import event_name
 from outrider.v1 import run_event_pb2
 
@@ -21,7 +23,6 @@ DETAIL_EVENTS = frozenset(
         "agent:processing",
         "ai:generation",
         "browser:action_started",
-        "browser:action_completed",
         "browser:screenshot_captured",
         "browser:screenshot_captured_image",
         "system:debug_compression",
@@ -78,27 +79,37 @@ class Row:
     sequence: int
     time: Timestamp
     name: str
-    summary: str
+    label: str  # what happened, in words ("" for bookkeeping)
+    summary: str  # the payload's telling fields, for the raw view
     detail: dict[str, Any]
     category: str  # "detail", "problem", "question" or "step"
     artifact: str  # the artifact's id when the event has one
+    step: str = ""  # the key of the step it belongs to (steps.py)
 
 
-def row(event: run_event_pb2.RunEvent) -> Row:
-    name = event_name(event)
-    data = _payload_dict(event)
+def row(
+    event: run_event_pb2.RunEvent,
+    step: str = "",
+    named: tuple[str, dict[str, Any]] | None = None,
+) -> Row:
+    """The event's line; `named`: its name and payload_dict when the caller has them."""
+    name, data = named or (event_name(event), payload_dict(event))
+    label = asked(event) or event_words.label(name, data)
     return Row(
         sequence=event.sequence,
         time=event.time,
         name=name,
-        summary=_asked(event) or _summary(data),
+        label=label,
+        summary=_summary(data),
         detail=data,
-        category=_category(name, data),
+        category=_category(name, data, label),
         artifact=event.artifact.rsplit("/", 1)[-1] if event.artifact else "",
+        step=step,
     )
 
 
-def _payload_dict(event: run_event_pb2.RunEvent) -> dict[str, Any]:
+def payload_dict(event: run_event_pb2.RunEvent) -> dict[str, Any]:
+    """The event's own payload as plain data (field names as in the proto)."""
     arm = event.WhichOneof("payload")
     outer: Message = getattr(event, arm or "automate")
     if arm in ("automate", "research"):
@@ -110,8 +121,8 @@ def _payload_dict(event: run_event_pb2.RunEvent) -> dict[str, Any]:
     return data
 
 
-def _asked(event: run_event_pb2.RunEvent) -> str:
-    """A question's row says it in a person's words, as its answer form does."""
+def asked(event: run_event_pb2.RunEvent) -> str:
+    """A question says it in a person's words, as its answer form does ("" for other events)."""
     if event.HasField("approval_requested"):
         return approval_question(event.approval_requested)
     form = form_request(event)  # a re-request too
@@ -137,11 +148,13 @@ def _fallback(data: dict[str, Any]) -> str:
     return " · ".join(scalars[:4])
 
 
-def _category(name: str, data: dict[str, Any]) -> str:
+def _category(name: str, data: dict[str, Any], label: str) -> str:
     if name in QUESTION_EVENTS:
         return "question"
-    if name in PROBLEM_EVENTS or (name == "complete" and data.get("success") is False):
+    failed = name == "browser:action_completed" and data.get("success") is not True
+    if name in PROBLEM_EVENTS or failed or (name == "complete" and data.get("error")):
         return "problem"
-    if name in DETAIL_EVENTS:
+    asking = name == "agent:action" and data.get("action") in ("request_input", "request_human")
+    if name in DETAIL_EVENTS or not label or asking:  # asking: its question says it in words
         return "detail"
     return "step"

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from outrider.server.console_edge import figures, reasons
+from outrider.server.core import clock
 from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs.search import task_text
 from outrider.v1 import run_pb2
@@ -71,12 +73,33 @@ class RunView:
     can_delete: bool
     can_answer: bool
     last_sequence: int
+    started: Timestamp  # when the agent began (unset while queued)
+    queue_position: int
+    steps: int
+    actions: int
+    input_tokens: int
+    output_tokens: int
+    cost: float | None  # estimated, US dollars; None when no model of it has a price
+    host: str  # of the start page
+    duration: float | None  # seconds the agent has run (so far), None before it began
+    error_words: str
+    waiting_for: str  # "browser" (a takeover asked for), "question", or "" when not waiting
+    session: str  # the session it ran in ("sessions/..."), or ""
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    @property
+    def queued(self) -> bool:
+        return self.state_class == "queued"
 
 
-def run_view(run: run_pb2.Run, principal: Principal) -> RunView:
+def run_view(run: run_pb2.Run, principal: Principal, waiting_for: str = "") -> RunView:
     state, state_class = STATE_LABELS.get(run.state, ("Unknown", "unknown"))
     automate = run.HasField("automate")
     active = run.state in ACTIVE
+    usage = run.usage
     return RunView(
         id=run.name.removeprefix("runs/"),
         kind=KIND_LABELS.get(run.kind, "Run"),
@@ -94,12 +117,33 @@ def run_view(run: run_pb2.Run, principal: Principal) -> RunView:
         success=run.outcome.success,
         error_code=run.outcome.error_code,
         error_message=run.outcome.error_message,
-        can_cancel=active and _may(principal, Scope.RUNS_CANCEL),
-        can_delete=not active and _may(principal, Scope.RUNS_DELETE),
-        can_answer=_may(principal, Scope.INTERACTIONS_ANSWER),
+        can_cancel=active and may(principal, Scope.RUNS_CANCEL),
+        can_delete=not active and may(principal, Scope.RUNS_DELETE),
+        can_answer=may(principal, Scope.INTERACTIONS_ANSWER),
         last_sequence=run.last_sequence,
+        started=run.start_time,
+        queue_position=run.queue_position if run.state == run_pb2.RUN_STATE_QUEUED else 0,
+        steps=usage.steps,
+        actions=usage.actions,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cost=usage.estimated_cost_usd if usage.HasField("estimated_cost_usd") else None,
+        host=figures.host(run.automate.url) if automate else "",
+        duration=_duration(run),
+        error_words=reasons.words(run.outcome.error_code, run.outcome.error_message),
+        waiting_for=waiting_for if run.state in WAITING else "",
+        session=run.options.session,
     )
 
 
-def _may(principal: Principal, scope: Scope) -> bool:
+def _duration(run: run_pb2.Run) -> float | None:
+    """Seconds from the agent's start to the run's end (or now, while it runs)."""
+    if not run.HasField("start_time"):
+        return None
+    started = run.start_time.ToMicroseconds()
+    ended = run.end_time.ToMicroseconds() if run.HasField("end_time") else clock.now_us()
+    return max(ended - started, 0) / 1_000_000
+
+
+def may(principal: Principal, scope: Scope) -> bool:
     return principal.is_admin or scope in principal.scopes

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from outrider.server.demo import SCENARIO, WEB_DIR
 from outrider.server.demo.site import DemoSite
+from outrider.server.front_door import Door, doors
 from outrider.server.search.corpus import CorpusIndex
 from outrider.server.search.corpus_cli import index_directory
 
@@ -46,12 +47,26 @@ class Ports:
 
 
 @dataclass(frozen=True)
+class _EveryDoor:
+    """The demo server serves the console, MCP and A2A beside the API (their defaults)."""
+
+    console: bool = True
+    mcp: bool = True
+    a2a: bool = True
+
+
+@dataclass(frozen=True)
 class Demo:
     target: str  # host:port of the gRPC server
     rest_url: str  # http://host:port of the REST/SSE edge
     web_url: str  # http://127.0.0.1:port of the demo site; /docs/ is the corpus
     data_dir: Path
     log_file: Path
+
+    @property
+    def doors(self) -> list[Door]:
+        """The REST port's doors (API, console, MCP, A2A), as the server prints them."""
+        return doors(_EveryDoor(), self.rest_url)
 
 
 def available(port: int) -> int:

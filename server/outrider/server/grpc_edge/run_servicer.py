@@ -10,6 +10,7 @@ import grpc
 
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import parse_artifact_name, parse_run_name
+from outrider.server.core.principals import Principal
 from outrider.server.core.request_ids import check_request_id
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.starting import RunSpec
@@ -55,7 +56,7 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
     ) -> AsyncIterator[Any]:
         """The run's events from sequence 1, also when the start repeated an earlier one."""
         principal = caller()
-        request_id = check_request_id(request_id, "request_id")
+        request_id = _checked_request_id(request_id, principal)
         started = await self._runs.start(spec, principal, request_id=request_id)
         run_id = started.run.name.removeprefix("runs/")
         cancel_on_disconnect = spec.options.cancel_on_disconnect
@@ -78,8 +79,11 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
         self, request: run_service_pb2.CreateRunRequest, context: Context
     ) -> run_service_pb2.CreateRunResponse:
         spec, arm = spec_from_oneof(request, request.options)
-        request_id = check_request_id(request.request_id, "request_id")
-        started = await self._runs.start(spec, caller(), params_at=f"{arm}.", request_id=request_id)
+        principal = caller()
+        request_id = _checked_request_id(request.request_id, principal)
+        started = await self._runs.start(
+            spec, principal, params_at=f"{arm}.", request_id=request_id
+        )
         if started.replayed:
             await context.send_initial_metadata(start_metadata(started, streaming=False))
         return run_service_pb2.CreateRunResponse(run=started.run)
@@ -147,3 +151,9 @@ class RunServicer(run_service_pb2_grpc.RunServiceServicer):
             yield run_service_pb2.ReadArtifactResponse(
                 data=data, offset=offset, total_size=size, content_type=content_type
             )
+
+
+def _checked_request_id(request_id: str, principal: Principal) -> str:
+    """A caller's request id must be a UUID; a relayed start carries the key its first replica
+    checked, which a REST Idempotency-Key need not be."""
+    return request_id if principal.relayed else check_request_id(request_id, "request_id")

@@ -27,6 +27,7 @@ from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.mcp_edge.guard import body_refusal
 from outrider.server.mcp_edge.resource import protected_resource
+from outrider.server.security.access import MCP_PATH
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from outrider.server.mcp_edge.serving import McpServing
 
 log = logging.getLogger(__name__)
-MOUNT_PATH = "/mcp"
+MOUNT_PATH = MCP_PATH
 MAX_BODY_BYTES = 4 * 1024 * 1024  # what the SDK's transport takes by default
 
 

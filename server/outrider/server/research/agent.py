@@ -130,7 +130,7 @@ class ResearchAgent:
     async def _open(self, ctx: RunContext) -> AsyncIterator[ResearchRun]:
         params, research = ctx.research, self._settings.research
         mode = effective_mode(params.mode)
-        metrics = RunMetrics(prices=self._settings.providers.prices)
+        metrics = RunMetrics(self._settings.providers.prices, ctx.count_usage)
         budget = Budget(budget_for(mode, research.wall_time_cap), metrics)
         timeout = params.fetch_timeout if params.HasField("fetch_timeout") else None
         domains = DomainPolicy.of(ctx.options.allowed_domains, ctx.options.blocked_domains)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from outrider.server.fetch.page import FetchOutcome
@@ -15,10 +15,14 @@ from outrider.server.search.chain import SearchStats
 from outrider.server.settings.providers import Price
 from outrider.v1 import research_events_pb2 as re
 
+# Told of each model call: (input tokens, output tokens, estimated cost or None).
+CountUsage = Callable[[int, int, float | None], None]
+
 
 @dataclass
 class RunMetrics:
     prices: Mapping[str, Price] = field(default_factory=dict)  # for cost estimates
+    count_usage: CountUsage | None = None  # the run's record (RunContext.count_usage)
     started: float = field(default_factory=time.monotonic)
     phases: dict[str, float] = field(default_factory=lambda: defaultdict(float))  # ms
     tokens: dict[str, Usage] = field(default_factory=dict)  # model -> its usage so far
@@ -48,6 +52,9 @@ class RunMetrics:
 
     def add_usage(self, model: str, usage: Usage) -> None:
         self.tokens[model] = self.tokens.get(model, Usage()) + usage
+        if self.count_usage is not None:
+            cost = estimated_cost(self.prices, model, usage)
+            self.count_usage(usage.input_tokens, usage.output_tokens, cost)
 
     @property
     def total_tokens(self) -> int:

@@ -131,6 +131,8 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
 # these scopes. Every answer is a task, which is read, hence runs.read throughout; a message
 # that names a task answers its question (interactions.answer) instead of starting a run.
 A2A_CARD_PATH = "/.well-known/agent-card.json"
+A2A_RPC_PATH = "/a2a"
+MCP_PATH = "/mcp"  # the MCP server (mcp_edge), where each tool needs its RPC's scope
 _A2A_READ = (Scope.RUNS_READ,)
 A2A_METHODS: dict[str, tuple[Scope, ...]] = {
     **dict.fromkeys(

@@ -131,7 +131,7 @@ class SessionSigner:
         moment = time.time() if now is None else now
         if not claims.issued - _CLOCK_SKEW <= moment < claims.expires:
             raise _SIGNED_OUT
-        principal = self._principal(claims, keyring, peer_name)
+        principal = keyring.offering(self._principal(claims, keyring, peer_name))
         kind = claims.credential.partition(":")[0]
         return Session(principal, claims.session_id, claims.expires, kind == "c", kind == "o")
 

@@ -244,6 +244,13 @@ class Settings(BaseSettings):
         description="Seconds a person who took over a run's browser keeps control without "
         "sending input; then the agent has the browser again (the takeover expires).",
     )
+    takeover_grace: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds a person's control of a run's browser outlives the last screen of "
+        "theirs that showed it (the console tab closed, the connection lost); a page reloaded "
+        "within it keeps control. Applies to people who watch the screen while in control.",
+    )
     body_read_timeout: float = Field(
         30.0,
         gt=0,

@@ -47,15 +47,87 @@ document.addEventListener("htmx:sseClose", function (event) {
   }
 });
 
-// Times are written in UTC by the server; show them in the reader's own time zone too.
+// Times are written in UTC by the server; show them in the reader's own time zone, or, marked
+// "relative", as "3 min ago" with the exact time (local and UTC) on hover.
+function relative(moment) {
+  var seconds = Math.round((Date.now() - moment.getTime()) / 1000);
+  if (seconds < 45) { return "just now"; }
+  var minutes = Math.round(seconds / 60);
+  if (minutes < 60) { return minutes + " min ago"; }
+  var hours = Math.round(minutes / 60);
+  if (hours < 24) { return hours + " h ago"; }
+  var days = Math.round(hours / 24);
+  return days < 30 ? days + (days === 1 ? " day ago" : " days ago") : moment.toLocaleDateString();
+}
 function localTimes(root) {
   root.querySelectorAll("time[datetime]").forEach(function (element) {
-    if (element.dataset.local || !element.getAttribute("datetime")) { return; }
+    if (!element.getAttribute("datetime")) { return; }
     var moment = new Date(element.getAttribute("datetime"));
     if (isNaN(moment.getTime())) { return; }
+    if (!element.dataset.utc) { element.dataset.utc = element.textContent; }
+    if (element.classList.contains("relative")) {
+      element.textContent = relative(moment);
+      element.title = moment.toLocaleString() + " (" + element.dataset.utc + ")";
+    } else if (!element.dataset.local) {
+      var clockOnly = element.classList.contains("clock-only");
+      element.textContent = clockOnly ? moment.toLocaleTimeString() : moment.toLocaleString();
+      element.title = element.dataset.utc;
+    }
     element.dataset.local = "1";
-    element.title = element.textContent;
-    element.textContent = moment.toLocaleString();
+  });
+}
+
+// How long a running run has run, kept current: "3 min 05 s" as the server writes it.
+function duration(seconds) {
+  if (seconds < 10) { return seconds.toFixed(1) + " s"; }
+  var whole = Math.floor(seconds);
+  if (whole < 60) { return whole + " s"; }
+  var minutes = Math.floor(whole / 60);
+  var rest = String(whole % 60).padStart(2, "0");
+  if (minutes < 60) { return minutes + " min " + rest + " s"; }
+  return Math.floor(minutes / 60) + " h " + String(minutes % 60).padStart(2, "0") + " min";
+}
+function tick() {
+  document.querySelectorAll("[data-since]").forEach(function (element) {
+    var since = new Date(element.dataset.since).getTime();
+    if (!isNaN(since)) { element.textContent = duration(Math.max(0, (Date.now() - since) / 1000)); }
+  });
+}
+window.setInterval(function () {
+  if (document.hidden) { return; }
+  tick();
+  document.querySelectorAll("time.relative").forEach(function (element) {
+    var moment = new Date(element.getAttribute("datetime"));
+    if (!isNaN(moment.getTime())) { element.textContent = relative(moment); }
+  });
+}, 1000);
+
+// A resumed live stream may send a step's heading the page already has: the first one stays.
+function oneHeadingEach(root) {
+  (root.querySelectorAll ? root : document).querySelectorAll("li.step-head").forEach(function (head) {
+    var same = document.querySelectorAll('li.step-head[id="' + head.id + '"]');
+    if (same.length > 1 && same[0] !== head) { head.remove(); }
+  });
+}
+
+// A question the page re-asks (a website refused the values) comes back empty: what this
+// person typed into its plain fields is filled in again, never a password. Kept in this page's
+// memory only, by the field's element ref, for the questions of this run.
+var typedAnswers = {};
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (!form.matches || !form.matches(".question form.answer")) { return; }
+  form.querySelectorAll("input[name^='field:'], textarea[name^='field:'], select[name^='field:']").forEach(function (field) {
+    if (field.type === "password" || field.type === "checkbox" || field.type === "radio") { return; }
+    if (field.value) { typedAnswers[field.name] = field.value; }
+  });
+});
+function refill(root) {
+  (root.querySelectorAll ? root : document).querySelectorAll(".question-pending form.answer").forEach(function (form) {
+    Object.keys(typedAnswers).forEach(function (name) {
+      var field = form.querySelector('[name="' + CSS.escape(name) + '"]');
+      if (field && field.type !== "password" && !field.value) { field.value = typedAnswers[name]; }
+    });
   });
 }
 
@@ -76,5 +148,12 @@ document.addEventListener("click", function (event) {
 
 document.addEventListener("DOMContentLoaded", function () {
   localTimes(document);
-  if (window.htmx) { window.htmx.onLoad(localTimes); }
+  tick();
+  if (window.htmx) {
+    window.htmx.onLoad(function (root) {
+      localTimes(root);
+      oneHeadingEach(root);
+      refill(root);
+    });
+  }
 });

@@ -1,8 +1,10 @@
 // The run page's live view: while the reader has control of the run's browser (the controls
-// say data-driving="true"), their clicks, wheel turns and keys on the screen, and the text they
-// send, go to the page through POST <run>/input, in order. The screen itself is an <img> fed by
-// the server; it is let go while the tab is hidden (nobody watching costs nothing) and
-// reconnected when it breaks while the run is active.
+// say data-driving="true"), their clicks, wheel turns and keys on the screen, the text they
+// send and Back / Forward / Reload go to the page through POST <run>/input, in order. The
+// screen itself is an <img> fed by the server, and beside it a small stream says which tab is
+// shown (URL, title, tab count) and who has control until when. Both are let go while the tab
+// is hidden (nobody watching costs nothing), except while the reader has control: closing the
+// page then ends the streams, which tells the server to give the browser back to the agent.
 "use strict";
 
 (function () {
@@ -122,8 +124,13 @@
 
   // The controls are swapped by the live stream: listen on the document for their buttons.
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[data-send-key]");
+    var button = event.target.closest && event.target.closest("button[data-send-key], button[data-navigate]");
     if (!button || !driving()) { return; }
+    var navigate = button.getAttribute("data-navigate");
+    if (navigate) {
+      send([{ navigate: { action: navigate } }]);
+      return;
+    }
     var name = button.getAttribute("data-send-key");
     send([{ key: { action: "KEY_ACTION_DOWN", key: name, code: name } },
       { key: { action: "KEY_ACTION_UP", key: name, code: name } }]);
@@ -139,17 +146,63 @@
     }
   });
 
+  // What is around the screen: the tab shown, and who has control until when.
+  var info = null;
+  function text(id, value) {
+    var element = document.getElementById(id);
+    if (element) { element.textContent = value; }
+    return element;
+  }
+  function showPage(page) {
+    text("screen-title", page.title || "(untitled)");
+    text("screen-url", page.url || "");
+    var tabs = text("screen-tabs", "Tab " + page.tab + " of " + page.tabs);
+    if (tabs) {
+      tabs.hidden = !(page.tabs > 1);
+      tabs.title = page.tabs > 1 ? "The run's browser has " + page.tabs + " tabs open; this is the one shown" : "";
+    }
+  }
+  function showControl(control) {
+    if (!control.expires) { return; }
+    var moment = new Date(control.expires);
+    document.querySelectorAll("#live-controls time.control-until").forEach(function (element) {
+      element.setAttribute("datetime", control.expires);
+      element.textContent = isNaN(moment.getTime()) ? control.expires : moment.toLocaleTimeString();
+      element.title = control.expires;
+    });
+  }
+  function openInfo() {
+    if (info || !section.dataset.info || !window.EventSource) { return; }
+    info = new EventSource(section.dataset.info);
+    info.addEventListener("page", function (event) { showPage(JSON.parse(event.data)); });
+    info.addEventListener("control", function (event) { showControl(JSON.parse(event.data)); });
+  }
+  function closeInfo() {
+    if (info) { info.close(); info = null; }
+  }
+
   // The stream of frames: started once the page has loaded (it never ends loading itself), let
-  // go while nobody can see it, back when the tab is shown again, and reconnected when it
-  // breaks while the run is still active.
+  // go while nobody can see it (unless the reader has control: that keeps it), back when the
+  // tab is shown again, and reconnected when it breaks while the run is still active.
+  function watch() {
+    if (!screen.getAttribute("src")) { screen.setAttribute("src", section.dataset.screen); }
+    openInfo();
+  }
+  function unwatch() {
+    screen.removeAttribute("src");
+    closeInfo();
+  }
   window.addEventListener("load", function () {
-    if (!document.hidden) { screen.setAttribute("src", section.dataset.screen); }
+    if (!document.hidden) { watch(); }
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && !document.hidden) { unwatch(); watch(); }  // back from the cache
   });
   document.addEventListener("visibilitychange", function () {
-    if (document.hidden) {
-      screen.removeAttribute("src");
-    } else if (!screen.getAttribute("src")) {
-      screen.setAttribute("src", section.dataset.screen);
+    if (!document.hidden) {
+      watch();
+    } else if (!driving()) {
+      unwatch();
     }
   });
   screen.addEventListener("error", function () {
@@ -157,7 +210,10 @@
     if (controls && controls.classList.contains("live-ended")) { return; }
     say("The live view was interrupted; reconnecting…");
     window.setTimeout(function () {
-      if (!document.hidden) { screen.setAttribute("src", section.dataset.screen + "&retry=" + Date.now()); }
+      if (!document.hidden || driving()) {
+        screen.setAttribute("src", section.dataset.screen + "&retry=" + Date.now());
+      }
     }, 2000);
   });
+  document.addEventListener("htmx:sseClose", function () { closeInfo(); });
 })();

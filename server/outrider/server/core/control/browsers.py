@@ -33,20 +33,20 @@ class BrowserControls:
         broker: InteractionBroker,
         store: Store,
         relay: Relay | None,
-        lease: float,
+        leases: tuple[float, float],
         find: Find,
         patience: float,
     ) -> None:
         self._broker = broker
         self._store = store
         self._relay = relay
-        self._lease = lease
+        self._leases = leases  # (seconds of control after the last input, after the last watch)
         self._find = find
         self._patience = patience  # how long a relayed call waits for its executor's presence
         self._controls: dict[str, RunControl] = {}
 
     def open(self, run_id: str, redactor: Redactor) -> RunControl:
-        control = RunControl(run_id, self._broker, redactor, self._lease)
+        control = RunControl(run_id, self._broker, redactor, *self._leases)
         self._controls[run_id] = control
         return control
 
@@ -72,7 +72,7 @@ class BrowserControls:
         except ExecutedElsewhere as elsewhere:
             relay, address = await self._executor(elsewhere, principal)
             return relay.watch_screen(address, run_id, (width, height), principal)
-        return _screen(control, width, height)
+        return _screen(control, width, height, principal.id)
 
     async def take_over(self, run_id: str, force: bool, principal: Principal) -> ip.Interaction:
         principal.require(Scope.BROWSER_CONTROL)
@@ -164,9 +164,9 @@ class BrowserControls:
 
 
 async def _screen(
-    control: RunControl, width: int, height: int
+    control: RunControl, width: int, height: int, viewer: str
 ) -> AsyncGenerator[bcs.WatchScreenResponse, None]:
-    watch = control.watch(width, height)
+    watch = control.watch(width, height, viewer)
     try:
         while (message := await watch.next()) is not None:
             yield message

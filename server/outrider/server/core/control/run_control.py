@@ -3,6 +3,11 @@ in a takeover), the people watching its screen, and the takeover interactions th
 broker. The agent is paused by the gate while a person drives; the takeover ends by hand-back,
 decline, expiry (no input for the takeover TTL) or the run's end, and the agent goes on.
 
+A person who watches the screen while in control (the console does) is there as long as one of
+their screens is open: when the last one closes (their tab closed, their connection lost), their
+control ends after a short grace instead of the whole lease, unless a screen of theirs opens
+again meanwhile (the page reloaded). Everyone watching is told the new end at once.
+
 A run executed here has one RunControl (core/control/browsers.py keeps them); its agent reaches
 it through its RunContext, the edges through BrowserControls.
 """
@@ -10,6 +15,7 @@ it through its RunContext, the edges through BrowserControls.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -36,7 +42,12 @@ PAUSE_TIMEOUT = 12.0
 
 class RunControl:
     def __init__(
-        self, run_id: str, broker: InteractionBroker, redactor: Redactor, lease: float
+        self,
+        run_id: str,
+        broker: InteractionBroker,
+        redactor: Redactor,
+        lease: float,
+        grace: float = 10.0,
     ) -> None:
         self.run_id = run_id
         self.gate = ControlGate()
@@ -45,6 +56,9 @@ class RunControl:
         self.lock = asyncio.Lock()  # one person's call at a time: take over, input, hand back
         self._broker = broker
         self._lease = lease  # seconds a person keeps control after their last input
+        self._grace = grace  # ... and after their last screen closed
+        self._viewers: Counter[str] = Counter()  # open screens per principal
+        self._left = ""  # the driver whose last screen closed: their control ends soon
         self.current: ip.Interaction | None = None  # the open takeover
         self.latest = ""  # id of the newest takeover, for hand-backs that come after its end
         self._last_end: tuple[str, TakeoverAnswer] | None = None  # (its driver, its ending)
@@ -103,6 +117,7 @@ class RunControl:
                     )
                 )
                 self._inputs = 0
+                self._left = ""
                 started = self._broker.start_takeover(
                     id_of(current), driver, self._lease, self._where()
                 )
@@ -140,6 +155,7 @@ class RunControl:
                 "unless they send input); ask them to hand it back, or take over with force",
                 "TAKEOVER_IN_PROGRESS",
             )
+        self._left = ""
         started = self._broker.start_takeover(id_of(current), driver, self._lease, self._where())
         self._tell_watchers()
         return started
@@ -158,7 +174,7 @@ class RunControl:
             self._inputs += len(events)
             await self.live.forward(events)
             left = current.expire_time.ToMicroseconds() - clock.now_us()
-            if left < self._lease * 500_000:  # half the lease is gone: renew (a store write)
+            if left < self._lease * 500_000 and not self._left:  # half gone: renew (a write)
                 self._broker.extend_takeover(id_of(current), self._lease)
                 self._tell_watchers()
             return current.expire_time
@@ -239,16 +255,37 @@ class RunControl:
 
     # watching
 
-    def watch(self, width: int, height: int) -> ScreenWatch:
-        watch = ScreenWatch(width, height)
+    def watch(self, width: int, height: int, viewer: str = "") -> ScreenWatch:
+        watch = ScreenWatch(width, height, viewer)
         self._watches.add(watch)
+        self._viewers[viewer] += 1
         self._connect(watch)
+        if viewer and viewer == self._left:  # back (a reload) before the grace ran out
+            self._left = ""
+            self._keep_control(self._lease)
         watch.control(self.status())
         return watch
 
     def unwatch(self, watch: ScreenWatch) -> None:
-        self._watches.discard(watch)
         watch.detach()
+        if watch not in self._watches:
+            return
+        self._watches.discard(watch)
+        self._viewers[watch.viewer] -= 1
+        if self._viewers[watch.viewer] <= 0:
+            del self._viewers[watch.viewer]
+            if watch.viewer and watch.viewer == self._driver():  # their last screen closed
+                self._left = watch.viewer
+                self._keep_control(self._grace)
+
+    def _driver(self) -> str:
+        return self.current.takeover_control.driver if self.current is not None else ""
+
+    def _keep_control(self, seconds: float) -> None:
+        """The person in control keeps it `seconds` from now; every viewer is told."""
+        if self.current is not None and self._driver():
+            self._broker.extend_takeover(id_of(self.current), seconds)
+            self._tell_watchers()
 
     def _connect(self, watch: ScreenWatch) -> None:
         if self.live is not None:
@@ -296,6 +333,9 @@ class RunControl:
         self.typed.flush()
         driver = ended.takeover_control.driver if ended is not None else ""
         answer = replace(answer, driver=driver, url=self._where(), input_events=self._inputs)
+        if self._left and answer.ending == bc.TAKEOVER_ENDING_EXPIRED:
+            answer = replace(answer, note=f"the console page of {self._left} closed")
+        self._left = ""
         if ended is not None:
             self._last_end = (driver, answer)
             if ended.takeover.origin == bc.TAKEOVER_ORIGIN_PERSON:

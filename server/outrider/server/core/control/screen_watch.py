@@ -27,9 +27,10 @@ class LiveBrowser(Protocol):
 
 
 class ScreenWatch:
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, viewer: str = "") -> None:
         self.width = width
         self.height = height
+        self.viewer = viewer  # the principal watching ("" when unknown)
         self._frame: bcs.ScreenFrame | None = None
         self._statuses: list[bcs.ControlStatus] = []
         self._ended = False

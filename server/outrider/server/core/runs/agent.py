@@ -19,6 +19,7 @@ from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.checkpoints import Checkpoints
 from outrider.server.core.runs.session_seats import SessionView
 from outrider.server.core.runs.side_effects import SideEffectJournal
+from outrider.server.core.runs.usage import UsageTally
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.storage import Store
 from outrider.server.core.vault.vault import Vault
@@ -54,10 +55,11 @@ AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
-    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), for a
-    browser run the control of its live browser (watchers, takeovers, the gate that pauses the
-    agent), for a run in a session the session as it sees it (None otherwise), and the vault its
-    profile and credentials are opened from."""
+    its side-effect journal (None when the core keeps none, e.g. in unit-level uses), what it
+    has used (steps, tokens, cost: Run.usage; None likewise), for a browser run the control
+    of its live browser (watchers, takeovers, the gate that pauses the agent), for a run in a
+    session the session as it sees it (None otherwise), and the vault its profile and
+    credentials are opened from."""
 
     def __init__(
         self,
@@ -71,6 +73,7 @@ class RunContext:
         checkpoints: Checkpoints | None = None,
         control: RunControl | None = None,
         journal: SideEffectJournal | None = None,
+        usage: UsageTally | None = None,
         session: SessionView | None = None,
         vault: Vault | None = None,
     ) -> None:
@@ -90,6 +93,7 @@ class RunContext:
         self.checkpoints = checkpoints
         self.control = control
         self.journal = journal
+        self._usage = usage
         self.session = session
         self.vault = vault  # the tenant's profiles and credentials the run names (core/vault/)
 
@@ -112,8 +116,18 @@ class RunContext:
 
     def emit(self, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
         """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run."""
-        self.seen[payload_event_name(payload) or payload.DESCRIPTOR.name] += 1
-        return self._log.append(self.run_id, payload, artifact)
+        name = payload_event_name(payload) or payload.DESCRIPTOR.name
+        self.seen[name] += 1
+        event = self._log.append(self.run_id, payload, artifact)
+        if self._usage is not None:
+            self._usage.saw(name)
+        return event
+
+    def count_usage(self, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
+        """One model call of the run: its tokens and, when its model has a price, its estimated
+        cost in US dollars (Run.usage)."""
+        if self._usage is not None:
+            self._usage.add(input_tokens, output_tokens, cost_usd)
 
     async def ask_input(
         self, request: ae.InteractiveFormDataRequest, field_errors: dict[str, str] | None = None

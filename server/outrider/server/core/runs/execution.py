@@ -27,6 +27,7 @@ from outrider.server.core.runs.resume_gate import AskBeforeResuming
 from outrider.server.core.runs.session_seats import Seat
 from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.runs.terminal import Ending, RunStats, terminal_payloads
+from outrider.server.core.runs.usage import UsageTally
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.secrets.run_secrets import restart_reason
 from outrider.server.core.storage import Store
@@ -165,6 +166,7 @@ class Executions:
         journal = SideEffectJournal(self._store, self._log, run_id, redactor, attempt, earlier)
         automate = run.kind == run_pb2.RUN_KIND_AUTOMATE
         control = services.browsers.open(run_id, redactor) if automate else None
+        usage = UsageTally(run, lambda: self._save_record(run_id))
         ctx = RunContext(
             live,
             started_us,
@@ -176,6 +178,7 @@ class Executions:
             checkpoints,
             journal=journal,
             control=control,
+            usage=usage,
             session=seat.view if seat else None,
             vault=services.vault,
         )
@@ -221,6 +224,7 @@ class Executions:
         try:
             await self.admission.enter(active.ctx.run_id)
             observe_start(active.run.kind, active.ctx.started_us)
+            self._leave_line(active)
             self._set_state(active, run_pb2.RUN_STATE_RUNNING)
             outcome = await agent.run(active.ctx)
         except asyncio.CancelledError:
@@ -263,13 +267,30 @@ class Executions:
     def _tell_place(self, run_id: str, place: int) -> None:
         active = self.active.get(run_id)
         if active is not None and not active.ending:
+            active.run.queue_position = place
             active.ctx.emit(run_event_pb2.RunQueued(position=place))
+            self._save_record(run_id)
+
+    def _leave_line(self, active: ActiveRun) -> None:
+        """The run's turn came: it is in line no more, and its agent starts now (the first
+        time: a run resumed elsewhere keeps its first start)."""
+        active.run.queue_position = 0
+        if not active.run.HasField("start_time"):
+            active.run.start_time.CopyFrom(clock.timestamp(clock.now_us()))
+
+    def _save_record(self, run_id: str) -> None:
+        """Saves the record of a run executing here as it is now (its usage, its place in
+        line); not once it is ending, which saves it with its outcome."""
+        active = self.active.get(run_id)
+        if active is not None and not active.ending:
+            self._store.save_run(active.run, run_id)
 
     def _record_end(
         self, run: run_pb2.Run, run_id: str, state: int, outcome: run_pb2.RunOutcome
     ) -> None:
         now = clock.timestamp(clock.now_us())
         run.state = state  # type: ignore[assignment]
+        run.queue_position = 0
         run.outcome.CopyFrom(outcome)
         run.update_time.CopyFrom(now)
         run.end_time.CopyFrom(now)

@@ -88,7 +88,7 @@ class RunManager:
             self.interactions,
             store,
             relay,
-            settings.takeover_ttl,
+            (settings.takeover_ttl, settings.takeover_grace),
             lambda run_id, tenant: self._find(run_id, tenant),
             self._patience,
         )
@@ -137,6 +137,7 @@ class RunManager:
         self.get = self._reader.get
         self.list = self._reader.list
         self.count = self._reader.count
+        self.events = self._reader.events
         metrics.server_info(settings.max_concurrent_runs)
 
     # lifecycle

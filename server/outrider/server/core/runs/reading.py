@@ -89,6 +89,9 @@ class RunReader:
             task_contains=text,
             labels=sorted(f"{k}={v}" for k, v in match.labels.items()),
             updated_since_us=match.updated_since_us,
+            created_by=match.created_by,
+            created_since_us=match.created_since_us,
+            created_until_us=match.created_until_us,
         )
         before = self._page_tokens.decode("runs", token, filters=bound)
         found = search.find_runs(self._store, limit, before, filters, match) if match else None
@@ -106,6 +109,17 @@ class RunReader:
             )
         resume = found.resume if found else None
         return runs, self._page_tokens.encode("runs", *resume, bound) if resume else ""
+
+    def events(
+        self, run_id: str, after: int, limit: int, principal: Principal
+    ) -> Sequence[run_event_pb2.RunEvent]:
+        """Up to `limit` of the run's events after sequence `after`, as stored (redacted), for
+        pages that show a run as a whole (its steps, its replay) rather than follow it."""
+        principal.require(Scope.RUNS_READ)
+        self.find(run_id, principal.tenant_filter)
+        if after < 0 or limit < 1:
+            raise InvalidArgument.single("after", "must not be negative (and limit positive)")
+        return self._store.events_after(run_id, after, limit)
 
     def count(
         self, states: Sequence[int], kind: int, principal: Principal, match: search.RunMatch

@@ -29,21 +29,49 @@ Filters = tuple[Iterable[int], int, str | None]  # states, kind, tenant
 @dataclass(frozen=True)
 class RunMatch:
     """What a run must hold besides the store's filters: `text` in its task (ignoring case),
-    every one of `labels`, a state changed at `updated_since_us` or later."""
+    every one of `labels`, a state changed at `updated_since_us` or later, started by
+    `created_by`, created within [`created_since_us`, `created_until_us`) (0: unbounded)."""
 
     text: str = ""
     labels: Mapping[str, str] = field(default_factory=dict)
     updated_since_us: int = 0
+    created_by: str = ""
+    created_since_us: int = 0
+    created_until_us: int = 0
 
     def __bool__(self) -> bool:
-        return bool(self.text or self.labels or self.updated_since_us)
+        return bool(
+            self.text
+            or self.labels
+            or self.updated_since_us
+            or self.created_by
+            or self.created_since_us
+            or self.created_until_us
+        )
 
     def __call__(self, run: run_pb2.Run) -> bool:
         if any(run.labels.get(key) != value for key, value in self.labels.items()):
             return False
         if run.update_time.ToMicroseconds() < self.updated_since_us:
             return False
+        if self.created_by and run.created_by != self.created_by:
+            return False
+        created = run.create_time.ToMicroseconds()
+        if created < self.created_since_us:
+            return False
+        if self.created_until_us and created >= self.created_until_us:
+            return False
         return self.text.casefold() in task_text(run).casefold()
+
+    def older_than_wanted(self, run: run_pb2.Run) -> bool:
+        """The run was created before the range: so were all after it, newest first."""
+        return run.create_time.ToMicroseconds() < self.created_since_us
+
+    def start(self, before: Cursor | None) -> Cursor | None:
+        """Where a scan newest first begins: at the range's end when it has one."""
+        if self.created_until_us and (before is None or before[0] > self.created_until_us):
+            return (self.created_until_us, "")
+        return before
 
 
 @dataclass(frozen=True)
@@ -71,12 +99,14 @@ def find_runs(
     wanted = list(states)
     found: list[run_pb2.Run] = []
     scanned = 0
-    cursor = before
+    cursor = match.start(before)
     while scanned < SCAN_BUDGET:
         batch = store.list_runs(_BATCH, cursor, wanted, kind, tenant)
         for run in batch:
             scanned += 1
             cursor = (run.create_time.ToMicroseconds(), run.name.removeprefix("runs/"))
+            if match.older_than_wanted(run):
+                return Found(found, None)
             if match(run):
                 found.append(run)
                 if len(found) > limit:

@@ -336,6 +336,15 @@ export declare type AgentAction = Message<"outrider.v1.AgentAction"> & {
    * @generated from field: optional string value = 5;
    */
   value?: string | undefined;
+
+  /**
+   * Beyond the seed: the element the action targets, where it was on the page the step looked
+   * at (its screenshot), and what it is; absent when the action has no element or it could not
+   * be measured.
+   *
+   * @generated from field: optional outrider.v1.ActionTarget target = 6;
+   */
+  target?: ActionTarget | undefined;
 };
 
 /**
@@ -343,6 +352,54 @@ export declare type AgentAction = Message<"outrider.v1.AgentAction"> & {
  * Use `create(AgentActionSchema)` to create a new message.
  */
 export declare const AgentActionSchema: GenMessage<AgentAction>;
+
+/**
+ * The element an action targets, as the step's screenshot shows it.
+ *
+ * @generated from message outrider.v1.ActionTarget
+ */
+export declare type ActionTarget = Message<"outrider.v1.ActionTarget"> & {
+  /**
+   * Left edge, in viewport CSS pixels (the screenshot's coordinates at the viewport's size).
+   *
+   * @generated from field: double x = 1;
+   */
+  x: number;
+
+  /**
+   * Top edge, in viewport CSS pixels.
+   *
+   * @generated from field: double y = 2;
+   */
+  y: number;
+
+  /**
+   * Width, in CSS pixels.
+   *
+   * @generated from field: double width = 3;
+   */
+  width: number;
+
+  /**
+   * Height, in CSS pixels.
+   *
+   * @generated from field: double height = 4;
+   */
+  height: number;
+
+  /**
+   * Its role and accessible name as the agent saw it, e.g. `button "Sign in"`.
+   *
+   * @generated from field: string label = 5;
+   */
+  label: string;
+};
+
+/**
+ * Describes the message outrider.v1.ActionTarget.
+ * Use `create(ActionTargetSchema)` to create a new message.
+ */
+export declare const ActionTargetSchema: GenMessage<ActionTarget>;
 
 /**
  * Data the agent extracted.

@@ -144,6 +144,28 @@ export declare type ScreenFrame = Message<"outrider.v1.ScreenFrame"> & {
    * @generated from field: string url = 8;
    */
   url: string;
+
+  /**
+   * Title of the tab shown (with the run's secrets redacted).
+   *
+   * @generated from field: string title = 9;
+   */
+  title: string;
+
+  /**
+   * Number of the tab shown, 1-based, in the order the tabs opened (as the agent's tabs tool
+   * numbers them).
+   *
+   * @generated from field: int32 tab = 10;
+   */
+  tab: number;
+
+  /**
+   * How many tabs the run's browser has open.
+   *
+   * @generated from field: int32 tabs = 11;
+   */
+  tabs: number;
 };
 
 /**

@@ -134,6 +134,30 @@ export declare type Run = Message<"outrider.v1.Run"> & {
    * @generated from field: map<string, string> labels = 20;
    */
   labels: { [key: string]: string };
+
+  /**
+   * When the run left the queue and its agent began; unset while it is queued. Its time in
+   * line is start_time - create_time; its running time, end_time (or now) - start_time.
+   *
+   * @generated from field: google.protobuf.Timestamp start_time = 21;
+   */
+  startTime?: Timestamp | undefined;
+
+  /**
+   * What the run has used so far (steps, tokens, estimated cost); while it is active, as of its
+   * latest step. Output only.
+   *
+   * @generated from field: outrider.v1.RunUsage usage = 22;
+   */
+  usage?: RunUsage | undefined;
+
+  /**
+   * Place in line while the run is queued (1: it starts when the next running run ends); 0
+   * otherwise. Output only.
+   *
+   * @generated from field: int32 queue_position = 23;
+   */
+  queuePosition: number;
 };
 
 /**
@@ -141,6 +165,56 @@ export declare type Run = Message<"outrider.v1.Run"> & {
  * Use `create(RunSchema)` to create a new message.
  */
 export declare const RunSchema: GenMessage<Run>;
+
+/**
+ * What a run has used: its agent's steps and its model calls' tokens and estimated cost.
+ *
+ * @generated from message outrider.v1.RunUsage
+ */
+export declare type RunUsage = Message<"outrider.v1.RunUsage"> & {
+  /**
+   * Steps of the agent: a browser run's loop iterations, a research run's phases begun
+   * (planning, searching, reading, writing, ...).
+   *
+   * @generated from field: int32 steps = 1;
+   */
+  steps: number;
+
+  /**
+   * Prompt tokens of every model call of the run.
+   *
+   * @generated from field: int64 input_tokens = 2;
+   */
+  inputTokens: bigint;
+
+  /**
+   * Completion tokens of every model call of the run.
+   *
+   * @generated from field: int64 output_tokens = 3;
+   */
+  outputTokens: bigint;
+
+  /**
+   * Estimated cost in US dollars of the calls whose model has a configured price
+   * (OUTRIDER_PROVIDER_PRICES); absent when none has.
+   *
+   * @generated from field: optional double estimated_cost_usd = 4;
+   */
+  estimatedCostUsd?: number | undefined;
+
+  /**
+   * Browser actions carried out (clicks, fills, navigations, ...); 0 for research runs.
+   *
+   * @generated from field: int32 actions = 5;
+   */
+  actions: number;
+};
+
+/**
+ * Describes the message outrider.v1.RunUsage.
+ * Use `create(RunUsageSchema)` to create a new message.
+ */
+export declare const RunUsageSchema: GenMessage<RunUsage>;
 
 /**
  * The end of a run.
