@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 import pytest_asyncio
-from playwright.async_api import expect
+from playwright.async_api import Page, expect
 
 from outrider.server.settings.providers import Price, ProviderSettings
 from outrider.v1 import credential_pb2, params_pb2, profile_pb2, session_service_pb2
@@ -64,10 +64,7 @@ async def subscribed(console: Console) -> str:
     page = await console.signed_in("alice")
     await page.get_by_role("main").get_by_role("link", name="Start a run").click()
     await page.wait_for_url(f"{console.base}/start")
-    await page.get_by_label(re.compile("^Task")).fill(TASK)
-    await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
-    await page.get_by_text("The action firewall and recipes").click()
-    await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+    await newsletter_task(page, console)
     await page.get_by_label("Step limit").fill("10")
     model = page.get_by_label("Model", exact=True)
     offered = await model.locator("option").all_inner_texts()
@@ -217,6 +214,14 @@ async def test_a_model_the_form_does_not_offer_is_refused(console: Console) -> N
     await page.context.close()
 
 
+async def newsletter_task(page: Page, console: Console) -> None:
+    """The start form filled for the newsletter task (its site's host trusted)."""
+    await page.get_by_label(re.compile("^Task")).fill(TASK)
+    await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
+    await page.get_by_text("The action firewall and recipes").click()
+    await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+
+
 async def test_a_run_started_in_a_session_goes_on_in_its_browser(console: Console) -> None:
     """A session made over the API; the form first names one that does not exist (refused by
     its field, the values kept), then the session by its id: the run is the session's."""
@@ -225,10 +230,7 @@ async def test_a_run_started_in_a_session_goes_on_in_its_browser(console: Consol
         session = await create_session(channel, bearer, start_url=f"{console.sites}/")
         page = await console.signed_in("alice")
         await page.goto(f"{console.base}/start")
-        await page.get_by_label(re.compile("^Task")).fill(TASK)
-        await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
-        await page.get_by_text("The action firewall and recipes").click()
-        await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+        await newsletter_task(page, console)
         field = page.get_by_label("Go on in a session")
         await field.fill("0123456789abcdef01234567")
         async with page.expect_response(lambda r: r.request.method == "POST") as refused:
@@ -268,10 +270,7 @@ async def test_a_run_started_from_a_profile_with_credentials_saves_to_it(console
         await csg.CredentialServiceStub(channel).SetCredential(credential, metadata=bearer)
         page = await console.signed_in("alice")
         await page.goto(f"{console.base}/start")
-        await page.get_by_label(re.compile("^Task")).fill(TASK)
-        await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
-        await page.get_by_text("The action firewall and recipes").click()
-        await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+        await newsletter_task(page, console)
         await page.get_by_label("Start from a profile").fill("news")
         await page.get_by_label("Save the browser's state to it").select_option("on_success")
         credentials = page.get_by_label("Credentials it may fill")
