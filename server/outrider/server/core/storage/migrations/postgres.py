@@ -156,7 +156,7 @@ MIGRATIONS = (
         ),
     ),
     Migration(
-        14,
+        15,
         "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
         "their metadata, and the audit trail of credential uses",
         (

@@ -111,7 +111,7 @@ MIGRATIONS = (
         ),
     ),
     Migration(
-        9,
+        10,
         "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
         "their metadata, and the audit trail of credential uses",
         (
