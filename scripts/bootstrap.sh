@@ -100,12 +100,14 @@ install_node_tools() {
   install_node_package "$ROOT/examples/node"
   install_node_package "$ROOT/clients/typescript"
   install_node_package "$ROOT/tests/mcp/node"
+  install_node_package "$ROOT/tests/webhooks/node"
   install_node_package "$ROOT/tests/identity/idp"
 }
 
 # The Node.js example, the TypeScript client package, the MCP clients of tests/mcp/node, which
 # the tests run against a live server (the client package also holds protoc-gen-es, which
-# scripts/gen-proto uses), and the OpenID Provider of tests/identity/idp the identity tests start.
+# scripts/gen-proto uses), the webhook receiver of tests/webhooks/node, and the OpenID Provider of
+# tests/identity/idp the identity tests start.
 install_node_package() {
   local dir="$1" stamp
   stamp="$dir/node_modules/.outrider-$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"

@@ -98,7 +98,7 @@ async def test_the_card_names_skills_interfaces_and_our_auth(edge: Edge, tmp_pat
     assert {i["protocolVersion"] for i in card["supportedInterfaces"]} == {"1.0", "0.3"}
     assert card["supportedInterfaces"][0]["url"] == f"{edge.origin}/a2a"
     capabilities = card["capabilities"]
-    assert capabilities["streaming"] and not capabilities["pushNotifications"]
+    assert capabilities["streaming"] and capabilities["pushNotifications"]
     assert not capabilities["extendedAgentCard"]
     assert card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"]["scheme"] == "Bearer"
     assert card["url"] == f"{edge.origin}/a2a"  # for 0.3 clients, which name no version
@@ -144,7 +144,7 @@ async def test_errors_have_the_protocol_s_codes(edge: Edge) -> None:
         ("SendMessage", sent({"raw": "dGNr", "mediaType": "application/pdf"}), -32005),
         ("SendMessage", sent({"data": {"url": "http://x", "colour": "red"}}), -32602),
         ("SendMessage", sent({"data": {"skill": "paint"}}), -32602),
-        ("CreateTaskPushNotificationConfig", {"taskId": "x", "url": "http://x"}, -32003),
+        ("CreateTaskPushNotificationConfig", {"taskId": "x", "url": "http://x"}, -32001),
         ("GetExtendedAgentCard", {}, -32004),
         ("NoSuchMethod", {}, -32601),
     ]

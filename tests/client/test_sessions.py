@@ -3,6 +3,7 @@ blocking client's session calls, against a real server."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -47,7 +48,9 @@ def client_params(task: str, **plan: object) -> params_pb2.AutomateParams:
 
 def test_the_blocking_client_has_the_session_calls(server_process: ServerProcess) -> None:
     with Client(f"127.0.0.1:{server_process.port}") as client:
-        session = client.create_session("research")
+        request_id = str(uuid.uuid4())
+        session = client.create_session("research", request_id=request_id)
+        assert client.create_session("research", request_id=request_id).name == session.name
         assert client.get_session(session.name).kind == session.kind
         listed, token = client.list_sessions(page_size=5)
         assert [s.name for s in listed] == [session.name] and token == ""

@@ -26,6 +26,7 @@ from outrider.server.search.corpus_cli import index_directory
 from outrider.server.settings import Settings
 from outrider.server.settings.browser import BrowserSettings
 from outrider.server.settings.research import ResearchSettings
+from outrider.server.settings.webhooks import WebhookSettings
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import interaction_service_pb2_grpc, params_pb2, run_service_pb2_grpc
@@ -184,6 +185,7 @@ def console_settings(
         keys_file=keys.file,
         interaction_ttl=600.0,
         network_allow=f"127.0.0.1:{sites.rsplit(':', 1)[1]},127.0.0.1:{web_port}",
+        webhooks=WebhookSettings(allow=("127.0.0.1/32",)),  # the webhook page's receivers
         browser=BrowserSettings(),
         research=ResearchSettings(
             search_providers=("corpus",),

@@ -82,3 +82,26 @@ async def _running(case: McpCase, key: str, session: str) -> None:
             return got.state == session_pb2.SESSION_STATE_RUNNING
 
         await eventually(running, within=30)
+
+
+@pytest.mark.parametrize(
+    ("opener", "mode"),
+    [
+        pytest.param(http_client, "legacy", id="http"),
+        pytest.param(stdio_client, "legacy", id="stdio"),
+    ],
+)
+async def test_start_session_with_a_request_id_is_idempotent(
+    mcp_case: McpCase, opener: Any, mode: Mode
+) -> None:
+    request_id = str(uuid.uuid4())
+    arguments = {"kind": "research", "idle_timeout_seconds": 60, "request_id": request_id}
+    async with opener(mcp_case, mcp_case.keys.keys["alpha-1"], mode) as client:
+        first = await client.call_tool("start_session", arguments)
+        again = await client.call_tool("start_session", arguments)
+        reused = await client.call_tool("start_session", {**arguments, "idle_timeout_seconds": 9})
+        malformed = await client.call_tool("start_session", {**arguments, "request_id": "x"})
+    assert not first.is_error and not again.is_error, text_of(first)
+    assert again.structured_content["session"] == first.structured_content["session"]
+    assert reused.is_error and "IDEMPOTENCY_KEY_REUSED" in text_of(reused)
+    assert malformed.is_error and "request_id" in text_of(malformed)

@@ -25,6 +25,8 @@ from tests.sessions.support import create as create_session
 from tests.sessions.support import end as end_session
 from tests.support.harness import eventually
 from tests.support.login_site import PASSWORD, SEED, USER
+from tests.webhooks.receivers import Receiver
+from tests.webhooks.support import Calls, webhook_settings
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 ON_SUCCESS, ALWAYS = profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SAVE_ALWAYS
@@ -32,7 +34,8 @@ ON_SUCCESS, ALWAYS = profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SA
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[VaultServer]:
-    async with vault_server(tmp_path_factory.mktemp("profiles")) as started:
+    folder = tmp_path_factory.mktemp("profiles")
+    async with vault_server(folder, webhooks=webhook_settings()) as started:
         await started.set_acme()
         yield started
 
@@ -127,14 +130,27 @@ async def version_writer(server: VaultServer, name: str, run: str) -> bool:
 
 
 async def test_an_expired_login_fails_fast_when_nobody_can_log_in(server: VaultServer) -> None:
-    acme = await signed_in_profile(server, "expiring")
-    server.site.expire()
-    task = "Read my Acme account; nobody is there."
-    run, events = await server.run(task, f"{server.site.url}/account", profile=acme)
-    assert run.outcome.error_code == "PROFILE_NEEDS_LOGIN", run.outcome
-    needs = named(events, "profile_needs_login")[0].profile_needs_login
-    assert not needs.asking and not needs.credentials and "Sign out" in needs.reason
-    assert model_calls(server, task) == 0
+    """...and the tenant's endpoint is told a person must log in (profile.login_required), once:
+    not for the earlier run that logged in with its credential."""
+    receiver = Receiver().start()
+    try:
+        calls = Calls(server.harness.channel)
+        _, secret = await calls.endpoint(receiver.url, "profile.login_required")
+        receiver.secrets.append(secret)
+        acme = await signed_in_profile(server, "expiring")
+        server.site.expire()
+        task = "Read my Acme account; nobody is there."
+        run, events = await server.run(task, f"{server.site.url}/account", profile=acme)
+        assert run.outcome.error_code == "PROFILE_NEEDS_LOGIN", run.outcome
+        needs = named(events, "profile_needs_login")[0].profile_needs_login
+        assert not needs.asking and not needs.credentials and "Sign out" in needs.reason
+        assert model_calls(server, task) == 0
+        await eventually(lambda: receiver.deliveries != [], within=30)
+        [told] = receiver.deliveries
+        assert told.type == "profile.login_required" and told.verified == (True,)
+        assert told.data == {"profile": acme, "origin": server.site.url, "run": run.name}
+    finally:
+        receiver.stop()
 
 
 async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: VaultServer) -> None:

@@ -23,6 +23,7 @@ from outrider.v1 import (
     profile_service_pb2,
     run_service_pb2,
     session_service_pb2,
+    webhook_service_pb2,
 )
 from outrider.v1 import run_service_pb2 as rs
 from tests.security.tenants import CALLER, Edges, Keys, open_edges
@@ -36,6 +37,7 @@ SERVICES = (
     session_service_pb2.DESCRIPTOR.services_by_name["SessionService"],
     profile_service_pb2.DESCRIPTOR.services_by_name["ProfileService"],
     credential_service_pb2.DESCRIPTOR.services_by_name["CredentialService"],
+    webhook_service_pb2.DESCRIPTOR.services_by_name["WebhookService"],
 )
 METHODS = {f"/{s.full_name}/{m.name}": m for s in SERVICES for m in s.methods}
 

@@ -6,7 +6,12 @@ from __future__ import annotations
 import asyncio
 
 from outrider.server.core.storage import Store
-from outrider.server.core.storage.session_contract import TENANT_SESSIONS_FULL, SessionRunRow
+from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, StartKey
+from outrider.server.core.storage.session_contract import (
+    TENANT_SESSIONS_FULL,
+    KeyedSession,
+    SessionRunRow,
+)
 from outrider.v1 import run_pb2, session_pb2
 
 IDLE, RUNNING, ENDED = (
@@ -17,9 +22,15 @@ IDLE, RUNNING, ENDED = (
 
 
 def a_session(
-    session_id: str, create_us: int, tenant: str = "acme", kind: int = run_pb2.RUN_KIND_AUTOMATE
+    session_id: str,
+    create_us: int,
+    tenant: str = "acme",
+    kind: int = run_pb2.RUN_KIND_AUTOMATE,
+    by: str = "ann",
 ) -> session_pb2.Session:
-    session = session_pb2.Session(name=f"sessions/{session_id}", state=IDLE, tenant=tenant)
+    session = session_pb2.Session(
+        name=f"sessions/{session_id}", state=IDLE, tenant=tenant, created_by=by
+    )
     session.kind = kind  # type: ignore[assignment]
     session.create_time.FromMicroseconds(create_us)
     return session
@@ -66,6 +77,39 @@ def test_a_tenant_at_its_limit_of_live_sessions_is_refused(store: Store) -> None
     assert asyncio.run(store.insert_session(a_session("c", 3), "c", 2)) == TENANT_SESSIONS_FULL
     assert store.get_session("c") is None
     assert asyncio.run(store.insert_session(a_session("d", 4, "other"), "d", 2)) is None
+
+
+def ended(session: session_pb2.Session) -> session_pb2.Session:
+    session.state = ENDED
+    session.end_time.FromMicroseconds(session.create_time.ToMicroseconds() + 1)
+    return session
+
+
+async def test_a_request_id_names_one_session_of_its_principal_until_it_expires(
+    store: Store,
+) -> None:
+    anns, bobs = (StartKey("acme", who, "rid", "digest", since_us=50) for who in ("ann", "bob"))
+    assert await store.insert_session(a_session("a", 100), "a", 0, anns) is None
+    assert await store.insert_session(a_session("b", 101), "b", 0, anns) == REQUEST_ID_TAKEN
+    assert store.get_session("b") is None  # refused: nothing saved
+    assert await store.find_session_start(anns) == KeyedSession("a", "digest")
+    assert await store.insert_session(a_session("c", 102, by="bob"), "c", 0, bobs) is None
+    other_tenant = StartKey("else", "ann", "rid", "digest", since_us=50)
+    assert await store.find_session_start(other_tenant) is None
+    later = StartKey("acme", "ann", "rid", "digest", since_us=200)  # a was created before
+    assert await store.find_session_start(later) == KeyedSession("a", "digest")  # live: kept
+    store.save_session(ended(a_session("a", 100)), "a")
+    store.flush()
+    assert await store.find_session_start(later) is None  # ended and expired
+    assert await store.find_session_start(anns) == KeyedSession("a", "digest")  # not yet for anns
+    assert await store.insert_session(a_session("d", 201), "d", 0, later) is None  # frees a's
+    assert await store.find_session_start(later) == KeyedSession("d", "digest")
+    assert await store.find_session_start(anns) == KeyedSession("d", "digest")
+    store.save_session(ended(a_session("c", 102, by="bob")), "c")
+    store.flush()
+    assert await store.forget_request_ids(1_000) == 1  # c's: ended, created before; d is live
+    assert await store.find_session_start(bobs) is None
+    assert await store.find_session_start(later) == KeyedSession("d", "digest")
 
 
 def test_runs_and_own_events_of_a_session_are_kept_in_order(store: Store) -> None:

@@ -1,6 +1,6 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-session start|show|list|end|events, keys create, profiles, credentials, vault, and mcp (the stdio
-bridge for MCP clients).
+session start|show|list|end|events, keys create, profiles, credentials, vault, webhooks ..., and
+mcp (the stdio bridge for MCP clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -23,6 +23,7 @@ from outrider.cli.run import EXIT_OK, Config, Start, Watcher, execute, interacti
 from outrider.cli.sessions import session_app
 from outrider.cli.vault import vault_app
 from outrider.cli.vault_commands import credentials_app, profiles_app
+from outrider.cli.webhooks import webhooks_app
 from outrider.client import Options, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
 from outrider.client.session_service import session_name
@@ -47,6 +48,7 @@ app.add_typer(session_app, name="session")
 app.add_typer(vault_app, name="vault")
 app.add_typer(profiles_app, name="profiles")
 app.add_typer(credentials_app, name="credentials")
+app.add_typer(webhooks_app, name="webhooks")
 SESSION_HELP = "Run in this session (its name or id, from `outrider session start`)."
 
 

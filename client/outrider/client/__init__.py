@@ -35,6 +35,7 @@ from outrider.client.session import Answer, AsyncInteractiveSession
 from outrider.client.sync import Client, InteractiveSession
 from outrider.client.tls import Tls
 from outrider.client.vault import AsyncCredentials, AsyncProfiles
+from outrider.client.webhooks import AsyncWebhooks
 
 __all__ = [
     "Answer",
@@ -44,6 +45,7 @@ __all__ = [
     "AsyncCredentials",
     "AsyncInteractiveSession",
     "AsyncProfiles",
+    "AsyncWebhooks",
     "CallCancelledError",
     "Client",
     "DeadlineExceededError",

@@ -31,6 +31,7 @@ from outrider.client.session import AsyncInteractiveSession
 from outrider.client.session_service import AsyncSessions
 from outrider.client.tls import Tls
 from outrider.client.vault import AsyncCredentials, AsyncProfiles
+from outrider.client.webhooks import AsyncWebhooks
 from outrider.v1 import (
     interaction_pb2,
     interaction_service_pb2,
@@ -100,6 +101,8 @@ class AsyncClient:
         # the tenant's profiles and credentials
         self.profiles = AsyncProfiles(self._channel, self._metadata, deadline)
         self.credentials = AsyncCredentials(self._channel, self._metadata, deadline)
+        # the tenant's webhook endpoints and their deliveries
+        self.webhooks = AsyncWebhooks(self._channel, self._metadata, deadline)
 
     async def __aenter__(self) -> AsyncClient:
         return self

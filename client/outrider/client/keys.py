@@ -23,6 +23,7 @@ SCOPES = (
     "browser.control",
     "profiles.manage",
     "credentials.manage",
+    "webhooks.manage",
     "admin",
 )
 ADMIN = "admin"

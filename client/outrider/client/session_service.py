@@ -57,15 +57,19 @@ class AsyncSessions(UnaryCalls):
         max_life: timedelta | None = None,
         labels: Mapping[str, str] | None = None,
         profile: str = "",
+        request_id: str = "",
     ) -> session_pb2.Session:
         """A new session of `kind` ("automate": a live browser, or "research"), live once this
         returns; the server's defaults for the timeouts left unset. `profile` ("profiles/{id}"
-        or the id): the browser starts from its saved state (read only)."""
+        or the id): the browser starts from its saved state (read only). With a `request_id`
+        (a UUID), a create repeated with it (a retry after a lost connection) returns the session
+        the first one made instead of another."""
         request = session_service_pb2.CreateSessionRequest(
             kind=KINDS[kind],
             start_url=start_url,
             labels=dict(labels or {}),
             profile=profile_name(profile) if profile else "",
+            request_id=request_id,
         )
         if idle_timeout is not None:
             request.idle_timeout.CopyFrom(_duration(idle_timeout))

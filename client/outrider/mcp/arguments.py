@@ -214,17 +214,19 @@ class NewSession:
     start_url: str
     idle_timeout: int | None  # seconds
     max_life: int | None
+    request_id: str = ""
 
 
 def start_session_args(given: Mapping[str, Any] | None) -> NewSession:
-    keys = frozenset({"kind", "start_url", "idle_timeout_seconds", "max_life_seconds"})
-    args = _Args(given, keys)
+    keys = {"kind", "start_url", "idle_timeout_seconds", "max_life_seconds", "request_id"}
+    args = _Args(given, frozenset(keys))
     kind = args.choice("kind", KIND_VALUES) or "automate"
     start_url = args.text("start_url")
     idle = args.integer("idle_timeout_seconds", 1, 2**31 - 1)
     life = args.integer("max_life_seconds", 1, 2**31 - 1)
+    request_id = args.request_id()
     args.check()
-    return NewSession(KIND_VALUES[kind], start_url, idle, life)
+    return NewSession(KIND_VALUES[kind], start_url, idle, life, request_id)
 
 
 def end_session_args(given: Mapping[str, Any] | None) -> tuple[str, str]:

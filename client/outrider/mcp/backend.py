@@ -81,9 +81,15 @@ class Backend(Protocol):
         ...
 
     async def create_session(
-        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+        self,
+        kind: int,
+        start_url: str,
+        idle_timeout: int | None,
+        max_life: int | None,
+        request_id: str = "",
     ) -> session_pb2.Session:
-        """A new session (timeouts in seconds; None: the server's defaults)."""
+        """A new session (timeouts in seconds; None: the server's defaults); idempotent with a
+        `request_id` (a UUID in lower case)."""
         ...
 
     async def end_session(self, session: str, reason: str) -> session_pb2.Session: ...

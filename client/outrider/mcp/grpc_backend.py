@@ -131,7 +131,12 @@ class GrpcBackend:
         return url
 
     async def create_session(
-        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+        self,
+        kind: int,
+        start_url: str,
+        idle_timeout: int | None,
+        max_life: int | None,
+        request_id: str = "",
     ) -> session_pb2.Session:
         with _translated():
             return await self._client.sessions.create(
@@ -139,6 +144,7 @@ class GrpcBackend:
                 start_url=start_url,
                 idle_timeout=_seconds(idle_timeout),
                 max_life=_seconds(max_life),
+                request_id=request_id,
             )
 
     async def end_session(self, session: str, reason: str) -> session_pb2.Session:

@@ -227,6 +227,12 @@ _START_SESSION_INPUT: Final[dict[str, Any]] = {
         "start_url": {"type": "string", "format": "uri", "description": "The browser's page."},
         "idle_timeout_seconds": {"type": "integer", "minimum": 1},
         "max_life_seconds": {"type": "integer", "minimum": 1},
+        "request_id": _REQUEST_ID
+        | {
+            "description": "Makes the call idempotent: repeated with the same request_id and "
+            "the same arguments (a retry after a timeout or a lost connection), it returns the "
+            "session the first one started instead of starting another."
+        },
     },
     "additionalProperties": False,
 }

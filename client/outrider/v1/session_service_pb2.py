@@ -28,7 +28,7 @@ from outrider.v1 import run_event_pb2 as outrider_dot_v1_dot_run__event__pb2
 from outrider.v1 import session_pb2 as outrider_dot_v1_dot_session__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!outrider/v1/session_service.proto\x12\x0boutrider.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x15outrider/v1/run.proto\x1a\x1boutrider/v1/run_event.proto\x1a\x19outrider/v1/session.proto\"\xaa\x02\n\x14\x43reateSessionRequest\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.outrider.v1.RunKind\x12\x11\n\tstart_url\x18\x02 \x01(\t\x12/\n\x0cidle_timeout\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08max_life\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12=\n\x06labels\x18\x05 \x03(\x0b\x32-.outrider.v1.CreateSessionRequest.LabelsEntry\x12\x0f\n\x07profile\x18\x06 \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.outrider.v1.Session\"!\n\x11GetSessionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\";\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.outrider.v1.Session\"\x8b\x01\n\x13ListSessionsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12)\n\x06states\x18\x03 \x03(\x0e\x32\x19.outrider.v1.SessionState\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.outrider.v1.RunKind\"W\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.outrider.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\x11\x45ndSessionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\";\n\x12\x45ndSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.outrider.v1.Session\"B\n\x1aStreamSessionEventsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"~\n\x1bStreamSessionEventsResponse\x12*\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x19.outrider.v1.SessionEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind2\xc7\x03\n\x0eSessionService\x12V\n\rCreateSession\x12!.outrider.v1.CreateSessionRequest\x1a\".outrider.v1.CreateSessionResponse\x12M\n\nGetSession\x12\x1e.outrider.v1.GetSessionRequest\x1a\x1f.outrider.v1.GetSessionResponse\x12S\n\x0cListSessions\x12 .outrider.v1.ListSessionsRequest\x1a!.outrider.v1.ListSessionsResponse\x12M\n\nEndSession\x12\x1e.outrider.v1.EndSessionRequest\x1a\x1f.outrider.v1.EndSessionResponse\x12j\n\x13StreamSessionEvents\x12\'.outrider.v1.StreamSessionEventsRequest\x1a(.outrider.v1.StreamSessionEventsResponse0\x01\x42\x95\x01\n\x0f\x63om.outrider.v1B\x13SessionServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!outrider/v1/session_service.proto\x12\x0boutrider.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x15outrider/v1/run.proto\x1a\x1boutrider/v1/run_event.proto\x1a\x19outrider/v1/session.proto\"\xbe\x02\n\x14\x43reateSessionRequest\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.outrider.v1.RunKind\x12\x11\n\tstart_url\x18\x02 \x01(\t\x12/\n\x0cidle_timeout\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08max_life\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12=\n\x06labels\x18\x05 \x03(\x0b\x32-.outrider.v1.CreateSessionRequest.LabelsEntry\x12\x0f\n\x07profile\x18\x06 \x01(\t\x12\x12\n\nrequest_id\x18\x07 \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.outrider.v1.Session\"!\n\x11GetSessionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\";\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.outrider.v1.Session\"\x8b\x01\n\x13ListSessionsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12)\n\x06states\x18\x03 \x03(\x0e\x32\x19.outrider.v1.SessionState\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.outrider.v1.RunKind\"W\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.outrider.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\x11\x45ndSessionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\";\n\x12\x45ndSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.outrider.v1.Session\"B\n\x1aStreamSessionEventsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x03\"~\n\x1bStreamSessionEventsResponse\x12*\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x19.outrider.v1.SessionEventH\x00\x12+\n\theartbeat\x18\x02 \x01(\x0b\x32\x16.outrider.v1.HeartbeatH\x00\x42\x06\n\x04kind2\xc7\x03\n\x0eSessionService\x12V\n\rCreateSession\x12!.outrider.v1.CreateSessionRequest\x1a\".outrider.v1.CreateSessionResponse\x12M\n\nGetSession\x12\x1e.outrider.v1.GetSessionRequest\x1a\x1f.outrider.v1.GetSessionResponse\x12S\n\x0cListSessions\x12 .outrider.v1.ListSessionsRequest\x1a!.outrider.v1.ListSessionsResponse\x12M\n\nEndSession\x12\x1e.outrider.v1.EndSessionRequest\x1a\x1f.outrider.v1.EndSessionResponse\x12j\n\x13StreamSessionEvents\x12\'.outrider.v1.StreamSessionEventsRequest\x1a(.outrider.v1.StreamSessionEventsResponse0\x01\x42\x95\x01\n\x0f\x63om.outrider.v1B\x13SessionServiceProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,27 +39,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATESESSIONREQUEST_LABELSENTRY']._loaded_options = None
   _globals['_CREATESESSIONREQUEST_LABELSENTRY']._serialized_options = b'8\001'
   _globals['_CREATESESSIONREQUEST']._serialized_start=162
-  _globals['_CREATESESSIONREQUEST']._serialized_end=460
-  _globals['_CREATESESSIONREQUEST_LABELSENTRY']._serialized_start=415
-  _globals['_CREATESESSIONREQUEST_LABELSENTRY']._serialized_end=460
-  _globals['_CREATESESSIONRESPONSE']._serialized_start=462
-  _globals['_CREATESESSIONRESPONSE']._serialized_end=524
-  _globals['_GETSESSIONREQUEST']._serialized_start=526
-  _globals['_GETSESSIONREQUEST']._serialized_end=559
-  _globals['_GETSESSIONRESPONSE']._serialized_start=561
-  _globals['_GETSESSIONRESPONSE']._serialized_end=620
-  _globals['_LISTSESSIONSREQUEST']._serialized_start=623
-  _globals['_LISTSESSIONSREQUEST']._serialized_end=762
-  _globals['_LISTSESSIONSRESPONSE']._serialized_start=764
-  _globals['_LISTSESSIONSRESPONSE']._serialized_end=851
-  _globals['_ENDSESSIONREQUEST']._serialized_start=853
-  _globals['_ENDSESSIONREQUEST']._serialized_end=902
-  _globals['_ENDSESSIONRESPONSE']._serialized_start=904
-  _globals['_ENDSESSIONRESPONSE']._serialized_end=963
-  _globals['_STREAMSESSIONEVENTSREQUEST']._serialized_start=965
-  _globals['_STREAMSESSIONEVENTSREQUEST']._serialized_end=1031
-  _globals['_STREAMSESSIONEVENTSRESPONSE']._serialized_start=1033
-  _globals['_STREAMSESSIONEVENTSRESPONSE']._serialized_end=1159
-  _globals['_SESSIONSERVICE']._serialized_start=1162
-  _globals['_SESSIONSERVICE']._serialized_end=1617
+  _globals['_CREATESESSIONREQUEST']._serialized_end=480
+  _globals['_CREATESESSIONREQUEST_LABELSENTRY']._serialized_start=435
+  _globals['_CREATESESSIONREQUEST_LABELSENTRY']._serialized_end=480
+  _globals['_CREATESESSIONRESPONSE']._serialized_start=482
+  _globals['_CREATESESSIONRESPONSE']._serialized_end=544
+  _globals['_GETSESSIONREQUEST']._serialized_start=546
+  _globals['_GETSESSIONREQUEST']._serialized_end=579
+  _globals['_GETSESSIONRESPONSE']._serialized_start=581
+  _globals['_GETSESSIONRESPONSE']._serialized_end=640
+  _globals['_LISTSESSIONSREQUEST']._serialized_start=643
+  _globals['_LISTSESSIONSREQUEST']._serialized_end=782
+  _globals['_LISTSESSIONSRESPONSE']._serialized_start=784
+  _globals['_LISTSESSIONSRESPONSE']._serialized_end=871
+  _globals['_ENDSESSIONREQUEST']._serialized_start=873
+  _globals['_ENDSESSIONREQUEST']._serialized_end=922
+  _globals['_ENDSESSIONRESPONSE']._serialized_start=924
+  _globals['_ENDSESSIONRESPONSE']._serialized_end=983
+  _globals['_STREAMSESSIONEVENTSREQUEST']._serialized_start=985
+  _globals['_STREAMSESSIONEVENTSREQUEST']._serialized_end=1051
+  _globals['_STREAMSESSIONEVENTSRESPONSE']._serialized_start=1053
+  _globals['_STREAMSESSIONEVENTSRESPONSE']._serialized_end=1179
+  _globals['_SESSIONSERVICE']._serialized_start=1182
+  _globals['_SESSIONSERVICE']._serialized_end=1637
 # @@protoc_insertion_point(module_scope)

@@ -13,7 +13,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("kind", "start_url", "idle_timeout", "max_life", "labels", "profile")
+    __slots__ = ("kind", "start_url", "idle_timeout", "max_life", "labels", "profile", "request_id")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -27,13 +27,15 @@ class CreateSessionRequest(_message.Message):
     MAX_LIFE_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     PROFILE_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     kind: _run_pb2.RunKind
     start_url: str
     idle_timeout: _duration_pb2.Duration
     max_life: _duration_pb2.Duration
     labels: _containers.ScalarMap[str, str]
     profile: str
-    def __init__(self, kind: _Optional[_Union[_run_pb2.RunKind, str]] = ..., start_url: _Optional[str] = ..., idle_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., max_life: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., labels: _Optional[_Mapping[str, str]] = ..., profile: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, kind: _Optional[_Union[_run_pb2.RunKind, str]] = ..., start_url: _Optional[str] = ..., idle_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., max_life: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., labels: _Optional[_Mapping[str, str]] = ..., profile: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session",)

@@ -127,7 +127,7 @@ def edges_beside_the_api(
     """Each edge behind its body guard: its limit, its error shape; the front door first."""
     edges = [MountedEdge(front_door_routes(settings))]
     if settings.console:
-        pages = build_console(runs, settings, keyring)
+        pages = build_console(runs, settings, keyring, sessions)
         console = bodies.guard(pages, MAX_INPUT_BYTES, body_refusal)
         to_root = Route(CONSOLE_PATH, _to_console_root, methods=["GET", "HEAD"])
         edges.append(MountedEdge([to_root, Mount(CONSOLE_PATH, console)]))

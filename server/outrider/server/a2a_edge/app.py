@@ -23,8 +23,10 @@ from outrider.server.a2a_edge.auth import CallContextBuilder, authenticated
 from outrider.server.a2a_edge.card import RPC_PATH, agent_card
 from outrider.server.a2a_edge.errors import masked
 from outrider.server.a2a_edge.handler import OutriderRequestHandler
+from outrider.server.a2a_edge.push import PushNotifications
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.sessions.manager import SessionManager
+from outrider.server.core.storage.webhook_rows import A2A
 from outrider.server.security.access import A2A_CARD_PATH
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -50,6 +52,7 @@ def build_a2a(
 ) -> A2ARoutes:
     for name in _BODY_LOGGERS:
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
+    runs.webhooks.render(A2A, PushNotifications(runs).render)  # push configs' deliveries
     dispatcher = JsonRpcDispatcher(
         OutriderRequestHandler(runs, sessions),
         context_builder=CallContextBuilder(settings.public_url),

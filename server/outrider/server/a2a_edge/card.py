@@ -63,7 +63,7 @@ def agent_card(settings: Settings, keyring: Keyring, base_url: str) -> a2a.Agent
         ],
         version=_version(),
         capabilities=a2a.AgentCapabilities(
-            streaming=True, push_notifications=False, extended_agent_card=False
+            streaming=True, push_notifications=True, extended_agent_card=False
         ),
         default_input_modes=INPUT_MODES,
         default_output_modes=OUTPUT_MODES,

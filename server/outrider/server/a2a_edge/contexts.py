@@ -56,11 +56,12 @@ class ContextSessions:
         session = self._sessions.find_live(labels, spec.kind, caller.principal)
         if session is None:
             try:
-                session = await self._sessions.create(
+                created = await self._sessions.create(
                     spec.kind, "", (None, None), labels, "", caller.principal
                 )
             except ResourceExhausted:
                 return
+            session = created.session
         spec.options.session = session.name
 
     def _check_references(self, message: a2a.Message, context: str, caller: Caller) -> None:

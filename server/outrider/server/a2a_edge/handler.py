@@ -1,6 +1,7 @@
 """The SDK's request handler interface, answered by Outrider's core: each method a few lines over
-`A2ATasks` and `listing`, behind the one error table. Push notifications and the extended card
-are not offered (the card says so) and answer with the errors the protocol names for that."""
+`A2ATasks` (with push configs: `push.PushingTasks`), `listing` and `push`, behind the one error
+table. The extended card is not offered (the card says so) and answers with the error the
+protocol names for that."""
 
 from __future__ import annotations
 
@@ -10,24 +11,21 @@ from a2a.server.context import ServerCallContext
 from a2a.server.events.event_queue import Event
 from a2a.server.request_handlers.request_handler import RequestHandler, validate_request_params
 from a2a.types import a2a_pb2 as a2a
-from a2a.utils.errors import PushNotificationNotSupportedError, UnsupportedOperationError
+from a2a.utils.errors import UnsupportedOperationError
 
 from outrider.server.a2a_edge.auth import caller_of
 from outrider.server.a2a_edge.errors import translated, translated_stream
 from outrider.server.a2a_edge.listing import list_tasks
-from outrider.server.a2a_edge.tasks import A2ATasks
+from outrider.server.a2a_edge.push import PushingTasks, PushNotifications
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.sessions.manager import SessionManager
-
-_NO_PUSH = (
-    "this agent sends no push notifications: follow a task with message/stream or resubscribe"
-)
 
 
 class OutriderRequestHandler(RequestHandler):
     def __init__(self, runs: RunManager, sessions: SessionManager | None = None) -> None:
         self._runs = runs
-        self._tasks = A2ATasks(runs, sessions)
+        self._tasks = PushingTasks(runs, sessions)
+        self._push = PushNotifications(runs)
 
     @validate_request_params
     @translated
@@ -73,25 +71,33 @@ class OutriderRequestHandler(RequestHandler):
         async for item in self._tasks.resubscribe(params, caller_of(context)):
             yield item
 
+    @validate_request_params
+    @translated
     async def on_create_task_push_notification_config(
         self, params: a2a.TaskPushNotificationConfig, context: ServerCallContext
     ) -> a2a.TaskPushNotificationConfig:
-        raise PushNotificationNotSupportedError(_NO_PUSH)
+        return await self._push.set(params, caller_of(context).principal)
 
+    @validate_request_params
+    @translated
     async def on_get_task_push_notification_config(
         self, params: a2a.GetTaskPushNotificationConfigRequest, context: ServerCallContext
     ) -> a2a.TaskPushNotificationConfig:
-        raise PushNotificationNotSupportedError(_NO_PUSH)
+        return self._push.get(params, caller_of(context).principal)
 
+    @validate_request_params
+    @translated
     async def on_list_task_push_notification_configs(
         self, params: a2a.ListTaskPushNotificationConfigsRequest, context: ServerCallContext
     ) -> a2a.ListTaskPushNotificationConfigsResponse:
-        raise PushNotificationNotSupportedError(_NO_PUSH)
+        return self._push.list_configs(params, caller_of(context).principal)
 
+    @validate_request_params
+    @translated
     async def on_delete_task_push_notification_config(
         self, params: a2a.DeleteTaskPushNotificationConfigRequest, context: ServerCallContext
     ) -> None:
-        raise PushNotificationNotSupportedError(_NO_PUSH)
+        await self._push.delete(params, caller_of(context).principal)
 
     async def on_get_extended_agent_card(
         self, params: a2a.GetExtendedAgentCardRequest, context: ServerCallContext

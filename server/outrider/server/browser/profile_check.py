@@ -63,7 +63,7 @@ async def ensure_signed_in(
         return None
     credentials = bool(offered(check.url))
     asking = run.human.can_ask and not credentials
-    run.ctx.emit(
+    run.ctx.profile_signed_out(
         profile_pb2.ProfileNeedsLogin(
             profile=profile.opened.name,
             check_url=check.url,

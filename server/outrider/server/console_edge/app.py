@@ -28,13 +28,16 @@ from outrider.server.console_edge.live_view import LiveView
 from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
 from outrider.server.console_edge.screen_info import ScreenInfo
+from outrider.server.console_edge.session_page import SessionPages
 from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.sso import CALLBACK, SsoSignIn
 from outrider.server.console_edge.start_page import StartPage
 from outrider.server.console_edge.templating import STATIC, Pages
 from outrider.server.console_edge.vault_pages import VaultPages
+from outrider.server.console_edge.webhooks_page import WebhooksPage
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.security.authn import Keyring
 from outrider.server.security.sessions import SessionSigner
 from outrider.server.security.sso import Attempts, RelyingParty
@@ -44,7 +47,10 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 STATIC_PATH = "/static"
 
 
-def build_console(runs: RunManager, settings: Settings, keyring: Keyring) -> Starlette:
+def build_console(
+    runs: RunManager, settings: Settings, keyring: Keyring, sessions: SessionManager | None = None
+) -> Starlette:
+    """The console; without `sessions` (a server that serves none) it starts no sessions."""
     pages = Pages()
     auth = ConsoleAuth(
         SessionSigner(
@@ -56,7 +62,8 @@ def build_console(runs: RunManager, settings: Settings, keyring: Keyring) -> Sta
         secure=settings.tls_cert is not None or (settings.public_url or "").startswith("https:"),
         public=settings.public_url or "",
     )
-    routes = _routes(runs, settings, pages, auth, _sso(runs, settings, keyring, auth, pages))
+    sso = _sso(runs, settings, keyring, auth, pages)
+    routes = _routes(runs, sessions, settings, pages, auth, sso)
     return Starlette(
         routes=routes,
         middleware=[Middleware(SecurityHeadersMiddleware, static_prefix=STATIC_PATH)],
@@ -76,6 +83,7 @@ def _sso(
 
 def _routes(
     runs: RunManager,
+    sessions: SessionManager | None,
     settings: Settings,
     pages: Pages,
     auth: ConsoleAuth,
@@ -89,7 +97,8 @@ def _routes(
     link = AnswerLinkPage(runs.answer_links, pages, auth)
     browser = LiveView(runs, pages, auth)
     vault = VaultPages(runs, pages, auth)
-    start = StartPage(runs, pages, auth, settings)
+    start = StartPage(runs, pages, auth, settings, sessions)
+    webhooks = WebhooksPage(runs.webhooks.endpoints, pages, auth)
     private: list[tuple[str, Endpoint, str]] = [
         ("/", runs_page.page, "GET"),
         ("/runs-table", runs_page.table, "GET"),
@@ -108,6 +117,10 @@ def _routes(
         ("/runs/{runId}/decline", browser.decline, "POST"),
         ("/interactions/{interactionId}/input", answers.input, "POST"),
         ("/interactions/{interactionId}/approval", answers.approval, "POST"),
+        ("/webhooks", webhooks.index, "GET"),
+        ("/webhooks/{endpointId}", webhooks.endpoint, "GET"),
+        ("/webhooks/{endpointId}/enabled", webhooks.switch, "POST"),
+        ("/webhooks/{endpointId}/deliveries/{messageId}/resend", webhooks.resend, "POST"),
         ("/sign-out", sign_in.sign_out, "POST"),
         ("/profiles", vault.profiles, "GET"),
         ("/profiles/new", vault.new_profile, "POST"),
@@ -116,6 +129,14 @@ def _routes(
         ("/credentials", vault.set_credential, "POST"),
         ("/credentials/{credentialId}/delete", vault.delete_credential, "POST"),
     ]
+    if sessions is not None:
+        session_pages = SessionPages(sessions, pages, auth, settings.sessions)
+        private += [
+            ("/start/session", session_pages.form, "GET"),
+            ("/start/session", session_pages.create, "POST"),
+            ("/sessions/{sessionId}", session_pages.page, "GET"),
+            ("/sessions/{sessionId}/end", session_pages.end, "POST"),
+        ]
     public: list[tuple[str, Endpoint, str]] = [
         ("/sign-in", sign_in.page, "GET"),
         ("/sign-in", sign_in.with_key, "POST"),

@@ -18,6 +18,7 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2
 
 from outrider.server.console_edge.forms import Form
+from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.runs.starting import RunSpec
 from outrider.server.core.secrets.redaction import mask_secrets, secret_placeholder
 from outrider.v1 import params_pb2, profile_pb2, run_pb2
@@ -209,3 +210,11 @@ def _blanked(value: Any, placeholders: set[str]) -> Any:
 def field_of(path: str) -> str:
     """The form field a core field violation names ("trusted_hostnames[2]" -> its field)."""
     return path.split("[", 1)[0].split(".", 1)[0]
+
+
+def note_violations(values: StartValues, error: InvalidArgument) -> None:
+    """The core's refusal, each reason by the field it names (a field's reasons joined)."""
+    for violation in error.violations:
+        name = field_of(violation.field)
+        shown = (values.errors.get(name, ""), violation.description)
+        values.errors[name] = "; ".join(filter(None, shown))

@@ -20,7 +20,7 @@ from outrider.server.console_edge.start_form import (
     RESEARCH_MODES,
     FormProblem,
     StartValues,
-    field_of,
+    note_violations,
     spec_of,
     values_of,
 )
@@ -35,23 +35,36 @@ from outrider.server.core.errors import (
     PermissionDenied,
     Unavailable,
 )
-from outrider.server.core.principals import Scope
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.runs.manager import RunManager
+from outrider.server.core.sessions.checks import KINDS
+from outrider.server.core.sessions.manager import SessionManager
+from outrider.server.core.storage.session_contract import LIVE_SESSION_STATES
 from outrider.server.settings import Settings
 
 
 class StartPage:
     def __init__(
-        self, runs: RunManager, pages: Pages, auth: ConsoleAuth, settings: Settings
+        self,
+        runs: RunManager,
+        pages: Pages,
+        auth: ConsoleAuth,
+        settings: Settings,
+        sessions: SessionManager | None = None,
     ) -> None:
         self._runs = runs
         self._pages = pages
         self._auth = auth
         self._settings = settings
+        self._sessions = sessions
 
     async def page(self, request: Request) -> Response:
+        """The form; ?kind=research starts on a research run, ?session=sessions/... in that
+        session (the session page's way to start a run in it)."""
         kind = request.query_params.get("kind", "browser")
-        return self._form(request, StartValues(kind=kind if kind == "research" else "browser"))
+        values = StartValues(kind=kind if kind == "research" else "browser")
+        values.text["session"] = request.query_params.get("session", "")[:200]
+        return self._form(request, values)
 
     async def start(self, request: Request) -> Response:
         session = session_of(request)
@@ -70,9 +83,7 @@ class StartPage:
             values.errors[problem.field] = str(problem)
             return self._form(request, values, 400)
         except InvalidArgument as error:
-            for violation in error.violations:
-                name = field_of(violation.field)
-                values.errors[name] = _joined(values.errors.get(name, ""), violation.description)
+            note_violations(values, error)
             return self._form(request, values, 400)
         except PermissionDenied:
             raise  # an error page: the form was not theirs to send
@@ -105,11 +116,17 @@ class StartPage:
             recipe_modes=[(key, label) for key, (_, label) in RECIPE_MODES.items()],
             profile_saves=[(key, label) for key, (_, label) in PROFILE_SAVES.items()],
             request_id=request_id or str(uuid.uuid4()),
+            sessions_served=self._sessions is not None,
+            live_sessions=self._live_sessions(principal),
         )
 
-
-def _joined(first: str, more: str) -> str:
-    return f"{first}; {more}" if first else more
+    def _live_sessions(self, principal: Principal) -> list[tuple[str, str]]:
+        """The principal's tenant's live sessions, newest first (one page), for the session
+        field to offer: (name, what it is)."""
+        if self._sessions is None or not may(principal, Scope.RUNS_READ):
+            return []
+        found, _ = self._sessions.list(0, "", list(LIVE_SESSION_STATES), 0, principal)
+        return [(s.name, f"{KINDS.get(s.kind, '')} session by {s.created_by}") for s in found]
 
 
 def _about_the_session(error: OutriderError) -> bool:

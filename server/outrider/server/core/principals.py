@@ -29,6 +29,7 @@ class Scope(StrEnum):
     BROWSER_CONTROL = "browser.control"  # take over a run's browser, drive it, hand it back
     PROFILES_MANAGE = "profiles.manage"  # the tenant's profiles: create, list, delete, log in
     CREDENTIALS_MANAGE = "credentials.manage"  # the tenant's credentials: set, list, delete
+    WEBHOOKS_MANAGE = "webhooks.manage"  # the tenant's webhook endpoints and their deliveries
     ADMIN = "admin"  # every scope, in every tenant
 
 

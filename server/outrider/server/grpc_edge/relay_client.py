@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.names import interaction_name, run_name, session_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.request_ids import Started
+from outrider.server.core.request_ids import Created, Started
 from outrider.server.grpc_edge.errors import core_error
 from outrider.server.grpc_edge.streams import is_replay
 from outrider.server.security.relay import RELAY_HEADER, RelayedCall, RelayKey, request_bytes
@@ -140,12 +140,12 @@ class GrpcRelay:
 
     async def create_session(
         self, address: str, request: session_service_pb2.CreateSessionRequest, principal: Principal
-    ) -> session_pb2.Session:
+    ) -> Created:
         stub = session_service_pb2_grpc.SessionServiceStub(self._channel(address))
-        response: session_service_pb2.CreateSessionResponse = await self._call(
+        response, metadata = await self._call_reading_metadata(
             stub.CreateSession, request, _CREATE_SESSION, principal, address
         )
-        return response.session
+        return Created(response.session, replayed=is_replay(metadata))
 
     async def end_session(
         self, address: str, session_id: str, reason: str, principal: Principal

@@ -33,6 +33,8 @@ from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
 from outrider.server.grpc_edge.run_servicer import RunServicer
 from outrider.server.grpc_edge.session_servicer import SessionServicer
+from outrider.server.grpc_edge.webhook_servicer import WebhookServicer
+from outrider.server.net.deliveries import GuardedDeliveries
 from outrider.server.ports import PortInUse, check_free
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -49,6 +51,8 @@ from outrider.v1 import (
     run_service_pb2_grpc,
     session_service_pb2,
     session_service_pb2_grpc,
+    webhook_service_pb2,
+    webhook_service_pb2_grpc,
 )
 
 log = logging.getLogger(__name__)
@@ -61,6 +65,7 @@ SERVICE_NAMES = (
     session_service_pb2.DESCRIPTOR.services_by_name["SessionService"].full_name,
     profile_service_pb2.DESCRIPTOR.services_by_name["ProfileService"].full_name,
     credential_service_pb2.DESCRIPTOR.services_by_name["CredentialService"].full_name,
+    webhook_service_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
 )
 # Keepalive that tolerates clients idling through a two-minute wait for a human.
 _CHANNEL_OPTIONS = (
@@ -81,7 +86,8 @@ class OutriderServer:
         # Replicas sharing a store relay cancels and answers to the one executing the run.
         shared = self.store.event_feed() is not None
         self.relay = GrpcRelay(settings) if shared and settings.cluster_secret else None
-        self.runs = RunManager(settings, self.store, agents, self.relay)
+        self.deliveries = GuardedDeliveries(settings.webhooks)
+        self.runs = RunManager(settings, self.store, agents, self.relay, self.deliveries)
         self.sessions = SessionManager(settings, self.store, self.runs, agents, self.relay)
         self.retention = RetentionSweeper(self.runs, self.store, retention_policy(settings))
         # Only replicas sharing a store can outlive each other's runs.
@@ -133,6 +139,7 @@ class OutriderServer:
         if lost:
             log.warning("ended %d sessions left live by a previous process", lost)
         self.retention.start()
+        self.runs.webhooks.start()
         if self.presence is not None:
             self.presence.start()
         if self.failover is not None:
@@ -175,6 +182,9 @@ class OutriderServer:
         credential_service_pb2_grpc.add_CredentialServiceServicer_to_server(
             CredentialServicer(self.runs), self._server
         )
+        webhook_service_pb2_grpc.add_WebhookServiceServicer_to_server(
+            WebhookServicer(self.runs.webhooks.endpoints), self._server
+        )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), self._server)
         credentials = self.certificates.credentials() if self.certificates else None
@@ -213,6 +223,8 @@ class OutriderServer:
         refusing = asyncio.create_task(self._server.stop(longest_shutdown(grace) + 10))
         await self.runs.shutdown(grace)
         await self.sessions.shutdown()
+        await self.runs.webhooks.stop()  # after the runs' last notices were written
+        await self.deliveries.aclose()
         for agent in {id(a): a for a in self._agents.values()}.values():
             await agent.aclose()
         await self._server.stop(1.0)

@@ -9,9 +9,11 @@ from typing import Any
 import grpc
 
 from outrider.server.core.names import parse_session_name
+from outrider.server.core.request_ids import check_request_id
 from outrider.server.core.sessions.manager import SessionManager
 from outrider.server.grpc_edge.auth import caller, reauthentication
 from outrider.server.grpc_edge.errors import streaming, unary
+from outrider.server.grpc_edge.streams import REPLAYED_METADATA_KEY
 from outrider.v1 import run_event_pb2, session_service_pb2, session_service_pb2_grpc
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -30,15 +32,24 @@ class SessionServicer(session_service_pb2_grpc.SessionServiceServicer):
             getattr(request, name) if request.HasField(name) else None
             for name in ("idle_timeout", "max_life")
         )
-        session = await self._sessions.create(
+        principal = caller()
+        # a relayed create carries the key its first replica checked (a REST key need not be a
+        # UUID)
+        request_id = request.request_id
+        if not principal.relayed:
+            request_id = check_request_id(request_id, "request_id")
+        created = await self._sessions.create(
             request.kind,
             request.start_url,
             (durations[0], durations[1]),
             request.labels,
             request.profile,
-            caller(),
+            principal,
+            request_id,
         )
-        return session_service_pb2.CreateSessionResponse(session=session)
+        if created.replayed:
+            await context.send_initial_metadata(((REPLAYED_METADATA_KEY, "true"),))
+        return session_service_pb2.CreateSessionResponse(session=created.session)
 
     @unary
     async def GetSession(

@@ -188,13 +188,21 @@ class CoreBackend:
         return self._origin + url if url.startswith("/") else url
 
     async def create_session(
-        self, kind: int, start_url: str, idle_timeout: int | None, max_life: int | None
+        self,
+        kind: int,
+        start_url: str,
+        idle_timeout: int | None,
+        max_life: int | None,
+        request_id: str = "",
     ) -> session_pb2.Session:
         durations = (_duration(idle_timeout), _duration(max_life))
         sessions = self._session_manager()
-        return await _awaited(
-            lambda: sessions.create(kind, start_url, durations, {}, "", self._principal)
+        with _translated():
+            key = check_request_id(request_id, "request_id")
+        created = await _awaited(
+            lambda: sessions.create(kind, start_url, durations, {}, "", self._principal, key)
         )
+        return created.session
 
     async def end_session(self, session: str, reason: str) -> session_pb2.Session:
         sessions = self._session_manager()

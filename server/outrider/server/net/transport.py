@@ -1,7 +1,8 @@
 """An httpx transport that lets a request through only to an address the network guard approved,
 and connects to exactly that address (no second DNS lookup, so no rebinding between check and
 connect). The client calls it for every request, so every redirect hop is checked too, against
-the run's domain policy as well."""
+the run's domain policy as well. Research fetches (fetch/) and webhook deliveries (`deliveries`)
+both go through it."""
 
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
 from outrider.server.rest_edge.session_routes import SessionRoutes
 from outrider.server.rest_edge.vault_routes import VaultRoutes
+from outrider.server.rest_edge.webhooks import WebhookRoutes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
 from outrider.server.security.authn import Keyring
 from outrider.server.settings import Settings
@@ -77,6 +78,7 @@ def build_app(
 ) -> Starlette:
     r = Routes(runs, settings)
     v = VaultRoutes(runs)
+    w = WebhookRoutes(runs)
     document = openapi_document()
 
     async def openapi(request: Request) -> Response:
@@ -105,6 +107,14 @@ def build_app(
         ("/v1/credentials/{credentialId}", v.set_credential, "PUT"),
         ("/v1/credentials/{credentialId}", v.delete_credential, "DELETE"),
         ("/v1/credential-uses", v.credential_uses, "GET"),
+        ("/v1/webhooks/endpoints", w.create, "POST"),
+        ("/v1/webhooks/endpoints", w.list_endpoints, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.get, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.update, "PATCH"),
+        ("/v1/webhooks/endpoints/{endpointId}", w.delete, "DELETE"),
+        ("/v1/webhooks/endpoints/{endpointId}/rotate", w.rotate, "POST"),
+        ("/v1/webhooks/endpoints/{endpointId}/deliveries", w.deliveries, "GET"),
+        ("/v1/webhooks/endpoints/{endpointId}/deliveries/{messageId}/resend", w.resend, "POST"),
         ("/healthz", r.health, "GET"),
         ("/openapi.json", openapi, "GET"),
         ("/metrics", metrics_endpoint, "GET"),

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
+from starlette.requests import Request
 
 from outrider.server.core.errors import FieldViolation, InvalidArgument
 from outrider.server.core.runs.starting import RunSpec
@@ -21,6 +22,16 @@ from outrider.v1 import params_pb2, profile_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 
 MAX_BODY_BYTES = 4 * 1024 * 1024  # gRPC's default receive limit
+
+
+async def read_object(request: Request, required: bool = True) -> dict[str, Any]:
+    """The request's JSON object body, read up to MAX_BODY_BYTES."""
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise InvalidArgument.single("body", f"must be at most {MAX_BODY_BYTES} bytes")
+    return parse_object(bytes(raw), required)
 
 
 def parse_object(raw: bytes, required: bool = True) -> dict[str, Any]:

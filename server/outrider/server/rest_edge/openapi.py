@@ -8,6 +8,7 @@ from outrider.server.rest_edge.enums import enum_choices
 from outrider.server.rest_edge.idempotency import KEY_PATTERN
 from outrider.server.rest_edge.openapi_links import add_links
 from outrider.server.rest_edge.openapi_vault import vault_options, vault_paths, vault_schemas
+from outrider.server.rest_edge.openapi_webhooks import webhook_paths, webhook_schemas
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 from outrider.v1.session_pb2 import SessionState
@@ -69,6 +70,13 @@ _IDEMPOTENCY_HEADER = {
     "Idempotent-Replayed: true; with a different request, 422. Absent: every call starts a new "
     "run.",
     "schema": {"type": "string", "pattern": KEY_PATTERN, "maxLength": 257},
+}
+_SESSION_KEY_HEADER = _IDEMPOTENCY_HEADER | {
+    "description": "Makes the create idempotent, by the rules of a start's Idempotency-Key: the "
+    "same key with the same request (same principal, while the session is live or within "
+    "OUTRIDER_IDEMPOTENCY_TTL of its creation) answers 200 with the session it created and "
+    "Idempotent-Replayed: true; with a different request, 422. Absent: every call creates a new "
+    "session."
 }
 _STARTED = {
     **_SSE,
@@ -226,6 +234,7 @@ def _paths() -> dict[str, Any]:
             )
         },
         **_session_paths(page, cursor),
+        **webhook_paths(_operation, _path, page, _json),
         "/healthz": {
             "get": {
                 "summary": "Readiness: can runs start here? (no API key needed)",
@@ -265,8 +274,17 @@ def _session_paths(page: list[Any], cursor: list[Any]) -> dict[str, Any]:
         "/v1/sessions": {
             "post": _operation(
                 "Create a session (a live browser, or a research thread, kept between runs)",
-                {"201": _json({"type": "object"}, "the live session")},
+                {
+                    "201": _json({"type": "object"}, "the live session"),
+                    "200": _json(
+                        {"type": "object"},
+                        "the session an earlier create with this Idempotency-Key made "
+                        "(Idempotent-Replayed: true)",
+                    ),
+                    **_KEY_REUSED,
+                },
                 "CreateSessionRequest",
+                [_SESSION_KEY_HEADER],
             ),
             "get": _operation(
                 "List sessions, newest first",
@@ -373,6 +391,7 @@ def _schemas() -> dict[str, Any]:
             "status": {"type": "integer"}, "reason": {"type": "string"},
             "message": {"type": "string"}, "fieldViolations": {"type": "array"},
             "retryAfter": {"type": "number"}}}}},
+        **webhook_schemas(),
     }  # fmt: skip
 
 

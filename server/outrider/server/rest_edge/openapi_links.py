@@ -20,6 +20,17 @@ OPERATION_IDS = {
     ("/v1/runs/{runId}/artifacts/{artifactId}", "get"): "readArtifact",
     ("/v1/interactions", "get"): "listInteractions",
     ("/v1/interactions/{interactionId}", "get"): "getInteraction",
+    ("/v1/webhooks/endpoints", "post"): "createWebhookEndpoint",
+    ("/v1/webhooks/endpoints", "get"): "listWebhookEndpoints",
+    ("/v1/webhooks/endpoints/{endpointId}", "get"): "getWebhookEndpoint",
+    ("/v1/webhooks/endpoints/{endpointId}", "patch"): "updateWebhookEndpoint",
+    ("/v1/webhooks/endpoints/{endpointId}", "delete"): "deleteWebhookEndpoint",
+    ("/v1/webhooks/endpoints/{endpointId}/rotate", "post"): "rotateWebhookSecret",
+    ("/v1/webhooks/endpoints/{endpointId}/deliveries", "get"): "listWebhookDeliveries",
+    (
+        "/v1/webhooks/endpoints/{endpointId}/deliveries/{messageId}/resend",
+        "post",
+    ): "resendWebhookDelivery",
     ("/healthz", "get"): "health",
     ("/metrics", "get"): "metrics",
 }

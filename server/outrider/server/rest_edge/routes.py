@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.names import (
     artifact_id_in_path,
     interaction_id_in_path,
@@ -36,10 +35,10 @@ class Routes:
         self._retry_ms = settings.rest_retry_ms
 
     async def automate(self, request: Request) -> Response:
-        return await self._start(request, bodies.automate_spec(await read_body(request)))
+        return await self._start(request, bodies.automate_spec(await bodies.read_object(request)))
 
     async def research(self, request: Request) -> Response:
-        return await self._start(request, bodies.research_spec(await read_body(request)))
+        return await self._start(request, bodies.research_spec(await bodies.read_object(request)))
 
     async def _start(self, request: Request, spec: RunSpec) -> Response:
         stream = self._stream_settings(request)
@@ -88,7 +87,7 @@ class Routes:
 
     async def automate_input(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "requestId")
-        values, cancelled = bodies.input_answer(await read_body(request))
+        values, cancelled = bodies.input_answer(await bodies.read_object(request))
         await self._runs.answers.submit_input(
             interaction_id, values, cancelled, principal_of(request)
         )
@@ -96,7 +95,7 @@ class Routes:
 
     async def automate_approval(self, request: Request) -> Response:
         interaction_id = _interaction_id(request, "approvalId")
-        decision, scope, reason = bodies.approval_decision(await read_body(request))
+        decision, scope, reason = bodies.approval_decision(await bodies.read_object(request))
         await self._runs.answers.decide_approval(
             interaction_id, (decision, scope, reason), principal_of(request)
         )
@@ -115,7 +114,7 @@ class Routes:
         return JSONResponse(to_json(self._runs.get(_run_id(request), principal_of(request))))
 
     async def cancel_run(self, request: Request) -> Response:
-        reason = bodies.cancel_reason(await read_body(request, required=False))
+        reason = bodies.cancel_reason(await bodies.read_object(request, required=False))
         run = await self._runs.cancel(_run_id(request), reason, principal_of(request))
         return JSONResponse(to_json(run))
 
@@ -166,15 +165,6 @@ class Routes:
         if reason == "STORE_UNREACHABLE":
             body["unreachableSeconds"] = round(self._runs.store_down_for(), 1)
         return JSONResponse(body, status_code=503)
-
-
-async def read_body(request: Request, required: bool = True) -> dict[str, object]:
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > bodies.MAX_BODY_BYTES:
-            raise InvalidArgument.single("body", f"must be at most {bodies.MAX_BODY_BYTES} bytes")
-    return bodies.parse_object(bytes(raw), required)
 
 
 def _run_id(request: Request) -> str:

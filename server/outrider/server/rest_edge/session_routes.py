@@ -4,7 +4,8 @@ the session manager and the result back. A run joins a session with `options.ses
 body (POST /v1/automate, /v1/research).
 
     POST /v1/sessions                        {"kind": "automate"|"research", "startUrl",
-                                             "idleTimeout", "maxLife" (seconds), "labels"}
+                                             "idleTimeout", "maxLife" (seconds), "labels"};
+                                             idempotent with an Idempotency-Key header
     GET  /v1/sessions?state=&kind=&pageSize=&pageToken=
     GET  /v1/sessions/{sessionId}
     POST /v1/sessions/{sessionId}/end        {"reason"}
@@ -29,7 +30,7 @@ from outrider.server.core.sessions.stream import SessionBatch
 from outrider.server.rest_edge import bodies, queries, sse
 from outrider.server.rest_edge.auth import principal_of, reauthentication_of
 from outrider.server.rest_edge.fields import Reader
-from outrider.server.rest_edge.routes import read_body
+from outrider.server.rest_edge.idempotency import REPLAYED_HEADER, idempotency_key
 from outrider.server.rest_edge.streams import NO_BUFFERING
 from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import run_event_pb2, run_pb2, session_pb2
@@ -43,7 +44,7 @@ class SessionRoutes:
         self._retry_ms = retry_ms
 
     async def create(self, request: Request) -> Response:
-        read = Reader(await read_body(request))
+        read = Reader(await bodies.read_object(request))
         kind = bodies.enum_field(read, run_pb2.RunKind.DESCRIPTOR, "kind")
         start_url = read.string("startUrl", "start_url")
         idle = _duration(read.integer("idleTimeout", "idle_timeout"))
@@ -51,10 +52,13 @@ class SessionRoutes:
         labels = read.obj("labels") or {}
         profile = read.string("profile")
         read.check()
-        session = await self._sessions.create(
-            kind, start_url, (idle, life), _labels(labels), profile, principal_of(request)
+        key = idempotency_key(request)
+        created = await self._sessions.create(
+            kind, start_url, (idle, life), _labels(labels), profile, principal_of(request), key
         )
-        return JSONResponse(session_json(session), 201)
+        if created.replayed:
+            return JSONResponse(session_json(created.session), 200, {REPLAYED_HEADER: "true"})
+        return JSONResponse(session_json(created.session), 201)
 
     async def list(self, request: Request) -> Response:
         page = queries.page(request)
@@ -69,7 +73,7 @@ class SessionRoutes:
         return JSONResponse(session_json(session))
 
     async def end(self, request: Request) -> Response:
-        reason = bodies.cancel_reason(await read_body(request, required=False))
+        reason = bodies.cancel_reason(await bodies.read_object(request, required=False))
         session = await self._sessions.end(_session_id(request), reason, principal_of(request))
         return JSONResponse(session_json(session))
 

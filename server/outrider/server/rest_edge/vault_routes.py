@@ -13,8 +13,8 @@ from outrider.server.core.vault.names import id_in_path, profile_name
 from outrider.server.core.vault.profiles import Profiles
 from outrider.server.rest_edge import queries
 from outrider.server.rest_edge.auth import principal_of
+from outrider.server.rest_edge.bodies import read_object
 from outrider.server.rest_edge.fields import Reader
-from outrider.server.rest_edge.routes import read_body
 from outrider.server.rest_edge.wire import to_json
 from outrider.v1 import credential_pb2, profile_pb2
 
@@ -39,7 +39,7 @@ class VaultRoutes:
         return JSONResponse({"profiles": [to_json(p) for p in found], "nextPageToken": token})
 
     async def create_profile(self, request: Request) -> Response:
-        read = Reader(await read_body(request))
+        read = Reader(await read_object(request))
         profile_id = read.string("profileId")
         check = read.nested("check")
         made = profile_pb2.ProfileCheck(url=check.string("url"), text=check.string("text"))
@@ -56,7 +56,7 @@ class VaultRoutes:
         return Response(status_code=204)
 
     async def login(self, request: Request) -> Response:
-        read = Reader(await read_body(request, required=False))
+        read = Reader(await read_object(request, required=False))
         url, allowed = read.string("url"), read.strings("allowedDomains")
         read.check()
         name = profile_name(_profile_id(request))
@@ -71,7 +71,7 @@ class VaultRoutes:
         return JSONResponse({"credentials": [to_json(c) for c in found], "nextPageToken": token})
 
     async def set_credential(self, request: Request) -> Response:
-        read = Reader(await read_body(request))
+        read = Reader(await read_object(request))
         origins = read.strings("origins")
         secret = credential_pb2.CredentialSecret(
             username=read.string("username"),

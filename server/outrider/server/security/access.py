@@ -22,6 +22,17 @@ _BROWSER = "/outrider.v1.BrowserControlService/"
 _SESSIONS = "/outrider.v1.SessionService/"
 _PROFILES = "/outrider.v1.ProfileService/"
 _CREDENTIALS = "/outrider.v1.CredentialService/"
+_WEBHOOKS = "/outrider.v1.WebhookService/"
+_WEBHOOK_RPCS = (
+    "CreateWebhookEndpoint",
+    "GetWebhookEndpoint",
+    "ListWebhookEndpoints",
+    "UpdateWebhookEndpoint",
+    "DeleteWebhookEndpoint",
+    "RotateWebhookSecret",
+    "ListWebhookDeliveries",
+    "ResendWebhookDelivery",
+)
 HEALTH_METHODS = tuple(f"/grpc.health.v1.Health/{name}" for name in ("Check", "Watch", "List"))
 REFLECTION_METHODS = (
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -78,10 +89,21 @@ GRPC_METHODS: dict[str, Requirement] = {
             "ListCredentialUses",
         )
     },
+    **{_WEBHOOKS + name: Scope.WEBHOOKS_MANAGE for name in _WEBHOOK_RPCS},
     **dict.fromkeys(HEALTH_METHODS, OPEN),
     **dict.fromkeys(REFLECTION_METHODS, OPEN),
 }
 
+WEBHOOK_ROUTES = (
+    ("POST", "/v1/webhooks/endpoints"),
+    ("GET", "/v1/webhooks/endpoints"),
+    ("GET", "/v1/webhooks/endpoints/{endpointId}"),
+    ("PATCH", "/v1/webhooks/endpoints/{endpointId}"),
+    ("DELETE", "/v1/webhooks/endpoints/{endpointId}"),
+    ("POST", "/v1/webhooks/endpoints/{endpointId}/rotate"),
+    ("GET", "/v1/webhooks/endpoints/{endpointId}/deliveries"),
+    ("POST", "/v1/webhooks/endpoints/{endpointId}/deliveries/{messageId}/resend"),
+)
 REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("POST", "/v1/automate"): Scope.RUNS_START,
     ("POST", "/v1/automate/{requestId}/input"): Scope.INTERACTIONS_ANSWER,
@@ -120,6 +142,7 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
             ("GET", "/v1/credential-uses"),
         )
     },
+    **{route: Scope.WEBHOOKS_MANAGE for route in WEBHOOK_ROUTES},
     ("GET", "/healthz"): OPEN,
     ("GET", "/openapi.json"): AUTHENTICATED,
     # Counts by kind, state, model and route: no tenant's run ids or data.
@@ -143,6 +166,20 @@ A2A_METHODS: dict[str, tuple[Scope, ...]] = {
         ("GetTask", "ListTasks", "SubscribeToTask", "tasks/get", "tasks/resubscribe"), _A2A_READ
     ),
     **dict.fromkeys(("CancelTask", "tasks/cancel"), (Scope.RUNS_READ, Scope.RUNS_CANCEL)),
+    # A task's push configs: whoever reads the task may have its updates pushed
+    **dict.fromkeys(
+        (
+            "CreateTaskPushNotificationConfig",
+            "GetTaskPushNotificationConfig",
+            "ListTaskPushNotificationConfigs",
+            "DeleteTaskPushNotificationConfig",
+            "tasks/pushNotificationConfig/set",
+            "tasks/pushNotificationConfig/get",
+            "tasks/pushNotificationConfig/list",
+            "tasks/pushNotificationConfig/delete",
+        ),
+        _A2A_READ,
+    ),
 }
 A2A_ANSWER = (Scope.RUNS_READ, Scope.INTERACTIONS_ANSWER)
 
@@ -169,7 +206,7 @@ MCP_SCOPES = (
 
 def a2a_requirement(method: str, names_a_task: bool) -> tuple[Scope, ...]:
     """The scopes a JSON-RPC call needs; none beyond authentication for the methods the agent
-    does not support (push notifications, the extended card: they answer "not supported") and
+    does not support (the extended card: it answers "not supported") and
     names no method has (the SDK answers "method not found")."""
     if method in A2A_METHODS and names_a_task and Scope.RUNS_START in A2A_METHODS[method]:
         return A2A_ANSWER

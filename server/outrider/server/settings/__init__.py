@@ -17,6 +17,7 @@ from outrider.server.settings.providers import ProviderSettings
 from outrider.server.settings.research import ResearchSettings
 from outrider.server.settings.sessions import SessionSettings
 from outrider.server.settings.vault import VaultSettings
+from outrider.server.settings.webhooks import WebhookSettings
 from outrider.server.units import parse_duration, parse_size
 
 
@@ -291,8 +292,9 @@ class Settings(BaseSettings):
         description="How long a start's request id (gRPC request_id, REST Idempotency-Key) "
         "keeps naming its run: a retry with the same id within this time after the run was "
         "created (or while it is still active) gets that run instead of a new one. Seconds, "
-        "or 90m, 36h, 7d. Expired ids are freed by the retention sweep; deleting a run frees "
-        "its id at once.",
+        "or 90m, 36h, 7d. A session create's request id likewise names its session (while it "
+        "is live, or within this time after its creation). Expired ids are freed by the "
+        "retention sweep; deleting a run frees its id at once.",
     )
     model: str = Field(
         "", description='Default model of every role, e.g. "scripted:/path/to/scenario.yaml".'
@@ -354,6 +356,10 @@ class Settings(BaseSettings):
     vault: VaultSettings = Field(
         default_factory=VaultSettings,
         description="Profiles and credentials: master keys and limits (OUTRIDER_VAULT_*).",
+    )
+    webhooks: WebhookSettings = Field(
+        default_factory=WebhookSettings,
+        description="Webhook and A2A push delivery (OUTRIDER_WEBHOOKS_*).",
     )
 
     @field_validator(

@@ -233,6 +233,32 @@ METRICS: tuple[MetricDoc, ...] = (
         ("method", "route", "status"),
         "REST latency (SSE: until the stream ends).",
     ),
+    MetricDoc(
+        "outrider_webhook_deliveries_total",
+        "counter",
+        ("kind", "outcome"),
+        "Webhook and A2A push delivery attempts, by endpoint kind (webhook, a2a) and outcome: "
+        "delivered, retry (failed, tried again later), failed (given up) or disabled (the "
+        "endpoint was disabled by this attempt).",
+    ),
+    MetricDoc(
+        "outrider_webhook_delivery_seconds",
+        "histogram",
+        ("kind",),
+        "How long one delivery attempt took, to the endpoint's answer or the failure.",
+    ),
+    MetricDoc(
+        "outrider_webhook_backlog",
+        "gauge",
+        (),
+        "Deliveries not made yet (pending, every endpoint's), as this replica last counted.",
+    ),
+    MetricDoc(
+        "outrider_webhook_endpoints_disabled_total",
+        "counter",
+        ("why",),
+        "Endpoints disabled by deliveries: gone (410) or failing (for too long).",
+    ),
 )
 
 SPANS: tuple[SpanDoc, ...] = (

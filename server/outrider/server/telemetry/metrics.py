@@ -219,6 +219,22 @@ def store_writes_replayed(count: int) -> None:
     _counter("outrider_store_replayed_writes_total").inc(count)
 
 
+# webhooks
+
+
+def webhook_attempt(kind: str, outcome: str, seconds: float) -> None:
+    _counter("outrider_webhook_deliveries_total").labels(kind, outcome).inc()
+    _histogram("outrider_webhook_delivery_seconds").labels(kind).observe(seconds)
+
+
+def webhook_backlog(count: int) -> None:
+    _gauge("outrider_webhook_backlog").set(count)
+
+
+def webhook_endpoint_disabled(why: str) -> None:
+    _counter("outrider_webhook_endpoints_disabled_total").labels(why).inc()
+
+
 # edges
 
 

@@ -50,14 +50,16 @@ document.addEventListener("htmx:sseClose", function (event) {
 // Times are written in UTC by the server; show them in the reader's own time zone, or, marked
 // "relative", as "3 min ago" with the exact time (local and UTC) on hover.
 function relative(moment) {
-  var seconds = Math.round((Date.now() - moment.getTime()) / 1000);
+  var ago = Math.round((Date.now() - moment.getTime()) / 1000);
+  var seconds = Math.abs(ago);
   if (seconds < 45) { return "just now"; }
+  var said = function (text) { return ago < 0 ? "in " + text : text + " ago"; };  // future: "in …"
   var minutes = Math.round(seconds / 60);
-  if (minutes < 60) { return minutes + " min ago"; }
+  if (minutes < 60) { return said(minutes + " min"); }
   var hours = Math.round(minutes / 60);
-  if (hours < 24) { return hours + " h ago"; }
+  if (hours < 24) { return said(hours + " h"); }
   var days = Math.round(hours / 24);
-  return days < 30 ? days + (days === 1 ? " day ago" : " days ago") : moment.toLocaleDateString();
+  return days < 30 ? said(days + (days === 1 ? " day" : " days")) : moment.toLocaleDateString();
 }
 function localTimes(root) {
   root.querySelectorAll("time[datetime]").forEach(function (element) {

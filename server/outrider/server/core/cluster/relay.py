@@ -19,7 +19,7 @@ from google.protobuf import timestamp_pb2
 from outrider.server.core.errors import Unavailable, Unimplemented
 from outrider.server.core.names import run_name, session_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.request_ids import Started
+from outrider.server.core.request_ids import Created, Started
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.telemetry import metrics
 from outrider.v1 import browser_control_service_pb2 as bcs
@@ -87,7 +87,7 @@ class Relay(Protocol):
 
     async def create_session(
         self, address: str, request: session_service_pb2.CreateSessionRequest, principal: Principal
-    ) -> session_pb2.Session:
+    ) -> Created:
         """Creates a session on a worker replica (from an API-only one): it holds the session."""
 
     async def end_session(

@@ -27,6 +27,7 @@ from outrider.server.core.interactions.resolutions import (
 )
 from outrider.server.core.names import interaction_name
 from outrider.server.core.storage import Store
+from outrider.server.core.webhooks.questions import NoNotices, QuestionNotices
 from outrider.server.telemetry import metrics
 from outrider.v1 import interaction_pb2 as ip
 from outrider.v1 import run_event_pb2 as rp
@@ -42,8 +43,10 @@ class InteractionLife:
         ttl: float,
         on_change: Callable[[str], None],
         page_tokens: paging.PageTokens,
+        notices: QuestionNotices | None = None,
     ) -> None:
         self._page_tokens = page_tokens
+        self._notices = notices or NoNotices()
         self._store = store
         self._log = log
         self._ttl = ttl
@@ -61,7 +64,9 @@ class InteractionLife:
         entry.timer = loop.call_later(self._ttl, self._expire, interaction_id)
         self._open[interaction_id] = entry
         metrics.interaction_opened(kind_label(kind))
-        self._store.save_interaction(interaction, (interaction_id, run_id))
+        with self._store.together():  # the question and its notice commit together
+            self._store.save_interaction(interaction, (interaction_id, run_id))
+            self._notices.waiting(interaction)
         self._on_change(run_id)
         return entry
 
@@ -94,7 +99,9 @@ class InteractionLife:
         entry.interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
         if was_open:
             observe_closed(entry.interaction)
-        self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
+        with self._store.together():
+            self._store.save_interaction(entry.interaction, (interaction_id, entry.run_id))
+            self._notices.resolved(entry.interaction)
         if self._log.is_open(entry.run_id):
             self._log.append(entry.run_id, resolution_event(interaction_id, answer))
         if not entry.future.done():
@@ -122,7 +129,9 @@ class InteractionLife:
             interaction.state = ip.INTERACTION_STATE_CANCELLED
             interaction.resolve_time.CopyFrom(clock.timestamp(clock.now_us()))
             run_id = interaction.run.removeprefix("runs/")
-            self._store.save_interaction(interaction, (id_of(interaction), run_id))
+            with self._store.together():
+                self._store.save_interaction(interaction, (id_of(interaction), run_id))
+                self._notices.resolved(interaction)
         return len(stale)
 
     def is_pending(self, interaction_id: str) -> bool:

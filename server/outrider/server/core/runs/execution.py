@@ -17,6 +17,7 @@ from outrider.server.core.events.log import EventLog
 from outrider.server.core.events.names import event_name
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.names import run_id_from
+from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.core.runs.admission import Admission
 from outrider.server.core.runs.adoption import Resumed
 from outrider.server.core.runs.agent import Agent, AgentRegistry, RunContext
@@ -32,6 +33,8 @@ from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.secrets.run_secrets import restart_reason
 from outrider.server.core.storage import Store
 from outrider.server.core.vault.vault import Vault
+from outrider.server.core.webhooks.notices import run_ended, run_resumed
+from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics, tracing
 from outrider.server.telemetry.logs import RUN_ID
@@ -82,6 +85,7 @@ class RunServices:
     browsers: BrowserControls
     artifacts: ArtifactStore
     vault: Vault
+    outbox: Outbox
 
 
 class Executions:
@@ -121,7 +125,12 @@ class Executions:
         attempt = (takeovers, resumed.side_effects)
         active = self.activate(run, live, clock.now_us(), redactor, attempt)
         reason = "the replica executing the run was lost; another replica took it over"
-        active.ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
+        with self._store.together():  # the resumption and its notice commit together
+            active.ctx.emit(run_event_pb2.RunResumed(attempt=takeovers, reason=reason))
+            notice = run_resumed(
+                run_id, run.tenant or DEFAULT_TENANT, takeovers, resumed.side_effects
+            )
+            self._services.outbox.report(notice)
         agent = self._agents[run.kind]
         if resumed.ask:
             agent = AskBeforeResuming(agent, resumed.side_effects)
@@ -181,6 +190,7 @@ class Executions:
             usage=usage,
             session=seat.view if seat else None,
             vault=services.vault,
+            outbox=services.outbox,
         )
         active = ActiveRun(run, ctx, seat=seat)
         self.active[run_id] = active
@@ -295,7 +305,9 @@ class Executions:
         run.update_time.CopyFrom(now)
         run.end_time.CopyFrom(now)
         run.last_sequence = self._log.last_sequence(run_id) or run.last_sequence
-        self._store.save_run(run, run_id)
+        with self._store.together():  # the ended record and its notice commit together
+            self._store.save_run(run, run_id)
+            self._services.outbox.report(run_ended(run, run_id))
         self._store.delete_checkpoint(run_id)  # an ended run is never resumed
         self._log.close(run_id)
 

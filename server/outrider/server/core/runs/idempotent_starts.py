@@ -23,10 +23,10 @@ from collections.abc import Callable
 from google.protobuf.message import Message
 
 from outrider.server.core import clock
-from outrider.server.core.errors import AlreadyExists, Unavailable
+from outrider.server.core.errors import Unavailable
 from outrider.server.core.names import run_name
 from outrider.server.core.principals import Principal
-from outrider.server.core.request_ids import KEY_REUSED
+from outrider.server.core.request_ids import check_same_request
 from outrider.server.core.secrets.redaction import mask_secret_data
 from outrider.server.core.storage.contract import KeyedRun, StartKey, Store
 from outrider.v1 import params_pb2, run_pb2
@@ -78,12 +78,8 @@ def _canonical(message: Message) -> bytes:
 
 def replayed_run(found: KeyedRun, key: StartKey) -> str:
     """The id of the run an earlier start with this key made, if it asked for the same."""
-    if found.digest != key.digest:
-        raise AlreadyExists(
-            f"request id {key.request_id!r} already started runs/{found.run_id} with a "
-            "different request; use a new request id for a new run",
-            reason=KEY_REUSED,
-        )
+    made = (f"started {run_name(found.run_id)}", "run")
+    check_same_request(key.request_id, (found.digest, key.digest), made)
     return found.run_id
 
 

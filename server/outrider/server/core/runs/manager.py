@@ -25,7 +25,7 @@ from outrider.server.core.interactions.answer_links import AnswerLinks
 from outrider.server.core.interactions.answers import Answers
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.names import run_id_from
-from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.principals import DEFAULT_TENANT, Principal, Scope
 from outrider.server.core.request_ids import Started
 from outrider.server.core.runs.adoption import Adoption
 from outrider.server.core.runs.agent import AgentRegistry
@@ -46,6 +46,11 @@ from outrider.server.core.storage.contract import SIGNING_SECRET
 from outrider.server.core.vault.credentials import Credentials
 from outrider.server.core.vault.profiles import Profiles
 from outrider.server.core.vault.vault import Vault
+from outrider.server.core.webhooks.egress import Egress, NoEgress
+from outrider.server.core.webhooks.outbox import Outbox
+from outrider.server.core.webhooks.questions import QuestionNotices
+from outrider.server.core.webhooks.sealing import CredentialSeal
+from outrider.server.core.webhooks.service import Webhooks
 from outrider.server.settings import Settings
 from outrider.server.telemetry import metrics
 from outrider.v1 import run_pb2
@@ -60,6 +65,7 @@ class RunManager:
         store: Store,
         agents: AgentRegistry,
         relay: Relay | None = None,
+        egress: Egress | None = None,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -72,12 +78,14 @@ class RunManager:
         shared = secret.get_secret_value() if secret else store.shared_secret(SIGNING_SECRET)
         self.signing_key = paging.load_key(shared, settings.data_dir)
         self.page_tokens = paging.PageTokens(self.signing_key)
+        outbox = Outbox(store)
         self.interactions = InteractionBroker(
             store,
             self.log,
             settings.interaction_ttl,
             lambda run_id: self._executions.refresh_state(run_id),
             self.page_tokens,
+            QuestionNotices(outbox, self._tenant_of),
         )
         # how long a relayed call waits for its executor's presence (a database restart drops
         # every replica's; each takes it back within a second)
@@ -100,11 +108,20 @@ class RunManager:
             self.answers,
             store.run_tenant,
         )
+        self.webhooks = Webhooks(
+            store,
+            outbox,
+            egress or NoEgress(),
+            self.page_tokens,
+            settings.webhooks,
+            self.answer_links.url if self.answer_links.enabled else None,
+            CredentialSeal(paging.derived_key(self.signing_key, "webhook credentials")),
+        )
         self.artifacts = ArtifactStore(store)
         self.vault = Vault(store, settings.vault, self.page_tokens)  # profiles and credentials
         self.profiles, self.credentials = Profiles(self.vault), Credentials(self.vault)
         services = RunServices(
-            store, self.log, self.interactions, self.browsers, self.artifacts, self.vault
+            store, self.log, self.interactions, self.browsers, self.artifacts, self.vault, outbox
         )
         self._executions = Executions(settings, agents, services)
         self._active: Mapping[str, ActiveRun] = self._executions.active
@@ -139,6 +156,13 @@ class RunManager:
         self.count = self._reader.count
         self.events = self._reader.events
         metrics.server_info(settings.max_concurrent_runs)
+
+    def _tenant_of(self, run_id: str) -> str | None:
+        """A run's tenant: from memory while it is executed here, else from the store."""
+        active = self._active.get(run_id)
+        if active is not None:
+            return active.run.tenant or DEFAULT_TENANT
+        return self._store.run_tenant(run_id)
 
     # lifecycle
 

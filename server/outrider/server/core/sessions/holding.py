@@ -1,6 +1,7 @@
 """The sessions this process executes, from opening to their end: timers (idle timeout, maximum
 life), ending (its active run cancelled first, then what its agent kept closed, then its last
-event), and letting go of those another replica ended meanwhile (it took this one for lost)."""
+event, with its session.ended notice), and letting go of those another replica ended meanwhile
+(it took this one for lost)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from outrider.server.core.sessions import records
 from outrider.server.core.sessions.held import HeldSession
 from outrider.server.core.sessions.orphans import Orphans, end_orphans
 from outrider.server.core.storage import Store
+from outrider.server.core.webhooks.notices import session_ended
+from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.telemetry import metrics
 from outrider.v1 import session_pb2
 
@@ -32,9 +35,10 @@ CancelRun = Callable[[str, str, str], None]
 
 
 class Holding:
-    def __init__(self, store: Store, cancel_run: CancelRun) -> None:
+    def __init__(self, store: Store, cancel_run: CancelRun, outbox: Outbox) -> None:
         self._store = store
         self._cancel_run = cancel_run
+        self._outbox = outbox
         self.here: dict[str, HeldSession] = {}
         self._endings: dict[str, asyncio.Task[None]] = {}
 
@@ -85,8 +89,10 @@ class Holding:
                     await live.kept.aclose()
             except Exception:
                 log.warning("what %s kept did not close cleanly", live.record.name, exc_info=True)
-        records.mark_ended(live.record, live.closing)
-        live.append(live.closing)
+        with self._store.together():  # its last event and its notice commit together
+            records.mark_ended(live.record, live.closing)
+            live.append(live.closing)
+            self._outbox.report(session_ended(live.record))
         self.here.pop(live.id, None)
         kind = kind_label(live.record.kind)
         metrics.session_live(kind, -1)
@@ -113,7 +119,7 @@ class Holding:
 
     def end_orphans(self, message: str, seen_before: Mapping[str, int] | None = None) -> Orphans:
         """Ends, as lost, the live sessions nobody holds any more (see `orphans`)."""
-        return end_orphans(self._store, set(self.here), message, seen_before)
+        return end_orphans(self._store, self._outbox, set(self.here), message, seen_before)
 
     async def drop_taken(self) -> None:
         """Lets go of the sessions held here that another replica ended meanwhile (it took

@@ -28,25 +28,29 @@ from outrider.server.core.errors import (
 )
 from outrider.server.core.names import new_id, session_id_from, session_name
 from outrider.server.core.principals import Principal, Scope
+from outrider.server.core.request_ids import Created
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.session_seats import Kept, SessionAgent, SessionElsewhere
 from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.checks import SessionSpec, check_create
+from outrider.server.core.sessions.create_keys import create_key, create_request, replayed_session
 from outrider.server.core.sessions.holding import LOST, Holding
 from outrider.server.core.sessions.seats import Seats
 from outrider.server.core.sessions.stream import SessionBatch, SessionStream, rechecked
 from outrider.server.core.storage import Store
+from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, StartKey
 from outrider.server.core.storage.session_contract import (
     LIVE_SESSION_STATES,
     TENANT_SESSIONS_FULL,
+    KeyedSession,
 )
 from outrider.server.core.vault.opened_profile import OpenedProfile
 from outrider.server.core.vault.profile_state import StorageState
 from outrider.server.core.vault.profiles import profile_row
 from outrider.server.settings import Settings
-from outrider.v1 import run_pb2, session_pb2, session_service_pb2
+from outrider.v1 import run_pb2, session_pb2
 
 
 class SessionManager:
@@ -68,7 +72,7 @@ class SessionManager:
         self._opening = 0  # sessions being created here (their browsers opening)
         self._orphans_seen: dict[str, int] = {}  # orphaned sessions -> sweeps in a row seen
         self.accepting = True
-        self._holding = Holding(store, runs.cancel_for_session)
+        self._holding = Holding(store, runs.cancel_for_session, runs.webhooks.outbox)
         self._stream = SessionStream(
             store, runs.watch_batches, self._holding.here.get, settings.heartbeat_interval
         )
@@ -108,37 +112,46 @@ class SessionManager:
         labels: Mapping[str, str],
         profile: str,
         principal: Principal,
-    ) -> session_pb2.Session:
+        request_id: str = "",
+    ) -> Created:
         """A new session of the principal's tenant, live once this returns; `durations`: the
-        idle timeout and maximum life asked for (None: the server's defaults)."""
+        idle timeout and maximum life asked for (None: the server's defaults). With a
+        `request_id` (checked by the edge), idempotent: see `create_keys`."""
         principal.require(Scope.RUNS_START)
         spec = check_create(kind, start_url, durations, labels, profile, self._limits)
         if spec.profile:  # NOT_FOUND (or no vault) before anything opens
             self._runs.vault.require()
             profile_row(self._runs.vault, principal.tenant, spec.profile)
+        key = create_key(spec, principal, request_id, self._settings.idempotency_ttl)
+        if key is not None and (found := await self._store.find_session_start(key)) is not None:
+            return self._replay(found, key)
         if self._settings.role == "api" and self._relay is not None:
-            return await self._create_on_worker(spec, principal)
+            return await self._create_on_worker(spec, principal, request_id)
         self._admit(spec, principal)
         self._opening += 1
         try:
-            return await self._open(spec, principal)
+            return Created(await self._open(spec, principal, key))
+        except _KeyTaken:  # by a create racing this one
+            assert key is not None
+            found = await self._store.find_session_start(key)
+            if found is None:
+                raise Unavailable(
+                    "the session holding this request id went meanwhile; try again"
+                ) from None
+            return self._replay(found, key)
         finally:
             self._opening -= 1
 
+    def _replay(self, found: KeyedSession, key: StartKey) -> Created:
+        return Created(self._find(replayed_session(found, key), None), replayed=True)
+
     async def _create_on_worker(
-        self, spec: SessionSpec, principal: Principal
-    ) -> session_pb2.Session:
+        self, spec: SessionSpec, principal: Principal, request_id: str
+    ) -> Created:
         """An API-only replica holds no browser: the least busy worker creates the session."""
         assert self._relay is not None
-        request = session_service_pb2.CreateSessionRequest(
-            kind=spec.kind,  # type: ignore[arg-type]
-            start_url=spec.start_url,
-            labels=spec.labels,
-            profile=records.profile_of(spec),
-        )
-        request.idle_timeout.FromNanoseconds(round(spec.idle_timeout * 1e9))
-        request.max_life.FromNanoseconds(round(spec.max_life * 1e9))
         address = await worker_address(self._store, self._patience)
+        request = create_request(spec, request_id)
         return await self._relay.create_session(address, request, principal)
 
     def _admit(self, spec: SessionSpec, principal: Principal) -> None:
@@ -158,11 +171,16 @@ class SessionManager:
                 reason="SESSION_LIMIT",
             )
 
-    async def _open(self, spec: SessionSpec, principal: Principal) -> session_pb2.Session:
+    async def _open(
+        self, spec: SessionSpec, principal: Principal, key: StartKey | None
+    ) -> session_pb2.Session:
         session_id = new_id()
         record = records.new_record(session_name(session_id), spec, principal)
         limit = self._limits.tenant_max_live
-        if await self._store.insert_session(record, session_id, limit) == TENANT_SESSIONS_FULL:
+        refusal = await self._store.insert_session(record, session_id, limit, key)
+        if refusal == REQUEST_ID_TAKEN:
+            raise _KeyTaken()
+        if refusal == TENANT_SESSIONS_FULL:
             raise ResourceExhausted(
                 f"{limit} sessions are live in tenant {principal.tenant!r}, the configured "
                 "maximum (OUTRIDER_SESSION_TENANT_MAX_LIVE)",
@@ -319,6 +337,10 @@ class SessionManager:
         if address is None:  # it ended meanwhile
             return self._find(session_id, None)
         return await self._relay.end_session(address, session_id, reason, principal)
+
+
+class _KeyTaken(Exception):
+    """Another session took the create's key between looking for it and inserting."""
 
 
 def _check_filters(states: list[int], kind: int) -> None:

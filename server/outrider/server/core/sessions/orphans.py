@@ -14,6 +14,8 @@ from outrider.server.core.sessions import records
 from outrider.server.core.sessions.held import HeldSession
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.core.storage.session_contract import SessionRunRow
+from outrider.server.core.webhooks.notices import session_ended
+from outrider.server.core.webhooks.outbox import Outbox
 from outrider.v1 import session_pb2
 
 
@@ -24,7 +26,11 @@ class Orphans:
 
 
 def end_orphans(
-    store: Store, held: Set[str], message: str, seen_before: Mapping[str, int] | None
+    store: Store,
+    outbox: Outbox,
+    held: Set[str],
+    message: str,
+    seen_before: Mapping[str, int] | None,
 ) -> Orphans:
     """Ends the orphaned sessions `store` lists (not `held` here). With `seen_before` (a sweep),
     only those already orphaned at the previous sweep: a replica that lost its database session
@@ -38,7 +44,7 @@ def end_orphans(
         if not waited or _run_active(store, session_id) or not store.claim_session(session_id):
             seen[session_id] = (seen_before or {}).get(session_id, 0) + 1
             continue
-        _end(store, session_id, record, message)
+        _end(store, outbox, session_id, record, message)
         ended += 1
     store.flush()
     return Orphans(ended, seen)
@@ -54,8 +60,10 @@ def _active(store: Store, row: SessionRunRow) -> bool:
     return run is not None and run.state in ACTIVE_STATES
 
 
-def _end(store: Store, session_id: str, record: session_pb2.Session, message: str) -> None:
-    """Records its runs' ends the session did not hear of, then its own end."""
+def _end(
+    store: Store, outbox: Outbox, session_id: str, record: session_pb2.Session, message: str
+) -> None:
+    """Records its runs' ends the session did not hear of, then its own end and its notice."""
     for row in store.session_runs(session_id):
         run = store.get_run(row.run_id) if row.final is None else None
         if run is not None:
@@ -64,5 +72,7 @@ def _end(store: Store, session_id: str, record: session_pb2.Session, message: st
             )
             record.last_sequence = max(record.last_sequence, row.base + run.last_sequence)
     closing = records.ending(session_pb2.SESSION_END_REASON_LOST, message)
-    records.mark_ended(record, closing)
-    HeldSession(record, None, store, lambda _: None).append(closing)
+    with store.together():
+        records.mark_ended(record, closing)
+        HeldSession(record, None, store, lambda _: None).append(closing)
+        outbox.report(session_ended(record))

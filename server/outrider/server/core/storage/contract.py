@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from outrider.server.core.storage.session_contract import SessionStore
+from outrider.server.core.storage.start_key import REQUEST_ID_TAKEN as REQUEST_ID_TAKEN
+from outrider.server.core.storage.start_key import StartKey as StartKey
 from outrider.server.core.storage.vault_contract import VaultStore
+from outrider.server.core.storage.webhook_contract import WebhookStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
 SIGNING_SECRET = "signing key"  # Store.shared_secret's name for the key of core/paging.py
@@ -53,23 +56,6 @@ class ActiveLimits:
         return None
 
 
-# `insert_run_within`'s refusal when another run of the key's principal holds its request id.
-REQUEST_ID_TAKEN = "REQUEST_ID_TAKEN"
-
-
-@dataclass(frozen=True)
-class StartKey:
-    """A start's idempotency key: the caller's request id, scoped to its principal and tenant, and
-    the digest of what it asked for. It names one run until `since_us` passes the run's creation
-    (expired) unless that run is still active; deleting the run frees it at once."""
-
-    tenant: str
-    principal: str
-    request_id: str
-    digest: str
-    since_us: int  # keys of runs created before this instant have expired (once they ended)
-
-
 @dataclass(frozen=True)
 class KeyedRun:
     """The run a start key names, and the digest of the request that made it."""
@@ -102,11 +88,11 @@ class EventFeed(Protocol):
     def watch(self, run_id: str) -> RunWatch: ...
 
 
-class Store(SessionStore, VaultStore, Protocol):
+class Store(WebhookStore, SessionStore, VaultStore, Protocol):
     """Runs, their events, interactions, artifacts, browser recipes, sessions
-    (`session_contract`) and the vault's profiles and credentials (`vault_contract`). Reads take
-    an optional `tenant`: given, rows of other tenants do not exist. Writes are visible to this
-    process's next read."""
+    (`session_contract`), the vault's profiles and credentials (`vault_contract`) and the webhook
+    outbox (`webhook_contract`). Reads take an optional `tenant`: given, rows of other tenants do
+    not exist. Writes are visible to this process's next read."""
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None: ...
 
@@ -133,8 +119,8 @@ class Store(SessionStore, VaultStore, Protocol):
         """Whether the run's row exists (settles a StartInDoubt)."""
 
     async def forget_request_ids(self, before_us: int) -> int:
-        """Frees the request ids of ended runs created before `before_us` (expired keys);
-        returns how many."""
+        """Frees the request ids of ended runs and sessions created before `before_us`
+        (expired keys); returns how many."""
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None: ...
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from outrider.server.core.storage.start_key import StartKey
 from outrider.v1 import session_pb2
 
 LIVE_SESSION_STATES = (
@@ -17,6 +18,14 @@ LIVE_SESSION_STATES = (
 )
 # `insert_session`'s refusal when the tenant already has its maximum of live sessions.
 TENANT_SESSIONS_FULL = "TENANT_SESSION_LIMIT"
+
+
+@dataclass(frozen=True)
+class KeyedSession:
+    """The session a create's key names, and the digest of the request that made it."""
+
+    session_id: str
+    digest: str
 
 
 @dataclass(frozen=True)
@@ -36,12 +45,21 @@ class SessionStore(Protocol):
     of other tenants do not exist. Only the process executing a session writes to it."""
 
     async def insert_session(
-        self, session: session_pb2.Session, session_id: str, tenant_limit: int
+        self,
+        session: session_pb2.Session,
+        session_id: str,
+        tenant_limit: int,
+        key: StartKey | None = None,
     ) -> str | None:
         """Inserts a new session, committed before it returns, unless its tenant already has
-        `tenant_limit` live sessions (0: no limit) in the store (of every process sharing it):
-        then returns TENANT_SESSIONS_FULL and saves nothing. Counting and inserting are one
-        step for every process. The inserting process executes the session."""
+        `tenant_limit` live sessions (0: no limit) in the store (of every process sharing it),
+        or another session holds `key` (its create's idempotency key, as runs' starts have
+        them): then returns the refusal's reason (TENANT_SESSIONS_FULL, REQUEST_ID_TAKEN) and
+        saves nothing. Counting, taking the key and inserting are one step for every process.
+        The inserting process executes the session."""
+
+    async def find_session_start(self, key: StartKey) -> KeyedSession | None:
+        """The session `key` names (created since `key.since_us`, or still live), if any."""
 
     def save_session(self, session: session_pb2.Session, session_id: str) -> None:
         """Updates a session (its state, page, timers)."""

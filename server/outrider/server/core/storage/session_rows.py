@@ -6,13 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from outrider.server.core.storage.contract import StartKey
 from outrider.server.core.storage.rows import decoded
 from outrider.server.core.storage.session_contract import LIVE_SESSION_STATES, SessionRunRow
 from outrider.v1 import session_pb2
 
 SESSION_COLUMNS = "id, tenant, kind, state, create_us, body"
+# A new session, and its create's key when it has one (`storage.start_keys` keeps runs' keys
+# alike): nothing is inserted when another session holds the key (the unique index).
 INSERT_SESSION = (
-    f"INSERT INTO sessions ({SESSION_COLUMNS}, owner) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    f"INSERT INTO sessions ({SESSION_COLUMNS}, owner, created_by, request_id, request_digest) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
 )
 UPDATE_SESSION = "UPDATE sessions SET state = %s, body = %s WHERE id = %s"
 SESSION_RUN_COLUMNS = "run_id, base, final, end_url, end_title"
@@ -37,6 +41,24 @@ SESSION_EVENTS_AFTER = (
 )
 # Live sessions, as a condition on the `state` column.
 LIVE = f"state IN ({', '.join(str(int(state)) for state in LIVE_SESSION_STATES)})"
+# A create's key names its session while the session is live or was created since the key's
+# window began; an expired key is freed lazily (by the next create with it) or in bulk.
+_KEY_HOLDER = "tenant = %s AND created_by = %s AND request_id = %s"
+_FORGET_KEY = "UPDATE sessions SET request_id = NULL, request_digest = NULL WHERE "
+_ENDED_BEFORE = f"create_us < %s AND NOT {LIVE}"
+EXPIRE_SESSION_KEY = f"{_FORGET_KEY}{_KEY_HOLDER} AND {_ENDED_BEFORE}"
+FIND_SESSION_KEY = (
+    f"SELECT id, request_digest FROM sessions WHERE {_KEY_HOLDER} AND (create_us >= %s OR {LIVE})"
+)
+FORGET_EXPIRED_SESSION_KEYS = f"{_FORGET_KEY}request_id IS NOT NULL AND {_ENDED_BEFORE}"
+
+
+def insert_session_values(
+    session: session_pb2.Session, session_id: str, owner: int | None, key: StartKey | None
+) -> tuple[Any, ...]:
+    """The values of INSERT_SESSION."""
+    keyed = (None, None) if key is None else (key.request_id, key.digest)
+    return (*session_values(session, session_id), owner, session.created_by, *keyed)
 
 
 def session_values(session: session_pb2.Session, session_id: str) -> tuple[Any, ...]:

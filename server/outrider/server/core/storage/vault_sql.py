@@ -1,7 +1,7 @@
 """The vault's part of the store (`vault_contract.VaultStore`) for both backends: the same SQL
 (`%s` placeholders, RETURNING), over the one primitive each backend gives (`_vault_rows`: run a
-statement, its effect visible to the next one, and return its rows). Tables: migration 10 on
-SQLite, 15 on PostgreSQL."""
+statement, its effect visible to the next one, and return its rows). Tables: migration 11 on
+SQLite, 16 on PostgreSQL."""
 
 from __future__ import annotations
 

@@ -68,6 +68,16 @@ export declare type CreateSessionRequest = Message<"outrider.v1.CreateSessionReq
    * @generated from field: string profile = 6;
    */
   profile: string;
+
+  /**
+   * An optional UUID (AIP-155) that makes the create idempotent: a retry with the same
+   * request_id from the same principal returns the session the first one made (while it is live,
+   * and for OUTRIDER_IDEMPOTENCY_TTL after its creation), instead of a second session. The same
+   * id with a different request is refused (ALREADY_EXISTS, IDEMPOTENCY_KEY_REUSED).
+   *
+   * @generated from field: string request_id = 7;
+   */
+  requestId: string;
 };
 
 /**

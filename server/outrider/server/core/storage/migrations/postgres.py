@@ -156,7 +156,49 @@ MIGRATIONS = (
         ),
     ),
     Migration(
-        15,
+        13,
+        "sessions.created_by, request_id, request_digest: idempotent creates, one session per key",
+        (
+            "ALTER TABLE sessions ADD COLUMN created_by TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_id TEXT",
+            "ALTER TABLE sessions ADD COLUMN request_digest TEXT",
+            "CREATE UNIQUE INDEX sessions_by_request ON sessions (tenant, created_by, request_id) "
+            "WHERE request_id IS NOT NULL",
+        ),
+    ),
+    Migration(
+        14,
+        "webhooks: endpoints, the outbox's messages (written with the state change they "
+        "report) and their deliveries to each endpoint",
+        (
+            "CREATE TABLE webhook_endpoints ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, url TEXT NOT NULL, "
+            "event_types TEXT NOT NULL, description TEXT NOT NULL, carry_links BOOLEAN NOT NULL, "
+            "enabled BOOLEAN NOT NULL, disabled_reason TEXT NOT NULL, failing_since_us BIGINT, "
+            "create_us BIGINT NOT NULL, update_us BIGINT NOT NULL, credentials TEXT NOT NULL, "
+            "kind TEXT NOT NULL, run_id TEXT, config_id TEXT, generation INTEGER NOT NULL)",
+            "CREATE INDEX webhook_endpoints_by_tenant "
+            "ON webhook_endpoints (tenant, kind, create_us, id)",
+            "CREATE UNIQUE INDEX webhook_endpoints_by_run "
+            "ON webhook_endpoints (run_id, config_id) WHERE run_id IS NOT NULL",
+            "CREATE TABLE webhook_messages ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, type TEXT NOT NULL, run_id TEXT, "
+            "create_us BIGINT NOT NULL, data TEXT NOT NULL)",
+            "CREATE TABLE webhook_deliveries ("
+            "message_id TEXT NOT NULL, endpoint_id TEXT NOT NULL, tenant TEXT NOT NULL, "
+            "state INTEGER NOT NULL, attempts INTEGER NOT NULL, due_us BIGINT NOT NULL, "
+            "claim TEXT, last_us BIGINT, last_code INTEGER, last_error TEXT, "
+            "last_latency_us BIGINT, create_us BIGINT NOT NULL, "
+            "PRIMARY KEY (message_id, endpoint_id))",
+            "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (due_us) WHERE state = 1",
+            "CREATE INDEX webhook_deliveries_by_endpoint "
+            "ON webhook_deliveries (endpoint_id, create_us, message_id)",
+            "CREATE INDEX webhook_deliveries_by_claim ON webhook_deliveries (claim) "
+            "WHERE claim IS NOT NULL",
+        ),
+    ),
+    Migration(
+        16,
         "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
         "their metadata, and the audit trail of credential uses",
         (

@@ -111,7 +111,50 @@ MIGRATIONS = (
         ),
     ),
     Migration(
-        10,
+        8,
+        "sessions.created_by, request_id, request_digest: idempotent creates, one session per key",
+        (
+            f"{_ADD_IF_MISSING}sessions created_by TEXT",
+            f"{_ADD_IF_MISSING}sessions request_id TEXT",
+            f"{_ADD_IF_MISSING}sessions request_digest TEXT",
+            "CREATE UNIQUE INDEX IF NOT EXISTS sessions_by_request "
+            "ON sessions (tenant, created_by, request_id) WHERE request_id IS NOT NULL",
+        ),
+    ),
+    Migration(
+        9,
+        "webhooks: endpoints, the outbox's messages (written with the state change they "
+        "report) and their deliveries to each endpoint",
+        (
+            "CREATE TABLE IF NOT EXISTS webhook_endpoints ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, url TEXT NOT NULL, "
+            "event_types TEXT NOT NULL, description TEXT NOT NULL, carry_links INTEGER NOT NULL, "
+            "enabled INTEGER NOT NULL, disabled_reason TEXT NOT NULL, failing_since_us INTEGER, "
+            "create_us INTEGER NOT NULL, update_us INTEGER NOT NULL, credentials TEXT NOT NULL, "
+            "kind TEXT NOT NULL, run_id TEXT, config_id TEXT, generation INTEGER NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS webhook_endpoints_by_tenant "
+            "ON webhook_endpoints (tenant, kind, create_us, id)",
+            "CREATE UNIQUE INDEX IF NOT EXISTS webhook_endpoints_by_run "
+            "ON webhook_endpoints (run_id, config_id) WHERE run_id IS NOT NULL",
+            "CREATE TABLE IF NOT EXISTS webhook_messages ("
+            "id TEXT PRIMARY KEY, tenant TEXT NOT NULL, type TEXT NOT NULL, run_id TEXT, "
+            "create_us INTEGER NOT NULL, data TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS webhook_deliveries ("
+            "message_id TEXT NOT NULL, endpoint_id TEXT NOT NULL, tenant TEXT NOT NULL, "
+            "state INTEGER NOT NULL, attempts INTEGER NOT NULL, due_us INTEGER NOT NULL, "
+            "claim TEXT, last_us INTEGER, last_code INTEGER, last_error TEXT, "
+            "last_latency_us INTEGER, create_us INTEGER NOT NULL, "
+            "PRIMARY KEY (message_id, endpoint_id))",
+            "CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (due_us) "
+            "WHERE state = 1",
+            "CREATE INDEX IF NOT EXISTS webhook_deliveries_by_endpoint "
+            "ON webhook_deliveries (endpoint_id, create_us, message_id)",
+            "CREATE INDEX IF NOT EXISTS webhook_deliveries_by_claim ON webhook_deliveries (claim) "
+            "WHERE claim IS NOT NULL",
+        ),
+    ),
+    Migration(
+        11,
         "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
         "their metadata, and the audit trail of credential uses",
         (

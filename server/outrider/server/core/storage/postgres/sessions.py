@@ -13,13 +13,20 @@ from typing import Any
 import psycopg
 
 from outrider.server.core.errors import Unavailable
+from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, StartKey
 from outrider.server.core.storage.postgres.connection import PostgresConnection
 from outrider.server.core.storage.postgres.presence import unowned
 from outrider.server.core.storage.postgres.writes import Write
-from outrider.server.core.storage.session_contract import TENANT_SESSIONS_FULL, SessionRunRow
+from outrider.server.core.storage.session_contract import (
+    TENANT_SESSIONS_FULL,
+    KeyedSession,
+    SessionRunRow,
+)
 from outrider.server.core.storage.session_rows import (
     ADD_SESSION_RUN,
     APPEND_SESSION_EVENT,
+    EXPIRE_SESSION_KEY,
+    FIND_SESSION_KEY,
     FINISH_SESSION_RUN,
     INSERT_SESSION,
     LIVE,
@@ -27,13 +34,14 @@ from outrider.server.core.storage.session_rows import (
     SESSION_RUNS,
     UPDATE_SESSION,
     finish_values,
+    insert_session_values,
     session_events_from_rows,
     session_filters,
     session_run_values,
     session_runs_from_rows,
-    session_values,
     sessions_from_rows,
 )
+from outrider.server.core.storage.start_keys import key_values
 from outrider.v1 import session_pb2
 
 # The transaction-level advisory lock new sessions take while they count a tenant's live ones
@@ -45,12 +53,20 @@ _ORPHANED = unowned("s.owner")
 
 class PostgresSessions(PostgresConnection):
     async def insert_session(
-        self, session: session_pb2.Session, session_id: str, tenant_limit: int
+        self,
+        session: session_pb2.Session,
+        session_id: str,
+        tenant_limit: int,
+        key: StartKey | None = None,
     ) -> str | None:
-        values = (*session_values(session, session_id), self._presence.key)
-        return await asyncio.to_thread(self._insert_session, values, session.tenant, tenant_limit)
+        values = insert_session_values(session, session_id, self._presence.key, key)
+        return await asyncio.to_thread(
+            self._insert_session, values, session.tenant, tenant_limit, key
+        )
 
-    def _insert_session(self, values: tuple[Any, ...], tenant: str, limit: int) -> str | None:
+    def _insert_session(
+        self, values: tuple[Any, ...], tenant: str, limit: int, key: StartKey | None
+    ) -> str | None:
         try:
             with self._pool.connection() as conn, conn.transaction():
                 if limit:
@@ -61,12 +77,19 @@ class PostgresSessions(PostgresConnection):
                     ).fetchone()
                     if row is not None and int(row[0]) >= limit:
                         return TENANT_SESSIONS_FULL
-                conn.execute(INSERT_SESSION, values)
+                if key is not None:
+                    conn.execute(EXPIRE_SESSION_KEY, key_values(key))
+                if conn.execute(f"{INSERT_SESSION} RETURNING 1", values).fetchone() is None:
+                    return REQUEST_ID_TAKEN
         except psycopg.Error as error:
             raise Unavailable(
                 f"PostgreSQL did not save the session: {error}", reason="STORE_UNAVAILABLE"
             ) from error
         return None
+
+    async def find_session_start(self, key: StartKey) -> KeyedSession | None:
+        rows = await asyncio.to_thread(self._rows, FIND_SESSION_KEY, key_values(key), barrier=False)
+        return KeyedSession(str(rows[0][0]), str(rows[0][1])) if rows else None
 
     def save_session(self, session: session_pb2.Session, session_id: str) -> None:
         values = (session.state, session.SerializeToString(), session_id, self._presence.key)

@@ -19,6 +19,7 @@ from outrider.server.core.storage.contract import (
     ActiveLimits,
     StartKey,
 )
+from outrider.server.core.storage.session_rows import FORGET_EXPIRED_SESSION_KEYS
 from outrider.server.core.storage.start_keys import (
     EXPIRE_KEY,
     FORGET_EXPIRED,
@@ -98,10 +99,12 @@ def _insert(
 
 
 def forget_expired(pool: ConnectionPool[Any], before_us: int) -> int:
-    """Frees the expired request ids (`storage.start_keys`); how many."""
+    """Frees the expired request ids of runs (`storage.start_keys`) and of sessions' creates
+    (`storage.session_rows`); how many."""
     try:
         with pool.connection() as conn, conn.transaction():
             conn.execute(f"SET LOCAL statement_timeout = '{_STATEMENT_WAIT}'")
-            return int(conn.execute(FORGET_EXPIRED, (before_us,)).rowcount)
+            runs = conn.execute(FORGET_EXPIRED, (before_us,)).rowcount
+            return int(runs + conn.execute(FORGET_EXPIRED_SESSION_KEYS, (before_us,)).rowcount)
     except psycopg.Error as error:
         raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error

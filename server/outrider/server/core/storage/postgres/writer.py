@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -74,16 +75,43 @@ class WriteBehind:
         self._unrun = 0  # callbacks handed to their loop that have not run yet
         self._fenced_out: set[str] = set()  # runs a fenced write was refused for
         self._backlog = 0  # artifact bytes queued, not committed yet
+        self._held: list[Write] | None = None  # writes of a `together` block, not queued yet
         self._thread = threading.Thread(target=self._drain, name="outrider-pg-writer", daemon=True)
         self._thread.start()
 
     def put(self, write: Write) -> None:
+        if self._held is not None:
+            self._held.append(write)
+            return
+        self._put_all([write])
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """Writes put inside are queued at once when it ends, so one batch (one transaction)
+        takes all of them. Only the event loop's thread puts writes; nothing inside awaits."""
+        if self._held is not None:  # nested: the outer block queues them
+            yield
+            return
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+            if held:
+                self._put_all(held)
+
+    @property
+    def _holding(self) -> int:
+        """Writes of an open `together` block: queued next, so a mark counts them already."""
+        return len(self._held) if self._held is not None else 0
+
+    def _put_all(self, writes: list[Write]) -> None:
         with self._changed:
             if self._closing:
                 raise Unavailable("the store is closed")
-            self._queue.append(write)
-            self._queued += 1
-            self._backlog += write.weight
+            self._queue.extend(writes)
+            self._queued += len(writes)
+            self._backlog += sum(write.weight for write in writes)
             self._changed.notify_all()
 
     @property
@@ -98,7 +126,7 @@ class WriteBehind:
         """(writes queued, writes committed) so far: a write queued at mark m is committed once
         the second figure reaches m."""
         with self._changed:
-            return self._queued, self._committed
+            return self._queued + self._holding, self._committed
 
     def fenced_out(self, run_id: str) -> bool:
         """A write of this process to the run was refused: another process owns it now. Known
@@ -132,7 +160,7 @@ class WriteBehind:
             callback()
             return
         with self._changed:
-            target = self._queued
+            target = self._queued + self._holding
             at_once = not self._callbacks and not self._unrun and self._committed >= target
             if not at_once:
                 self._callbacks.append(_Callback(target, loop, callback))

@@ -5,38 +5,65 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from outrider.server.core.storage.session_contract import TENANT_SESSIONS_FULL, SessionRunRow
+from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, StartKey
+from outrider.server.core.storage.session_contract import (
+    TENANT_SESSIONS_FULL,
+    KeyedSession,
+    SessionRunRow,
+)
 from outrider.server.core.storage.session_rows import (
     ADD_SESSION_RUN,
     APPEND_SESSION_EVENT,
+    EXPIRE_SESSION_KEY,
+    FIND_SESSION_KEY,
     FINISH_SESSION_RUN,
+    FORGET_EXPIRED_SESSION_KEYS,
     INSERT_SESSION,
     LIVE,
     SESSION_EVENTS_AFTER,
     SESSION_RUNS,
     UPDATE_SESSION,
     finish_values,
+    insert_session_values,
     session_events_from_rows,
     session_filters,
     session_run_values,
     session_runs_from_rows,
-    session_values,
     sessions_from_rows,
 )
 from outrider.server.core.storage.sqlite.connection import SqliteConnection
-from outrider.server.core.storage.start_keys import for_sqlite
+from outrider.server.core.storage.start_keys import for_sqlite, key_values
 from outrider.v1 import session_pb2
 
 
 class SqliteSessions(SqliteConnection):
     async def insert_session(
-        self, session: session_pb2.Session, session_id: str, tenant_limit: int
+        self,
+        session: session_pb2.Session,
+        session_id: str,
+        tenant_limit: int,
+        key: StartKey | None = None,
     ) -> str | None:
         if tenant_limit and self.count_live_sessions(session.tenant) >= tenant_limit:
             return TENANT_SESSIONS_FULL
-        self._write(for_sqlite(INSERT_SESSION), (*session_values(session, session_id), None))
+        if key is not None:
+            self._write(for_sqlite(EXPIRE_SESSION_KEY), key_values(key))
+        self._begin_write()
+        values = insert_session_values(session, session_id, None, key)
+        if self._conn.execute(for_sqlite(INSERT_SESSION), values).rowcount == 0:
+            return REQUEST_ID_TAKEN
         self.flush()
         return None
+
+    async def find_session_start(self, key: StartKey) -> KeyedSession | None:
+        row = self._conn.execute(for_sqlite(FIND_SESSION_KEY), key_values(key)).fetchone()
+        return KeyedSession(str(row[0]), str(row[1])) if row else None
+
+    def forget_session_keys(self, before_us: int) -> int:
+        """Frees the expired keys of sessions' creates (see `forget_request_ids`)."""
+        self._begin_write()
+        sql = for_sqlite(FORGET_EXPIRED_SESSION_KEYS)
+        return int(self._conn.execute(sql, (before_us,)).rowcount)
 
     def save_session(self, session: session_pb2.Session, session_id: str) -> None:
         body = session.SerializeToString()

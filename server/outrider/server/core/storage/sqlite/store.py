@@ -8,7 +8,7 @@ that do not decode are handled as `storage.rows` says.
 
 The connection and its grouped writes: `connection`; what one process needs no store for
 (presence, relays, shared secrets): `one_process`; artifacts, recipes, sessions and the vault:
-`artifacts`, `recipes`, `sessions`, `vault`.
+`artifacts`, `recipes`, `sessions`, `vault`; the webhook outbox: `webhooks`.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from outrider.server.core.storage.sqlite.one_process import OneProcess
 from outrider.server.core.storage.sqlite.recipes import SqliteRecipes
 from outrider.server.core.storage.sqlite.sessions import SqliteSessions
 from outrider.server.core.storage.sqlite.vault import SqliteVault
+from outrider.server.core.storage.sqlite.webhooks import SqliteWebhooks
 from outrider.server.core.storage.start_keys import (
     EXPIRE_KEY,
     FIND_KEY,
@@ -54,7 +55,9 @@ from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
-class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, SqliteVault):
+class SqliteStore(
+    OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, SqliteVault, SqliteWebhooks
+):
     """Runs, their events and interactions in one SQLite file."""
 
     # runs
@@ -97,7 +100,8 @@ class SqliteStore(OneProcess, SqliteArtifacts, SqliteRecipes, SqliteSessions, Sq
 
     async def forget_request_ids(self, before_us: int) -> int:
         self._begin_write()
-        return int(self._conn.execute(for_sqlite(FORGET_EXPIRED), (before_us,)).rowcount)
+        runs = int(self._conn.execute(for_sqlite(FORGET_EXPIRED), (before_us,)).rowcount)
+        return runs + self.forget_session_keys(before_us)
 
     def get_run(self, run_id: str, tenant: str | None = None) -> run_pb2.Run | None:
         row = self._conn.execute(
