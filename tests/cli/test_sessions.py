@@ -35,3 +35,17 @@ async def test_a_session_from_the_command_line(cli_server: CliServer) -> None:
     assert len({line["invocation"] for line in lines if "invocation" in line}) == 2
     missing = await asyncio.to_thread(cli_server.run, "session", "show", "0" * 24)
     assert missing.returncode == 3 and "NOT_FOUND" in missing.stdout
+
+
+async def test_a_session_names_a_profile(cli_server: CliServer) -> None:
+    made = await asyncio.to_thread(cli_server.run, "profiles", "create", "for-sessions")
+    assert made.returncode == 0, made.stdout + made.stderr
+    started = await asyncio.to_thread(
+        cli_server.run, "--json", "session", "start", "--profile", "for-sessions"
+    )
+    assert started.returncode == 0, started.stdout + started.stderr
+    session = json.loads(started.stdout)
+    assert session["profile"] == "profiles/for-sessions"
+    await asyncio.to_thread(cli_server.run, "session", "end", session["name"])
+    missing = await asyncio.to_thread(cli_server.run, "session", "start", "--profile", "nope")
+    assert missing.returncode == 3 and "profiles/nope does not exist" in missing.stdout

@@ -15,10 +15,14 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 import pytest_asyncio
-from playwright.async_api import expect
+from playwright.async_api import Page, expect
 
 from outrider.server.settings.providers import Price, ProviderSettings
-from outrider.v1 import params_pb2, session_service_pb2
+from outrider.v1 import credential_pb2, params_pb2, profile_pb2, session_service_pb2
+from outrider.v1 import credential_service_pb2 as cs
+from outrider.v1 import credential_service_pb2_grpc as csg
+from outrider.v1 import profile_service_pb2 as ps
+from outrider.v1 import profile_service_pb2_grpc as psg
 from outrider.v1 import run_service_pb2 as rs
 from tests.console.support import (
     SCENARIOS,
@@ -60,10 +64,7 @@ async def subscribed(console: Console) -> str:
     page = await console.signed_in("alice")
     await page.get_by_role("main").get_by_role("link", name="Start a run").click()
     await page.wait_for_url(f"{console.base}/start")
-    await page.get_by_label(re.compile("^Task")).fill(TASK)
-    await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
-    await page.get_by_text("The action firewall and recipes").click()
-    await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+    await newsletter_task(page, console)
     await page.get_by_label("Step limit").fill("10")
     model = page.get_by_label("Model", exact=True)
     offered = await model.locator("option").all_inner_texts()
@@ -213,6 +214,14 @@ async def test_a_model_the_form_does_not_offer_is_refused(console: Console) -> N
     await page.context.close()
 
 
+async def newsletter_task(page: Page, console: Console) -> None:
+    """The start form filled for the newsletter task (its site's host trusted)."""
+    await page.get_by_label(re.compile("^Task")).fill(TASK)
+    await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
+    await page.get_by_text("The action firewall and recipes").click()
+    await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+
+
 async def test_a_run_started_in_a_session_goes_on_in_its_browser(console: Console) -> None:
     """A session made over the API; the form first names one that does not exist (refused by
     its field, the values kept), then the session by its id: the run is the session's."""
@@ -221,10 +230,7 @@ async def test_a_run_started_in_a_session_goes_on_in_its_browser(console: Consol
         session = await create_session(channel, bearer, start_url=f"{console.sites}/")
         page = await console.signed_in("alice")
         await page.goto(f"{console.base}/start")
-        await page.get_by_label(re.compile("^Task")).fill(TASK)
-        await page.get_by_label("Start page").fill(f"{console.sites}/browser/newsletter.html")
-        await page.get_by_text("The action firewall and recipes").click()
-        await page.get_by_label("Trusted hosts").fill("127.0.0.1")
+        await newsletter_task(page, console)
         field = page.get_by_label("Go on in a session")
         await field.fill("0123456789abcdef01234567")
         async with page.expect_response(lambda r: r.request.method == "POST") as refused:
@@ -247,6 +253,47 @@ async def test_a_run_started_in_a_session_goes_on_in_its_browser(console: Consol
         await sessions_stub(channel).EndSession(
             session_service_pb2.EndSessionRequest(name=session.name), metadata=bearer
         )
+        await page.context.close()
+
+
+async def test_a_run_started_from_a_profile_with_credentials_saves_to_it(console: Console) -> None:
+    """The form names a profile (saved when the run succeeds) and credentials by id; one that
+    does not exist is refused with the values kept, then the run starts and saves its state."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{console.server.port}") as channel:
+        bearer = console.keys.bearer("alice")
+        profiles = psg.ProfileServiceStub(channel)
+        await profiles.CreateProfile(ps.CreateProfileRequest(profile_id="news"), metadata=bearer)
+        secret = credential_pb2.CredentialSecret(username="ada", password=CANARY)
+        credential = cs.SetCredentialRequest(
+            name="credentials/news", origins=[console.sites], secret=secret
+        )
+        await csg.CredentialServiceStub(channel).SetCredential(credential, metadata=bearer)
+        page = await console.signed_in("alice")
+        await page.goto(f"{console.base}/start")
+        await newsletter_task(page, console)
+        await page.get_by_label("Start from a profile").fill("news")
+        await page.get_by_label("Save the browser's state to it").select_option("on_success")
+        credentials = page.get_by_label("Credentials it may fill")
+        await credentials.fill("news\nnope")
+        async with page.expect_response(lambda r: r.request.method == "POST") as refused:
+            await page.get_by_role("button", name="Start the run").click()
+        assert (await refused.value).status == 404
+        await expect(page.get_by_role("alert")).to_contain_text("credentials/nope does not exist")
+        await expect(page.get_by_label("Start from a profile")).to_have_value("news")
+        await credentials.fill("news")
+        await page.get_by_role("button", name="Start the run").click()
+        await page.wait_for_url(re.compile(rf"{re.escape(console.base)}/runs/[0-9a-f]{{24}}$"))
+        run_id = page.url.rsplit("/", 1)[-1]
+        await expect(page.locator("#result")).to_contain_text("Subscribed", timeout=60_000)
+        got = await console.runs.GetRun(rs.GetRunRequest(name=f"runs/{run_id}"), metadata=bearer)
+        options = got.run.options
+        assert options.profile == "profiles/news"
+        assert list(options.credentials) == ["credentials/news"]
+        assert options.profile_save == profile_pb2.PROFILE_SAVE_ON_SUCCESS
+        assert got.run.outcome.profile_save.saved, got.run.outcome
+        saved = ps.GetProfileRequest(name="profiles/news")
+        assert (await profiles.GetProfile(saved, metadata=bearer)).profile.version == 1
+        assert CANARY not in await page.content()
         await page.context.close()
 
 

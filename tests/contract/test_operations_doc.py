@@ -51,7 +51,7 @@ def test_check_fails_on_a_stale_document(tmp_path: Path) -> None:
 
 
 def test_every_leaf_setting_has_a_row() -> None:
-    nested = {"providers", "browser", "research", "sessions", "webhooks", "oidc"}
+    nested = {"providers", "browser", "research", "sessions", "webhooks", "oidc", "vault"}
     leaves = len(Settings.model_fields) - len(nested)
     for name in nested:
         leaves += len(type(getattr(Settings(), name)).model_fields)

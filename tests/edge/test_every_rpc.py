@@ -20,7 +20,9 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2
 
 from outrider.v1 import browser_control_service_pb2 as bcs
+from outrider.v1 import credential_service_pb2 as csv
 from outrider.v1 import interaction_service_pb2 as isv
+from outrider.v1 import profile_service_pb2 as psv
 from outrider.v1 import run_event_pb2, run_service_pb2, session_service_pb2
 from tests.conftest import HarnessFactory
 from tests.support.harness import rich_error
@@ -29,6 +31,7 @@ KEY = "every-rpc-key"
 UNKNOWN_RUN = "runs/" + "0" * 24
 UNKNOWN_INTERACTION = "interactions/" + "0" * 24
 UNKNOWN_SESSION = "sessions/" + "0" * 24
+UNKNOWN_PROFILE, UNKNOWN_CREDENTIAL = "profiles/nobody", "credentials/nobody"
 METHODS: dict[str, MethodDescriptor] = {
     method.full_name: method
     for module, service in (
@@ -36,6 +39,8 @@ METHODS: dict[str, MethodDescriptor] = {
         (isv, "InteractionService"),
         (bcs, "BrowserControlService"),
         (session_service_pb2, "SessionService"),
+        (psv, "ProfileService"),
+        (csv, "CredentialService"),
     )
     for method in module.DESCRIPTOR.services_by_name[service].methods
 }
@@ -85,6 +90,16 @@ ROWS = {
     "outrider.v1.SessionService.ListSessions": Row(None, None),
     "outrider.v1.SessionService.EndSession": Row("name", {"name": UNKNOWN_SESSION}),
     "outrider.v1.SessionService.StreamSessionEvents": Row("name", {"name": UNKNOWN_SESSION}),
+    "outrider.v1.ProfileService.CreateProfile": Row("profile_id", None),
+    "outrider.v1.ProfileService.GetProfile": Row("name", {"name": UNKNOWN_PROFILE}),
+    "outrider.v1.ProfileService.ListProfiles": Row(None, None),
+    "outrider.v1.ProfileService.DeleteProfile": Row("name", {"name": UNKNOWN_PROFILE}),
+    "outrider.v1.ProfileService.StartProfileLogin": Row("profile", {"profile": UNKNOWN_PROFILE}),
+    "outrider.v1.CredentialService.SetCredential": Row("name", None),
+    "outrider.v1.CredentialService.GetCredential": Row("name", {"name": UNKNOWN_CREDENTIAL}),
+    "outrider.v1.CredentialService.ListCredentials": Row(None, None),
+    "outrider.v1.CredentialService.DeleteCredential": Row("name", {"name": UNKNOWN_CREDENTIAL}),
+    "outrider.v1.CredentialService.ListCredentialUses": Row(None, None),
 }
 
 

@@ -18,7 +18,9 @@ from outrider.server.security.access import GRPC_METHODS, OPEN, REST_ROUTES
 from outrider.server.security.authn import Keyring
 from outrider.v1 import (
     browser_control_service_pb2,
+    credential_service_pb2,
     interaction_service_pb2,
+    profile_service_pb2,
     run_service_pb2,
     session_service_pb2,
     webhook_service_pb2,
@@ -33,6 +35,8 @@ SERVICES = (
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"],
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"],
     session_service_pb2.DESCRIPTOR.services_by_name["SessionService"],
+    profile_service_pb2.DESCRIPTOR.services_by_name["ProfileService"],
+    credential_service_pb2.DESCRIPTOR.services_by_name["CredentialService"],
     webhook_service_pb2.DESCRIPTOR.services_by_name["WebhookService"],
 )
 METHODS = {f"/{s.full_name}/{m.name}": m for s in SERVICES for m in s.methods}

@@ -26,11 +26,13 @@ def create_request(
     idle: float | None = None,
     life: float | None = None,
     labels: dict[str, str] | None = None,
+    profile: str = "",
 ) -> session_service_pb2.CreateSessionRequest:
     request = session_service_pb2.CreateSessionRequest(
         kind=kind,  # type: ignore[arg-type]
         start_url=start_url,
         labels=labels or {},
+        profile=profile,
     )
     if idle is not None:
         request.idle_timeout.CopyFrom(seconds(idle))
@@ -52,6 +54,11 @@ async def create(
         channel
     ).CreateSession(create_request(**kwargs), metadata=metadata, timeout=60)
     return response.session
+
+
+async def end(channel: grpc.aio.Channel, name: str, metadata: Metadata = ()) -> None:
+    request = session_service_pb2.EndSessionRequest(name=name)
+    await sessions_stub(channel).EndSession(request, metadata=metadata, timeout=60)
 
 
 def run_in(

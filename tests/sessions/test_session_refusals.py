@@ -12,7 +12,7 @@ import pytest
 from outrider.v1 import run_pb2, run_service_pb2, session_service_pb2
 from tests.conftest import HarnessFactory
 from tests.security.tenants import two_tenants
-from tests.sessions.support import create, create_request, run_in, seconds, sessions_stub
+from tests.sessions.support import AUTOMATE, create, create_request, run_in, seconds, sessions_stub
 from tests.support.harness import RichError, rich_error
 
 pytestmark = pytest.mark.timeout(60)
@@ -42,10 +42,16 @@ async def test_bad_creates_name_each_field(make_harness: HarnessFactory) -> None
     negative = create_request()
     negative.idle_timeout.CopyFrom(seconds(-5))
     assert list((await refused(stub.CreateSession(negative))).violations) == ["idle_timeout"]
-    profiled = create_request()
-    profiled.profile = "profiles/abc"
-    error = await refused(stub.CreateSession(profiled))
-    assert error.code == grpc.StatusCode.INVALID_ARGUMENT and list(error.violations) == ["profile"]
+    for kind, profile in ((run_pb2.RUN_KIND_RESEARCH, "profiles/abc"), (AUTOMATE, "abc/x")):
+        profiled = create_request(kind=kind)
+        profiled.profile = profile
+        error = await refused(stub.CreateSession(profiled))
+        assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert list(error.violations) == ["profile"]
+    unknown = create_request()
+    unknown.profile = "profiles/abc"
+    error = await refused(stub.CreateSession(unknown))
+    assert (error.code, error.message) == (grpc.StatusCode.NOT_FOUND, "profiles/abc does not exist")
 
 
 async def test_runs_naming_a_bad_session_are_refused(make_harness: HarnessFactory) -> None:

@@ -20,16 +20,19 @@ from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
+from pydantic import SecretStr
 
 from outrider.server.agents import production_agents
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.demo import DEMO_DIR
 from outrider.server.grpc_edge.server import OutriderServer
 from outrider.server.settings import Settings
+from outrider.server.settings.vault import VaultSettings
 from outrider.v1 import interaction_service_pb2_grpc, run_pb2, run_service_pb2_grpc
 from tests.support.script_agent import ScriptAgent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+TEST_VAULT_KEY = "test-key:" + "dGVzdC12YXVsdC1rZXktb2YtMzItYnl0ZXMtLS0tLS0="  # 32 bytes
 # Scenario files the suite names as scripted models, besides the ones written under tmp_path.
 SCENARIO_FOLDERS = (REPO_ROOT / "tests" / "fixtures" / "scenarios", DEMO_DIR / "scenarios")
 
@@ -54,6 +57,7 @@ def settings_for_tests(data_dir: Path, **overrides: Any) -> Settings:
         "port": 0,
         "heartbeat_interval": 5.0,
         "shutdown_grace": 2.0,
+        "vault": VaultSettings(keys=SecretStr(TEST_VAULT_KEY)),  # profiles and credentials
     }
     return Settings(**(base | overrides))
 

@@ -43,6 +43,7 @@ async function main(baseUrl: string): Promise<void> {
   }
   interaction.close();
   await handBack(client, runName);
+  await vault(client);
   console.log(`final answer: ${finalAnswer}`);
 }
 
@@ -54,6 +55,22 @@ async function handBack(client: ReturnType<typeof createOutriderClient>, run: st
   } catch (error) {
     console.log(`hand back: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** Profiles and credentials are there too: a credential set, then shown without its value. */
+async function vault(client: ReturnType<typeof createOutriderClient>): Promise<void> {
+  const secret = { username: "ada", password: "pw-from-typescript" };
+  const made = await client.credentials.setCredential({
+    name: "credentials/ts",
+    origins: ["https://ts.example"],
+    secret,
+  });
+  const listed = await client.profiles.listProfiles({});
+  const shown = made.credential;
+  console.log(
+    `credential: ${shown?.name} created=${made.created} password=${shown?.hasPassword} ` +
+      `profiles=${listed.profiles.length}`,
+  );
 }
 
 await main(process.argv[2] ?? "http://localhost:50051");

@@ -147,6 +147,8 @@ async def test_interactive_automate_run_through_the_typed_client(
     assert "form requested: Email" in text
     assert "answer accepted" in text
     assert "hand back: [failed_precondition] runs/" in text and "had no takeover to hand" in text
+    assert "credential: credentials/ts created=true password=true profiles=0" in text
+    assert "pw-from-typescript" not in text
     assert text.strip().endswith("final answer: done")
     assert harness.agent.received_inputs == [{"E1": "ts@example.com"}]
 

@@ -1,6 +1,6 @@
 """`outrider`: serve, migrate, demo, automate, research, runs list|show|cancel|delete|events,
-session start|show|list|end|events, keys create, webhooks ..., and mcp (the stdio bridge for MCP
-clients).
+session start|show|list|end|events, keys create, profiles, credentials, vault, webhooks ..., and
+mcp (the stdio bridge for MCP clients).
 
 Exit codes: 0 the run (or call) succeeded, 1 the run failed or was cancelled, 2 bad usage,
 3 the server refused the call or could not be reached, 130 interrupted.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Coroutine
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,10 +21,13 @@ from outrider.cli.demo import demo
 from outrider.cli.keys import keys_app
 from outrider.cli.run import EXIT_OK, Config, Start, Watcher, execute, interactive
 from outrider.cli.sessions import session_app
+from outrider.cli.vault import vault_app
+from outrider.cli.vault_commands import credentials_app, profiles_app
 from outrider.cli.webhooks import webhooks_app
 from outrider.client import Options, Tls, automate_params, research_params
 from outrider.client.requests import RECIPE_MODES
 from outrider.client.session_service import session_name
+from outrider.client.vault import PROFILE_SAVES
 
 # Plain click help (rich_markup_mode=None): typer's rich panels print a type beside every flag
 # (`--json <bool>`), which reads as an option that takes a value.
@@ -43,6 +45,9 @@ runs_app = typer.Typer(
 app.add_typer(runs_app, name="runs")
 app.add_typer(keys_app, name="keys")
 app.add_typer(session_app, name="session")
+app.add_typer(vault_app, name="vault")
+app.add_typer(profiles_app, name="profiles")
+app.add_typer(credentials_app, name="credentials")
 app.add_typer(webhooks_app, name="webhooks")
 SESSION_HELP = "Run in this session (its name or id, from `outrider session start`)."
 
@@ -85,10 +90,6 @@ def run() -> None:
     """The `outrider` command: global options may also follow the subcommand."""
     arity = option_arity(typer.main.get_command(app).params)
     app(args=hoist_global_options(arity, sys.argv[1:]))
-
-
-def _execute(ctx: typer.Context, work: Coroutine[Any, Any, int]) -> None:
-    execute(ctx, work)
 
 
 @app.command(
@@ -170,10 +171,20 @@ def automate(
         ),
     ] = None,
     session: Annotated[str, typer.Option(help=SESSION_HELP)] = "",
+    profile: Annotated[str, typer.Option(help="Start from this profile's saved state.")] = "",
+    profile_save: Annotated[
+        str, typer.Option(help="never, on_success or always: save the state to --profile.")
+    ] = "",
+    credential: Annotated[
+        list[str] | None,
+        typer.Option("--credential", help="A credential the run may fill (repeatable)."),
+    ] = None,
 ) -> None:
     """Runs a browser agent and shows its progress live, one line per step."""
     if recipes not in RECIPE_MODES:
         raise typer.BadParameter("off, record or replay", param_hint="--recipes")
+    if profile_save not in PROFILE_SAVES:
+        raise typer.BadParameter("never, on_success or always", param_hint="--profile-save")
     params = automate_params(
         task,
         url=url,
@@ -184,9 +195,15 @@ def automate(
         trusted_hostnames=trusted_host or (),
     )
     options = Options(
-        model=model, omit_prompts=not prompts, recipes=recipes, session=session_name(session)
+        model=model,
+        omit_prompts=not prompts,
+        recipes=recipes,
+        session=session_name(session),
+        profile=profile,
+        profile_save=profile_save,
+        credentials=tuple(credential or ()),
     )
-    _execute(ctx, _automate(ctx.obj, Start(params, options, request_id), interactive_, screenshots))
+    execute(ctx, _automate(ctx.obj, Start(params, options, request_id), interactive_, screenshots))
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
@@ -232,7 +249,7 @@ def research(
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--mode") from None
     options = Options(model=model, session=session_name(session))
-    _execute(ctx, _research(ctx.obj, Start(params, options, request_id)))
+    execute(ctx, _research(ctx.obj, Start(params, options, request_id)))
 
 
 async def _research(config: Config, start: Start) -> int:
@@ -247,7 +264,7 @@ def runs_list(
     ctx: typer.Context, limit: Annotated[int, typer.Option(help="How many runs.")] = 20
 ) -> None:
     """Lists runs, newest first."""
-    _execute(ctx, _list(ctx.obj, limit))
+    execute(ctx, _list(ctx.obj, limit))
 
 
 async def _list(config: Config, limit: int) -> int:
@@ -260,7 +277,7 @@ async def _list(config: Config, limit: int) -> int:
 @runs_app.command("show")
 def runs_show(ctx: typer.Context, run: Annotated[str, typer.Argument()]) -> None:
     """Shows one run."""
-    _execute(ctx, _show(ctx.obj, run))
+    execute(ctx, _show(ctx.obj, run))
 
 
 async def _show(config: Config, run: str) -> int:
@@ -276,7 +293,7 @@ def runs_cancel(
     reason: Annotated[str, typer.Option()] = "cancelled from the command line",
 ) -> None:
     """Cancels a run (idempotent)."""
-    _execute(ctx, _cancel(ctx.obj, run, reason))
+    execute(ctx, _cancel(ctx.obj, run, reason))
 
 
 async def _cancel(config: Config, run: str, reason: str) -> int:
@@ -288,7 +305,7 @@ async def _cancel(config: Config, run: str, reason: str) -> int:
 @runs_app.command("delete")
 def runs_delete(ctx: typer.Context, run: Annotated[str, typer.Argument()]) -> None:
     """Deletes a finished run with its events, interactions and artifacts (cancel it first)."""
-    _execute(ctx, _delete(ctx.obj, run))
+    execute(ctx, _delete(ctx.obj, run))
 
 
 async def _delete(config: Config, run: str) -> int:
@@ -306,7 +323,7 @@ def runs_events(
     screenshots: Annotated[Path | None, typer.Option(help="Folder for screenshots.")] = None,
 ) -> None:
     """Prints a run's events after a sequence, then follows it live until it ends."""
-    _execute(ctx, _events(ctx.obj, run, after, screenshots))
+    execute(ctx, _events(ctx.obj, run, after, screenshots))
 
 
 async def _events(config: Config, run: str, after: int, screenshots: Path | None) -> int:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from google.protobuf import json_format
+from google.protobuf.message import Message
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
@@ -128,6 +129,16 @@ class Renderer:
                 print(json.dumps(json_format.MessageToDict(run)), flush=True)
             return
         self._columns(RUN_COLUMNS, [_run_row(run) for run in runs])
+
+    def items(
+        self, messages: Sequence[Message], header: tuple[str, ...], rows: list[tuple[str, ...]]
+    ) -> None:
+        """Messages as JSON lines (--json), else their `rows` in columns under `header`."""
+        if self.as_json:
+            for message in messages:
+                print(json.dumps(json_format.MessageToDict(message)), flush=True)
+            return
+        self._columns(header, rows)
 
     def _columns(self, header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
         """Plain columns two spaces apart, as `ps` and `kubectl get` print them: every value

@@ -33,19 +33,27 @@ def start(
         int | None, typer.Option(help="Seconds without a run before it ends.")
     ] = None,
     max_life: Annotated[int | None, typer.Option(help="Seconds it may live in all.")] = None,
+    profile: Annotated[
+        str, typer.Option(help="Start the browser from this profile's saved state (read only).")
+    ] = "",
 ) -> None:
     """Creates a session and prints it; pass its name to `automate --session`."""
     if kind not in KINDS:
         raise typer.BadParameter("automate or research", param_hint="--kind")
-    execute(ctx, _start(ctx.obj, kind, url, _seconds(idle_timeout), _seconds(max_life)))
+    lives = (_seconds(idle_timeout), _seconds(max_life))
+    execute(ctx, _start(ctx.obj, kind, url, lives, profile))
 
 
 async def _start(
-    config: Config, kind: str, url: str, idle: timedelta | None, life: timedelta | None
+    config: Config,
+    kind: str,
+    url: str,
+    lives: tuple[timedelta | None, timedelta | None],
+    profile: str,
 ) -> int:
     async with config.client() as client:
         session = await client.sessions.create(
-            kind, start_url=url, idle_timeout=idle, max_life=life
+            kind, start_url=url, idle_timeout=lives[0], max_life=lives[1], profile=profile
         )
     _print(config, session)
     return EXIT_OK

@@ -34,6 +34,7 @@ from outrider.client.requests import Options, automate_params, research_params
 from outrider.client.session import Answer, AsyncInteractiveSession
 from outrider.client.sync import Client, InteractiveSession
 from outrider.client.tls import Tls
+from outrider.client.vault import AsyncCredentials, AsyncProfiles
 from outrider.client.webhooks import AsyncWebhooks
 
 __all__ = [
@@ -41,7 +42,9 @@ __all__ = [
     "AnswerRefusedError",
     "AsyncBrowserControl",
     "AsyncClient",
+    "AsyncCredentials",
     "AsyncInteractiveSession",
+    "AsyncProfiles",
     "AsyncWebhooks",
     "CallCancelledError",
     "Client",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -83,3 +84,17 @@ def is_disconnect(error: grpc.RpcError) -> bool:
     transport = error.code() in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
     keys = {key for key, _ in error.trailing_metadata() or ()}
     return transport and _DETAILS_KEY not in keys
+
+
+class UnaryCalls:
+    """Unary calls with the client's metadata and deadline, their errors as client errors."""
+
+    def __init__(self, metadata: Sequence[tuple[str, str]], deadline: timedelta | None) -> None:
+        self._metadata = tuple(metadata)
+        self._deadline = deadline
+
+    async def _unary(self, method: Any, request: Any) -> Any:
+        try:
+            return await method(request, metadata=self._metadata, timeout=seconds(self._deadline))
+        except grpc.RpcError as error:
+            raise translate(error) from None

@@ -30,6 +30,7 @@ from outrider.client.requests import (
 from outrider.client.session import AsyncInteractiveSession
 from outrider.client.session_service import AsyncSessions
 from outrider.client.tls import Tls
+from outrider.client.vault import AsyncCredentials, AsyncProfiles
 from outrider.client.webhooks import AsyncWebhooks
 from outrider.v1 import (
     interaction_pb2,
@@ -97,6 +98,9 @@ class AsyncClient:
         self.browser = AsyncBrowserControl(self._channel, self._metadata, deadline)
         # sessions: a browser or a research thread kept between runs
         self.sessions = AsyncSessions(self._channel, self._metadata, deadline, self._policy)
+        # the tenant's profiles and credentials
+        self.profiles = AsyncProfiles(self._channel, self._metadata, deadline)
+        self.credentials = AsyncCredentials(self._channel, self._metadata, deadline)
         # the tenant's webhook endpoints and their deliveries
         self.webhooks = AsyncWebhooks(self._channel, self._metadata, deadline)
 

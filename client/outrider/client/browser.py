@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
-from typing import Any
 
 import grpc
 from google.protobuf import timestamp_pb2
 
-from outrider.client._grpc import seconds, translate
+from outrider.client._grpc import UnaryCalls, translate
 from outrider.client.requests import interaction_name, run_name
 from outrider.v1 import browser_control_service_pb2 as bcs
 from outrider.v1 import browser_control_service_pb2_grpc as bcg
@@ -26,16 +25,15 @@ from outrider.v1 import interaction_pb2
 ScreenMessage = bcs.ScreenFrame | bcs.ControlStatus
 
 
-class AsyncBrowserControl:
+class AsyncBrowserControl(UnaryCalls):
     def __init__(
         self,
         channel: grpc.aio.Channel,
         metadata: Sequence[tuple[str, str]],
         deadline: timedelta | None,
     ) -> None:
+        super().__init__(metadata, deadline)
         self._stub = bcg.BrowserControlServiceStub(channel)  # type: ignore[no-untyped-call]
-        self._metadata = tuple(metadata)
-        self._deadline = deadline
 
     async def watch(
         self, run: str, *, max_width: int = 0, max_height: int = 0
@@ -94,12 +92,6 @@ class AsyncBrowserControl:
         request = bcs.DeclineTakeoverRequest(run=run_name(run), takeover=named, reason=reason)
         response = await self._unary(self._stub.DeclineTakeover, request)
         return response.takeover  # type: ignore[no-any-return]
-
-    async def _unary(self, method: Any, request: Any) -> Any:
-        try:
-            return await method(request, metadata=self._metadata, timeout=seconds(self._deadline))
-        except grpc.RpcError as error:
-            raise translate(error) from None
 
 
 def click_events(x: float, y: float) -> list[bcs.InputEvent]:

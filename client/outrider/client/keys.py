@@ -21,6 +21,8 @@ SCOPES = (
     "runs.cancel",
     "runs.delete",
     "browser.control",
+    "profiles.manage",
+    "credentials.manage",
     "webhooks.manage",
     "admin",
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
+from outrider.client.vault import PROFILE_SAVES, credential_name, profile_name
 from outrider.v1 import params_pb2, research_events_pb2
 
 _MODES = {
@@ -40,6 +41,9 @@ class Options:
     recipes: str = ""  # "record" or "replay" (browser runs, servers with OUTRIDER_RECIPES)
     refuse_held_actions: bool = False  # a caller that cannot answer approvals: refuse at once
     session: str = ""  # "sessions/{id}": run in that session (see AsyncClient.sessions)
+    profile: str = ""  # "profiles/{id}" (or the id): start from its saved browser state
+    profile_save: str = ""  # "never", "on_success" or "always": write the state back to it
+    credentials: tuple[str, ...] = field(default=())  # "credentials/{id}" the run may fill
 
     def to_proto(self) -> params_pb2.RunOptions:
         return params_pb2.RunOptions(
@@ -52,6 +56,9 @@ class Options:
             recipes=RECIPE_MODES[self.recipes],
             refuse_held_actions=self.refuse_held_actions,
             session=self.session,
+            profile=profile_name(self.profile) if self.profile else "",
+            profile_save=PROFILE_SAVES[self.profile_save],
+            credentials=[credential_name(c) for c in self.credentials],
         )
 
 

@@ -22,8 +22,9 @@ from typing import Any
 import grpc
 from google.protobuf import duration_pb2
 
-from outrider.client._grpc import seconds, translate
+from outrider.client._grpc import UnaryCalls
 from outrider.client._resume import Cursor, ResumePolicy, follow
+from outrider.client.vault import profile_name
 from outrider.v1 import run_pb2, session_pb2, session_service_pb2
 from outrider.v1 import session_service_pb2_grpc as ssg
 
@@ -35,7 +36,7 @@ def session_name(session: str) -> str:
     return session if not session or session.startswith("sessions/") else f"sessions/{session}"
 
 
-class AsyncSessions:
+class AsyncSessions(UnaryCalls):
     def __init__(
         self,
         channel: grpc.aio.Channel,
@@ -43,9 +44,8 @@ class AsyncSessions:
         deadline: timedelta | None,
         policy: ResumePolicy,
     ) -> None:
+        super().__init__(metadata, deadline)
         self._stub = ssg.SessionServiceStub(channel)  # type: ignore[no-untyped-call]
-        self._metadata = tuple(metadata)
-        self._deadline = deadline
         self._policy = policy
 
     async def create(
@@ -56,14 +56,20 @@ class AsyncSessions:
         idle_timeout: timedelta | None = None,
         max_life: timedelta | None = None,
         labels: Mapping[str, str] | None = None,
+        profile: str = "",
         request_id: str = "",
     ) -> session_pb2.Session:
         """A new session of `kind` ("automate": a live browser, or "research"), live once this
-        returns; the server's defaults for the timeouts left unset. With a `request_id` (a UUID),
-        a create repeated with it (a retry after a lost connection) returns the session the
-        first one made instead of another."""
+        returns; the server's defaults for the timeouts left unset. `profile` ("profiles/{id}"
+        or the id): the browser starts from its saved state (read only). With a `request_id`
+        (a UUID), a create repeated with it (a retry after a lost connection) returns the session
+        the first one made instead of another."""
         request = session_service_pb2.CreateSessionRequest(
-            kind=KINDS[kind], start_url=start_url, labels=dict(labels or {}), request_id=request_id
+            kind=KINDS[kind],
+            start_url=start_url,
+            labels=dict(labels or {}),
+            profile=profile_name(profile) if profile else "",
+            request_id=request_id,
         )
         if idle_timeout is not None:
             request.idle_timeout.CopyFrom(_duration(idle_timeout))
@@ -107,12 +113,6 @@ class AsyncSessions:
     def _open(self, session: str, after: int) -> Any:
         request = session_service_pb2.StreamSessionEventsRequest(name=session, after_sequence=after)
         return self._stub.StreamSessionEvents(request, metadata=self._metadata)
-
-    async def _unary(self, method: Any, request: Any) -> Any:
-        try:
-            return await method(request, metadata=self._metadata, timeout=seconds(self._deadline))
-        except grpc.RpcError as error:
-            raise translate(error) from None
 
 
 def _duration(value: timedelta) -> duration_pb2.Duration:

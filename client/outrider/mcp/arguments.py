@@ -18,7 +18,7 @@ from outrider.client.session_service import session_name
 from outrider.mcp.backend import Params
 from outrider.mcp.errors import Refused
 from outrider.mcp.tools import KINDS, STATES
-from outrider.v1 import params_pb2, run_pb2
+from outrider.v1 import params_pb2, profile_pb2, run_pb2
 
 _RUN_OPTION_KEYS = frozenset({"model", "cancel_on_disconnect"})
 _AUTOMATE_OPTION_KEYS = _RUN_OPTION_KEYS | {
@@ -26,6 +26,14 @@ _AUTOMATE_OPTION_KEYS = _RUN_OPTION_KEYS | {
     "trusted_hostnames",
     "allowed_domains",
     "blocked_domains",
+    "profile",
+    "profile_save",
+    "credentials",
+}
+PROFILE_SAVE_VALUES = {
+    "never": profile_pb2.PROFILE_SAVE_NEVER,
+    "on_success": profile_pb2.PROFILE_SAVE_ON_SUCCESS,
+    "always": profile_pb2.PROFILE_SAVE_ALWAYS,
 }
 STATE_VALUES = {name: run_pb2.RunState.Value(f"RUN_STATE_{name.upper()}") for name in STATES}
 KIND_VALUES = {name: run_pb2.RunKind.Value(f"RUN_KIND_{name.upper()}") for name in KINDS}
@@ -131,6 +139,7 @@ def automate_start(given: Mapping[str, Any] | None, interactive: bool) -> Start:
     run_options = _run_options(options)
     run_options.allowed_domains.extend(options.texts("allowed_domains"))
     run_options.blocked_domains.extend(options.texts("blocked_domains"))
+    _vault_options(options, run_options)
     run_options.refuse_held_actions = not interactive
     run_options.session = session_name(args.text("session"))
     _check_all(args, options)
@@ -238,6 +247,14 @@ def argument_path(field: str) -> str:
     if field.startswith(("trusted_hostnames", "max_iterations")):
         return f"options.{field}"
     return field
+
+
+def _vault_options(options: _Args, run_options: params_pb2.RunOptions) -> None:
+    """The profile the run starts from (and saves to), and the credentials it may fill."""
+    run_options.profile = options.text("profile")
+    save = options.choice("profile_save", PROFILE_SAVE_VALUES)
+    run_options.profile_save = PROFILE_SAVE_VALUES[save] if save else 0  # type: ignore[assignment]
+    run_options.credentials.extend(options.texts("credentials"))
 
 
 def _run_options(options: _Args) -> params_pb2.RunOptions:

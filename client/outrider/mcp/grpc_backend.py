@@ -9,6 +9,7 @@ from contextlib import AbstractContextManager
 from datetime import timedelta
 
 from outrider.client import AsyncClient, InvalidArgumentError, Options, RPCError
+from outrider.client.vault import PROFILE_SAVES
 from outrider.mcp.arguments import argument_path
 from outrider.mcp.backend import Artifact, Params
 from outrider.mcp.errors import Refused
@@ -51,6 +52,9 @@ class GrpcBackend:
             omit_prompts=options.omit_prompts,
             refuse_held_actions=options.refuse_held_actions,
             session=options.session,
+            profile=options.profile,
+            profile_save={v: k for k, v in PROFILE_SAVES.items()}[options.profile_save],
+            credentials=tuple(options.credentials),
         )
         with _translated():
             # without one, the client library makes a request id of its own for its retries

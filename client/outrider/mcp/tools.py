@@ -71,6 +71,21 @@ _AUTOMATE_OPTIONS: Final[dict[str, Any]] = _RUN_OPTIONS | {
     },
     "allowed_domains": _TEXTS | {"description": "Only these domains may be visited."},
     "blocked_domains": _TEXTS | {"description": "These domains may not be visited."},
+    "profile": {
+        "type": "string",
+        "description": 'A saved profile to start from, "profiles/<id>": its cookies and storage '
+        "(a site it is signed in to stays signed in).",
+    },
+    "profile_save": {
+        "type": "string",
+        "enum": ["never", "on_success", "always"],
+        "description": "Save the browser's state back to the profile when the run ends.",
+    },
+    "credentials": _TEXTS
+    | {
+        "description": 'Saved credentials the run may use to log in, "credentials/<id>"; the '
+        "model never sees their values."
+    },
 }
 
 _AUTOMATE_INPUT: Final[dict[str, Any]] = {

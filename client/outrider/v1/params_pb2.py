@@ -23,10 +23,11 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from outrider.v1 import profile_pb2 as outrider_dot_v1_dot_profile__pb2
 from outrider.v1 import research_events_pb2 as outrider_dot_v1_dot_research__events__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18outrider/v1/params.proto\x12\x0boutrider.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a!outrider/v1/research_events.proto\"\xc9\x02\n\x0e\x41utomateParams\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12%\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nguardrails\x18\x04 \x01(\t\x12\x13\n\x0binteractive\x18\x05 \x01(\x08\x12\x1b\n\x0emax_iterations\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12$\n\x17max_validation_attempts\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x19\n\x11trusted_hostnames\x18\x08 \x03(\t\x12\x13\n\x0bunsafe_mode\x18\t \x01(\x08\x12*\n\ngeo_target\x18\n \x01(\x0b\x32\x16.outrider.v1.GeoTargetB\x11\n\x0f_max_iterationsB\x1a\n\x18_max_validation_attempts\"\x1c\n\tGeoTarget\x12\x0f\n\x07\x63ountry\x18\x01 \x01(\t\"\xa2\x01\n\x0eResearchParams\x12\r\n\x05query\x18\x01 \x01(\t\x12\'\n\x04mode\x18\x02 \x01(\x0e\x32\x19.outrider.v1.ResearchMode\x12\x1a\n\rfetch_timeout\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07nocache\x18\x04 \x01(\x08\x12\x19\n\x11include_full_text\x18\x05 \x01(\x08\x42\x10\n\x0e_fetch_timeout\"\xc4\x02\n\nRunOptions\x12\x1c\n\x14\x63\x61ncel_on_disconnect\x18\x01 \x01(\x08\x12!\n\x19include_screenshot_images\x18\x02 \x01(\x08\x12\r\n\x05model\x18\x03 \x01(\t\x12\x17\n\x0f\x61llowed_domains\x18\x04 \x03(\t\x12\x17\n\x0f\x62locked_domains\x18\x05 \x03(\t\x12\x1b\n\x13refuse_held_actions\x18\x06 \x01(\x08\x12\x14\n\x0comit_prompts\x18\x07 \x01(\x08\x12(\n\x07recipes\x18\x08 \x01(\x0e\x32\x17.outrider.v1.RecipeMode\x12\x46\n\x19resume_after_side_effects\x18\t \x01(\x0e\x32#.outrider.v1.ResumeAfterSideEffects\x12\x0f\n\x07session\x18\n \x01(\t*\xaf\x01\n\x16ResumeAfterSideEffects\x12)\n%RESUME_AFTER_SIDE_EFFECTS_UNSPECIFIED\x10\x00\x12!\n\x1dRESUME_AFTER_SIDE_EFFECTS_ASK\x10\x01\x12!\n\x1dRESUME_AFTER_SIDE_EFFECTS_END\x10\x02\x12$\n RESUME_AFTER_SIDE_EFFECTS_REPEAT\x10\x03*n\n\nRecipeMode\x12\x1b\n\x17RECIPE_MODE_UNSPECIFIED\x10\x00\x12\x13\n\x0fRECIPE_MODE_OFF\x10\x01\x12\x16\n\x12RECIPE_MODE_RECORD\x10\x02\x12\x16\n\x12RECIPE_MODE_REPLAY\x10\x03\x42\x8d\x01\n\x0f\x63om.outrider.v1B\x0bParamsProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18outrider/v1/params.proto\x12\x0boutrider.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x19outrider/v1/profile.proto\x1a!outrider/v1/research_events.proto\"\xc9\x02\n\x0e\x41utomateParams\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12%\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nguardrails\x18\x04 \x01(\t\x12\x13\n\x0binteractive\x18\x05 \x01(\x08\x12\x1b\n\x0emax_iterations\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12$\n\x17max_validation_attempts\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x19\n\x11trusted_hostnames\x18\x08 \x03(\t\x12\x13\n\x0bunsafe_mode\x18\t \x01(\x08\x12*\n\ngeo_target\x18\n \x01(\x0b\x32\x16.outrider.v1.GeoTargetB\x11\n\x0f_max_iterationsB\x1a\n\x18_max_validation_attempts\"\x1c\n\tGeoTarget\x12\x0f\n\x07\x63ountry\x18\x01 \x01(\t\"\xa2\x01\n\x0eResearchParams\x12\r\n\x05query\x18\x01 \x01(\t\x12\'\n\x04mode\x18\x02 \x01(\x0e\x32\x19.outrider.v1.ResearchMode\x12\x1a\n\rfetch_timeout\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07nocache\x18\x04 \x01(\x08\x12\x19\n\x11include_full_text\x18\x05 \x01(\x08\x42\x10\n\x0e_fetch_timeout\"\xab\x03\n\nRunOptions\x12\x1c\n\x14\x63\x61ncel_on_disconnect\x18\x01 \x01(\x08\x12!\n\x19include_screenshot_images\x18\x02 \x01(\x08\x12\r\n\x05model\x18\x03 \x01(\t\x12\x17\n\x0f\x61llowed_domains\x18\x04 \x03(\t\x12\x17\n\x0f\x62locked_domains\x18\x05 \x03(\t\x12\x1b\n\x13refuse_held_actions\x18\x06 \x01(\x08\x12\x14\n\x0comit_prompts\x18\x07 \x01(\x08\x12(\n\x07recipes\x18\x08 \x01(\x0e\x32\x17.outrider.v1.RecipeMode\x12\x46\n\x19resume_after_side_effects\x18\t \x01(\x0e\x32#.outrider.v1.ResumeAfterSideEffects\x12\x0f\n\x07session\x18\n \x01(\t\x12\x0f\n\x07profile\x18\x0b \x01(\t\x12.\n\x0cprofile_save\x18\x0c \x01(\x0e\x32\x18.outrider.v1.ProfileSave\x12\x13\n\x0b\x63redentials\x18\r \x03(\t\x12\x0f\n\x07\x62y_hand\x18\x0e \x01(\x08*\xaf\x01\n\x16ResumeAfterSideEffects\x12)\n%RESUME_AFTER_SIDE_EFFECTS_UNSPECIFIED\x10\x00\x12!\n\x1dRESUME_AFTER_SIDE_EFFECTS_ASK\x10\x01\x12!\n\x1dRESUME_AFTER_SIDE_EFFECTS_END\x10\x02\x12$\n RESUME_AFTER_SIDE_EFFECTS_REPEAT\x10\x03*n\n\nRecipeMode\x12\x1b\n\x17RECIPE_MODE_UNSPECIFIED\x10\x00\x12\x13\n\x0fRECIPE_MODE_OFF\x10\x01\x12\x16\n\x12RECIPE_MODE_RECORD\x10\x02\x12\x16\n\x12RECIPE_MODE_REPLAY\x10\x03\x42\x8d\x01\n\x0f\x63om.outrider.v1B\x0bParamsProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,16 +35,16 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'outrider.v1.params_pb2', _g
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\017com.outrider.v1B\013ParamsProtoP\001Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\242\002\003OTR\252\002\013Outrider.V1\312\002\013Outrider\\V1\352\002\014Outrider::V1'
-  _globals['_RESUMEAFTERSIDEEFFECTS']._serialized_start=961
-  _globals['_RESUMEAFTERSIDEEFFECTS']._serialized_end=1136
-  _globals['_RECIPEMODE']._serialized_start=1138
-  _globals['_RECIPEMODE']._serialized_end=1248
-  _globals['_AUTOMATEPARAMS']._serialized_start=107
-  _globals['_AUTOMATEPARAMS']._serialized_end=436
-  _globals['_GEOTARGET']._serialized_start=438
-  _globals['_GEOTARGET']._serialized_end=466
-  _globals['_RESEARCHPARAMS']._serialized_start=469
-  _globals['_RESEARCHPARAMS']._serialized_end=631
-  _globals['_RUNOPTIONS']._serialized_start=634
-  _globals['_RUNOPTIONS']._serialized_end=958
+  _globals['_RESUMEAFTERSIDEEFFECTS']._serialized_start=1091
+  _globals['_RESUMEAFTERSIDEEFFECTS']._serialized_end=1266
+  _globals['_RECIPEMODE']._serialized_start=1268
+  _globals['_RECIPEMODE']._serialized_end=1378
+  _globals['_AUTOMATEPARAMS']._serialized_start=134
+  _globals['_AUTOMATEPARAMS']._serialized_end=463
+  _globals['_GEOTARGET']._serialized_start=465
+  _globals['_GEOTARGET']._serialized_end=493
+  _globals['_RESEARCHPARAMS']._serialized_start=496
+  _globals['_RESEARCHPARAMS']._serialized_end=658
+  _globals['_RUNOPTIONS']._serialized_start=661
+  _globals['_RUNOPTIONS']._serialized_end=1088
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,5 @@
 from google.protobuf import struct_pb2 as _struct_pb2
+from outrider.v1 import profile_pb2 as _profile_pb2
 from outrider.v1 import research_events_pb2 as _research_events_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -76,7 +77,7 @@ class ResearchParams(_message.Message):
     def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[_research_events_pb2.ResearchMode, str]] = ..., fetch_timeout: _Optional[int] = ..., nocache: _Optional[bool] = ..., include_full_text: _Optional[bool] = ...) -> None: ...
 
 class RunOptions(_message.Message):
-    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts", "recipes", "resume_after_side_effects", "session")
+    __slots__ = ("cancel_on_disconnect", "include_screenshot_images", "model", "allowed_domains", "blocked_domains", "refuse_held_actions", "omit_prompts", "recipes", "resume_after_side_effects", "session", "profile", "profile_save", "credentials", "by_hand")
     CANCEL_ON_DISCONNECT_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_SCREENSHOT_IMAGES_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
@@ -87,6 +88,10 @@ class RunOptions(_message.Message):
     RECIPES_FIELD_NUMBER: _ClassVar[int]
     RESUME_AFTER_SIDE_EFFECTS_FIELD_NUMBER: _ClassVar[int]
     SESSION_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_SAVE_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
+    BY_HAND_FIELD_NUMBER: _ClassVar[int]
     cancel_on_disconnect: bool
     include_screenshot_images: bool
     model: str
@@ -97,4 +102,8 @@ class RunOptions(_message.Message):
     recipes: RecipeMode
     resume_after_side_effects: ResumeAfterSideEffects
     session: str
-    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ..., recipes: _Optional[_Union[RecipeMode, str]] = ..., resume_after_side_effects: _Optional[_Union[ResumeAfterSideEffects, str]] = ..., session: _Optional[str] = ...) -> None: ...
+    profile: str
+    profile_save: _profile_pb2.ProfileSave
+    credentials: _containers.RepeatedScalarFieldContainer[str]
+    by_hand: bool
+    def __init__(self, cancel_on_disconnect: _Optional[bool] = ..., include_screenshot_images: _Optional[bool] = ..., model: _Optional[str] = ..., allowed_domains: _Optional[_Iterable[str]] = ..., blocked_domains: _Optional[_Iterable[str]] = ..., refuse_held_actions: _Optional[bool] = ..., omit_prompts: _Optional[bool] = ..., recipes: _Optional[_Union[RecipeMode, str]] = ..., resume_after_side_effects: _Optional[_Union[ResumeAfterSideEffects, str]] = ..., session: _Optional[str] = ..., profile: _Optional[str] = ..., profile_save: _Optional[_Union[_profile_pb2.ProfileSave, str]] = ..., credentials: _Optional[_Iterable[str]] = ..., by_hand: _Optional[bool] = ...) -> None: ...

@@ -26,10 +26,12 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from outrider.v1 import automate_events_pb2 as outrider_dot_v1_dot_automate__events__pb2
 from outrider.v1 import browser_control_pb2 as outrider_dot_v1_dot_browser__control__pb2
+from outrider.v1 import credential_pb2 as outrider_dot_v1_dot_credential__pb2
+from outrider.v1 import profile_pb2 as outrider_dot_v1_dot_profile__pb2
 from outrider.v1 import research_events_pb2 as outrider_dot_v1_dot_research__events__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1boutrider/v1/run_event.proto\x12\x0boutrider.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!outrider/v1/automate_events.proto\x1a!outrider/v1/browser_control.proto\x1a!outrider/v1/research_events.proto\"\xf4\x05\n\x08RunEvent\x12\x0b\n\x03run\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\x03\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\x08\x61utomate\x18\x04 \x01(\x0b\x32\x1a.outrider.v1.AutomateEventH\x00\x12.\n\x08research\x18\x05 \x01(\x0b\x32\x1a.outrider.v1.ResearchEventH\x00\x12<\n\x12\x61pproval_requested\x18\x06 \x01(\x0b\x32\x1e.outrider.v1.ApprovalRequestedH\x00\x12:\n\x11\x61pproval_resolved\x18\x07 \x01(\x0b\x32\x1d.outrider.v1.ApprovalResolvedH\x00\x12\x34\n\x0einput_resolved\x18\x08 \x01(\x0b\x32\x1a.outrider.v1.InputResolvedH\x00\x12,\n\nrun_queued\x18\n \x01(\x0b\x32\x16.outrider.v1.RunQueuedH\x00\x12\x36\n\x0frecipe_replayed\x18\x0b \x01(\x0b\x32\x1b.outrider.v1.RecipeReplayedH\x00\x12.\n\x0brun_resumed\x18\x0c \x01(\x0b\x32\x17.outrider.v1.RunResumedH\x00\x12.\n\x0bside_effect\x18\r \x01(\x0b\x32\x17.outrider.v1.SideEffectH\x00\x12<\n\x12takeover_requested\x18\x0e \x01(\x0b\x32\x1e.outrider.v1.TakeoverRequestedH\x00\x12\x38\n\x10takeover_started\x18\x0f \x01(\x0b\x32\x1c.outrider.v1.TakeoverStartedH\x00\x12\x34\n\x0etakeover_ended\x18\x10 \x01(\x0b\x32\x1a.outrider.v1.TakeoverEndedH\x00\x12\x10\n\x08\x61rtifact\x18\t \x01(\tB\t\n\x07payload\"L\n\tHeartbeat\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_sequence\x18\x02 \x01(\x03\"\x8d\x02\n\x11\x41pprovalRequested\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x14\n\x0citeration_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12\x0b\n\x03ref\x18\x04 \x01(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12(\n\x07\x64\x65tails\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12/\n\x0b\x65xpire_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\nanswer_url\x18\t \x01(\tH\x00\x88\x01\x01\x12\x10\n\x08question\x18\n \x01(\tB\r\n\x0b_answer_url\"\xd7\x01\n\x10\x41pprovalResolved\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12-\n\x06source\x18\x05 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x06 \x01(\t\"\x88\x01\n\rInputResolved\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x11\n\tsubmitted\x18\x02 \x01(\x08\x12\x0c\n\x04refs\x18\x03 \x03(\t\x12-\n\x06source\x18\x04 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x05 \x01(\t\"\x1d\n\tRunQueued\x12\x10\n\x08position\x18\x01 \x01(\x05\"-\n\nRunResumed\x12\x0f\n\x07\x61ttempt\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x8a\x01\n\x0eRecipeReplayed\x12\x11\n\trecipe_id\x18\x01 \x01(\t\x12\x13\n\x0bsteps_total\x18\x02 \x01(\x05\x12\x16\n\x0esteps_replayed\x18\x03 \x01(\x05\x12\x13\n\x0bhanded_over\x18\x04 \x01(\x08\x12\x12\n\ndivergence\x18\x05 \x01(\t\x12\x0f\n\x07retired\x18\x06 \x01(\x08\"\xb0\x01\n\nSideEffect\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.outrider.v1.SideEffectKind\x12\x0e\n\x06number\x18\x02 \x01(\x05\x12\x0f\n\x07\x61ttempt\x18\x03 \x01(\x05\x12\x14\n\x0citeration_id\x18\x04 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x05 \x01(\t\x12\x0e\n\x06method\x18\x06 \x01(\t\x12\x0b\n\x03url\x18\x07 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x08 \x01(\t*r\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x41PPROVAL_DECISION_APPROVE\x10\x01\x12\x1c\n\x18\x41PPROVAL_DECISION_REJECT\x10\x02*c\n\rApprovalScope\x12\x1e\n\x1a\x41PPROVAL_SCOPE_UNSPECIFIED\x10\x00\x12\x17\n\x13\x41PPROVAL_SCOPE_ONCE\x10\x01\x12\x19\n\x15\x41PPROVAL_SCOPE_ALWAYS\x10\x02*\x93\x01\n\x10ResolutionSource\x12!\n\x1dRESOLUTION_SOURCE_UNSPECIFIED\x10\x00\x12\x1c\n\x18RESOLUTION_SOURCE_CALLER\x10\x01\x12\x1d\n\x19RESOLUTION_SOURCE_EXPIRED\x10\x02\x12\x1f\n\x1bRESOLUTION_SOURCE_RUN_ENDED\x10\x03*\xd5\x01\n\x0eSideEffectKind\x12 \n\x1cSIDE_EFFECT_KIND_UNSPECIFIED\x10\x00\x12 \n\x1cSIDE_EFFECT_KIND_FORM_SUBMIT\x10\x01\x12\x1c\n\x18SIDE_EFFECT_KIND_REQUEST\x10\x02\x12\x1d\n\x19SIDE_EFFECT_KIND_DOWNLOAD\x10\x03\x12\x1b\n\x17SIDE_EFFECT_KIND_UPLOAD\x10\x04\x12%\n!SIDE_EFFECT_KIND_APPROVAL_GRANTED\x10\x05\x42\x8f\x01\n\x0f\x63om.outrider.v1B\rRunEventProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1boutrider/v1/run_event.proto\x12\x0boutrider.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!outrider/v1/automate_events.proto\x1a!outrider/v1/browser_control.proto\x1a\x1coutrider/v1/credential.proto\x1a\x19outrider/v1/profile.proto\x1a!outrider/v1/research_events.proto\"\xd4\x07\n\x08RunEvent\x12\x0b\n\x03run\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\x03\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\x08\x61utomate\x18\x04 \x01(\x0b\x32\x1a.outrider.v1.AutomateEventH\x00\x12.\n\x08research\x18\x05 \x01(\x0b\x32\x1a.outrider.v1.ResearchEventH\x00\x12<\n\x12\x61pproval_requested\x18\x06 \x01(\x0b\x32\x1e.outrider.v1.ApprovalRequestedH\x00\x12:\n\x11\x61pproval_resolved\x18\x07 \x01(\x0b\x32\x1d.outrider.v1.ApprovalResolvedH\x00\x12\x34\n\x0einput_resolved\x18\x08 \x01(\x0b\x32\x1a.outrider.v1.InputResolvedH\x00\x12,\n\nrun_queued\x18\n \x01(\x0b\x32\x16.outrider.v1.RunQueuedH\x00\x12\x36\n\x0frecipe_replayed\x18\x0b \x01(\x0b\x32\x1b.outrider.v1.RecipeReplayedH\x00\x12.\n\x0brun_resumed\x18\x0c \x01(\x0b\x32\x17.outrider.v1.RunResumedH\x00\x12.\n\x0bside_effect\x18\r \x01(\x0b\x32\x17.outrider.v1.SideEffectH\x00\x12<\n\x12takeover_requested\x18\x0e \x01(\x0b\x32\x1e.outrider.v1.TakeoverRequestedH\x00\x12\x38\n\x10takeover_started\x18\x0f \x01(\x0b\x32\x1c.outrider.v1.TakeoverStartedH\x00\x12\x34\n\x0etakeover_ended\x18\x10 \x01(\x0b\x32\x1a.outrider.v1.TakeoverEndedH\x00\x12\x34\n\x0eprofile_loaded\x18\x11 \x01(\x0b\x32\x1a.outrider.v1.ProfileLoadedH\x00\x12=\n\x13profile_needs_login\x18\x12 \x01(\x0b\x32\x1e.outrider.v1.ProfileNeedsLoginH\x00\x12\x32\n\rprofile_saved\x18\x13 \x01(\x0b\x32\x19.outrider.v1.ProfileSavedH\x00\x12\x35\n\x0f\x63redential_used\x18\x14 \x01(\x0b\x32\x1a.outrider.v1.CredentialUseH\x00\x12\x10\n\x08\x61rtifact\x18\t \x01(\tB\t\n\x07payload\"L\n\tHeartbeat\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_sequence\x18\x02 \x01(\x03\"\x8d\x02\n\x11\x41pprovalRequested\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x14\n\x0citeration_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12\x0b\n\x03ref\x18\x04 \x01(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12(\n\x07\x64\x65tails\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12/\n\x0b\x65xpire_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\nanswer_url\x18\t \x01(\tH\x00\x88\x01\x01\x12\x10\n\x08question\x18\n \x01(\tB\r\n\x0b_answer_url\"\xd7\x01\n\x10\x41pprovalResolved\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1d.outrider.v1.ApprovalDecision\x12)\n\x05scope\x18\x03 \x01(\x0e\x32\x1a.outrider.v1.ApprovalScope\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12-\n\x06source\x18\x05 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x06 \x01(\t\"\x88\x01\n\rInputResolved\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x11\n\tsubmitted\x18\x02 \x01(\x08\x12\x0c\n\x04refs\x18\x03 \x03(\t\x12-\n\x06source\x18\x04 \x01(\x0e\x32\x1d.outrider.v1.ResolutionSource\x12\x13\n\x0bresolved_by\x18\x05 \x01(\t\"\x1d\n\tRunQueued\x12\x10\n\x08position\x18\x01 \x01(\x05\"-\n\nRunResumed\x12\x0f\n\x07\x61ttempt\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x8a\x01\n\x0eRecipeReplayed\x12\x11\n\trecipe_id\x18\x01 \x01(\t\x12\x13\n\x0bsteps_total\x18\x02 \x01(\x05\x12\x16\n\x0esteps_replayed\x18\x03 \x01(\x05\x12\x13\n\x0bhanded_over\x18\x04 \x01(\x08\x12\x12\n\ndivergence\x18\x05 \x01(\t\x12\x0f\n\x07retired\x18\x06 \x01(\x08\"\xb0\x01\n\nSideEffect\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.outrider.v1.SideEffectKind\x12\x0e\n\x06number\x18\x02 \x01(\x05\x12\x0f\n\x07\x61ttempt\x18\x03 \x01(\x05\x12\x14\n\x0citeration_id\x18\x04 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x05 \x01(\t\x12\x0e\n\x06method\x18\x06 \x01(\t\x12\x0b\n\x03url\x18\x07 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x08 \x01(\t*r\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x41PPROVAL_DECISION_APPROVE\x10\x01\x12\x1c\n\x18\x41PPROVAL_DECISION_REJECT\x10\x02*c\n\rApprovalScope\x12\x1e\n\x1a\x41PPROVAL_SCOPE_UNSPECIFIED\x10\x00\x12\x17\n\x13\x41PPROVAL_SCOPE_ONCE\x10\x01\x12\x19\n\x15\x41PPROVAL_SCOPE_ALWAYS\x10\x02*\x93\x01\n\x10ResolutionSource\x12!\n\x1dRESOLUTION_SOURCE_UNSPECIFIED\x10\x00\x12\x1c\n\x18RESOLUTION_SOURCE_CALLER\x10\x01\x12\x1d\n\x19RESOLUTION_SOURCE_EXPIRED\x10\x02\x12\x1f\n\x1bRESOLUTION_SOURCE_RUN_ENDED\x10\x03*\xd5\x01\n\x0eSideEffectKind\x12 \n\x1cSIDE_EFFECT_KIND_UNSPECIFIED\x10\x00\x12 \n\x1cSIDE_EFFECT_KIND_FORM_SUBMIT\x10\x01\x12\x1c\n\x18SIDE_EFFECT_KIND_REQUEST\x10\x02\x12\x1d\n\x19SIDE_EFFECT_KIND_DOWNLOAD\x10\x03\x12\x1b\n\x17SIDE_EFFECT_KIND_UPLOAD\x10\x04\x12%\n!SIDE_EFFECT_KIND_APPROVAL_GRANTED\x10\x05\x42\x8f\x01\n\x0f\x63om.outrider.v1B\rRunEventProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,30 +39,30 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'outrider.v1.run_event_pb2',
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\017com.outrider.v1B\rRunEventProtoP\001Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\242\002\003OTR\252\002\013Outrider.V1\312\002\013Outrider\\V1\352\002\014Outrider::V1'
-  _globals['_APPROVALDECISION']._serialized_start=2076
-  _globals['_APPROVALDECISION']._serialized_end=2190
-  _globals['_APPROVALSCOPE']._serialized_start=2192
-  _globals['_APPROVALSCOPE']._serialized_end=2291
-  _globals['_RESOLUTIONSOURCE']._serialized_start=2294
-  _globals['_RESOLUTIONSOURCE']._serialized_end=2441
-  _globals['_SIDEEFFECTKIND']._serialized_start=2444
-  _globals['_SIDEEFFECTKIND']._serialized_end=2657
-  _globals['_RUNEVENT']._serialized_start=213
-  _globals['_RUNEVENT']._serialized_end=969
-  _globals['_HEARTBEAT']._serialized_start=971
-  _globals['_HEARTBEAT']._serialized_end=1047
-  _globals['_APPROVALREQUESTED']._serialized_start=1050
-  _globals['_APPROVALREQUESTED']._serialized_end=1319
-  _globals['_APPROVALRESOLVED']._serialized_start=1322
-  _globals['_APPROVALRESOLVED']._serialized_end=1537
-  _globals['_INPUTRESOLVED']._serialized_start=1540
-  _globals['_INPUTRESOLVED']._serialized_end=1676
-  _globals['_RUNQUEUED']._serialized_start=1678
-  _globals['_RUNQUEUED']._serialized_end=1707
-  _globals['_RUNRESUMED']._serialized_start=1709
-  _globals['_RUNRESUMED']._serialized_end=1754
-  _globals['_RECIPEREPLAYED']._serialized_start=1757
-  _globals['_RECIPEREPLAYED']._serialized_end=1895
-  _globals['_SIDEEFFECT']._serialized_start=1898
-  _globals['_SIDEEFFECT']._serialized_end=2074
+  _globals['_APPROVALDECISION']._serialized_start=2357
+  _globals['_APPROVALDECISION']._serialized_end=2471
+  _globals['_APPROVALSCOPE']._serialized_start=2473
+  _globals['_APPROVALSCOPE']._serialized_end=2572
+  _globals['_RESOLUTIONSOURCE']._serialized_start=2575
+  _globals['_RESOLUTIONSOURCE']._serialized_end=2722
+  _globals['_SIDEEFFECTKIND']._serialized_start=2725
+  _globals['_SIDEEFFECTKIND']._serialized_end=2938
+  _globals['_RUNEVENT']._serialized_start=270
+  _globals['_RUNEVENT']._serialized_end=1250
+  _globals['_HEARTBEAT']._serialized_start=1252
+  _globals['_HEARTBEAT']._serialized_end=1328
+  _globals['_APPROVALREQUESTED']._serialized_start=1331
+  _globals['_APPROVALREQUESTED']._serialized_end=1600
+  _globals['_APPROVALRESOLVED']._serialized_start=1603
+  _globals['_APPROVALRESOLVED']._serialized_end=1818
+  _globals['_INPUTRESOLVED']._serialized_start=1821
+  _globals['_INPUTRESOLVED']._serialized_end=1957
+  _globals['_RUNQUEUED']._serialized_start=1959
+  _globals['_RUNQUEUED']._serialized_end=1988
+  _globals['_RUNRESUMED']._serialized_start=1990
+  _globals['_RUNRESUMED']._serialized_end=2035
+  _globals['_RECIPEREPLAYED']._serialized_start=2038
+  _globals['_RECIPEREPLAYED']._serialized_end=2176
+  _globals['_SIDEEFFECT']._serialized_start=2179
+  _globals['_SIDEEFFECT']._serialized_end=2355
 # @@protoc_insertion_point(module_scope)

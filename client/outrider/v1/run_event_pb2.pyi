@@ -4,6 +4,8 @@ from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from outrider.v1 import automate_events_pb2 as _automate_events_pb2
 from outrider.v1 import browser_control_pb2 as _browser_control_pb2
+from outrider.v1 import credential_pb2 as _credential_pb2
+from outrider.v1 import profile_pb2 as _profile_pb2
 from outrider.v1 import research_events_pb2 as _research_events_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -59,7 +61,7 @@ SIDE_EFFECT_KIND_UPLOAD: SideEffectKind
 SIDE_EFFECT_KIND_APPROVAL_GRANTED: SideEffectKind
 
 class RunEvent(_message.Message):
-    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "run_queued", "recipe_replayed", "run_resumed", "side_effect", "takeover_requested", "takeover_started", "takeover_ended", "artifact")
+    __slots__ = ("run", "sequence", "time", "automate", "research", "approval_requested", "approval_resolved", "input_resolved", "run_queued", "recipe_replayed", "run_resumed", "side_effect", "takeover_requested", "takeover_started", "takeover_ended", "profile_loaded", "profile_needs_login", "profile_saved", "credential_used", "artifact")
     RUN_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +77,10 @@ class RunEvent(_message.Message):
     TAKEOVER_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     TAKEOVER_STARTED_FIELD_NUMBER: _ClassVar[int]
     TAKEOVER_ENDED_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_LOADED_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_NEEDS_LOGIN_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_SAVED_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIAL_USED_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_FIELD_NUMBER: _ClassVar[int]
     run: str
     sequence: int
@@ -91,8 +97,12 @@ class RunEvent(_message.Message):
     takeover_requested: _browser_control_pb2.TakeoverRequested
     takeover_started: _browser_control_pb2.TakeoverStarted
     takeover_ended: _browser_control_pb2.TakeoverEnded
+    profile_loaded: _profile_pb2.ProfileLoaded
+    profile_needs_login: _profile_pb2.ProfileNeedsLogin
+    profile_saved: _profile_pb2.ProfileSaved
+    credential_used: _credential_pb2.CredentialUse
     artifact: str
-    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., run_queued: _Optional[_Union[RunQueued, _Mapping]] = ..., recipe_replayed: _Optional[_Union[RecipeReplayed, _Mapping]] = ..., run_resumed: _Optional[_Union[RunResumed, _Mapping]] = ..., side_effect: _Optional[_Union[SideEffect, _Mapping]] = ..., takeover_requested: _Optional[_Union[_browser_control_pb2.TakeoverRequested, _Mapping]] = ..., takeover_started: _Optional[_Union[_browser_control_pb2.TakeoverStarted, _Mapping]] = ..., takeover_ended: _Optional[_Union[_browser_control_pb2.TakeoverEnded, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
+    def __init__(self, run: _Optional[str] = ..., sequence: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., automate: _Optional[_Union[_automate_events_pb2.AutomateEvent, _Mapping]] = ..., research: _Optional[_Union[_research_events_pb2.ResearchEvent, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., input_resolved: _Optional[_Union[InputResolved, _Mapping]] = ..., run_queued: _Optional[_Union[RunQueued, _Mapping]] = ..., recipe_replayed: _Optional[_Union[RecipeReplayed, _Mapping]] = ..., run_resumed: _Optional[_Union[RunResumed, _Mapping]] = ..., side_effect: _Optional[_Union[SideEffect, _Mapping]] = ..., takeover_requested: _Optional[_Union[_browser_control_pb2.TakeoverRequested, _Mapping]] = ..., takeover_started: _Optional[_Union[_browser_control_pb2.TakeoverStarted, _Mapping]] = ..., takeover_ended: _Optional[_Union[_browser_control_pb2.TakeoverEnded, _Mapping]] = ..., profile_loaded: _Optional[_Union[_profile_pb2.ProfileLoaded, _Mapping]] = ..., profile_needs_login: _Optional[_Union[_profile_pb2.ProfileNeedsLogin, _Mapping]] = ..., profile_saved: _Optional[_Union[_profile_pb2.ProfileSaved, _Mapping]] = ..., credential_used: _Optional[_Union[_credential_pb2.CredentialUse, _Mapping]] = ..., artifact: _Optional[str] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
     __slots__ = ("time", "last_sequence")

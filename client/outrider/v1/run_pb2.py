@@ -24,9 +24,10 @@ _sym_db = _symbol_database.Default()
 
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from outrider.v1 import params_pb2 as outrider_dot_v1_dot_params__pb2
+from outrider.v1 import profile_pb2 as outrider_dot_v1_dot_profile__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15outrider/v1/run.proto\x12\x0boutrider.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x18outrider/v1/params.proto\"\xc9\x05\n\x03Run\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\"\n\x04kind\x18\x02 \x01(\x0e\x32\x14.outrider.v1.RunKind\x12$\n\x05state\x18\x03 \x01(\x0e\x32\x15.outrider.v1.RunState\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_sequence\x18\x07 \x01(\x03\x12/\n\x08\x61utomate\x18\x08 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\t \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\n \x01(\x0b\x32\x17.outrider.v1.RunOptions\x12(\n\x07outcome\x18\x0b \x01(\x0b\x32\x17.outrider.v1.RunOutcome\x12\x0e\n\x06tenant\x18\x0c \x01(\t\x12\x12\n\ncreated_by\x18\r \x01(\t\x12\x14\n\x0c\x63\x61ncelled_by\x18\x0e \x01(\t\x12,\n\x06labels\x18\x14 \x03(\x0b\x32\x1c.outrider.v1.Run.LabelsEntry\x12.\n\nstart_time\x18\x15 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x05usage\x18\x16 \x01(\x0b\x32\x15.outrider.v1.RunUsage\x12\x16\n\x0equeue_position\x18\x17 \x01(\x05\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x08\n\x06params\"\x8f\x01\n\x08RunUsage\x12\r\n\x05steps\x18\x01 \x01(\x05\x12\x14\n\x0cinput_tokens\x18\x02 \x01(\x03\x12\x15\n\routput_tokens\x18\x03 \x01(\x03\x12\x1f\n\x12\x65stimated_cost_usd\x18\x04 \x01(\x01H\x00\x88\x01\x01\x12\x0f\n\x07\x61\x63tions\x18\x05 \x01(\x05\x42\x15\n\x13_estimated_cost_usd\"X\n\nRunOutcome\x12\x0f\n\x07success\x18\x01 \x01(\x08\x12\x0e\n\x06result\x18\x02 \x01(\t\x12\x12\n\nerror_code\x18\x03 \x01(\t\x12\x15\n\rerror_message\x18\x04 \x01(\t*Q\n\x07RunKind\x12\x18\n\x14RUN_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11RUN_KIND_AUTOMATE\x10\x01\x12\x15\n\x11RUN_KIND_RESEARCH\x10\x02*\xd9\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x14\n\x10RUN_STATE_QUEUED\x10\x01\x12\x15\n\x11RUN_STATE_RUNNING\x10\x02\x12\x1c\n\x18RUN_STATE_INPUT_REQUIRED\x10\x03\x12\x1f\n\x1bRUN_STATE_APPROVAL_REQUIRED\x10\x04\x12\x17\n\x13RUN_STATE_SUCCEEDED\x10\x05\x12\x14\n\x10RUN_STATE_FAILED\x10\x06\x12\x17\n\x13RUN_STATE_CANCELLED\x10\x07\x42\x8a\x01\n\x0f\x63om.outrider.v1B\x08RunProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15outrider/v1/run.proto\x12\x0boutrider.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x18outrider/v1/params.proto\x1a\x19outrider/v1/profile.proto\"\xc9\x05\n\x03Run\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\"\n\x04kind\x18\x02 \x01(\x0e\x32\x14.outrider.v1.RunKind\x12$\n\x05state\x18\x03 \x01(\x0e\x32\x15.outrider.v1.RunState\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_sequence\x18\x07 \x01(\x03\x12/\n\x08\x61utomate\x18\x08 \x01(\x0b\x32\x1b.outrider.v1.AutomateParamsH\x00\x12/\n\x08research\x18\t \x01(\x0b\x32\x1b.outrider.v1.ResearchParamsH\x00\x12(\n\x07options\x18\n \x01(\x0b\x32\x17.outrider.v1.RunOptions\x12(\n\x07outcome\x18\x0b \x01(\x0b\x32\x17.outrider.v1.RunOutcome\x12\x0e\n\x06tenant\x18\x0c \x01(\t\x12\x12\n\ncreated_by\x18\r \x01(\t\x12\x14\n\x0c\x63\x61ncelled_by\x18\x0e \x01(\t\x12,\n\x06labels\x18\x14 \x03(\x0b\x32\x1c.outrider.v1.Run.LabelsEntry\x12.\n\nstart_time\x18\x15 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x05usage\x18\x16 \x01(\x0b\x32\x15.outrider.v1.RunUsage\x12\x16\n\x0equeue_position\x18\x17 \x01(\x05\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x08\n\x06params\"\x8f\x01\n\x08RunUsage\x12\r\n\x05steps\x18\x01 \x01(\x05\x12\x14\n\x0cinput_tokens\x18\x02 \x01(\x03\x12\x15\n\routput_tokens\x18\x03 \x01(\x03\x12\x1f\n\x12\x65stimated_cost_usd\x18\x04 \x01(\x01H\x00\x88\x01\x01\x12\x0f\n\x07\x61\x63tions\x18\x05 \x01(\x05\x42\x15\n\x13_estimated_cost_usd\"\x89\x01\n\nRunOutcome\x12\x0f\n\x07success\x18\x01 \x01(\x08\x12\x0e\n\x06result\x18\x02 \x01(\t\x12\x12\n\nerror_code\x18\x03 \x01(\t\x12\x15\n\rerror_message\x18\x04 \x01(\t\x12/\n\x0cprofile_save\x18\x05 \x01(\x0b\x32\x19.outrider.v1.ProfileSaved*Q\n\x07RunKind\x12\x18\n\x14RUN_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11RUN_KIND_AUTOMATE\x10\x01\x12\x15\n\x11RUN_KIND_RESEARCH\x10\x02*\xd9\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x14\n\x10RUN_STATE_QUEUED\x10\x01\x12\x15\n\x11RUN_STATE_RUNNING\x10\x02\x12\x1c\n\x18RUN_STATE_INPUT_REQUIRED\x10\x03\x12\x1f\n\x1bRUN_STATE_APPROVAL_REQUIRED\x10\x04\x12\x17\n\x13RUN_STATE_SUCCEEDED\x10\x05\x12\x14\n\x10RUN_STATE_FAILED\x10\x06\x12\x17\n\x13RUN_STATE_CANCELLED\x10\x07\x42\x8a\x01\n\x0f\x63om.outrider.v1B\x08RunProtoP\x01Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\xa2\x02\x03OTR\xaa\x02\x0bOutrider.V1\xca\x02\x0bOutrider\\V1\xea\x02\x0cOutrider::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,16 +37,16 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\017com.outrider.v1B\010RunProtoP\001Z:github.com/outrider/outrider/gen/go/outrider/v1;outriderv1\242\002\003OTR\252\002\013Outrider.V1\312\002\013Outrider\\V1\352\002\014Outrider::V1'
   _globals['_RUN_LABELSENTRY']._loaded_options = None
   _globals['_RUN_LABELSENTRY']._serialized_options = b'8\001'
-  _globals['_RUNKIND']._serialized_start=1049
-  _globals['_RUNKIND']._serialized_end=1130
-  _globals['_RUNSTATE']._serialized_start=1133
-  _globals['_RUNSTATE']._serialized_end=1350
-  _globals['_RUN']._serialized_start=98
-  _globals['_RUN']._serialized_end=811
-  _globals['_RUN_LABELSENTRY']._serialized_start=756
-  _globals['_RUN_LABELSENTRY']._serialized_end=801
-  _globals['_RUNUSAGE']._serialized_start=814
-  _globals['_RUNUSAGE']._serialized_end=957
-  _globals['_RUNOUTCOME']._serialized_start=959
-  _globals['_RUNOUTCOME']._serialized_end=1047
+  _globals['_RUNKIND']._serialized_start=1126
+  _globals['_RUNKIND']._serialized_end=1207
+  _globals['_RUNSTATE']._serialized_start=1210
+  _globals['_RUNSTATE']._serialized_end=1427
+  _globals['_RUN']._serialized_start=125
+  _globals['_RUN']._serialized_end=838
+  _globals['_RUN_LABELSENTRY']._serialized_start=783
+  _globals['_RUN_LABELSENTRY']._serialized_end=828
+  _globals['_RUNUSAGE']._serialized_start=841
+  _globals['_RUNUSAGE']._serialized_end=984
+  _globals['_RUNOUTCOME']._serialized_start=987
+  _globals['_RUNOUTCOME']._serialized_end=1124
 # @@protoc_insertion_point(module_scope)

@@ -2,6 +2,7 @@ import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from outrider.v1 import params_pb2 as _params_pb2
+from outrider.v1 import profile_pb2 as _profile_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -101,13 +102,15 @@ class RunUsage(_message.Message):
     def __init__(self, steps: _Optional[int] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., estimated_cost_usd: _Optional[float] = ..., actions: _Optional[int] = ...) -> None: ...
 
 class RunOutcome(_message.Message):
-    __slots__ = ("success", "result", "error_code", "error_message")
+    __slots__ = ("success", "result", "error_code", "error_message", "profile_save")
     SUCCESS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     ERROR_CODE_FIELD_NUMBER: _ClassVar[int]
     ERROR_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_SAVE_FIELD_NUMBER: _ClassVar[int]
     success: bool
     result: str
     error_code: str
     error_message: str
-    def __init__(self, success: _Optional[bool] = ..., result: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ...) -> None: ...
+    profile_save: _profile_pb2.ProfileSaved
+    def __init__(self, success: _Optional[bool] = ..., result: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., profile_save: _Optional[_Union[_profile_pb2.ProfileSaved, _Mapping]] = ...) -> None: ...

@@ -5,12 +5,16 @@ import type {
   InteractResponse,
 } from "./gen/outrider/v1/interaction_service_pb.js";
 import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+import { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+import { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 import { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 
 export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+export { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+export { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 export { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 
@@ -45,6 +49,10 @@ export interface OutriderClient {
   /** Sessions: a browser (or a research thread) kept between runs; a run joins one with
    * `options: { session: "sessions/<id>" }`. */
   sessions: Client<typeof SessionService>;
+  /** The tenant's profiles: saved browser state runs start from (metadata only). */
+  profiles: Client<typeof ProfileService>;
+  /** The tenant's credentials: set (write-only), list, delete, and their audit trail. */
+  credentials: Client<typeof CredentialService>;
   /** What `openInteraction` retries starts with; null when turned off. */
   startRetry: StartRetry | null;
 }

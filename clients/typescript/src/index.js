@@ -4,7 +4,9 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+import { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 import { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+import { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 import { RunService } from "./gen/outrider/v1/run_service_pb.js";
 import { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 import {
@@ -15,7 +17,9 @@ import {
 } from "./starts.js";
 
 export { BrowserControlService } from "./gen/outrider/v1/browser_control_service_pb.js";
+export { CredentialService } from "./gen/outrider/v1/credential_service_pb.js";
 export { InteractionService } from "./gen/outrider/v1/interaction_service_pb.js";
+export { ProfileService } from "./gen/outrider/v1/profile_service_pb.js";
 export { RunService } from "./gen/outrider/v1/run_service_pb.js";
 export { SessionService } from "./gen/outrider/v1/session_service_pb.js";
 export { defaultStartRetry } from "./starts.js";
@@ -46,6 +50,8 @@ export function createOutriderClient({
     interactions: createClient(InteractionService, transport),
     browser: createClient(BrowserControlService, transport),
     sessions: createClient(SessionService, transport),
+    profiles: createClient(ProfileService, transport),
+    credentials: createClient(CredentialService, transport),
     startRetry: startRetry || null,
   };
 }

@@ -13,6 +13,7 @@ from pathlib import Path
 from outrider.server.agents import production_agents
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.readiness import Readiness
+from outrider.server.core.vault.keyring import KeyRingError
 from outrider.server.front_door import doors
 from outrider.server.options import settings_from
 from outrider.server.ports import PortInUse
@@ -33,7 +34,10 @@ TRY_THE_DEMO = (
 
 
 async def serve(settings: Settings, agents: AgentRegistry) -> None:
-    server = Outrider(settings, agents)
+    try:
+        server = Outrider(settings, agents)
+    except KeyRingError as error:  # the vault's master keys: a configuration error
+        raise SystemExit(f"outrider: {error}") from None
     try:
         await server.start()
     except PortInUse as error:

@@ -2,8 +2,9 @@
 with the context, and every later task of that context runs in it, so a follow-up continues in
 the same browser and knows the earlier tasks. A context whose session ended gets a new one. When
 the server's limits on live sessions refuse one, the task runs without (as before sessions):
-continuity is worth a browser kept open, not a refused task. The tasks a message names in
-referenceTaskIds must be of the message's own context.
+continuity is worth a browser kept open, not a refused task. So does a task that names a profile
+(its own browser starts from it). The tasks a message names in referenceTaskIds must be of the
+message's own context.
 
 A message without a contextId gets one made from the sender and its messageId: the same message
 sent again (a retry after a lost answer) lands in the same context and session, so it is the
@@ -45,9 +46,11 @@ class ContextSessions:
         self._sessions = sessions
 
     async def join(self, spec: RunSpec, message: a2a.Message, context: str, caller: Caller) -> None:
-        """Puts the task's run in its context's session (unless the message names one)."""
+        """Puts the task's run in its context's session (unless the message names one). A task
+        naming a profile runs outside it: its browser starts from the profile (and may save to
+        it), which a session's shared browser cannot."""
         self._check_references(message, context, caller)
-        if self._sessions is None or spec.options.session:
+        if self._sessions is None or spec.options.session or spec.options.profile:
             return
         labels = {CONTEXT_LABEL: context}
         session = self._sessions.find_live(labels, spec.kind, caller.principal)

@@ -24,6 +24,11 @@ from outrider.server.browser.side_effects import BrowserJournal
 # Decides a held action: None lets it happen, a string is the refusal told to the model.
 HoldGate = Callable[[Hold, str], Awaitable[str | None]]
 Extractor = Callable[[str, str], Awaitable[str]]  # (question, page text) -> answer
+# Fills a credential's part into a field (browser/credential_fill.py): (locator, element, action
+# timeout in ms), credential, part -> the result, or ActionFailed with the refusal.
+CredentialFill = Callable[
+    [tuple[Locator, "ElementInfo", float], str, str], Awaitable["ActionResult"]
+]
 
 
 _FIND_JS = load_js("find_in_page.js")
@@ -97,6 +102,7 @@ class ActionRunner:
     upload_dir: Path | None
     timeout_ms: float
     journal: BrowserJournal
+    fill_credential: CredentialFill | None = None  # None: the run has no credentials
 
     async def run(self, name: str, args: dict[str, Any]) -> ActionResult:
         handler = getattr(self, f"_do_{name}", None)
@@ -193,6 +199,13 @@ class ActionRunner:
             self.secrets.add(real)
         await locator.fill(real, timeout=self.timeout_ms)
         return ActionResult(True, f"filled {ref}")
+
+    async def _do_fill_credential(self, ref: str, credential: str, part: str) -> ActionResult:
+        if self.fill_credential is None:
+            raise ActionFailed("this run has no credentials; nothing was filled")
+        locator, info = await self.element(ref)
+        await self._refuse_if_blocked(locator, ref, "fill")
+        return await self.fill_credential((locator, info, self.timeout_ms), credential, part)
 
     async def _do_select(self, ref: str, values: list[str]) -> ActionResult:
         locator = await self.locate(ref)

@@ -11,6 +11,7 @@ from outrider.server.chromium import browser_problem
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.runs.agent import Params, RunContext
 from outrider.server.core.runs.session_seats import Kept, OnLost
+from outrider.server.core.vault.profile_state import StorageState
 from outrider.server.models.registry import RunModels
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.settings import Settings
@@ -24,6 +25,8 @@ class BrowserAgent:
         self._env = BrowserEnv(settings, settings.browser, launcher, guard)
 
     def preflight(self, params: Params, options: params_pb2.RunOptions) -> None:
+        if options.by_hand:  # no model is called
+            return
         settings = self._env.settings
         RunModels(settings.model, settings.role_models, options.model, settings.providers).check(
             ROLES
@@ -44,9 +47,12 @@ class BrowserAgent:
     async def run(self, ctx: RunContext) -> run_pb2.RunOutcome:
         return await BrowserRun(ctx, self._env).execute()
 
-    async def keep(self, start_url: str, on_lost: OnLost) -> Kept:
-        """A session's browser (see browser/kept.py), open on `start_url`."""
-        return await KeptBrowser.open(self._env, start_url, on_lost)
+    async def keep(
+        self, start_url: str, on_lost: OnLost, storage_state: StorageState | None = None
+    ) -> Kept:
+        """A session's browser (see browser/kept.py), open on `start_url`, started from a
+        profile's `storage_state` when given."""
+        return await KeptBrowser.open(self._env, start_url, on_lost, storage_state)
 
     async def aclose(self) -> None:
         await self._env.launcher.close()

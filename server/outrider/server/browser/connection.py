@@ -20,6 +20,7 @@ from outrider.server.browser.launcher import Connected
 from outrider.server.browser.reporting import Reporter
 from outrider.server.browser.session import BrowserSession
 from outrider.server.browser.side_effects import BrowserJournal
+from outrider.server.core.vault.profile_state import StorageState
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.proxy import GuardedProxy
 from outrider.v1 import automate_events_pb2 as ae
@@ -52,6 +53,7 @@ class Connection:
         self._reconnects = 0
         self._proxy: GuardedProxy | None = None
         self._proxy_token = ""
+        self.storage_state: StorageState | None = None  # a profile's, for every new context
         self._kept: KeptBrowser | None = None  # the session's browser this run borrowed
         self.on_reconnect: Callable[[], None] = lambda: None
         # told of each session as it opens, and with None before it closes
@@ -98,6 +100,7 @@ class Connection:
             self._env.browser.navigation_timeout,
             self._proxy_settings(self._connected),
             self._journal,
+            self.storage_state,
         )
         self._session.on_block = self._report_block
         await self.on_session(self._session)

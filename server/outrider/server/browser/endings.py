@@ -1,5 +1,7 @@
 """How a browser run ends, in the seed's terminal shape: task:completed or task:aborted, then
-task:metrics, complete (success, final answer, stats, error code) and done."""
+task:metrics, complete (success, final answer, stats, error code) and done. A run that saves its
+profile at its end holds the last three back (`hold`) until the save is reported, so that
+profile_saved comes before complete and done."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ class Endings:
         self.reporter = reporter
         self.secrets = secrets
         self.started_us = started_us
+        self.hold = False  # keep task:metrics, complete and done back until `release`
+        self._held: list[tuple[ae.AutomateComplete, str]] = []
 
     def stats(self) -> ae.AutomateStats:
         end = now_us()
@@ -27,10 +31,20 @@ class Endings:
         )
 
     def _finish(self, complete: ae.AutomateComplete, iteration_id: str) -> None:
+        if self.hold:
+            self._held.append((complete, iteration_id))
+            return
         self.reporter.metrics(iteration_id, final=True)
         complete.stats.CopyFrom(self.stats())
         self.reporter.emit("complete", complete)
         self.reporter.emit("done", ae.AutomateDone())
+
+    def release(self) -> None:
+        """Emits what `hold` kept back."""
+        self.hold = False
+        held, self._held = self._held, []
+        for complete, iteration_id in held:
+            self._finish(complete, iteration_id)
 
     def success(self, answer: str, iteration_id: str) -> run_pb2.RunOutcome:
         answer = self.secrets.redact(answer)
@@ -47,7 +61,10 @@ class Endings:
         message: str,
         answer: str = "",
         iteration_id: str = "end",
+        reason: str = "",
     ) -> run_pb2.RunOutcome:
+        """`reason`: the outcome's error code when it is ours, not Tabstack's (`code` is then
+        what the Tabstack events say)."""
         completed = ae.TaskCompleted(iteration_id=iteration_id, success=False)
         complete = ae.AutomateComplete(
             success=False, error=ae.AutomateFailure(code=code, message=message)
@@ -56,7 +73,7 @@ class Endings:
             completed.final_answer = complete.final_answer = self.secrets.redact(answer)
         self.reporter.emit("task_completed", completed)
         self._finish(complete, iteration_id)
-        name = ae.AutomateErrorCode.Name(code).removeprefix("AUTOMATE_ERROR_CODE_")
+        name = reason or ae.AutomateErrorCode.Name(code).removeprefix("AUTOMATE_ERROR_CODE_")
         return run_pb2.RunOutcome(
             success=False, error_code=name, error_message=message, result=complete.final_answer
         )

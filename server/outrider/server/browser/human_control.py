@@ -116,10 +116,14 @@ class HumanControl:
         )
 
     async def request_human(self, reason: str, iteration_id: str) -> ActionResult:
-        assert self._control is not None  # the tool is offered only with a control (can_ask)
+        return ActionResult(True, self._result(await self.ask_person(reason, iteration_id)))
+
+    async def ask_person(self, reason: str, iteration_id: str) -> TakeoverAnswer:
+        """Asks for a person to take the browser over and waits until the takeover ended."""
+        assert self._control is not None  # asked only with a control (can_ask, by-hand runs)
         answer = await self._control.request_human(iteration_id, self._run.secrets.redact(reason))
         await self._settled()  # before `_where` says where the person left the browser
-        return ActionResult(True, self._result(answer))
+        return answer
 
     def _result(self, answer: TakeoverAnswer) -> str:
         note = f": {self._note(answer.note)}" if answer.note else ""

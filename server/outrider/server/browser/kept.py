@@ -24,6 +24,7 @@ from outrider.server.browser.session import BrowserSession
 from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.core.errors import FailedPrecondition, Unavailable
 from outrider.server.core.runs.session_seats import OnLost
+from outrider.server.core.vault.profile_state import StorageState
 from outrider.server.net.domains import DomainPolicy
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,15 @@ class KeptBrowser:
         self.lent = False
 
     @classmethod
-    async def open(cls, env: BrowserEnv, start_url: str, on_lost: OnLost) -> KeptBrowser:
+    async def open(
+        cls,
+        env: BrowserEnv,
+        start_url: str,
+        on_lost: OnLost,
+        storage_state: StorageState | None = None,
+    ) -> KeptBrowser:
+        """`storage_state`: a profile's saved state the context starts from (before the start
+        page opens, so its cookies go with the first request)."""
         connected = await env.launcher.connect(lambda *_: None)
         kept = cls(env, connected, on_lost)
         try:
@@ -53,6 +62,7 @@ class KeptBrowser:
                 _no_run,
                 env.browser.navigation_timeout,
                 kept._proxy(),
+                storage_state=storage_state,
             )
             kept._session.on_block = lambda url, why: None
             if start_url:

@@ -29,6 +29,7 @@ from outrider.server.browser.page_model import (
 from outrider.server.browser.prompts import page_message
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
+from outrider.server.browser.run_vault import RunVault
 from outrider.server.browser.screenshots import Screenshotter
 from outrider.server.browser.secrets import Secrets
 from outrider.server.core.errors import Unavailable
@@ -62,6 +63,8 @@ class ObservedRun(Protocol):
     def connection(self) -> Connection: ...
     @property
     def human(self) -> HumanControl: ...
+    @property
+    def vault(self) -> RunVault: ...
 
 
 class Observer:
@@ -86,7 +89,9 @@ class Observer:
             told = self._run.human.read_page()
         page = self._run.connection.session.page
         images = (ImagePart(shot, "image/jpeg"),) if shot and self._settings.vision else ()
-        notices = told + self._run.connection.session.notices.take()
+        notices = (
+            told + self._run.connection.session.notices.take() + self._run.vault.notes(page.url)
+        )
         message = page_message(view.text, page.url, self._title, notices, self._run.params.url)
         self._run.conversation.add_page(message, images)
         self.last_view = view.text

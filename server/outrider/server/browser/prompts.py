@@ -53,9 +53,10 @@ def system_rules(interactive: bool, max_actions: int, can_ask_human: bool = Fals
     return "".join(parts)
 
 
-def run_rules(guardrails: str, data: Any) -> str:
-    """What this run adds to the rules: the caller's constraints and data (may be empty)."""
-    parts = []
+def run_rules(guardrails: str, data: Any, credentials: str = "") -> str:
+    """What this run adds to the rules: the caller's constraints and data, and how to use its
+    credentials (may be empty)."""
+    parts = [credentials] if credentials else []
     if guardrails.strip():
         parts.append(f"Constraints from the user (always obey them):\n{guardrails.strip()}\n")
     if data:

@@ -13,6 +13,7 @@ from outrider.server.browser.actions import ActionResult, ActionRunner
 from outrider.server.browser.budget import ErrorBudget, RepeatGuard
 from outrider.server.browser.connection import BrowserLost, Connection
 from outrider.server.browser.conversation import Conversation
+from outrider.server.browser.credential_fill import CREDENTIAL_RULE
 from outrider.server.browser.endings import Endings
 from outrider.server.browser.env import BrowserEnv
 from outrider.server.browser.firewall import Firewall, Hold
@@ -34,6 +35,7 @@ from outrider.server.browser.recipe_hooks import RunRecipes
 from outrider.server.browser.recipe_store import RecipeStore
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.reporting import Reporter
+from outrider.server.browser.run_vault import RunVault
 from outrider.server.browser.secrets import Secrets
 from outrider.server.browser.session_runs import borrowed, memory_cut_note, session_memory
 from outrider.server.browser.side_effects import BrowserJournal
@@ -42,6 +44,7 @@ from outrider.server.browser.tools import browser_tools, call_errors
 from outrider.server.browser.turns import Targets, TurnRunner
 from outrider.server.browser.validate import Validator
 from outrider.server.core import validation
+from outrider.server.core.errors import OutriderError
 from outrider.server.core.runs.agent import RunContext
 from outrider.server.core.runs.resume_gate import resumed_note
 from outrider.server.models.base import Message, ModelError, ModelRequest, ToolCall
@@ -79,9 +82,12 @@ class BrowserRun:
         )
         self.refs = RefMap()
         can_ask = self.human.can_ask
-        self.tools = browser_tools(self.params.interactive, can_ask)
+        self.vault = RunVault(ctx)  # the run's profile and credentials
+        credentials = self.vault.has_credentials
+        self.tools = browser_tools(self.params.interactive, can_ask, credentials)
         max_actions = env.browser.max_actions_per_turn
-        self.run_rules = run_rules(self.params.guardrails, self.data_view)
+        credential_rule = CREDENTIAL_RULE if credentials else ""
+        self.run_rules = run_rules(self.params.guardrails, self.data_view, credential_rule)
         self.earlier = session_memory(ctx.session)
         self.conversation = Conversation(
             system_rules(self.params.interactive, max_actions, can_ask),
@@ -116,12 +122,19 @@ class BrowserRun:
     async def execute(self) -> run_pb2.RunOutcome:
         self._announce()
         try:
+            self.vault.open()
+            self.connection.storage_state = self.vault.state
+            self.endings.hold = self.vault.saves  # profile_saved comes before complete
             kept = borrowed(self.ctx.session)
             if kept is not None:
                 await self.connection.borrow(kept)
             else:
                 await self.connection.open(start_at=0)
-            return await self._drive()
+            return await self.vault.drive(self, self._drive, self.env.browser.navigation_timeout)
+        except OutriderError as error:  # the vault: a profile deleted meanwhile, a key missing
+            return self.endings.failure(
+                ae.AUTOMATE_ERROR_CODE_TASK_FAILED, error.message, reason=error.reason
+            )
         except StructuredReplyFailed as failure:
             return self.endings.failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(failure))
         except ModelError as error:
@@ -131,7 +144,9 @@ class BrowserRun:
         except (NoBrowserAvailable, BrowserLost) as error:
             return self.endings.failure(ae.AUTOMATE_ERROR_CODE_TASK_FAILED, str(error))
         finally:
+            self.endings.release()
             await self.connection.close()
+            await self.vault.close()
             await self.models.aclose()
 
     def _announce(self) -> None:
@@ -427,7 +442,8 @@ class BrowserRun:
             )
             return (await self.caller.generate(request, iteration_id)).text
 
-        firewall = Firewall(list(self.params.trusted_hostnames), self.params.unsafe_mode)
+        trusted = [*self.params.trusted_hostnames, *self.vault.trusted_hosts]
+        firewall = Firewall(trusted, self.params.unsafe_mode)
         return ActionRunner(
             self.connection.session,
             self.refs,
@@ -438,4 +454,5 @@ class BrowserRun:
             self.env.browser.upload_dir,
             self.env.browser.action_timeout * 1000,
             self.journal,
+            self.vault.fill(iteration_id),
         )

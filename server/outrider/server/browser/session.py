@@ -23,6 +23,7 @@ from playwright.async_api import (
 from outrider.server.browser.network import RequestGuard
 from outrider.server.browser.side_effects import BrowserJournal
 from outrider.server.core.errors import Unavailable
+from outrider.server.core.vault.profile_state import StorageState
 from outrider.server.net.domains import DomainPolicy
 from outrider.server.net.guard import NetworkGuard
 
@@ -71,11 +72,17 @@ class BrowserSession:
         navigation_timeout: float,
         proxy: ProxySettings | None = None,
         journal: BrowserJournal | None = None,
+        storage_state: StorageState | None = None,
     ) -> BrowserSession:
+        """`storage_state`: a profile's saved state the new context starts from."""
         # Service workers blocked: requests they make would pass by the context's route, and so
         # by the network guard's URL checks and the side-effect journal.
         context = await browser.new_context(
-            viewport=VIEWPORT, accept_downloads=True, proxy=proxy, service_workers="block"
+            viewport=VIEWPORT,
+            accept_downloads=True,
+            proxy=proxy,
+            service_workers="block",
+            storage_state=storage_state,  # type: ignore[arg-type]
         )
         session = cls(context, save_download, journal or BrowserJournal(None))
         context.set_default_navigation_timeout(navigation_timeout * 1000)

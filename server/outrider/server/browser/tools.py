@@ -122,10 +122,28 @@ _REQUEST_HUMAN = _spec(
 )
 
 
-def browser_tools(interactive: bool, can_ask_human: bool = False) -> tuple[ToolSpec, ...]:
+_FILL_CREDENTIAL = _spec(
+    "fill_credential",
+    "Fill a field with a part of one of this run's saved credentials; you never see the value. "
+    "The harness refuses a credential not bound to the page's site or a field of the wrong "
+    "kind (a password only into a password field).",
+    {
+        "ref": _REF,
+        "credential": {"type": "string", "description": "Its name, as the page view gives it."},
+        "part": {"type": "string", "enum": ["username", "password", "totp"]},
+    },
+    ["ref", "credential", "part"],
+)
+
+
+def browser_tools(
+    interactive: bool, can_ask_human: bool = False, credentials: bool = False
+) -> tuple[ToolSpec, ...]:
     """The tools offered: request_input on interactive runs, request_human where a person can
-    answer it (an interactive run whose caller sees takeover requests)."""
+    answer it (an interactive run whose caller sees takeover requests), fill_credential where the
+    run has credentials."""
     tools = (*_COMMON, _REQUEST_INPUT) if interactive else tuple(_COMMON)
+    tools = (*tools, _FILL_CREDENTIAL) if credentials else tools
     return (*tools, _REQUEST_HUMAN) if can_ask_human else tools
 
 

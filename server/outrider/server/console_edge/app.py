@@ -33,6 +33,7 @@ from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.sso import CALLBACK, SsoSignIn
 from outrider.server.console_edge.start_page import StartPage
 from outrider.server.console_edge.templating import STATIC, Pages
+from outrider.server.console_edge.vault_pages import VaultPages
 from outrider.server.console_edge.webhooks_page import WebhooksPage
 from outrider.server.core import paging
 from outrider.server.core.runs.manager import RunManager
@@ -95,6 +96,7 @@ def _routes(
     answers = ConsoleAnswers(runs, pages, auth)
     link = AnswerLinkPage(runs.answer_links, pages, auth)
     browser = LiveView(runs, pages, auth)
+    vault = VaultPages(runs, pages, auth)
     start = StartPage(runs, pages, auth, settings, sessions)
     webhooks = WebhooksPage(runs.webhooks.endpoints, pages, auth)
     private: list[tuple[str, Endpoint, str]] = [
@@ -120,6 +122,12 @@ def _routes(
         ("/webhooks/{endpointId}/enabled", webhooks.switch, "POST"),
         ("/webhooks/{endpointId}/deliveries/{messageId}/resend", webhooks.resend, "POST"),
         ("/sign-out", sign_in.sign_out, "POST"),
+        ("/profiles", vault.profiles, "GET"),
+        ("/profiles/new", vault.new_profile, "POST"),
+        ("/profiles/{profileId}/delete", vault.delete_profile, "POST"),
+        ("/credentials", vault.credentials, "GET"),
+        ("/credentials", vault.set_credential, "POST"),
+        ("/credentials/{credentialId}/delete", vault.delete_credential, "POST"),
     ]
     if sessions is not None:
         session_pages = SessionPages(sessions, pages, auth, settings.sessions)

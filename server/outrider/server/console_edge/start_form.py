@@ -4,8 +4,9 @@ again with every value kept except secrets.
 
 The form is built from sections that each read their own fields: what to do (the kind, the task
 or question, the start page), how (data, guardrails, interactive, the firewall's trusted hosts),
-budgets, the model, the network, and the session it goes on in. A new choice (a profile,
-credentials) is a section of its own here and a fieldset in templates/start.html.
+budgets, the model, the network, the session it goes on in, and the profile it starts from
+with the credentials it may fill. A new choice is a section of its own here and a fieldset in
+templates/start.html.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from outrider.server.console_edge.forms import Form
 from outrider.server.core.errors import InvalidArgument
 from outrider.server.core.runs.starting import RunSpec
 from outrider.server.core.secrets.redaction import mask_secrets, secret_placeholder
-from outrider.v1 import params_pb2, run_pb2
+from outrider.v1 import params_pb2, profile_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 
 KINDS = {"browser": run_pb2.RUN_KIND_AUTOMATE, "research": run_pb2.RUN_KIND_RESEARCH}
@@ -36,8 +37,13 @@ RECIPE_MODES = {
     "record": (params_pb2.RECIPE_MODE_RECORD, "Record a recipe when it succeeds"),
     "replay": (params_pb2.RECIPE_MODE_REPLAY, "Replay a recipe when there is one"),
 }
+PROFILE_SAVES = {
+    "": (profile_pb2.PROFILE_SAVE_NEVER, "Never: only read it"),
+    "on_success": (profile_pb2.PROFILE_SAVE_ON_SUCCESS, "When the run succeeds"),
+    "always": (profile_pb2.PROFILE_SAVE_ALWAYS, "Always, when the run ends"),
+}
 # Fields of the form that hold lists, one entry a line.
-_LINES = ("trusted_hostnames", "allowed_domains", "blocked_domains")
+_LINES = ("trusted_hostnames", "allowed_domains", "blocked_domains", "credentials")
 _FLAGS = ("interactive", "unsafe_mode", "omit_prompts", "nocache", "include_full_text")
 
 
@@ -90,7 +96,17 @@ def spec_of(form: Form, model: str) -> RunSpec:
     if kind == "research":
         return RunSpec(run_pb2.RUN_KIND_RESEARCH, _research(form), options)
     options.recipes = RECIPE_MODES.get(form.get("recipes"), RECIPE_MODES[""])[0]
+    _vault_choices(form, options)
     return RunSpec(run_pb2.RUN_KIND_AUTOMATE, _automate(form), options)
+
+
+def _vault_choices(form: Form, options: params_pb2.RunOptions) -> None:
+    """The profile the browser starts from (and whether the run saves to it) and the credentials
+    it may fill, by name or id; the core checks they are the tenant's."""
+    options.profile = _named("profiles", form.get("profile"))
+    if options.profile:
+        options.profile_save = PROFILE_SAVES.get(form.get("profile_save"), PROFILE_SAVES[""])[0]
+    options.credentials.extend(_named("credentials", c) for c in _lines(form.get("credentials")))
 
 
 def _automate(form: Form) -> params_pb2.AutomateParams:
@@ -129,8 +145,13 @@ def _research(form: Form) -> params_pb2.ResearchParams:
 def _session_name(text: str) -> str:
     """The session as the form takes it: its name (sessions/...) or its id alone; the core
     checks that it is a live session of the run's kind in the principal's tenant."""
+    return _named("sessions", text)
+
+
+def _named(collection: str, text: str) -> str:
+    """A resource's name from its name or its id alone ("" stays "")."""
     text = text.strip()
-    return text if not text or text.startswith("sessions/") else f"sessions/{text}"
+    return text if not text or text.startswith(f"{collection}/") else f"{collection}/{text}"
 
 
 def _number(form: Form, name: str) -> int | None:

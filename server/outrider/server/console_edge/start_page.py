@@ -15,6 +15,7 @@ from outrider.server.console_edge import model_choices
 from outrider.server.console_edge.auth import CSRF_FIELD, ConsoleAuth, session_of
 from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.start_form import (
+    PROFILE_SAVES,
     RECIPE_MODES,
     RESEARCH_MODES,
     FormProblem,
@@ -113,6 +114,7 @@ class StartPage:
             models=[(m.value, m.label) for m in model_choices.offered(self._settings, principal)],
             research_modes=[(key, label) for key, (_, label) in RESEARCH_MODES.items()],
             recipe_modes=[(key, label) for key, (_, label) in RECIPE_MODES.items()],
+            profile_saves=[(key, label) for key, (_, label) in PROFILE_SAVES.items()],
             request_id=request_id or str(uuid.uuid4()),
             sessions_served=self._sessions is not None,
             live_sessions=self._live_sessions(principal),

@@ -27,6 +27,8 @@ class Scope(StrEnum):
     RUNS_CANCEL = "runs.cancel"
     RUNS_DELETE = "runs.delete"  # finished runs with their events, interactions and artifacts
     BROWSER_CONTROL = "browser.control"  # take over a run's browser, drive it, hand it back
+    PROFILES_MANAGE = "profiles.manage"  # the tenant's profiles: create, list, delete, log in
+    CREDENTIALS_MANAGE = "credentials.manage"  # the tenant's credentials: set, list, delete
     WEBHOOKS_MANAGE = "webhooks.manage"  # the tenant's webhook endpoints and their deliveries
     ADMIN = "admin"  # every scope, in every tenant
 

@@ -22,10 +22,12 @@ from outrider.server.core.shutdown import longest_shutdown
 from outrider.server.core.storage import open_store
 from outrider.server.grpc_edge.auth import AuthInterceptor
 from outrider.server.grpc_edge.browser_control_servicer import BrowserControlServicer
+from outrider.server.grpc_edge.credential_servicer import CredentialServicer
 from outrider.server.grpc_edge.decoding import DecodingInterceptor
 from outrider.server.grpc_edge.health import HealthServicer
 from outrider.server.grpc_edge.interaction_servicer import InteractionServicer
 from outrider.server.grpc_edge.observe import ObservingInterceptor
+from outrider.server.grpc_edge.profile_servicer import ProfileServicer
 from outrider.server.grpc_edge.readiness import HealthStatuses
 from outrider.server.grpc_edge.reflection import enable_reflection
 from outrider.server.grpc_edge.relay_client import GrpcRelay
@@ -39,8 +41,12 @@ from outrider.server.settings import Settings
 from outrider.v1 import (
     browser_control_service_pb2,
     browser_control_service_pb2_grpc,
+    credential_service_pb2,
+    credential_service_pb2_grpc,
     interaction_service_pb2,
     interaction_service_pb2_grpc,
+    profile_service_pb2,
+    profile_service_pb2_grpc,
     run_service_pb2,
     run_service_pb2_grpc,
     session_service_pb2,
@@ -57,6 +63,8 @@ SERVICE_NAMES = (
     interaction_service_pb2.DESCRIPTOR.services_by_name["InteractionService"].full_name,
     browser_control_service_pb2.DESCRIPTOR.services_by_name["BrowserControlService"].full_name,
     session_service_pb2.DESCRIPTOR.services_by_name["SessionService"].full_name,
+    profile_service_pb2.DESCRIPTOR.services_by_name["ProfileService"].full_name,
+    credential_service_pb2.DESCRIPTOR.services_by_name["CredentialService"].full_name,
     webhook_service_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
 )
 # Keepalive that tolerates clients idling through a two-minute wait for a human.
@@ -167,6 +175,12 @@ class OutriderServer:
         )
         session_service_pb2_grpc.add_SessionServiceServicer_to_server(
             SessionServicer(self.sessions), self._server
+        )
+        profile_service_pb2_grpc.add_ProfileServiceServicer_to_server(
+            ProfileServicer(self.runs), self._server
+        )
+        credential_service_pb2_grpc.add_CredentialServiceServicer_to_server(
+            CredentialServicer(self.runs), self._server
         )
         webhook_service_pb2_grpc.add_WebhookServiceServicer_to_server(
             WebhookServicer(self.runs.webhooks.endpoints), self._server

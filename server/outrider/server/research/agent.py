@@ -14,6 +14,7 @@ import httpx
 from outrider.server.core.errors import OutriderError
 from outrider.server.core.runs.agent import Params, RunContext
 from outrider.server.core.runs.session_seats import Kept, OnLost
+from outrider.server.core.vault.profile_state import StorageState
 from outrider.server.fetch.cache import SqliteCache
 from outrider.server.fetch.fetcher import Fetcher
 from outrider.server.models.registry import RunModels
@@ -110,8 +111,11 @@ class ResearchAgent:
             run.emit("complete", report)
             return run_pb2.RunOutcome(success=True, result=report.report)
 
-    async def keep(self, start_url: str, on_lost: OnLost) -> Kept:
-        """A research session's pages (see research/session_pages.py)."""
+    async def keep(
+        self, start_url: str, on_lost: OnLost, storage_state: StorageState | None = None
+    ) -> Kept:
+        """A research session's pages (see research/session_pages.py); it opens no browser, so
+        it has no use for a profile's state (a research session cannot name one)."""
         return SessionPages()
 
     async def _prune_caches(self) -> None:

@@ -26,6 +26,7 @@ from outrider.server.rest_edge.observe import metrics_endpoint
 from outrider.server.rest_edge.openapi import openapi_document
 from outrider.server.rest_edge.routes import Routes
 from outrider.server.rest_edge.session_routes import SessionRoutes
+from outrider.server.rest_edge.vault_routes import VaultRoutes
 from outrider.server.rest_edge.webhooks import WebhookRoutes
 from outrider.server.security.access import OPEN, Requirement, rest_requirement
 from outrider.server.security.authn import Keyring
@@ -76,6 +77,7 @@ def build_app(
     sessions: SessionManager | None = None,
 ) -> Starlette:
     r = Routes(runs, settings)
+    v = VaultRoutes(runs)
     w = WebhookRoutes(runs)
     document = openapi_document()
 
@@ -95,6 +97,16 @@ def build_app(
         ("/v1/runs/{runId}/artifacts/{artifactId}", r.read_artifact, "GET"),
         ("/v1/interactions", r.list_interactions, "GET"),
         ("/v1/interactions/{interactionId}", r.get_interaction, "GET"),
+        ("/v1/profiles", v.list_profiles, "GET"),
+        ("/v1/profiles", v.create_profile, "POST"),
+        ("/v1/profiles/{profileId}", v.get_profile, "GET"),
+        ("/v1/profiles/{profileId}", v.delete_profile, "DELETE"),
+        ("/v1/profiles/{profileId}/login", v.login, "POST"),
+        ("/v1/credentials", v.list_credentials, "GET"),
+        ("/v1/credentials/{credentialId}", v.get_credential, "GET"),
+        ("/v1/credentials/{credentialId}", v.set_credential, "PUT"),
+        ("/v1/credentials/{credentialId}", v.delete_credential, "DELETE"),
+        ("/v1/credential-uses", v.credential_uses, "GET"),
         ("/v1/webhooks/endpoints", w.create, "POST"),
         ("/v1/webhooks/endpoints", w.list_endpoints, "GET"),
         ("/v1/webhooks/endpoints/{endpointId}", w.get, "GET"),

@@ -18,7 +18,7 @@ from outrider.server.core.errors import FieldViolation, InvalidArgument
 from outrider.server.core.runs.starting import RunSpec
 from outrider.server.rest_edge.enums import enum_choices, enum_number
 from outrider.server.rest_edge.fields import Reader
-from outrider.v1 import params_pb2, run_event_pb2, run_pb2
+from outrider.v1 import params_pb2, profile_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
 
 MAX_BODY_BYTES = 4 * 1024 * 1024  # gRPC's default receive limit
@@ -107,6 +107,9 @@ def run_options(read: Reader) -> params_pb2.RunOptions:
             read, params_pb2.ResumeAfterSideEffects.DESCRIPTOR, "resumeAfterSideEffects"
         ),
         session=read.string("session"),
+        profile=read.string("profile"),
+        profile_save=enum_field(read, profile_pb2.ProfileSave.DESCRIPTOR, "profileSave"),  # type: ignore[arg-type]
+        credentials=read.strings("credentials"),
     )
 
 

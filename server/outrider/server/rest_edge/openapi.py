@@ -7,6 +7,7 @@ from typing import Any
 from outrider.server.rest_edge.enums import enum_choices
 from outrider.server.rest_edge.idempotency import KEY_PATTERN
 from outrider.server.rest_edge.openapi_links import add_links
+from outrider.server.rest_edge.openapi_vault import vault_options, vault_paths, vault_schemas
 from outrider.server.rest_edge.openapi_webhooks import webhook_paths, webhook_schemas
 from outrider.v1 import interaction_pb2, params_pb2, run_event_pb2, run_pb2
 from outrider.v1 import research_events_pb2 as re_pb
@@ -358,7 +359,8 @@ def _schemas() -> dict[str, Any]:
         "type": "object",
         "properties": {"ref": {"type": "string"}, "value": {"type": "string"}},
     }
-    return {
+    options["properties"] = {**options["properties"], **vault_options()}  # type: ignore[dict-item]
+    return vault_schemas() | {
         "RunOptions": options,
         "AutomateRequest": {"type": "object", "required": ["task"], "properties": {
             "task": {"type": "string"}, "url": {"type": "string"}, "data": {"type": "object"},
@@ -397,7 +399,7 @@ def openapi_document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Outrider REST/SSE (Tabstack-compatible)", "version": "1"},
-        "paths": add_links(_paths()),
+        "paths": add_links(_paths() | vault_paths(_operation)),
         "components": {
             "schemas": _schemas(),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

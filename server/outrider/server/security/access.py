@@ -20,6 +20,8 @@ _RUNS = "/outrider.v1.RunService/"
 _INTERACTIONS = "/outrider.v1.InteractionService/"
 _BROWSER = "/outrider.v1.BrowserControlService/"
 _SESSIONS = "/outrider.v1.SessionService/"
+_PROFILES = "/outrider.v1.ProfileService/"
+_CREDENTIALS = "/outrider.v1.CredentialService/"
 _WEBHOOKS = "/outrider.v1.WebhookService/"
 _WEBHOOK_RPCS = (
     "CreateWebhookEndpoint",
@@ -65,6 +67,28 @@ GRPC_METHODS: dict[str, Requirement] = {
     _SESSIONS + "ListSessions": Scope.RUNS_READ,
     _SESSIONS + "EndSession": Scope.RUNS_CANCEL,
     _SESSIONS + "StreamSessionEvents": Scope.RUNS_READ,
+    # Profiles and credentials: a scope each; starting the by-hand login run needs runs.start too
+    # (the core checks it, as for every start).
+    **{
+        _PROFILES + name: Scope.PROFILES_MANAGE
+        for name in (
+            "CreateProfile",
+            "GetProfile",
+            "ListProfiles",
+            "DeleteProfile",
+            "StartProfileLogin",
+        )
+    },
+    **{
+        _CREDENTIALS + name: Scope.CREDENTIALS_MANAGE
+        for name in (
+            "SetCredential",
+            "GetCredential",
+            "ListCredentials",
+            "DeleteCredential",
+            "ListCredentialUses",
+        )
+    },
     **{_WEBHOOKS + name: Scope.WEBHOOKS_MANAGE for name in _WEBHOOK_RPCS},
     **dict.fromkeys(HEALTH_METHODS, OPEN),
     **dict.fromkeys(REFLECTION_METHODS, OPEN),
@@ -98,6 +122,26 @@ REST_ROUTES: dict[tuple[str, str], Requirement] = {
     ("GET", "/v1/sessions/{sessionId}/events"): Scope.RUNS_READ,
     ("GET", "/v1/interactions"): Scope.RUNS_READ,
     ("GET", "/v1/interactions/{interactionId}"): Scope.RUNS_READ,
+    **{
+        (method, path): Scope.PROFILES_MANAGE
+        for method, path in (
+            ("GET", "/v1/profiles"),
+            ("POST", "/v1/profiles"),
+            ("GET", "/v1/profiles/{profileId}"),
+            ("DELETE", "/v1/profiles/{profileId}"),
+            ("POST", "/v1/profiles/{profileId}/login"),
+        )
+    },
+    **{
+        (method, path): Scope.CREDENTIALS_MANAGE
+        for method, path in (
+            ("GET", "/v1/credentials"),
+            ("GET", "/v1/credentials/{credentialId}"),
+            ("PUT", "/v1/credentials/{credentialId}"),
+            ("DELETE", "/v1/credentials/{credentialId}"),
+            ("GET", "/v1/credential-uses"),
+        )
+    },
     **{route: Scope.WEBHOOKS_MANAGE for route in WEBHOOK_ROUTES},
     ("GET", "/healthz"): OPEN,
     ("GET", "/openapi.json"): AUTHENTICATED,

@@ -16,6 +16,7 @@ from outrider.server.settings.identity import OidcSettings
 from outrider.server.settings.providers import ProviderSettings
 from outrider.server.settings.research import ResearchSettings
 from outrider.server.settings.sessions import SessionSettings
+from outrider.server.settings.vault import VaultSettings
 from outrider.server.settings.webhooks import WebhookSettings
 from outrider.server.units import parse_duration, parse_size
 
@@ -351,6 +352,10 @@ class Settings(BaseSettings):
     )
     sessions: SessionSettings = Field(
         default_factory=SessionSettings, description="Session settings (OUTRIDER_SESSION_*)."
+    )
+    vault: VaultSettings = Field(
+        default_factory=VaultSettings,
+        description="Profiles and credentials: master keys and limits (OUTRIDER_VAULT_*).",
     )
     webhooks: WebhookSettings = Field(
         default_factory=WebhookSettings,

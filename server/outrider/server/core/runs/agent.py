@@ -15,6 +15,7 @@ from outrider.server.core.events.log import EventLog
 from outrider.server.core.events.names import payload_event_name
 from outrider.server.core.interactions.broker import InteractionBroker
 from outrider.server.core.interactions.resolutions import ApprovalAnswer, InputAnswer
+from outrider.server.core.principals import DEFAULT_TENANT
 from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.attempts import Attempt, counting_every_attempt
 from outrider.server.core.runs.checkpoints import Checkpoints
@@ -23,8 +24,12 @@ from outrider.server.core.runs.side_effects import SideEffectJournal
 from outrider.server.core.runs.usage import UsageTally
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.storage import Store
+from outrider.server.core.vault.checks import origin_of
+from outrider.server.core.vault.vault import Vault
+from outrider.server.core.webhooks.notices import profile_login_required
+from outrider.server.core.webhooks.outbox import Outbox
 from outrider.v1 import automate_events_pb2 as ae
-from outrider.v1 import params_pb2, run_event_pb2, run_pb2
+from outrider.v1 import params_pb2, profile_pb2, run_event_pb2, run_pb2
 
 
 class Agent(Protocol):
@@ -57,8 +62,9 @@ class RunContext:
     run), event emission, questions to the caller, the run's one redactor, its checkpoints and
     its side-effect journal (None when the core keeps none, e.g. in unit-level uses), what it
     has used (steps, tokens, cost: Run.usage; None likewise), for a browser run the control
-    of its live browser (watchers, takeovers, the gate that pauses the agent), and for a run
-    in a session the session as it sees it (None otherwise)."""
+    of its live browser (watchers, takeovers, the gate that pauses the agent), for a run in a
+    session the session as it sees it (None otherwise), the vault its profile and
+    credentials are opened from, and the outbox its notices go to (None: it writes none)."""
 
     def __init__(
         self,
@@ -76,6 +82,8 @@ class RunContext:
         lost: Sequence[Attempt] = (),
         usage: UsageTally | None = None,
         session: SessionView | None = None,
+        vault: Vault | None = None,
+        outbox: Outbox | None = None,
     ) -> None:
         self.run_id = run.name.removeprefix("runs/")
         self.kind = run.kind
@@ -97,6 +105,8 @@ class RunContext:
         self._lost = lost  # the attempts before this one (their replicas were lost)
         self._usage = usage
         self.session = session
+        self.vault = vault  # the tenant's profiles and credentials the run names (core/vault/)
+        self._outbox = outbox
 
     @property
     def tenant(self) -> str:
@@ -127,6 +137,17 @@ class RunContext:
         if self._usage is not None:
             self._usage.saw(name)
         return event
+
+    def profile_signed_out(self, event: profile_pb2.ProfileNeedsLogin) -> None:
+        """The run's profile failed its check: the event, and, when no credential lets the agent
+        log in itself, the profile.login_required notice committed with it."""
+        with self.store.together():
+            self.emit(event)
+            if self._outbox is not None and not event.credentials:
+                tenant = self.tenant or DEFAULT_TENANT
+                origin = origin_of(event.check_url)
+                notice = profile_login_required(event.profile, tenant, origin, self.run_id)
+                self._outbox.report(notice)
 
     def count_usage(self, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
         """One model call of the run: its tokens and, when its model has a price, its estimated

@@ -33,6 +33,7 @@ from outrider.server.core.runs.usage import UsageTally
 from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.secrets.run_secrets import restart_reason
 from outrider.server.core.storage import Store
+from outrider.server.core.vault.vault import Vault
 from outrider.server.core.webhooks.notices import run_ended, run_resumed
 from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.settings import Settings
@@ -84,6 +85,7 @@ class RunServices:
     interactions: InteractionBroker
     browsers: BrowserControls
     artifacts: ArtifactStore
+    vault: Vault
     outbox: Outbox
 
 
@@ -192,6 +194,8 @@ class Executions:
             lost=lost,
             usage=usage,
             session=seat.view if seat else None,
+            vault=services.vault,
+            outbox=services.outbox,
         )
         active = ActiveRun(run, ctx, seat=seat)
         self.active[run_id] = active

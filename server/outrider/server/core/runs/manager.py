@@ -33,6 +33,7 @@ from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.artifacts import ArtifactStore
 from outrider.server.core.runs.execution import ActiveRun, Executions, RunServices
 from outrider.server.core.runs.idempotent_starts import START_WAIT
+from outrider.server.core.runs.profile_logins import login_spec
 from outrider.server.core.runs.quotas import QuotaDefaults, Quotas
 from outrider.server.core.runs.readiness import Readiness, check_agents
 from outrider.server.core.runs.reading import RunReader, one_by_one
@@ -43,6 +44,9 @@ from outrider.server.core.secrets.redaction import Redactor
 from outrider.server.core.shutdown import LAST_DELIVERY, ending_bound
 from outrider.server.core.storage import ACTIVE_STATES, Store
 from outrider.server.core.storage.contract import SIGNING_SECRET
+from outrider.server.core.vault.credentials import Credentials
+from outrider.server.core.vault.profiles import Profiles
+from outrider.server.core.vault.vault import Vault
 from outrider.server.core.webhooks.egress import Egress, NoEgress
 from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.core.webhooks.questions import QuestionNotices
@@ -116,8 +120,10 @@ class RunManager:
             CredentialSeal(paging.derived_key(self.signing_key, "webhook credentials")),
         )
         self.artifacts = ArtifactStore(store)
+        self.vault = Vault(store, settings.vault, self.page_tokens)  # profiles and credentials
+        self.profiles, self.credentials = Profiles(self.vault), Credentials(self.vault)
         services = RunServices(
-            store, self.log, self.interactions, self.browsers, self.artifacts, outbox
+            store, self.log, self.interactions, self.browsers, self.artifacts, self.vault, outbox
         )
         self._executions = Executions(settings, agents, services)
         self._active: Mapping[str, ActiveRun] = self._executions.active
@@ -143,7 +149,7 @@ class RunManager:
         )
         self._find = self._reader.find
         self._starter = Starter(
-            settings, store, self.log, agents, self._executions, quotas, self._find
+            settings, store, self.log, agents, self._executions, quotas, self._find, self.vault
         )
         self._starter.session_relay = (relay, self._patience) if relay is not None else None
         # reading (see reading.RunReader)
@@ -243,6 +249,13 @@ class RunManager:
         relay = (self._relay, self._patience) if relaying and self._relay else None
         where = (params_at, options_at)
         return await self._starter.start(spec, principal, where, request_id, relay)
+
+    async def start_profile_login(
+        self, profile: str, url: str, allowed_domains: list[str], principal: Principal
+    ) -> Started:
+        """Starts the by-hand run that logs `profile` in (see `profile_logins`)."""
+        spec = login_spec(self.profiles, principal, profile, url, allowed_domains)
+        return await self.start(spec, principal, params_at="", options_at="")
 
     # cancelling
 

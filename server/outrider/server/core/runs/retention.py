@@ -20,6 +20,7 @@ from outrider.server.core.errors import FailedPrecondition, NotFound
 from outrider.server.core.principals import SYSTEM
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.storage import RunUsage, Store
+from outrider.server.core.vault.retention import forget_unused_profiles
 from outrider.server.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ class RetentionSweeper(BackgroundTask):
             except Exception:  # the sweep must outlive one bad pass; the next one retries
                 log.exception("retention sweep failed")
             await self._forget_request_ids()
+            self._forget_unused_profiles()
             await asyncio.sleep(self._policy.interval_s)
 
     async def sweep(self) -> SweepResult:
@@ -92,6 +94,12 @@ class RetentionSweeper(BackgroundTask):
             if len(batch) < BATCH or not progress:
                 return self._finish(result)
             await asyncio.sleep(0)  # let the edges and runs have the loop between batches
+
+    def _forget_unused_profiles(self) -> None:
+        try:
+            forget_unused_profiles(self._runs.vault)
+        except Exception:  # as for the runs: the next sweep retries
+            log.exception("the sweep of unused profiles failed")
 
     async def _forget_request_ids(self) -> None:
         """Frees expired request ids (a start with one of them also frees it, lazily)."""

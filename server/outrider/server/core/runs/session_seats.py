@@ -16,6 +16,7 @@ from typing import Protocol
 from outrider.server.core.errors import Unimplemented
 from outrider.server.core.names import session_name
 from outrider.server.core.principals import Principal
+from outrider.server.core.vault.profile_state import StorageState
 from outrider.v1 import run_pb2
 
 
@@ -50,7 +51,9 @@ OnLost = Callable[[str], None]
 class SessionAgent(Protocol):
     """An agent that keeps something for sessions of its kind (the browser agent does)."""
 
-    async def keep(self, start_url: str, on_lost: OnLost) -> Kept: ...
+    async def keep(
+        self, start_url: str, on_lost: OnLost, storage_state: StorageState | None = None
+    ) -> Kept: ...
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.run_secrets import keep_secrets_in_memory
 from outrider.server.core.storage import ActiveLimits, Store
 from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, KeyedRun, StartKey
+from outrider.server.core.vault.vault import Vault
 from outrider.server.settings import Settings
 from outrider.server.telemetry.logs import RUN_ID
 from outrider.v1 import params_pb2, run_pb2
@@ -61,6 +62,7 @@ class Starter:
         executions: Executions,
         quotas: Quotas,
         find: Callable[[str, str | None], run_pb2.Run],
+        vault: Vault,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -69,6 +71,7 @@ class Starter:
         self._executions = executions
         self._quotas = quotas
         self._find = find
+        self._vault = vault
         self.seats: SessionSeats | None = None  # sessions, once the room above says it is there
         # reaches the replica holding a session (replicas sharing a store), with its patience
         self.session_relay: tuple[Relay, float] | None = None
@@ -200,6 +203,8 @@ class Starter:
         its caller chose (see `validation.chosen_model`)."""
         principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
+        browser_run = spec.kind == run_pb2.RUN_KIND_AUTOMATE
+        self._vault.check_run(spec.options, principal.tenant, browser_run, options_at)
         model = validation.chosen_model(
             spec.options.model,
             principal.offered_models(self._settings.models),

@@ -9,6 +9,7 @@ from google.protobuf import duration_pb2
 
 from outrider.server.core import validation
 from outrider.server.core.errors import FieldViolation, InvalidArgument
+from outrider.server.core.vault.names import parse_profile_name
 from outrider.server.settings.sessions import SessionSettings
 from outrider.v1 import run_pb2
 
@@ -28,6 +29,7 @@ class SessionSpec:
     idle_timeout: float
     max_life: float
     labels: Mapping[str, str]
+    profile: str = ""  # the id of the profile the browser starts from ("" for none)
 
 
 def check_create(
@@ -40,8 +42,8 @@ def check_create(
 ) -> SessionSpec:
     """`durations`: (idle timeout, maximum life) as the caller set them, None when unset."""
     violations: list[FieldViolation] = []
-    if profile:  # the seam for saved browser state (profiles), which a later version loads
-        violations.append(FieldViolation("profile", "profiles are not served yet: leave it empty"))
+    if profile and kind == run_pb2.RUN_KIND_RESEARCH:
+        violations.append(FieldViolation("profile", "only a browser session starts from a profile"))
     if kind not in KINDS:
         violations.append(FieldViolation("kind", "must be RUN_KIND_AUTOMATE or RUN_KIND_RESEARCH"))
     violations.extend(validation.http_url_violations(start_url, "start_url"))
@@ -54,8 +56,9 @@ def check_create(
     if violations:
         raise InvalidArgument(violations)
     validation.check_labels(labels)
+    profile_id = parse_profile_name(profile, "profile") if profile else ""
     assert isinstance(max_life, float) and isinstance(idle, float)
-    return SessionSpec(kind, start_url, idle, max_life, dict(labels))
+    return SessionSpec(kind, start_url, idle, max_life, dict(labels), profile_id)
 
 
 def _seconds(

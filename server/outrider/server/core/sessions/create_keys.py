@@ -19,6 +19,7 @@ from outrider.server.core.names import session_name
 from outrider.server.core.principals import Principal
 from outrider.server.core.request_ids import check_same_request
 from outrider.server.core.sessions.checks import SessionSpec
+from outrider.server.core.sessions.records import profile_of
 from outrider.server.core.storage.contract import StartKey
 from outrider.server.core.storage.session_contract import KeyedSession
 from outrider.v1 import session_service_pb2
@@ -42,6 +43,7 @@ def create_request(
         kind=spec.kind,  # type: ignore[arg-type]
         start_url=spec.start_url,
         labels=spec.labels,
+        profile=profile_of(spec),
         request_id=request_id,
     )
     request.idle_timeout.FromNanoseconds(round(spec.idle_timeout * 1e9))

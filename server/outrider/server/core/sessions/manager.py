@@ -47,6 +47,9 @@ from outrider.server.core.storage.session_contract import (
     TENANT_SESSIONS_FULL,
     KeyedSession,
 )
+from outrider.server.core.vault.opened_profile import OpenedProfile
+from outrider.server.core.vault.profile_state import StorageState
+from outrider.server.core.vault.profiles import profile_row
 from outrider.server.settings import Settings
 from outrider.v1 import run_pb2, session_pb2
 
@@ -117,6 +120,9 @@ class SessionManager:
         `request_id` (checked by the edge), idempotent: see `create_keys`."""
         principal.require(Scope.RUNS_START)
         spec = check_create(kind, start_url, durations, labels, profile, self._limits)
+        if spec.profile:  # NOT_FOUND (or no vault) before anything opens
+            self._runs.vault.require()
+            profile_row(self._runs.vault, principal.tenant, spec.profile)
         key = create_key(spec, principal, request_id, self._settings.idempotency_ttl)
         if key is not None and (found := await self._store.find_session_start(key)) is not None:
             return self._replay(found, key)
@@ -183,7 +189,7 @@ class SessionManager:
                 reason=TENANT_SESSIONS_FULL,
             )
         try:
-            kept = await self._keep(spec, session_id)
+            kept = await self._keep(spec, session_id, principal.tenant)
         except Exception as error:
             why = self._fail(record, session_id, error)
             if isinstance(error, OutriderError):
@@ -192,8 +198,9 @@ class SessionManager:
         live = self._holding.open(record, kept)
         return self._copy(live.record)
 
-    async def _keep(self, spec: SessionSpec, session_id: str) -> Kept | None:
-        """What the kind's agent keeps for the session (nothing, for an agent that keeps none)."""
+    async def _keep(self, spec: SessionSpec, session_id: str, tenant: str) -> Kept | None:
+        """What the kind's agent keeps for the session (nothing, for an agent that keeps none),
+        a browser started from the session's profile when it names one."""
         agent = self._agents[spec.kind]
         if not hasattr(agent, "keep"):
             return None
@@ -204,7 +211,18 @@ class SessionManager:
             if live is not None:
                 self._holding.lost(live, why)
 
-        return await keeper.keep(spec.start_url, lost)
+        return await keeper.keep(
+            spec.start_url, lost, self._profile_state(spec, session_id, tenant)
+        )
+
+    def _profile_state(
+        self, spec: SessionSpec, session_id: str, tenant: str
+    ) -> StorageState | None:
+        """The saved state of the session's profile, read only (no writer lease)."""
+        if not spec.profile:
+            return None
+        vault = self._runs.vault
+        return OpenedProfile.open(vault, tenant, spec.profile, session_id, save=False).state
 
     def _fail(self, record: session_pb2.Session, session_id: str, error: Exception) -> str:
         """The session's agent could not open what it keeps: the session ends at once. Says

@@ -6,6 +6,7 @@ from __future__ import annotations
 from outrider.server.core import clock
 from outrider.server.core.principals import Principal
 from outrider.server.core.sessions.checks import SessionSpec
+from outrider.server.core.vault.names import profile_name
 from outrider.v1 import session_pb2
 
 IDLE = session_pb2.SESSION_STATE_IDLE
@@ -32,6 +33,7 @@ def new_record(name: str, spec: SessionSpec, principal: Principal) -> session_pb
         labels=spec.labels,
         tenant=principal.tenant,
         created_by=principal.id,
+        profile=profile_of(spec),
     )
     record.create_time.FromMicroseconds(now)
     record.update_time.FromMicroseconds(now)
@@ -39,6 +41,11 @@ def new_record(name: str, spec: SessionSpec, principal: Principal) -> session_pb
     record.max_life.FromNanoseconds(round(spec.max_life * 1e9))
     record.expire_time.FromMicroseconds(now + round(spec.max_life * 1e6))
     return record
+
+
+def profile_of(spec: SessionSpec) -> str:
+    """The profile's name as callers see it ("" for none)."""
+    return profile_name(spec.profile) if spec.profile else ""
 
 
 def seconds_left(record: session_pb2.Session) -> float:

@@ -17,6 +17,7 @@ from typing import Protocol
 from outrider.server.core.storage.session_contract import SessionStore
 from outrider.server.core.storage.start_key import REQUEST_ID_TAKEN as REQUEST_ID_TAKEN
 from outrider.server.core.storage.start_key import StartKey as StartKey
+from outrider.server.core.storage.vault_contract import VaultStore
 from outrider.server.core.storage.webhook_contract import WebhookStore
 from outrider.v1 import interaction_pb2, run_event_pb2, run_pb2
 
@@ -105,11 +106,11 @@ class EventFeed(Protocol):
     def watch(self, run_id: str) -> RunWatch: ...
 
 
-class Store(WebhookStore, SessionStore, Protocol):
+class Store(WebhookStore, SessionStore, VaultStore, Protocol):
     """Runs, their events, interactions, artifacts, browser recipes, sessions
-    (`session_contract`) and the webhook outbox (`webhook_contract`). Reads take an optional
-    `tenant`: given, rows of other tenants do not exist. Writes are visible to this process's
-    next read."""
+    (`session_contract`), the vault's profiles and credentials (`vault_contract`) and the webhook
+    outbox (`webhook_contract`). Reads take an optional `tenant`: given, rows of other tenants do
+    not exist. Writes are visible to this process's next read."""
 
     def save_run(self, run: run_pb2.Run, run_id: str) -> None: ...
 

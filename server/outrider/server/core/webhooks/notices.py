@@ -119,10 +119,11 @@ def session_ended(session: session_pb2.Session) -> Notice:
     return Notice(SESSION_ENDED, session.tenant or DEFAULT_TENANT, data, message_id=message_id)
 
 
-def profile_login_required(profile: str, tenant: str, origin: str) -> Notice:
-    """A saved profile's login at `origin` no longer works and needs a person (its resource
-    name). Defined for the profiles room."""
-    return Notice(PROFILE_LOGIN_REQUIRED, tenant, {"profile": profile, "origin": origin})
+def profile_login_required(profile: str, tenant: str, origin: str, run_id: str) -> Notice:
+    """A saved profile (its resource name) is signed out at `origin` and the run that found it
+    has no credential to log in with: a person must log in (the run asks one, or fails)."""
+    data: dict[str, object] = {"profile": profile, "origin": origin, "run": run_name(run_id)}
+    return Notice(PROFILE_LOGIN_REQUIRED, tenant, data, run_id)
 
 
 def endpoint_disabled(endpoint: str, tenant: str, reason: str, episode: str) -> Notice:

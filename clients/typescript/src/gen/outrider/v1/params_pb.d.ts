@@ -5,6 +5,7 @@
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 import type { ResearchMode } from "./research_events_pb.js";
+import type { ProfileSave } from "./profile_pb.js";
 
 /**
  * Describes the file outrider/v1/params.proto.
@@ -254,6 +255,47 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * @generated from field: string session = 10;
    */
   session: string;
+
+  /**
+   * Start a browser run from this profile of the caller's tenant, "profiles/{profile_id}"
+   * (ProfileService): its saved cookies, localStorage and IndexedDB are loaded into the run's
+   * new browser. NOT_FOUND when the tenant has no such profile. Browser runs only.
+   *
+   * @generated from field: string profile = 11;
+   */
+  profile: string;
+
+  /**
+   * Whether the run writes its browser state back to `profile` when it ends. A profile has one
+   * writer at a time (a lease): a second run asking to save still reads, and its save is
+   * refused; a save that would overwrite a version saved since this run loaded it is refused
+   * too. Either way the run's outcome (RunOutcome.profile_save) and a profile_saved event say so.
+   *
+   * @generated from field: outrider.v1.ProfileSave profile_save = 12;
+   */
+  profileSave: ProfileSave;
+
+  /**
+   * Credentials of the caller's tenant the run may fill, "credentials/{credential_id}"
+   * (CredentialService), at most 20. The model learns only which credentials exist for the
+   * page's origin and which parts they have; it asks for a part by name and the harness fills
+   * it only on an origin the credential is bound to, into a field of the right kind. NOT_FOUND
+   * when the tenant has no such credential. Browser runs only.
+   *
+   * @generated from field: repeated string credentials = 13;
+   */
+  credentials: string[];
+
+  /**
+   * No agent: the browser opens at the params' url and the run asks for a person to take it
+   * over (BrowserControlService); it ends when they hand it back (succeeded) or decline, or the
+   * request expires (failed). No model is called; the task is only shown to the person. With
+   * `profile` and `profile_save`, logging in by hand once and saving it (see
+   * ProfileService.StartProfileLogin). Browser runs only; implies interactive.
+   *
+   * @generated from field: bool by_hand = 14;
+   */
+  byHand: boolean;
 };
 
 /**

@@ -8,6 +8,8 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { AutomateEvent } from "./automate_events_pb.js";
 import type { ResearchEvent } from "./research_events_pb.js";
 import type { TakeoverEnded, TakeoverRequested, TakeoverStarted } from "./browser_control_pb.js";
+import type { ProfileLoaded, ProfileNeedsLogin, ProfileSaved } from "./profile_pb.js";
+import type { CredentialUse } from "./credential_pb.js";
 
 /**
  * Describes the file outrider/v1/run_event.proto.
@@ -147,6 +149,40 @@ export declare type RunEvent = Message<"outrider.v1.RunEvent"> & {
      */
     value: TakeoverEnded;
     case: "takeoverEnded";
+  } | {
+    /**
+     * The run's browser started from its profile's saved state (RunOptions.profile).
+     *
+     * @generated from field: outrider.v1.ProfileLoaded profile_loaded = 17;
+     */
+    value: ProfileLoaded;
+    case: "profileLoaded";
+  } | {
+    /**
+     * The profile's check found its state signed out: a person is asked to log in, or the run
+     * ends with PROFILE_NEEDS_LOGIN.
+     *
+     * @generated from field: outrider.v1.ProfileNeedsLogin profile_needs_login = 18;
+     */
+    value: ProfileNeedsLogin;
+    case: "profileNeedsLogin";
+  } | {
+    /**
+     * The run saved its browser state to its profile, or the save was refused (and why).
+     *
+     * @generated from field: outrider.v1.ProfileSaved profile_saved = 19;
+     */
+    value: ProfileSaved;
+    case: "profileSaved";
+  } | {
+    /**
+     * The harness filled a part of a credential into a field, or refused to (and why); never
+     * the value. Also kept in the credential's audit trail (CredentialService).
+     *
+     * @generated from field: outrider.v1.CredentialUse credential_used = 20;
+     */
+    value: CredentialUse;
+    case: "credentialUsed";
   } | { case: undefined; value?: undefined };
 
   /**

@@ -6,6 +6,7 @@ import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2"
 import type { Message } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { AutomateParams, ResearchParams, RunOptions } from "./params_pb.js";
+import type { ProfileSaved } from "./profile_pb.js";
 
 /**
  * Describes the file outrider/v1/run.proto.
@@ -248,6 +249,15 @@ export declare type RunOutcome = Message<"outrider.v1.RunOutcome"> & {
    * @generated from field: string error_message = 4;
    */
   errorMessage: string;
+
+  /**
+   * What became of the run's browser state when it was to be saved to its profile
+   * (RunOptions.profile_save); unset when it was not to be saved. A refused save does not fail
+   * the run: it is reported here.
+   *
+   * @generated from field: outrider.v1.ProfileSaved profile_save = 5;
+   */
+  profileSave?: ProfileSaved | undefined;
 };
 
 /**

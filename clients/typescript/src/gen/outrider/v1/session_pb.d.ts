@@ -178,8 +178,8 @@ export declare type Session = Message<"outrider.v1.Session"> & {
   lastSequence: bigint;
 
   /**
-   * Reserved for saved browser state ("profiles/{profile_id}"), which a later version loads
-   * into the session's browser; always empty now.
+   * The profile ("profiles/{profile_id}") whose saved state the session's browser started
+   * from; empty when none. The session only reads it (its runs do not save to it).
    *
    * @generated from field: string profile = 23;
    */

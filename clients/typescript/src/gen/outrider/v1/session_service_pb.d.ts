@@ -59,8 +59,11 @@ export declare type CreateSessionRequest = Message<"outrider.v1.CreateSessionReq
   labels: { [key: string]: string };
 
   /**
-   * Reserved for saved browser state ("profiles/{profile_id}") in a later version; must be
-   * empty now (INVALID_ARGUMENT otherwise).
+   * Browser sessions: start the session's browser from this profile of the caller's tenant
+   * ("profiles/{profile_id}", ProfileService): its saved cookies, localStorage and IndexedDB are
+   * loaded into the new context before the start page opens. Read only: the session never saves
+   * to it. NOT_FOUND when the tenant has no such profile; FAILED_PRECONDITION
+   * (VAULT_NOT_CONFIGURED) on a server without a vault key.
    *
    * @generated from field: string profile = 6;
    */

@@ -208,6 +208,35 @@ MIGRATIONS = (
             "ALTER TABLE interactions ADD COLUMN asked_again_as TEXT",
         ),
     ),
+    Migration(
+        16,
+        "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
+        "their metadata, and the audit trail of credential uses",
+        (
+            "CREATE TABLE profiles ("
+            "tenant TEXT NOT NULL, name TEXT NOT NULL, version BIGINT NOT NULL DEFAULT 0, "
+            "origins TEXT NOT NULL DEFAULT '[]', cookie_count INTEGER NOT NULL DEFAULT 0, "
+            "size BIGINT NOT NULL DEFAULT 0, check_url TEXT NOT NULL DEFAULT '', "
+            "check_text TEXT NOT NULL DEFAULT '', create_us BIGINT NOT NULL, "
+            "update_us BIGINT NOT NULL, used_us BIGINT NOT NULL DEFAULT 0, "
+            "writer TEXT NOT NULL DEFAULT '', writer_until_us BIGINT NOT NULL DEFAULT 0, "
+            "key_id TEXT, wrapped_key BYTEA, body BYTEA, saved_by TEXT, "
+            "PRIMARY KEY (tenant, name))",
+            "CREATE INDEX profiles_by_update ON profiles (update_us)",
+            "CREATE TABLE credentials ("
+            "tenant TEXT NOT NULL, name TEXT NOT NULL, origins TEXT NOT NULL, "
+            "parts TEXT NOT NULL, create_us BIGINT NOT NULL, update_us BIGINT NOT NULL, "
+            "used_us BIGINT NOT NULL DEFAULT 0, key_id TEXT NOT NULL, "
+            "wrapped_key BYTEA NOT NULL, body BYTEA NOT NULL, PRIMARY KEY (tenant, name))",
+            "CREATE TABLE credential_uses ("
+            "id BIGSERIAL PRIMARY KEY, tenant TEXT NOT NULL, credential TEXT NOT NULL, "
+            "run_id TEXT NOT NULL, origin TEXT NOT NULL, part TEXT NOT NULL, "
+            "field_kind TEXT NOT NULL, filled BOOLEAN NOT NULL, reason TEXT NOT NULL, "
+            "use_us BIGINT NOT NULL)",
+            "CREATE INDEX credential_uses_by_time "
+            "ON credential_uses (tenant, use_us DESC, id DESC)",
+        ),
+    ),
 )
 
 

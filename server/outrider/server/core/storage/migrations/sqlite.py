@@ -163,6 +163,35 @@ MIGRATIONS = (
             f"{_ADD_IF_MISSING}interactions asked_again_as TEXT",
         ),
     ),
+    Migration(
+        11,
+        "profiles, credentials and credential_uses: the vault (core/vault/), sealed boxes and "
+        "their metadata, and the audit trail of credential uses",
+        (
+            "CREATE TABLE IF NOT EXISTS profiles ("
+            "tenant TEXT NOT NULL, name TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, "
+            "origins TEXT NOT NULL DEFAULT '[]', cookie_count INTEGER NOT NULL DEFAULT 0, "
+            "size INTEGER NOT NULL DEFAULT 0, check_url TEXT NOT NULL DEFAULT '', "
+            "check_text TEXT NOT NULL DEFAULT '', create_us INTEGER NOT NULL, "
+            "update_us INTEGER NOT NULL, used_us INTEGER NOT NULL DEFAULT 0, "
+            "writer TEXT NOT NULL DEFAULT '', writer_until_us INTEGER NOT NULL DEFAULT 0, "
+            "key_id TEXT, wrapped_key BLOB, body BLOB, saved_by TEXT, "
+            "PRIMARY KEY (tenant, name))",
+            "CREATE INDEX IF NOT EXISTS profiles_by_update ON profiles (update_us)",
+            "CREATE TABLE IF NOT EXISTS credentials ("
+            "tenant TEXT NOT NULL, name TEXT NOT NULL, origins TEXT NOT NULL, "
+            "parts TEXT NOT NULL, create_us INTEGER NOT NULL, update_us INTEGER NOT NULL, "
+            "used_us INTEGER NOT NULL DEFAULT 0, key_id TEXT NOT NULL, "
+            "wrapped_key BLOB NOT NULL, body BLOB NOT NULL, PRIMARY KEY (tenant, name))",
+            "CREATE TABLE IF NOT EXISTS credential_uses ("
+            "id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, credential TEXT NOT NULL, "
+            "run_id TEXT NOT NULL, origin TEXT NOT NULL, part TEXT NOT NULL, "
+            "field_kind TEXT NOT NULL, filled BOOLEAN NOT NULL, reason TEXT NOT NULL, "
+            "use_us INTEGER NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS credential_uses_by_time "
+            "ON credential_uses (tenant, use_us DESC, id DESC)",
+        ),
+    ),
 )
 
 

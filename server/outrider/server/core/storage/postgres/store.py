@@ -7,8 +7,8 @@ synchronous). Reads run on the calling thread after the read barrier, each a sin
 trip on a pooled connection; one that cannot get an answer in time raises `Unavailable`.
 
 The connections: `connection`; what replicas share (presence, addresses, claims): `cluster`;
-artifacts, recipes and sessions: `artifacts`, `recipes`, `sessions`; the webhook outbox:
-`webhooks`.
+artifacts, recipes, sessions and the vault: `artifacts`, `recipes`, `sessions`, `vault`; the
+webhook outbox: `webhooks`.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from outrider.server.core.storage.postgres.starts import (
     forget_expired,
     insert_new_run,
 )
+from outrider.server.core.storage.postgres.vault import PostgresVault
 from outrider.server.core.storage.postgres.webhooks import PostgresWebhooks
 from outrider.server.core.storage.postgres.writes import Write
 from outrider.server.core.storage.rows import (
@@ -79,6 +80,7 @@ class PostgresStore(
     PostgresArtifacts,
     PostgresRecipes,
     PostgresSessions,
+    PostgresVault,
     PostgresWebhooks,
 ):
     """Runs, their events and interactions in a PostgreSQL database shared by replicas."""

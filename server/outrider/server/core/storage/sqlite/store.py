@@ -7,8 +7,8 @@ run's tenant. Reads take an optional `tenant`: given, rows of other tenants do n
 that do not decode are handled as `storage.rows` says.
 
 The connection and its grouped writes: `connection`; what one process needs no store for
-(presence, relays, shared secrets): `one_process`; artifacts, recipes and sessions: `artifacts`,
-`recipes`, `sessions`; the webhook outbox: `webhooks`.
+(presence, relays, shared secrets): `one_process`; artifacts, recipes, sessions and the vault:
+`artifacts`, `recipes`, `sessions`, `vault`; the webhook outbox: `webhooks`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from outrider.server.core.storage.sqlite.interactions import SqliteInteractions
 from outrider.server.core.storage.sqlite.one_process import OneProcess
 from outrider.server.core.storage.sqlite.recipes import SqliteRecipes
 from outrider.server.core.storage.sqlite.sessions import SqliteSessions
+from outrider.server.core.storage.sqlite.vault import SqliteVault
 from outrider.server.core.storage.sqlite.webhooks import SqliteWebhooks
 from outrider.server.core.storage.start_keys import (
     EXPIRE_KEY,
@@ -54,7 +55,13 @@ __all__ = ["ACTIVE_STATES", "RunUsage", "SqliteStore"]
 
 
 class SqliteStore(
-    OneProcess, SqliteInteractions, SqliteArtifacts, SqliteRecipes, SqliteSessions, SqliteWebhooks
+    OneProcess,
+    SqliteInteractions,
+    SqliteArtifacts,
+    SqliteRecipes,
+    SqliteSessions,
+    SqliteVault,
+    SqliteWebhooks,
 ):
     """Runs, their events and interactions in one SQLite file."""
 
