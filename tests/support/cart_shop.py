@@ -1,7 +1,8 @@
 """A shop on 127.0.0.1 whose cart lives on the server under a session cookie (no Max-Age: gone
 with the browser context), so only the same browser can check out what it put in the cart. It
 counts the requests each path receives and keeps the orders placed, for tests to assert on; its
-/live page asks for /ping five times a second for as long as a browser shows it.
+/live page asks for /ping five times a second for as long as a browser shows it (/live?as=x
+asks for /ping?as=x, so two pages' pings are counted apart).
 
 The long way to the same button, for runs that must find it (bench/bench_sessions.py): /login
 (a member's sign-in by email, kept in a `user` cookie), /mugs (a category) and /mugs/red-mug
@@ -64,8 +65,8 @@ _MUGS = '<h1>Mugs</h1><ul><li><a href="/mugs/red-mug">Red Mug</a></li></ul>'
 _RED_MUG = f"<h1>Red Mug</h1><p>A red mug, 350 ml.</p>{_add_form('red-mug')}"
 
 
-_PINGING = (  # a page that asks for /ping five times a second while its browser lives
-    "<h1>Still here</h1><script>setInterval(() => fetch('/ping'), 200)</script>"
+_PINGING = (  # a page that asks for /ping (with its own query) five times a second while it lives
+    "<h1>Still here</h1><script>setInterval(() => fetch('/ping' + location.search), 200)</script>"
 )
 
 
@@ -130,9 +131,9 @@ def cart_shop() -> Iterator[CartShop]:
                 cart = list(shop.carts.get(self._sid() or "", []))
             if self.path == "/cart":
                 self._send(_cart_page(cart))
-            elif self.path == "/live":
+            elif self.path.split("?")[0] == "/live":
                 self._send(_page("Still here", _PINGING))
-            elif self.path == "/ping":
+            elif self.path.split("?")[0] == "/ping":
                 self._send(b"")
             elif self.path in _PAGES:
                 self._send(_page(*_PAGES[self.path]))
