@@ -102,7 +102,8 @@ async def test_the_maximum_life_cancels_the_active_run_and_a_second_start_is_bus
     port = shop.url.rsplit(":", 1)[1]
     case = await browser_case("session_hold.yaml", network_allow=(f"127.0.0.1:{port}",))
     runs = case.harness.runs
-    session = await create(case.harness.channel, start_url=f"{shop.url}/live", idle=6, life=6)
+    # a life long enough for the busy start to come before it ends on a loaded machine
+    session = await create(case.harness.channel, start_url=f"{shop.url}/live", idle=15, life=15)
     holding = runs.Automate(in_session(session.name, "Wait for ever"))
     first = await holding.read()
     busy = await refused_start(runs.Automate(in_session(session.name, "Another task")))

@@ -18,7 +18,7 @@ import pytest_asyncio
 from playwright.async_api import Page, expect
 
 from outrider.server.settings.providers import Price, ProviderSettings
-from outrider.v1 import credential_pb2, params_pb2, profile_pb2, session_service_pb2
+from outrider.v1 import credential_pb2, params_pb2, profile_pb2, run_pb2, session_service_pb2
 from outrider.v1 import credential_service_pb2 as cs
 from outrider.v1 import credential_service_pb2_grpc as csg
 from outrider.v1 import profile_service_pb2 as ps
@@ -34,6 +34,7 @@ from tests.console.support import (
 )
 from tests.sessions.support import create as create_session
 from tests.sessions.support import sessions_stub
+from tests.support.harness import eventually
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -285,7 +286,14 @@ async def test_a_run_started_from_a_profile_with_credentials_saves_to_it(console
         await page.wait_for_url(re.compile(rf"{re.escape(console.base)}/runs/[0-9a-f]{{24}}$"))
         run_id = page.url.rsplit("/", 1)[-1]
         await expect(page.locator("#result")).to_contain_text("Subscribed", timeout=60_000)
-        got = await console.runs.GetRun(rs.GetRunRequest(name=f"runs/{run_id}"), metadata=bearer)
+        request = rs.GetRunRequest(name=f"runs/{run_id}")
+
+        async def ended() -> bool:  # the answer shows before the run saves and ends
+            got = await console.runs.GetRun(request, metadata=bearer)
+            return bool(got.run.state == run_pb2.RUN_STATE_SUCCEEDED)
+
+        await eventually(ended, within=60)
+        got = await console.runs.GetRun(request, metadata=bearer)
         options = got.run.options
         assert options.profile == "profiles/news"
         assert list(options.credentials) == ["credentials/news"]

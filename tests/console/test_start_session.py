@@ -25,6 +25,7 @@ from tests.console.support import (
     shot,
 )
 from tests.sessions.support import sessions_stub
+from tests.support.harness import eventually
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -104,6 +105,10 @@ async def test_a_browser_session_made_from_the_form_runs_a_run_started_from_its_
     )
     assert got.run.options.session == name and not got.run.automate.url
 
+    async def idle_again() -> bool:  # the run's end, then the session's (a page does not follow)
+        return (await get_session(console, name)).state == session_pb2.SESSION_STATE_IDLE
+
+    await eventually(idle_again, within=30)
     await page.goto(f"{console.base}/sessions/{match.group(1)}")
     await expect(facts).to_contain_text(re.compile(r"Runs in it\s*1"))
     await expect(facts).to_contain_text("Welcome")  # its browser stayed on the page the run left

@@ -61,6 +61,7 @@ async def test_health_list_is_open_like_check_and_watch(served: tuple[Edges, str
         "outrider.v1.SessionService": serving,
         "outrider.v1.ProfileService": serving,
         "outrider.v1.CredentialService": serving,
+        "outrider.v1.WebhookService": serving,
     }
     await edges.case.grpc.health.enter_graceful_shutdown()
     listed = await health.List(health_pb2.HealthListRequest())

@@ -53,6 +53,7 @@ async def test_both_versions_list_every_service(harness: Harness, version: str) 
         "outrider.v1.SessionService",
         "outrider.v1.ProfileService",
         "outrider.v1.CredentialService",
+        "outrider.v1.WebhookService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
         "grpc.reflection.v1alpha.ServerReflection",
