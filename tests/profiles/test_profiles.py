@@ -14,6 +14,7 @@ import grpc
 import pyotp
 import pytest
 import pytest_asyncio
+from playwright.async_api import Error as PlaywrightError
 
 from outrider.v1 import params_pb2, profile_pb2
 from outrider.v1 import profile_service_pb2 as ps
@@ -179,12 +180,18 @@ async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: Vaul
     await at_screen.type(PASSWORD)
     await at_screen.send(key_events("Enter"))
     await eventually(lambda: "/verify" in where(controls, run), within=30)
+    # a person types once the field is there: the URL commits before the page is parsed
+    await eventually(lambda: has_focus(controls, run, "code"), within=30)
     # the site takes a code once: wait out the step whose code the credential login filled
     totp = pyotp.TOTP(SEED)
     await eventually(lambda: totp.now() not in server.site.codes_used, within=40)
     await at_screen.type(totp.now())
     await at_screen.send(key_events("Enter"))
-    await eventually(lambda: "/account" in where(controls, run), within=30)
+    try:
+        await eventually(lambda: "/account" in where(controls, run), within=30)
+    except AssertionError:
+        got = [(path, fields.get("code")) for path, fields in server.site.received[-3:]]
+        raise AssertionError(f"not signed in at {where(controls, run)}; the site got {got}")
     await at_screen.hand_back("Signed in again.")
     events = await asyncio.wait_for(streamed, 120)
     ended = (await server.harness.runs.GetRun(rs.GetRunRequest(name=run))).run
@@ -231,6 +238,19 @@ def pending_takeover(server: VaultServer, run: str) -> bool:
 def where(controls: object, run: str) -> str:
     control = controls.of(run.removeprefix("runs/"))  # type: ignore[attr-defined]
     return control.live.where() if control is not None and control.live is not None else ""
+
+
+async def has_focus(controls: object, run: str, field: str) -> bool:
+    """Whether the field named `field` has the keyboard on the run's page, read from the page
+    itself, as a person sees where the caret is (False while it loads)."""
+    control = controls.of(run.removeprefix("runs/"))  # type: ignore[attr-defined]
+    page = control.live._session.current if control is not None and control.live else None
+    if page is None:
+        return False
+    try:
+        return bool(await page.evaluate("(f) => document.activeElement?.name === f", field))
+    except PlaywrightError:  # navigating
+        return False
 
 
 def assert_nowhere(server: VaultServer, secret: str, events: list) -> None:  # type: ignore[type-arg]

@@ -188,8 +188,11 @@ async def ready(replica: Replica) -> bool:
 
 
 async def presence_changes(replica: Replica, change: str, at_least: int) -> bool:
-    seen = counter(await replica.metrics(), f'outrider_presence_changes_total{{change="{change}"}}')
-    return seen >= at_least
+    """Whether the replica has counted `change` at least `at_least` times; a series not counted
+    yet is not in /metrics at all."""
+    series = f'outrider_presence_changes_total{{change="{change}"}}'
+    scraped = await replica.metrics()
+    return series in scraped and counter(scraped, series) >= at_least
 
 
 def counter(scraped: str, series: str) -> float:

@@ -225,7 +225,10 @@ def _find_ref(turn: Turn, pages: list[str], query: str) -> str:
 def _check_expectations(turn: Turn, seen: str) -> None:
     missing = [text for text in turn.expect if text not in seen]
     if missing:
-        raise ModelError(f"scripted turn {turn.index}: the request does not contain {missing}")
+        tail = " ".join(seen.split())[-300:]  # what it got instead, for whoever reads the failure
+        raise ModelError(
+            f"scripted turn {turn.index}: the request does not contain {missing}; it ends: {tail}"
+        )
 
 
 def _texts(raw: str | list[str]) -> tuple[str, ...]:
