@@ -10,8 +10,11 @@ import grpc
 import pytest
 
 from outrider.v1 import automate_events_pb2 as ae
+from outrider.v1 import browser_control_service_pb2 as bcs
+from outrider.v1 import browser_control_service_pb2_grpc as bcg
 from outrider.v1 import params_pb2, run_pb2, run_service_pb2, session_pb2, session_service_pb2
-from tests.browser.conftest import BrowserCaseFactory
+from tests.browser.conftest import BrowserCase, BrowserCaseFactory
+from tests.browser.takeover_kit import Person
 from tests.sessions.support import create, kinds, session_events, sessions_stub
 from tests.support.cart_shop import CartShop, cart_shop
 from tests.support.harness import RichError, eventually, rich_error
@@ -76,6 +79,66 @@ async def test_check_out_in_the_same_browser_finds_the_cart_the_first_run_filled
     assert [e.sequence for e in events] == list(range(1, len(events) + 1))
     ended = (await case.harness.runs.GetRun(run_service_pb2.GetRunRequest(name=second[0].run))).run
     assert ended.state == run_pb2.RUN_STATE_SUCCEEDED and ended.options.session == session.name
+
+
+async def test_a_person_uses_the_session_browser_between_runs_and_the_next_run_goes_on_there(
+    browser_case: BrowserCaseFactory, shop: CartShop
+) -> None:
+    """A by-hand run in the session lends its browser to a person (to log in, to fix something):
+    the session is busy meanwhile; their page and note are where the next run starts."""
+    port = shop.url.rsplit(":", 1)[1]
+    case = await browser_case("session_hands_on.yaml", network_allow=(f"127.0.0.1:{port}",))
+    channel, runs = case.harness.channel, case.harness.runs
+    session = await create(channel, start_url=f"{shop.url}/", idle=120, life=300)
+    lend = run_service_pb2.CreateRunRequest(
+        automate=params_pb2.AutomateParams(task="Use the browser", interactive=True),
+        options=params_pb2.RunOptions(session=session.name, by_hand=True),
+    )
+    hands_on = (await runs.CreateRun(lend)).run.name
+    busy = await refused_start(runs.Automate(in_session(session.name, "Add it to the cart")))
+    assert (busy.code, busy.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "SESSION_BUSY")
+    at_screen = Person(bcg.BrowserControlServiceStub(channel), hands_on)
+    await eventually(lambda: asking_for_a_person(case, hands_on), within=60)
+    await at_screen.take_over()
+    red_mug = f"{shop.url}/mugs/red-mug"
+    goto = bcs.NavigateInput(action=bcs.NAVIGATE_ACTION_GOTO, url=red_mug)
+    await at_screen.send([bcs.InputEvent(navigate=goto)])
+    await at_screen.hand_back("I opened the Red Mug for you")
+    lent = await ended_run(runs, hands_on)
+    assert lent.outcome.success, lent.outcome
+    assert lent.outcome.result == "A person handed the browser back: I opened the Red Mug for you"
+    idle = await sessions_stub(channel).GetSession(
+        session_service_pb2.GetSessionRequest(name=session.name)
+    )
+    assert idle.session.current_url == red_mug and idle.session.run_count == 1
+
+    added = await collect(runs.Automate(in_session(session.name, "Add it to the cart")))
+    assert added[-2].automate.complete.success, names(added)
+    assert list(shop.carts.values()) == [["red-mug"]]
+    assert shop.count("GET", "/mugs/red-mug") == 1  # the person's visit: the run did not go back
+    assert len(case.prompts()) == 4  # planner, two actor turns, validator: nothing searched
+
+
+def asking_for_a_person(case: BrowserCase, run: str) -> bool:
+    control = case.harness.server.runs.browsers.of(run.removeprefix("runs/"))
+    return control is not None and control.current is not None
+
+
+async def ended_run(runs: Any, name: str) -> run_pb2.Run:
+    ended: list[run_pb2.Run] = []
+
+    async def over() -> bool:
+        got: run_service_pb2.GetRunResponse = await runs.GetRun(
+            run_service_pb2.GetRunRequest(name=name)
+        )
+        ended[:] = [got.run]
+        return got.run.state in ENDED_STATES
+
+    await eventually(over, within=60)
+    return ended[0]
+
+
+ENDED_STATES = (run_pb2.RUN_STATE_SUCCEEDED, run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED)
 
 
 async def test_an_idle_browser_session_closes_its_browser(

@@ -191,7 +191,9 @@ async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: Vaul
         await eventually(lambda: "/account" in where(controls, run), within=30)
     except AssertionError:
         got = [(path, fields.get("code")) for path, fields in server.site.received[-3:]]
-        raise AssertionError(f"not signed in at {where(controls, run)}; the site got {got}")
+        raise AssertionError(
+            f"not signed in at {where(controls, run)}; the site got {got}"
+        ) from None
     await at_screen.hand_back("Signed in again.")
     events = await asyncio.wait_for(streamed, 120)
     ended = (await server.harness.runs.GetRun(rs.GetRunRequest(name=run))).run

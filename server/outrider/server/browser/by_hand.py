@@ -39,4 +39,8 @@ async def by_hand(
                 iteration_id=_BY_HAND,
                 reason="PROFILE_NEEDS_LOGIN",
             )
-    return run.endings.success("A person handed the browser back.", _BY_HAND)
+    note = run.human.note_of(answer)  # what the person says they did: a session remembers it
+    handed = (
+        f"A person handed the browser back: {note}" if note else "A person handed the browser back."
+    )
+    return run.endings.success(handed, _BY_HAND)

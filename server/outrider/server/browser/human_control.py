@@ -150,6 +150,10 @@ class HumanControl:
         told = _ended(f"A person took over the browser while you worked and {how}{note}")
         return f"{told} {self._where()}"
 
+    def note_of(self, answer: TakeoverAnswer) -> str:
+        """The person's hand-back note as the agent may read it ("" when none)."""
+        return self._note(answer.note) if answer.note else ""
+
     def _note(self, text: str) -> str:
         return defused_line(self._run.secrets.redact(text))
 

@@ -29,6 +29,7 @@ from outrider.server.console_edge.run_page import RunPage
 from outrider.server.console_edge.runs_page import RunsPage
 from outrider.server.console_edge.screen_info import ScreenInfo
 from outrider.server.console_edge.session_page import SessionPages
+from outrider.server.console_edge.sessions_page import SessionsPage
 from outrider.server.console_edge.sign_in import SignIn
 from outrider.server.console_edge.sso import CALLBACK, SsoSignIn
 from outrider.server.console_edge.start_page import StartPage
@@ -132,10 +133,12 @@ def _routes(
     if sessions is not None:
         session_pages = SessionPages(sessions, pages, auth, settings.sessions)
         private += [
+            ("/sessions", SessionsPage(sessions, pages, auth).page, "GET"),
             ("/start/session", session_pages.form, "GET"),
             ("/start/session", session_pages.create, "POST"),
             ("/sessions/{sessionId}", session_pages.page, "GET"),
             ("/sessions/{sessionId}/end", session_pages.end, "POST"),
+            ("/sessions/{sessionId}/use-browser", session_pages.lend_browser, "POST"),
         ]
     public: list[tuple[str, Endpoint, str]] = [
         ("/sign-in", sign_in.page, "GET"),

@@ -40,7 +40,7 @@ class Parts:
 
     def figures(self, run: RunView) -> str:
         """The run's state, time, steps, tokens and cost (not its forms, which may be in use)."""
-        return self._pages.render("run_figures.html", run=run, oob=True)
+        return self._pages.render("run_figures.html", run=run, oob=True, base=self._base)
 
     def now(self, text: str) -> str:
         return self._pages.render("now.html", text=text, oob=True)

@@ -1,8 +1,8 @@
 """Starting a session from the console (/start/session) and the session's page (/sessions/{id}):
 the same core call as the API's create (SessionManager.create: the same scope, runs.start, and
 the same checks), a refused create shown again with what was wrong next to its field, and, once
-made, the session's page: its name, state, idle timeout and maximum life, and a way to start a
-run in it.
+made, the session's page: its name, state, idle timeout and maximum life, its runs, a way to
+start a run in it, and a way for a person to use its browser between runs (a by-hand run in it).
 
 A create sent twice (a double click, a reload of the answer) makes one session: the form's
 request id is the create's request id (the core's idempotent creates, held by the store across
@@ -20,7 +20,7 @@ from outrider.server.console_edge.forms import read_form
 from outrider.server.console_edge.session_form import ask_of, session_values, session_view
 from outrider.server.console_edge.start_form import FormProblem, StartValues, note_violations
 from outrider.server.console_edge.templating import Pages, base_of
-from outrider.server.console_edge.views import may
+from outrider.server.console_edge.views import may, run_view
 from outrider.server.core import request_ids
 from outrider.server.core.error_statuses import http_status
 from outrider.server.core.errors import InvalidArgument, OutriderError, PermissionDenied
@@ -75,18 +75,46 @@ class SessionPages:
         return RedirectResponse(f"{base_of(request)}/sessions/{made}", 303)
 
     async def page(self, request: Request) -> Response:
+        return self._session_page(request, session_id_in_path(request.path_params["sessionId"]))
+
+    async def lend_browser(self, request: Request) -> Response:
+        """Lends the idle session's browser to the person (a by-hand run in it) and opens that
+        run's page, where they take over, and hand back with a note for the next run."""
         signed_in = session_of(request)
+        form = await read_form(request)
+        self._auth.check_change(request, signed_in, form.get(CSRF_FIELD))
         session_id = session_id_in_path(request.path_params["sessionId"])
+        request_id = request_ids.check_request_id(form.get("request_id"), "request_id")
+        try:
+            started = await self._sessions.lend_browser(
+                session_id, signed_in.principal, request_id or str(uuid.uuid4())
+            )
+        except PermissionDenied:
+            raise  # an error page: the form was not theirs to send
+        except OutriderError as error:  # busy, ended meanwhile, the server full
+            return self._session_page(request, session_id, error.message, http_status(error))
+        run_id = started.run.name.removeprefix("runs/")
+        return RedirectResponse(f"{base_of(request)}/runs/{run_id}", 303)
+
+    def _session_page(
+        self, request: Request, session_id: str, problem: str = "", status: int = 200
+    ) -> Response:
+        signed_in = session_of(request)
         record = self._sessions.get(session_id, signed_in.principal)
+        runs = self._sessions.runs_of(session_id, signed_in.principal)
         return self._pages.page(
             request,
             "session.html",
+            status,
             session=signed_in,
             csrf=self._auth.signer.csrf_token(signed_in),
             auth_enabled=self._auth.keyring.enabled,
             can_start=may(signed_in.principal, Scope.RUNS_START),
             can_end=may(signed_in.principal, Scope.RUNS_CANCEL),
             shown=session_view(record),
+            runs=[run_view(run, signed_in.principal) for run in runs],
+            problem=problem,
+            request_id=str(uuid.uuid4()),
         )
 
     async def end(self, request: Request) -> Response:

@@ -29,7 +29,7 @@ from outrider.server.core.errors import (
 )
 from outrider.server.core.names import new_id, session_id_from, session_name
 from outrider.server.core.principals import Principal, Scope
-from outrider.server.core.request_ids import Created
+from outrider.server.core.request_ids import Created, Started
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.session_seats import Kept, SessionAgent, SessionElsewhere
@@ -37,6 +37,7 @@ from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.checks import SessionSpec, check_create
 from outrider.server.core.sessions.create_keys import create_key, create_request, replayed_session
+from outrider.server.core.sessions.hands_on import hands_on_spec
 from outrider.server.core.sessions.holding import LOST, Holding
 from outrider.server.core.sessions.seats import Seats
 from outrider.server.core.sessions.stream import SessionBatch, SessionStream, rechecked
@@ -240,6 +241,19 @@ class SessionManager:
         if record.created_by != principal.id:
             principal.require(Scope.RUNS_READ)
         return record
+
+    def runs_of(self, session_id: str, principal: Principal, limit: int = 50) -> list[run_pb2.Run]:
+        """The session's newest `limit` runs, newest first (NotFound as `get`)."""
+        self.get(session_id, principal)
+        rows = self._store.session_runs(session_id)[-limit:]
+        found = (self._store.get_run(row.run_id) for row in reversed(rows))
+        return [run for run in found if run is not None]
+
+    async def lend_browser(self, session_id: str, principal: Principal, request_id: str) -> Started:
+        """Starts the by-hand run that lends the session's browser to a person (hands_on.py):
+        refused as any start in it is (busy, ended, another tenant's, a research session)."""
+        spec = hands_on_spec(session_name(session_id))
+        return await self._runs.start(spec, principal, "", "", request_id)
 
     def _find(self, session_id: str, tenant: str | None) -> session_pb2.Session:
         """The session, when it belongs to `tenant` (any tenant for None), else NotFound."""
