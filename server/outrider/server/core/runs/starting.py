@@ -237,7 +237,12 @@ class Starter:
             if self.seats is None:
                 raise Unimplemented("this server keeps no sessions")
             return self.seats.take(
-                spec.options.session, spec.kind, run_id, principal, f"{options_at}session"
+                spec.options.session,
+                spec.kind,
+                run_id,
+                principal,
+                f"{options_at}session",
+                by_hand=spec.options.by_hand,
             )
         except BaseException:
             self._quotas.give_back_start(principal)

@@ -101,7 +101,15 @@ class Seats:
             raise ended(name, record)
         return session_id
 
-    def take(self, name: str, kind: int, run_id: str, principal: Principal, field: str) -> Seat:
+    def take(
+        self,
+        name: str,
+        kind: int,
+        run_id: str,
+        principal: Principal,
+        field: str,
+        by_hand: bool = False,
+    ) -> Seat:
         session_id = self._checked(name, kind, principal, field)
         live = self._holding.here.get(session_id)
         if live is None:
@@ -117,7 +125,7 @@ class Seats:
                 f"{name} is busy: {active}; start the next run once it is idle",
                 reason="SESSION_BUSY",
             )
-        live.take(run_id)
+        live.take(run_id, by_hand)
         memory = remember(self._store, session_id, self._memory_chars)
         return SessionSeat(live, live.view((memory.text, memory.earlier, memory.left_out)))
 

@@ -291,7 +291,10 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * over (BrowserControlService); it ends when they hand it back (succeeded) or decline, or the
    * request expires (failed). No model is called; the task is only shown to the person. With
    * `profile` and `profile_save`, logging in by hand once and saving it (see
-   * ProfileService.StartProfileLogin). Browser runs only; implies interactive.
+   * ProfileService.StartProfileLogin). With `session`, a person uses the session's browser
+   * between its runs, as it is (no url: it stays on the session's page); the session is
+   * SESSION_STATE_CONTROLLED meanwhile, and the person's hand-back note is the run's answer,
+   * which the session's next run reads. Browser runs only; implies interactive.
    *
    * @generated from field: bool by_hand = 14;
    */
