@@ -17,15 +17,16 @@ from tests.mcp.support import McpCase, Mode, http_client, stdio_client, text_of
 from tests.support.harness import eventually
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest.mark.parametrize(
+BOTH_TRANSPORTS = pytest.mark.parametrize(
     ("opener", "mode"),
     [
         pytest.param(http_client, "legacy", id="http"),
         pytest.param(stdio_client, "legacy", id="stdio"),
     ],
 )
+
+
+@BOTH_TRANSPORTS
 async def test_a_follow_up_in_a_session_started_with_start_session(
     mcp_case: McpCase, tmp_path: Path, opener: Any, mode: Mode
 ) -> None:
@@ -84,13 +85,7 @@ async def _running(case: McpCase, key: str, session: str) -> None:
         await eventually(running, within=30)
 
 
-@pytest.mark.parametrize(
-    ("opener", "mode"),
-    [
-        pytest.param(http_client, "legacy", id="http"),
-        pytest.param(stdio_client, "legacy", id="stdio"),
-    ],
-)
+@BOTH_TRANSPORTS
 async def test_start_session_with_a_request_id_is_idempotent(
     mcp_case: McpCase, opener: Any, mode: Mode
 ) -> None:
@@ -107,13 +102,7 @@ async def test_start_session_with_a_request_id_is_idempotent(
     assert malformed.is_error and "request_id" in text_of(malformed)
 
 
-@pytest.mark.parametrize(
-    ("opener", "mode"),
-    [
-        pytest.param(http_client, "legacy", id="http"),
-        pytest.param(stdio_client, "legacy", id="stdio"),
-    ],
-)
+@BOTH_TRANSPORTS
 async def test_start_session_from_a_profile_of_its_tenant(
     mcp_case: McpCase, opener: Any, mode: Mode
 ) -> None:
