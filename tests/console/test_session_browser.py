@@ -100,6 +100,7 @@ async def test_a_person_uses_a_session_browser_between_runs_from_its_page(
     await controls.get_by_role("button", name="Send text").click()
     await controls.get_by_role("button", name="Send Enter").click()  # subscribes
     await eventually(lambda: "welcome" in where(console, run_id), within=30)
+    await page.locator("#screen").scroll_into_view_if_needed()
     await shot(page, "session-browser-in-use", full_page=False)
     await controls.get_by_label("Note for the agent").fill(NOTE)
     await controls.get_by_role("button", name="Hand back").click()
