@@ -1,7 +1,7 @@
 """The page facts ride on the snapshot's call (facts_feed.py, issue 40): what one call gives is
 what the two calls gave, facts are posted again only when they changed or the document is new,
 the page itself can neither silence nor forge them, and a browser whose Playwright has no facts
-engine is read as before."""
+engine is read as before, to the same view."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from contextlib import AsyncExitStack
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
+from playwright.async_api import Browser, ConsoleMessage, Page, ViewportSize, async_playwright
 
 from outrider.server.browser import facts_feed
 from outrider.server.browser.js import load_js
@@ -23,6 +23,7 @@ from tests.console.support import CHROMIUM, chromium
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 LIMIT = BrowserSettings().large_page_elements
+VIEWPORT = ViewportSize(width=1280, height=800)
 PAGE_FACTS_JS = load_js("page_facts.js")
 PAGES = (
     "/browser/signup.html",
@@ -47,7 +48,7 @@ async def browser() -> AsyncIterator[Browser]:
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def page(browser: Browser) -> AsyncIterator[Page]:
-    page = await browser.new_page(viewport={"width": 1280, "height": 800})
+    page = await browser.new_page(viewport=VIEWPORT)
     yield page
     await page.close()
 
@@ -120,14 +121,19 @@ async def test_a_large_page_gets_its_facts_and_no_snapshot(page: Page, sites: st
     assert read.snapshot is None and read.facts is not None and read.facts["count"] > 10
 
 
-async def test_a_playwright_without_the_engine_reads_the_facts_by_a_call(sites: str) -> None:
+async def test_a_playwright_without_the_engine_reads_the_facts_by_a_call(
+    page: Page, sites: str
+) -> None:
+    settings = BrowserSettings()
     async with AsyncExitStack() as stack:
-        plain = await chromium(stack)  # a Playwright of its own, nothing registered
-        page = await plain.new_page()
-        await page.goto(sites + "/browser/signup.html")
-        settings = BrowserSettings()
-        view = await read_page(page, 1, RefMap(), Secrets(), settings)
-        assert 'h1 "Create your account"' in view.view.text
-        assert not facts_feed.available(page)  # found out once, not tried again
-        again = await read_page(page, 1, RefMap(), Secrets(), settings)
-        assert again.view.text == view.view.text
+        plain_browser = await chromium(stack)  # of a Playwright with nothing registered
+        plain = await plain_browser.new_page(viewport=VIEWPORT)
+        for path in PAGES:
+            await page.goto(sites + path)
+            await plain.goto(sites + path)
+            fed = await read_page(page, 1, RefMap(), Secrets(), settings)
+            by_calls = await read_page(plain, 1, RefMap(), Secrets(), settings)
+            assert not facts_feed.available(plain)  # found out once, not tried again
+            assert facts_feed.available(page)
+            assert by_calls.view.text == fed.view.text, path
+            assert (by_calls.title, by_calls.where) == (fed.title, fed.where)
