@@ -98,6 +98,17 @@ async def test_facts_are_posted_again_only_when_they_changed_or_the_document_is_
     assert (await fed(page)).facts == first.facts and len(posts) == 4
 
 
+async def test_a_typed_password_is_never_posted_and_still_read(page: Page, sites: str) -> None:
+    await page.goto(sites + "/browser/login.html")
+    posts = posts_on(page)
+    await page.locator("input[type=password]").fill("hunter2-typed")
+    for _ in range(2):  # posted, then unchanged: the values are read by a call each time
+        read = await fed(page)
+        assert read.facts is not None and "hunter2-typed" in read.facts["passwords"]
+        assert read.facts == await page.evaluate(PAGE_FACTS_JS, [LIMIT])
+    assert posts and not any("hunter2-typed" in post for post in posts)
+
+
 async def test_the_page_can_neither_silence_nor_forge_the_facts(page: Page) -> None:
     forged = '{"count": 1, "passwords": ["hunter2"], "title": "Forged", "where": "0,0"}'
     await page.set_content("<title>Real</title><h1>Hello</h1>")

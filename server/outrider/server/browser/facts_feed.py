@@ -10,7 +10,9 @@ the call) and hands the snapshot the page's body. The engine runs in Playwright'
 world, where the page's own scripts cannot see or imitate its messages: each read carries a
 token of its own, and only that token's message is taken. A post costs about as much as a call,
 so the engine posts nothing when the facts are those it posted last and we say we have them
-(by that post's token): the facts are still read at every call, only not sent again.
+(by that post's token): the facts are still read at every call, only not sent again. The values
+of password fields are never posted (a console's buffers outlive the read): a page with a typed
+password posts its facts without them, and they are read by a call of their own.
 
 `read` is None for a page whose Playwright has no such engine (observe.read_page then reads the
 facts by a call of their own), and its facts are None when their message did not arrive.
@@ -29,6 +31,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from outrider.server.browser.js import load_js
+from outrider.server.browser.page_model import PASSWORD_VALUES_JS
 
 ENGINE = "outrider-facts"
 _TAG = "outrider-facts "  # js/facts_engine.js: the tag, the read's token, the facts
@@ -114,6 +117,8 @@ class _Feed:
             self._known = (token, facts)
         elif known is not None:  # the engine ran to the end and posted nothing: unchanged
             facts = known[1]
+        if facts is not None and facts["passwords"] is None:  # withheld from the console
+            facts = {**facts, "passwords": await page.evaluate(PASSWORD_VALUES_JS)}
         return Fed(facts, snapshot)
 
 
