@@ -6,12 +6,14 @@ Chromium (issue 40: the overlay check of page_facts.js had made tall pages up to
    a button a row) and on the short pages of the overlay fixtures (tests/fixtures/sites/view):
    the script as it was at `--before` against this worktree's, and whether both found the same
    facts (their common keys; the large pages' omitted ones aside).
-2. The whole view (observe.read_page: page facts, then the snapshot or, on a large page, the
+2. The whole view (observe.read_page: page facts and the snapshot or, on a large page, the
    viewport-first scan and its view) against a plain `aria_snapshot(mode="ai")`, on the same
    pages and the ordinary and issue-17 fixture pages, on an unchanged page. Small pages are
-   timed as first read (facts, then snapshot) and as read again (both at once, as the observer
-   reads a page it has read before), over SMALL_ROUNDS, with an empty call for the cost of one
-   more call to the page. The `--before` columns are read_page running that commit's
+   timed as first read and as read again, over SMALL_ROUNDS, with an empty call for the cost of
+   one more call to the page. Now, the facts ride on the snapshot's call (facts_feed.py): a
+   first read has them posted, as on a new document, a read again of unchanged facts does not.
+   The `--before` columns are read_page reading the facts by a call of their own, as before
+   (first read: facts, then snapshot; read again: both at once), with that commit's
    page_facts.js and large_page.js; "same view" compares the two views.
 3. Every in-page script the agent runs per step or per action, on 50 and 10,000 rows with a
    sign-up form above the table (browser_script_cost.py).
@@ -49,6 +51,7 @@ from bench.browser_report import (
 )
 from bench.browser_script_cost import script_costs
 from bench.browser_scripts_at import medians, now, running, script_at, view_scripts_at
+from outrider.server.browser import facts_feed
 from outrider.server.browser.observe import read_page
 from outrider.server.browser.refs import RefMap
 from outrider.server.browser.secrets import Secrets
@@ -113,6 +116,10 @@ async def facts_section(browser: Browser, base: str, before: str, rounds: int) -
 
 
 async def view_once(page: Page, known_small: bool) -> str:
+    """The view as read for the first time (facts_feed posting the facts, or without it, facts
+    first) or read again (the facts unchanged, or without facts_feed, read at once)."""
+    if not known_small:
+        facts_feed.forget(page)
     return (await read_page(page, 1, RefMap(), Secrets(), SETTINGS, known_small)).view.text
 
 
@@ -214,6 +221,7 @@ async def main(before: str, rounds: tuple[int, int], only: set[str]) -> None:
         views = rows_pages(ROWS if "view" in only else ROWS[:1]) | OVERLAY_PAGES | OTHER_SMALL
     with serve_pages(ROWS) as base:
         async with async_playwright() as playwright:
+            await facts_feed.register(playwright)  # as the server's launcher does
             browser = await playwright.chromium.launch(executable_path=CHROMIUM)
             if "facts" in only:
                 facts = await facts_section(browser, base, before, rounds[0])

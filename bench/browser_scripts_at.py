@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from playwright.async_api import Page
 
 from bench.browser_report import REPO_ROOT
-from outrider.server.browser import observe
+from outrider.server.browser import facts_feed, observe
 from outrider.server.browser.js import load_js, with_helpers
 
 JS_DIR = "server/outrider/server/browser/js"
@@ -52,14 +52,16 @@ def view_scripts_at(commit: str) -> tuple[str, str]:
 
 @contextlib.contextmanager
 def running(scripts: tuple[str, str]) -> Iterator[None]:
-    """observe.read_page running these page_facts.js and large_page.js (an earlier commit's);
-    their output has the same shape at every commit the benchmarks compare."""
-    saved = observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS
+    """observe.read_page running these page_facts.js and large_page.js (an earlier commit's;
+    their output has the same shape at every commit the benchmarks compare), with the facts
+    read by a call of their own, as before they rode on the snapshot's call (facts_feed.py)."""
+    saved = observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS, facts_feed.available
     observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS = scripts
+    facts_feed.available = lambda page: False
     try:
         yield
     finally:
-        observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS = saved
+        observe._PAGE_FACTS_JS, observe._LARGE_PAGE_JS, facts_feed.available = saved
 
 
 def now(name: str) -> str:

@@ -8,8 +8,8 @@ notes), then counts cl100k_base tokens of: the raw snapshot, `build_view` as it 
 views are uncapped, so the cap does not hide a difference.
 
 With `--timing ROUNDS` it also times, on the ordinary and issue-17 pages, the agent's page
-read on a page it has read before (`observe.read_page` with `known_small`: page facts,
-snapshot and the frames' password values at once, then view building), and the calls
+read on a page it has read before (`observe.read_page`: page facts with the snapshot in one
+call, the frames' password values alongside, then view building), and the calls
 observe.py made at the --before commit (element count, snapshot, a password scan per frame,
 old build_view, title), against a plain `aria_snapshot(mode="ai")`, alternating the three,
 p50 of ROUNDS.
@@ -35,6 +35,7 @@ from bench.browser_pages import ORDINARY, all_pages, serve_pages
 from bench.browser_report import CHROMIUM, table
 from bench.browser_scripts_at import file_at
 from bench.browser_tokens import token_counter
+from outrider.server.browser import facts_feed
 from outrider.server.browser.js import load_js
 from outrider.server.browser.observe import read_page
 from outrider.server.browser.page_model import PageFacts, build_view, page_facts
@@ -138,6 +139,7 @@ async def timing(rounds: int, before: ModuleType) -> list[list[str]]:
     settings = BrowserSettings()
     with serve_pages() as base:
         async with async_playwright() as playwright:
+            await facts_feed.register(playwright)  # as the server's launcher does
             browser = await playwright.chromium.launch(executable_path=CHROMIUM)
             for name, path in (ORDINARY | VIEW_PAGES).items():
                 page = await browser.new_page()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from playwright.async_api import Browser, Playwright, async_playwright
 
+from outrider.server.browser import facts_feed
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.net.guard import NetworkGuard
 from outrider.server.net.proxy import GuardedProxy
@@ -60,7 +61,9 @@ class BrowserLauncher:
 
     async def _start(self) -> Playwright:
         if self._playwright is None:
-            self._playwright = await async_playwright().start()
+            playwright = await async_playwright().start()
+            await facts_feed.register(playwright)  # before any context: each gets the engine
+            self._playwright = playwright
         return self._playwright
 
     async def _local_proxy(self) -> GuardedProxy:

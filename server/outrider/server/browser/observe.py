@@ -7,12 +7,13 @@ import asyncio
 import base64
 import logging
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from outrider.server.browser import facts_feed
 from outrider.server.browser.connection import Connection
 from outrider.server.browser.conversation import Conversation
 from outrider.server.browser.human_control import HumanControl
@@ -204,21 +205,15 @@ async def read_page(
     """The model's view of a page, in as few calls to the browser as the page allows: the page
     facts (size, modal dialog or covering overlay, comboboxes, unseen text, the main frame's
     password values, title, scroll position), the snapshot, and each child frame's password
-    scan. All at once when the page is `known_small` (read before and not large); else the facts
-    first, as a large page gets the viewport-first view instead of a costly snapshot."""
+    scan. The facts ride on the snapshot's call (facts_feed.py); without the facts engine, they
+    are read by a call of their own: at once with the snapshot when the page is `known_small`
+    (read before and not large), else first, as a large page gets the viewport-first view
+    instead of a costly snapshot. The facts engine takes no snapshot of a large page either."""
     cap, limit = settings.max_snapshot_chars, settings.large_page_elements
-    snapshot: tuple[str, list[str]] | None = None
-    if known_small:
-        facts, snapshot = await asyncio.gather(
-            page.evaluate(_PAGE_FACTS_JS, [limit]), _snapshot_in_time(page, settings)
-        )
-    else:
-        facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
+    facts, snapshot = await _facts_and_snapshot(page, settings, known_small)
     for value in facts["passwords"]:
         secrets.add(value)
     large = facts["count"] > limit
-    if not large and snapshot is None:
-        snapshot = await _snapshot_in_time(page, settings)
     if large or snapshot is None:
         # Overload slows a run down, never fails it: a snapshot the busy browser could not
         # produce in time is replaced by the fast viewport-first view for this step.
@@ -233,7 +228,59 @@ async def read_page(
     return PageRead(view, facts["title"], facts["where"])
 
 
-async def _snapshot_in_time(page: Page, settings: BrowserSettings) -> tuple[str, list[str]] | None:
+Snapshot = tuple[str, list[str]]  # the AI snapshot, the password values of child frames
+
+
+async def _facts_and_snapshot(
+    page: Page, settings: BrowserSettings, known_small: bool
+) -> tuple[dict[str, Any], Snapshot | None]:
+    """What page_facts.js finds, and the snapshot unless the page is large or the snapshot was
+    not produced in time."""
+    fed = await _fed(page, settings) if facts_feed.available(page) else None
+    return fed or await _by_calls(page, settings, known_small)
+
+
+async def _fed(
+    page: Page, settings: BrowserSettings
+) -> tuple[dict[str, Any], Snapshot | None] | None:
+    """The facts with the snapshot in one call, the password values of child frames read
+    alongside; None when the page has no facts engine after all."""
+    limit = settings.large_page_elements
+    read = facts_feed.read(page, limit, settings.action_timeout)
+    children = page.frames[1:]
+    if children:
+        fed, frames = await asyncio.gather(read, _passwords_in(children))
+    else:  # most pages: no task for nothing to gather
+        fed, frames = await read, []
+    if fed is None:
+        return None
+    facts = fed.facts or await page.evaluate(_PAGE_FACTS_JS, [limit])  # the post did not come
+    return facts, None if fed.snapshot is None else (fed.snapshot, frames)
+
+
+async def _by_calls(
+    page: Page, settings: BrowserSettings, known_small: bool
+) -> tuple[dict[str, Any], Snapshot | None]:
+    """The facts by a call of their own: at once with the snapshot on a page `known_small`,
+    else first (a large page gets no snapshot)."""
+    limit = settings.large_page_elements
+    if known_small:
+        facts, snapshot = await asyncio.gather(
+            page.evaluate(_PAGE_FACTS_JS, [limit]), _snapshot_in_time(page, settings)
+        )
+        return facts, snapshot
+    facts = await page.evaluate(_PAGE_FACTS_JS, [limit])
+    if facts["count"] > limit:
+        return facts, None
+    return facts, await _snapshot_in_time(page, settings)
+
+
+async def _passwords_in(frames: list[Frame]) -> list[str]:
+    found = await asyncio.gather(*(_password_values(frame) for frame in frames))
+    return [value for values in found for value in values]
+
+
+async def _snapshot_in_time(page: Page, settings: BrowserSettings) -> Snapshot | None:
     """The snapshot, or None when the browser did not produce it within the action timeout."""
     try:
         return await _snapshot(page, settings)
@@ -241,7 +288,7 @@ async def _snapshot_in_time(page: Page, settings: BrowserSettings) -> tuple[str,
         return None
 
 
-async def _snapshot(page: Page, settings: BrowserSettings) -> tuple[str, list[str]]:
+async def _snapshot(page: Page, settings: BrowserSettings) -> Snapshot:
     """The AI snapshot, and the password values of child frames read alongside it."""
     snapshot = page.aria_snapshot(mode="ai", timeout=settings.action_timeout * 1000)
     raw, *frames = await asyncio.gather(
