@@ -270,6 +270,14 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * writer at a time (a lease): a second run asking to save still reads, and its save is
    * refused; a save that would overwrite a version saved since this run loaded it is refused
    * too. Either way the run's outcome (RunOutcome.profile_save) and a profile_saved event say so.
+   * A run in a `session` names no profile: it saves the session's browser state to the profile
+   * the session was created from (CreateSessionRequest.profile), under the same rules; a save
+   * over a version saved since the session's state came from it (the version the session
+   * loaded, then the one its last run saved) is refused. That is how a login done again inside
+   * a session, by the agent or by hand (`by_hand`), is kept for later runs and sessions. The
+   * profile's check is not run in a session (it would move the session's page), and no
+   * profile_loaded event is sent (the run loads nothing). INVALID_ARGUMENT on this field when
+   * the run names neither a profile nor a session created from one.
    *
    * @generated from field: outrider.v1.ProfileSave profile_save = 12;
    */
@@ -291,7 +299,9 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * over (BrowserControlService); it ends when they hand it back (succeeded) or decline, or the
    * request expires (failed). No model is called; the task is only shown to the person. With
    * `profile` and `profile_save`, logging in by hand once and saving it (see
-   * ProfileService.StartProfileLogin). Browser runs only; implies interactive.
+   * ProfileService.StartProfileLogin); in a session created from a profile, with
+   * `profile_save`, logging in again by hand and saving it to that profile. Browser runs only;
+   * implies interactive.
    *
    * @generated from field: bool by_hand = 14;
    */
