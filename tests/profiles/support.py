@@ -5,6 +5,7 @@ with the credential, and a person signing in by hand through a takeover."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -142,6 +143,23 @@ async def log_in_at_screen(server: VaultServer, run: str) -> Person:
             f"not signed in at {where(controls, run)}; the site got {got}"
         ) from None
     return at_screen
+
+
+async def run_logged_in_by_hand(
+    server: VaultServer, params: params_pb2.AutomateParams, options: params_pb2.RunOptions
+) -> tuple[run_pb2.Run, list[run_event_pb2.RunEvent]]:
+    """Starts a run that asks for a person (`log_in_at_screen`), who signs in and hands the
+    browser back; (the run as it ended, its events)."""
+    created = await server.harness.runs.CreateRun(
+        rs.CreateRunRequest(automate=params, options=options)
+    )
+    run = created.run.name
+    streamed = asyncio.create_task(followed(server.harness, run))
+    at_screen = await log_in_at_screen(server, run)
+    await at_screen.hand_back("Signed in again.")
+    events = await asyncio.wait_for(streamed, 120)
+    ended = await server.harness.runs.GetRun(rs.GetRunRequest(name=run))
+    return ended.run, events
 
 
 async def unseen_code(server: VaultServer) -> None:

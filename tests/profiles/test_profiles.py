@@ -7,7 +7,6 @@ text anywhere. One server for the module; the tests run in order."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
@@ -23,9 +22,9 @@ from tests.profiles.support import (
     ON_SUCCESS,
     VaultServer,
     followed,
-    log_in_at_screen,
     named,
     questions,
+    run_logged_in_by_hand,
     signed_in_profile,
     vault_server,
     version,
@@ -134,20 +133,13 @@ async def test_an_expired_login_fails_fast_when_nobody_can_log_in(server: VaultS
 async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: VaultServer) -> None:
     acme = await signed_in_profile(server, "relogin")
     server.site.expire()
-    created = await server.harness.runs.CreateRun(
-        rs.CreateRunRequest(
-            automate=params_pb2.AutomateParams(
-                task="Read my Acme account.", url=f"{server.site.url}/account", interactive=True
-            ),
-            options=params_pb2.RunOptions(profile=acme, profile_save=ON_SUCCESS),
-        )
+    ended, events = await run_logged_in_by_hand(
+        server,
+        params_pb2.AutomateParams(
+            task="Read my Acme account.", url=f"{server.site.url}/account", interactive=True
+        ),
+        params_pb2.RunOptions(profile=acme, profile_save=ON_SUCCESS),
     )
-    run = created.run.name
-    streamed = asyncio.create_task(followed(server.harness, run))
-    at_screen = await log_in_at_screen(server, run)
-    await at_screen.hand_back("Signed in again.")
-    events = await asyncio.wait_for(streamed, 120)
-    ended = (await server.harness.runs.GetRun(rs.GetRunRequest(name=run))).run
     assert ended.outcome.success and ended.outcome.profile_save.saved, ended.outcome
     assert named(events, "profile_needs_login")[0].profile_needs_login.asking
     assert len(named(events, "takeover_ended")) == 1

@@ -7,22 +7,19 @@ server for the module; the tests run in order."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
 from outrider.v1 import params_pb2, profile_pb2, run_event_pb2
-from outrider.v1 import run_service_pb2 as rs
 from tests.profiles.support import (
     ALWAYS,
     ON_SUCCESS,
     VaultServer,
-    followed,
-    log_in_at_screen,
     named,
     questions,
+    run_logged_in_by_hand,
     signed_in_profile,
     unseen_code,
     vault_server,
@@ -91,22 +88,13 @@ async def test_a_person_logs_in_again_by_hand_in_a_session_and_saves(server: Vau
     session = await create_session(server.harness.channel, start_url=account, profile=acme)
     try:
         server.site.expire()
-        created = await server.harness.runs.CreateRun(
-            rs.CreateRunRequest(
-                automate=params_pb2.AutomateParams(
-                    task="Log in again", url=f"{server.site.url}/login", interactive=True
-                ),
-                options=params_pb2.RunOptions(
-                    session=session.name, by_hand=True, profile_save=ON_SUCCESS
-                ),
-            )
+        ended, events = await run_logged_in_by_hand(
+            server,
+            params_pb2.AutomateParams(
+                task="Log in again", url=f"{server.site.url}/login", interactive=True
+            ),
+            params_pb2.RunOptions(session=session.name, by_hand=True, profile_save=ON_SUCCESS),
         )
-        run = created.run.name
-        streamed = asyncio.create_task(followed(server.harness, run))
-        at_screen = await log_in_at_screen(server, run)
-        await at_screen.hand_back("Signed in again.")
-        events = await asyncio.wait_for(streamed, 120)
-        ended = (await server.harness.runs.GetRun(rs.GetRunRequest(name=run))).run
         assert ended.outcome.success, ended.outcome
         assert_saved(ended.outcome.profile_save, acme, 2)
         assert_saved_before_the_end(events)
