@@ -4,6 +4,8 @@ task's answer; a reference to a task of another context is refused."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from a2a.client import Client
 from a2a.types import a2a_pb2 as a2a
@@ -59,3 +61,42 @@ async def test_a_follow_up_task_in_the_same_context_continues_in_the_same_browse
     with pytest.raises(InvalidParamsError) as refused:
         await send(client, elsewhere)
     assert "another context" in str(refused.value)
+
+
+async def test_tasks_sent_at_once_in_a_new_context_share_one_session_and_an_ended_one_is_followed(
+    served: A2AServer,
+) -> None:
+    """The first tasks of a context, sent together, open one session (not one each); once it
+    ended, the context's next task opens the next session."""
+    client = await served.client("alice", streaming=False)
+    model = {"skill": "browse", "options": {"model": served.model(SCENARIO)}}
+    page = {"url": f"{served.sites}/shop/index.html"}
+
+    async def first_task() -> a2a.Task | Exception:
+        sent = message("What does the Red Mug cost?", page | model, context_id="burst-context")
+        try:
+            return await send(client, sent)
+        except Exception as error:  # a busy session's refusal is an answer here
+            return error
+
+    answers = await asyncio.gather(*(first_task() for _ in range(3)))
+    tasks = [a for a in answers if isinstance(a, a2a.Task)]
+    assert tasks and all(t.status.state == a2a.TASK_STATE_COMPLETED for t in tasks), answers
+    refused = [str(a) for a in answers if not isinstance(a, a2a.Task)]
+    assert all("is busy" in why for why in refused), refused  # one run at a time, none lost
+    key = served.keys.keys["alice"]
+    async with AsyncClient(f"127.0.0.1:{served.server.port}", api_key=key) as grpc_client:
+        listed, _ = await grpc_client.sessions.list(page_size=100)
+        burst = [s for s in listed if s.labels.get("a2a.context_id") == "burst-context"]
+        assert len(burst) == 1, [s.name for s in burst]
+        await grpc_client.sessions.end(burst[0].name)
+        again = await send(
+            client, message("What does the Red Mug cost?", page | model, context_id="burst-context")
+        )
+        assert again.status.state == a2a.TASK_STATE_COMPLETED, again.status
+        run = await grpc_client.get_run(again.id)
+        assert run.options.session and run.options.session != burst[0].name
+        listed, _ = await grpc_client.sessions.list(page_size=100)
+        burst = [s for s in listed if s.labels.get("a2a.context_id") == "burst-context"]
+        assert len(burst) == 2
+        await grpc_client.sessions.end(run.options.session)

@@ -97,6 +97,12 @@ async def test_a_person_uses_the_session_browser_between_runs_and_the_next_run_g
     hands_on = (await runs.CreateRun(lend)).run.name
     busy = await refused_start(runs.Automate(in_session(session.name, "Add it to the cart")))
     assert (busy.code, busy.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "SESSION_BUSY")
+    assert "a person has its browser" in busy.message
+    lent_out = await sessions_stub(channel).GetSession(
+        session_service_pb2.GetSessionRequest(name=session.name)
+    )
+    assert lent_out.session.state == session_pb2.SESSION_STATE_CONTROLLED
+    assert lent_out.session.active_run == hands_on
     at_screen = Person(bcg.BrowserControlServiceStub(channel), hands_on)
     await eventually(lambda: asking_for_a_person(case, hands_on), within=60)
     await at_screen.take_over()

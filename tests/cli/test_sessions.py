@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 
+from outrider.client import AsyncClient
 from tests.cli.conftest import CliServer
 
 
@@ -49,3 +51,21 @@ async def test_a_session_names_a_profile(cli_server: CliServer) -> None:
     await asyncio.to_thread(cli_server.run, "session", "end", session["name"])
     missing = await asyncio.to_thread(cli_server.run, "session", "start", "--profile", "nope")
     assert missing.returncode == 3 and "profiles/nope does not exist" in missing.stdout
+
+
+async def test_a_request_id_given_twice_starts_one_session(cli_server: CliServer) -> None:
+    request_id = str(uuid.uuid4())
+    arguments = ("--json", "session", "start", "--kind", "research", "--request-id", request_id)
+    started = [await asyncio.to_thread(cli_server.run, *arguments) for _ in range(2)]
+    assert [done.returncode for done in started] == [0, 0], started[0].stdout + started[0].stderr
+    names = {json.loads(done.stdout)["name"] for done in started}
+    assert len(names) == 1
+    async with AsyncClient(cli_server.target) as client:
+        sessions, _ = await client.sessions.list()
+        assert [session.name for session in sessions if session.name in names] == [*names]
+        await client.sessions.end(names.pop())
+    reused = await asyncio.to_thread(cli_server.run, *arguments, "--idle-timeout", "30")
+    assert reused.returncode != 0 and "IDEMPOTENCY_KEY_REUSED" in reused.stdout
+    malformed = await asyncio.to_thread(cli_server.run, "session", "start", "--request-id", "x")
+    assert malformed.returncode != 0
+    assert "request_id: must be a UUID such as" in malformed.stdout, malformed.stdout

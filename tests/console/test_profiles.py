@@ -3,10 +3,14 @@ credential (its values never shown again), then "New profile": the console opens
 no agent at the login page, the person takes it over in the live view, logs in with a password and
 a one-time code, and hands back; the profile is saved, and a second run starts from it signed in
 with no question to anyone. The password, the seed, the code and the session cookie are nowhere
-but in the page. Screenshots: tests/artifacts/console/profiles-*.png, credentials.png."""
+but in the page. A session started from the session form with a profile (the form lists the
+tenant's profiles, only for a browser session) starts signed in; a profile deleted after the form
+was shown is refused at its field. Screenshots: tests/artifacts/console/profiles-*.png,
+credentials.png, start-session-profile*.png."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 
@@ -17,8 +21,19 @@ import pytest_asyncio
 from playwright.async_api import Page, expect
 
 from outrider.server.settings.browser import BrowserSettings
+from outrider.v1 import (
+    credential_pb2,
+    interaction_service_pb2_grpc,
+    params_pb2,
+    profile_pb2,
+    run_pb2,
+    run_service_pb2_grpc,
+)
+from outrider.v1 import credential_service_pb2 as cs
+from outrider.v1 import credential_service_pb2_grpc as csg
 from outrider.v1 import interaction_service_pb2 as isv
-from outrider.v1 import interaction_service_pb2_grpc, params_pb2, run_service_pb2_grpc
+from outrider.v1 import profile_service_pb2 as ps
+from outrider.v1 import profile_service_pb2_grpc as psg
 from outrider.v1 import run_service_pb2 as rs
 from tests.browser.secret_checks import leaks_in_files
 from tests.console.support import (
@@ -31,6 +46,7 @@ from tests.console.support import (
     two_tenants,
 )
 from tests.console.test_answering import tab_to
+from tests.console.test_start_session import get_session, session_form
 from tests.support.harness import eventually, settings_for_tests
 from tests.support.login_site import PASSWORD, SEED, USER, LoginSite, login_site
 
@@ -162,5 +178,125 @@ async def test_a_person_logs_in_once_and_the_next_run_starts_signed_in(console: 
     for secret in (PASSWORD, SEED, code, *SITES[-1].sessions):
         assert not any(secret in line for line in console.logs.lines), "a log line"
         assert leaks_in_files(secret, console.folder) == []  # store, WAL, prompts, artifacts
+    await page.context.close()
+    await bob.context.close()
+
+
+SESSION_PAGE = re.compile(r"/sessions/([0-9a-f]{24})$")
+
+
+async def signed_in_profile(console: Console, profile_id: str) -> str:
+    """A profile saved by a run that logged in to the login site with a saved credential."""
+    alice = console.keys.bearer("alice")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{console.server.port}") as channel:
+        secret = credential_pb2.CredentialSecret(username=USER, password=PASSWORD, totp_seed=SEED)
+        await csg.CredentialServiceStub(channel).SetCredential(
+            cs.SetCredentialRequest(
+                name="credentials/acme", origins=[console.sites], secret=secret
+            ),
+            metadata=alice,
+        )
+        await psg.ProfileServiceStub(channel).CreateProfile(
+            ps.CreateProfileRequest(profile_id=profile_id), metadata=alice
+        )
+    name = f"profiles/{profile_id}"
+    # the site takes a one-time code once: start when the current one is unused
+    totp = pyotp.TOTP(SEED)
+    await eventually(lambda: totp.now() not in SITES[-1].codes_used, within=40)
+    automate = params_pb2.AutomateParams(
+        task="Sign in to Acme and read who is signed in.", url=f"{console.sites}/login"
+    )
+    options = params_pb2.RunOptions(
+        profile=name,
+        profile_save=profile_pb2.PROFILE_SAVE_ON_SUCCESS,
+        credentials=["credentials/acme"],
+        model=console.model("browser/credential_login.yaml"),
+    )
+    created = await console.runs.CreateRun(
+        rs.CreateRunRequest(automate=automate, options=options), metadata=alice
+    )
+    ended = await console.ended("alice", created.run.name.removeprefix("runs/"))
+    assert ended.outcome.success and ended.outcome.profile_save.saved, ended.outcome
+    return name
+
+
+async def created_session(page: Page) -> str:
+    await page.get_by_role("button", name="Start the session").click()
+    await page.wait_for_url(SESSION_PAGE)
+    match = SESSION_PAGE.search(page.url)
+    assert match is not None
+    return f"sessions/{match.group(1)}"
+
+
+async def test_a_session_from_the_form_with_a_profile_starts_signed_in(console: Console) -> None:
+    profile = await signed_in_profile(console, "session-acme")
+    page = await session_form(console)
+    select = page.get_by_label("Start from a profile")
+    await expect(select).to_have_value("")  # none by default
+    account = f"{console.sites}/account"
+    await page.get_by_label("Start page").fill(account)
+    await select.select_option(label="session-acme")
+    await shot(page, "start-session-profile", full_page=False)
+    assert await accessibility_problems(page) == []
+    name = await created_session(page)
+    made = await get_session(console, name)
+    # the site sends a browser without its session cookie from /account to /login
+    assert made.profile == profile
+    assert (made.current_url, made.current_title) == (account, "Your Acme account")
+    await expect(page.locator("#session-facts")).to_contain_text("Your Acme account")
+    await page.get_by_role("button", name="End the session").click()
+    await expect(page.locator("#session-facts")).to_contain_text("Ended")
+    await page.context.close()
+
+
+async def test_a_profile_deleted_meanwhile_is_refused_at_its_field(console: Console) -> None:
+    alice = console.keys.bearer("alice")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{console.server.port}") as channel:
+        profiles = psg.ProfileServiceStub(channel)
+        await profiles.CreateProfile(
+            ps.CreateProfileRequest(profile_id="gone-soon"), metadata=alice
+        )
+        page = await session_form(console)
+        await page.get_by_label("Start page").fill(f"{console.sites}/account")
+        await page.get_by_label("Labels").fill("team=growth")
+        await page.get_by_label("Start from a profile").select_option(label="gone-soon")
+        await profiles.DeleteProfile(
+            ps.DeleteProfileRequest(name="profiles/gone-soon"), metadata=alice
+        )
+    async with page.expect_response(lambda r: r.request.method == "POST") as refused:
+        await page.get_by_role("button", name="Start the session").click()
+    assert (await refused.value).status == 404
+    select = page.get_by_label("Start from a profile")
+    await expect(select).to_have_attribute("aria-invalid", "true")
+    await expect(select).to_have_value("profiles/gone-soon")
+    await expect(page.locator("#error-profile")).to_contain_text(
+        "The profile profiles/gone-soon does not exist"
+    )
+    await expect(page.get_by_label("Start page")).to_have_value(f"{console.sites}/account")
+    await expect(page.get_by_label("Labels")).to_have_value("team=growth")
+    await expect(page.get_by_role("alert")).to_contain_text("The session was not started")
+    await shot(page, "start-session-profile-refused", full_page=False)
+    assert await accessibility_problems(page) == []
+    await page.context.close()
+
+
+async def test_a_research_session_ignores_the_hidden_profile(console: Console) -> None:
+    alice = console.keys.bearer("alice")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{console.server.port}") as channel:
+        await psg.ProfileServiceStub(channel).CreateProfile(
+            ps.CreateProfileRequest(profile_id="for-browsers"), metadata=alice
+        )
+    page = await session_form(console)
+    select = page.get_by_label("Start from a profile")
+    await select.select_option(label="for-browsers")
+    await page.get_by_label(re.compile("^Research session")).check()
+    await expect(select).to_be_hidden()
+    name = await created_session(page)
+    made = await get_session(console, name)
+    assert made.kind == run_pb2.RUN_KIND_RESEARCH and made.profile == ""
+    bob = await console.signed_in("bob")  # another tenant is offered none of alice's
+    await bob.goto(f"{console.base}/start/session")
+    await expect(bob.get_by_role("button", name="Start the session")).to_be_visible()
+    await expect(bob.get_by_label("Start from a profile")).to_have_count(0)
     await page.context.close()
     await bob.context.close()

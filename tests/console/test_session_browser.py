@@ -90,7 +90,8 @@ async def test_a_person_uses_a_session_browser_between_runs_from_its_page(
     await expect(controls).to_contain_text("The agent asks for a person", timeout=60_000)
     await expect(page.locator("#run-session")).to_have_text(made.name)
     busy = await session_state(console, made.name)
-    assert busy.state == session_pb2.SESSION_STATE_RUNNING and busy.active_run == f"runs/{run_id}"
+    assert busy.state == session_pb2.SESSION_STATE_CONTROLLED
+    assert busy.active_run == f"runs/{run_id}"
     await eventually(lambda: page.locator("#screen").evaluate("i => i.naturalWidth > 0"), 30)
     await controls.get_by_role("button", name="Take over").click()
     await expect(controls).to_contain_text("You have control of the browser")
@@ -100,6 +101,7 @@ async def test_a_person_uses_a_session_browser_between_runs_from_its_page(
     await controls.get_by_role("button", name="Send text").click()
     await controls.get_by_role("button", name="Send Enter").click()  # subscribes
     await eventually(lambda: "welcome" in where(console, run_id), within=30)
+    await page.locator("#screen").scroll_into_view_if_needed()
     await shot(page, "session-browser-in-use", full_page=False)
     await controls.get_by_label("Note for the agent").fill(NOTE)
     await controls.get_by_role("button", name="Hand back").click()

@@ -14,8 +14,9 @@ import pytest
 
 from outrider.server.core import clock
 from outrider.v1 import interaction_pb2 as ip
-from outrider.v1 import interaction_service_pb2, run_pb2, run_service_pb2
+from outrider.v1 import interaction_service_pb2, run_pb2, run_service_pb2, session_service_pb2
 from tests.conftest import HarnessFactory
+from tests.sessions.support import create, sessions_stub
 from tests.support.harness import Harness, eventually, rich_error, start_harness, stop_harness
 from tests.support.requests import automate_request, collect, names
 from tests.support.script_agent import ARTIFACT_BYTES
@@ -145,6 +146,24 @@ async def test_runs_past_the_age_limit_are_purged_but_active_ones_are_not(
     await harness.runs.CancelRun(run_service_pb2.CancelRunRequest(name=active))
     assert (await harness.server.retention.sweep()).runs == 1
     call.cancel()
+
+
+async def test_ended_sessions_past_the_age_limit_are_purged_but_live_ones_are_not(
+    make_harness: HarnessFactory,
+) -> None:
+    harness = await make_harness(retention=0.2, retention_interval=3600)
+    ended = await create(harness.channel, idle=60, life=120)
+    live = await create(harness.channel, idle=60, life=120)
+    stub = sessions_stub(harness.channel)
+    await stub.EndSession(session_service_pb2.EndSessionRequest(name=ended.name))
+    await eventually(lambda: clock.now_us() - live.create_time.ToMicroseconds() > 200_000)
+
+    assert (await harness.server.retention.sweep()).sessions == 1
+    gone = await error_of(stub.GetSession(session_service_pb2.GetSessionRequest(name=ended.name)))
+    assert gone.code() == grpc.StatusCode.NOT_FOUND
+    listed = (await stub.ListSessions(session_service_pb2.ListSessionsRequest())).sessions
+    assert [s.name for s in listed] == [live.name]
+    assert (await harness.server.retention.sweep()).sessions == 0
 
 
 async def test_disk_stays_bounded_under_an_artifact_cap(make_harness: HarnessFactory) -> None:

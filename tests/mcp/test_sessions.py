@@ -17,15 +17,16 @@ from tests.mcp.support import McpCase, Mode, http_client, stdio_client, text_of
 from tests.support.harness import eventually
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest.mark.parametrize(
+BOTH_TRANSPORTS = pytest.mark.parametrize(
     ("opener", "mode"),
     [
         pytest.param(http_client, "legacy", id="http"),
         pytest.param(stdio_client, "legacy", id="stdio"),
     ],
 )
+
+
+@BOTH_TRANSPORTS
 async def test_a_follow_up_in_a_session_started_with_start_session(
     mcp_case: McpCase, tmp_path: Path, opener: Any, mode: Mode
 ) -> None:
@@ -84,13 +85,7 @@ async def _running(case: McpCase, key: str, session: str) -> None:
         await eventually(running, within=30)
 
 
-@pytest.mark.parametrize(
-    ("opener", "mode"),
-    [
-        pytest.param(http_client, "legacy", id="http"),
-        pytest.param(stdio_client, "legacy", id="stdio"),
-    ],
-)
+@BOTH_TRANSPORTS
 async def test_start_session_with_a_request_id_is_idempotent(
     mcp_case: McpCase, opener: Any, mode: Mode
 ) -> None:
@@ -105,3 +100,37 @@ async def test_start_session_with_a_request_id_is_idempotent(
     assert again.structured_content["session"] == first.structured_content["session"]
     assert reused.is_error and "IDEMPOTENCY_KEY_REUSED" in text_of(reused)
     assert malformed.is_error and "request_id" in text_of(malformed)
+
+
+@BOTH_TRANSPORTS
+async def test_start_session_from_a_profile_of_its_tenant(
+    mcp_case: McpCase, opener: Any, mode: Mode
+) -> None:
+    profile_id = f"mcp-{uuid.uuid4().hex[:12]}"
+    profile = f"profiles/{profile_id}"
+    alpha, beta = (mcp_case.keys.keys[key] for key in ("alpha-1", "beta-1"))
+    async with AsyncClient(mcp_case.target, api_key=alpha) as grpc_client:
+        await grpc_client.profiles.create(profile_id)
+        async with opener(mcp_case, alpha, mode) as client:
+            started = await client.call_tool("start_session", {"profile": profile})
+            research = await client.call_tool(
+                "start_session", {"kind": "research", "profile": profile}
+            )
+            unknown = await client.call_tool("start_session", {"profile": "profiles/never-made"})
+            bare = await client.call_tool("start_session", {"profile": profile_id})
+        assert not started.is_error, text_of(started)
+        assert started.structured_content["profile"] == profile
+        session = started.structured_content["session"]
+        assert (await grpc_client.sessions.get(session)).profile == profile
+        await grpc_client.sessions.end(session)
+    assert research.is_error
+    assert text_of(research) == (
+        "Refused: profile: only a browser session starts from a profile (INVALID_ARGUMENT)"
+    )
+    assert unknown.is_error
+    assert text_of(unknown) == "Refused: profiles/never-made does not exist (NOT_FOUND)"
+    assert bare.is_error and 'profile: must look like "profiles/<id>"' in text_of(bare)
+    async with opener(mcp_case, beta, mode) as other_tenant:
+        foreign = await other_tenant.call_tool("start_session", {"profile": profile})
+    assert foreign.is_error
+    assert text_of(foreign) == f"Refused: {profile} does not exist (NOT_FOUND)"

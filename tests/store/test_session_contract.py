@@ -132,6 +132,29 @@ def test_runs_and_own_events_of_a_session_are_kept_in_order(store: Store) -> Non
     assert store.session_runs("nothing") == [] and store.session_events_after("x", 0, 5) == []
 
 
+def test_retention_purges_ended_sessions_created_before_a_time_and_nothing_else(
+    store: Store,
+) -> None:
+    for session_id, at in (("old", 10), ("older", 5), ("live", 1), ("new", 50)):
+        asyncio.run(store.insert_session(a_session(session_id, at), session_id, 0))
+        store.append_session_event(session_id, an_event(session_id, 1))
+        store.add_session_run(session_id, SessionRunRow(f"run-{session_id}", 2))
+    for session_id, at in (("old", 10), ("older", 5), ("new", 50)):
+        ended = a_session(session_id, at)
+        ended.state = ENDED
+        store.save_session(ended, session_id)
+    store.flush()
+    assert store.purge_ended_sessions(20, 1) == 1  # the oldest first, a batch at a time
+    assert store.get_session("older") is None and store.get_session("old") is not None
+    assert store.purge_ended_sessions(20, 10) == 1
+    assert store.get_session("old") is None
+    assert store.session_runs("old") == [] and store.session_events_after("old", 0, 5) == []
+    assert store.purge_ended_sessions(20, 10) == 0
+    kept = [s.name for s in store.list_sessions(10, None, [], 0)]
+    assert kept == ["sessions/new", "sessions/live"]  # too new, or live however old
+    assert len(store.session_runs("live")) == 1 and store.session_events_after("new", 0, 5)
+
+
 def test_a_lost_replicas_live_session_is_claimed_once(two_stores: tuple[Store, Store]) -> None:
     first, second = two_stores
     asyncio.run(first.insert_session(a_session("s", 1), "s", 0))

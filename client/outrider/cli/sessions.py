@@ -36,12 +36,19 @@ def start(
     profile: Annotated[
         str, typer.Option(help="Start the browser from this profile's saved state (read only).")
     ] = "",
+    request_id: Annotated[
+        str,
+        typer.Option(
+            help="UUID that makes the start idempotent: the same id again (e.g. after a failed "
+            "call) returns the session it started instead of starting another. Default: none."
+        ),
+    ] = "",
 ) -> None:
     """Creates a session and prints it; pass its name to `automate --session`."""
     if kind not in KINDS:
         raise typer.BadParameter("automate or research", param_hint="--kind")
     lives = (_seconds(idle_timeout), _seconds(max_life))
-    execute(ctx, _start(ctx.obj, kind, url, lives, profile))
+    execute(ctx, _start(ctx.obj, kind, url, lives, profile, request_id))
 
 
 async def _start(
@@ -50,10 +57,16 @@ async def _start(
     url: str,
     lives: tuple[timedelta | None, timedelta | None],
     profile: str,
+    request_id: str,
 ) -> int:
     async with config.client() as client:
         session = await client.sessions.create(
-            kind, start_url=url, idle_timeout=lives[0], max_life=lives[1], profile=profile
+            kind,
+            start_url=url,
+            idle_timeout=lives[0],
+            max_life=lives[1],
+            profile=profile,
+            request_id=request_id,
         )
     _print(config, session)
     return EXIT_OK

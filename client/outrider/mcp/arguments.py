@@ -215,18 +215,22 @@ class NewSession:
     idle_timeout: int | None  # seconds
     max_life: int | None
     request_id: str = ""
+    profile: str = ""  # "profiles/<id>" as given (the server checks it, as for automate's)
 
 
 def start_session_args(given: Mapping[str, Any] | None) -> NewSession:
-    keys = {"kind", "start_url", "idle_timeout_seconds", "max_life_seconds", "request_id"}
-    args = _Args(given, frozenset(keys))
+    keys = {"kind", "start_url", "idle_timeout_seconds", "max_life_seconds", "profile"}
+    args = _Args(given, frozenset(keys | {"request_id"}))
     kind = args.choice("kind", KIND_VALUES) or "automate"
     start_url = args.text("start_url")
     idle = args.integer("idle_timeout_seconds", 1, 2**31 - 1)
     life = args.integer("max_life_seconds", 1, 2**31 - 1)
+    profile = args.text("profile")
+    if profile and not profile.startswith("profiles/"):  # the same on stdio as over HTTP
+        args.violations["profile"] = 'must look like "profiles/<id>"'
     request_id = args.request_id()
     args.check()
-    return NewSession(KIND_VALUES[kind], start_url, idle, life, request_id)
+    return NewSession(KIND_VALUES[kind], start_url, idle, life, request_id, profile)
 
 
 def end_session_args(given: Mapping[str, Any] | None) -> tuple[str, str]:

@@ -87,9 +87,11 @@ class Backend(Protocol):
         idle_timeout: int | None,
         max_life: int | None,
         request_id: str = "",
+        profile: str = "",
     ) -> session_pb2.Session:
         """A new session (timeouts in seconds; None: the server's defaults); idempotent with a
-        `request_id` (a UUID in lower case)."""
+        `request_id` (a UUID in lower case); its browser loaded from `profile` ("profiles/<id>")
+        when given."""
         ...
 
     async def end_session(self, session: str, reason: str) -> session_pb2.Session: ...

@@ -137,6 +137,7 @@ class GrpcBackend:
         idle_timeout: int | None,
         max_life: int | None,
         request_id: str = "",
+        profile: str = "",
     ) -> session_pb2.Session:
         with _translated():
             return await self._client.sessions.create(
@@ -144,6 +145,7 @@ class GrpcBackend:
                 start_url=start_url,
                 idle_timeout=_seconds(idle_timeout),
                 max_life=_seconds(max_life),
+                profile=profile,
                 request_id=request_id,
             )
 

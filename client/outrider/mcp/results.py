@@ -177,6 +177,8 @@ def session_result(session: session_pb2.Session) -> types.CallToolResult:
         "run_count": session.run_count,
         "expire_time": session.expire_time.ToJsonString(),
     }
+    if session.profile:
+        shown["profile"] = session.profile
     if session.end_reason:
         shown["end_reason"] = session_pb2.SessionEndReason.Name(session.end_reason).replace(
             "SESSION_END_REASON_", "SESSION_"

@@ -241,7 +241,7 @@ async def _read_artifact(call: Call) -> Result:
 async def _start_session(call: Call) -> Result:
     new = arguments.start_session_args(call.args)
     session = await call.backend.create_session(
-        new.kind, new.start_url, new.idle_timeout, new.max_life, new.request_id
+        new.kind, new.start_url, new.idle_timeout, new.max_life, new.request_id, new.profile
     )
     return results.session_result(session)
 

@@ -213,6 +213,7 @@ SESSION_RESULT: Final[dict[str, Any]] = {
         "run_count": {"type": "integer"},
         "expire_time": _TEXT,
         "end_reason": _TEXT,
+        "profile": {"type": "string", "description": "The profile its browser started from."},
     },
     "required": ["session", "kind", "state"],
 }
@@ -227,6 +228,12 @@ _START_SESSION_INPUT: Final[dict[str, Any]] = {
         "start_url": {"type": "string", "format": "uri", "description": "The browser's page."},
         "idle_timeout_seconds": {"type": "integer", "minimum": 1},
         "max_life_seconds": {"type": "integer", "minimum": 1},
+        "profile": {
+            "type": "string",
+            "description": 'A saved profile its browser starts from, "profiles/<id>": its '
+            "cookies and storage (a site it is signed in to stays signed in). Read only: the "
+            "session never saves to it. Only for a browser session.",
+        },
         "request_id": _REQUEST_ID
         | {
             "description": "Makes the call idempotent: repeated with the same request_id and "

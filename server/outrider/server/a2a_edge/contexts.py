@@ -8,7 +8,9 @@ message's own context.
 
 A message without a contextId gets one made from the sender and its messageId: the same message
 sent again (a retry after a lost answer) lands in the same context and session, so it is the
-same start and gets the same task (the messageId is the start's idempotency key)."""
+same start and gets the same task (the messageId is the start's idempotency key). Tasks of a
+new context sent at once share one session: the first runs in it, the others are refused as
+any start in a busy session is."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from outrider.server.core.errors import (
 from outrider.server.core.runs.manager import RunManager
 from outrider.server.core.runs.starting import RunSpec
 from outrider.server.core.sessions.manager import SessionManager
+from outrider.v1 import session_pb2
 
 
 def context_of(message: a2a.Message, caller: Caller) -> str:
@@ -53,16 +56,21 @@ class ContextSessions:
         if self._sessions is None or spec.options.session or spec.options.profile:
             return
         labels = {CONTEXT_LABEL: context}
-        session = self._sessions.find_live(labels, spec.kind, caller.principal)
-        if session is None:
-            try:
-                created = await self._sessions.create(
-                    spec.kind, "", (None, None), labels, "", caller.principal
-                )
-            except ResourceExhausted:
-                return
-            session = created.session
-        spec.options.session = session.name
+        newest = self._sessions.newest_labelled(labels, spec.kind, caller.principal)
+        if newest is not None and newest.state != session_pb2.SESSION_STATE_ENDED:
+            spec.options.session = newest.name
+            return
+        # Tasks racing to open the context's session (or its next one) make one: the create's
+        # request id names the context and the session it follows.
+        follows = newest.name if newest is not None else "none"
+        request_id = str(uuid.uuid5(_CONTEXTS, f"{context}/after/{follows}"))
+        try:
+            created = await self._sessions.create(
+                spec.kind, "", (None, None), labels, "", caller.principal, request_id
+            )
+        except ResourceExhausted:
+            return
+        spec.options.session = created.session.name
 
     def _check_references(self, message: a2a.Message, context: str, caller: Caller) -> None:
         violations = []

@@ -131,7 +131,7 @@ def _routes(
         ("/credentials/{credentialId}/delete", vault.delete_credential, "POST"),
     ]
     if sessions is not None:
-        session_pages = SessionPages(sessions, pages, auth, settings.sessions)
+        session_pages = SessionPages(sessions, pages, auth, settings.sessions, runs.profiles)
         private += [
             ("/sessions", SessionsPage(sessions, pages, auth).page, "GET"),
             ("/start/session", session_pages.form, "GET"),

@@ -15,7 +15,7 @@ from outrider.server.console_edge.forms import Form
 from outrider.server.console_edge.start_form import KINDS, FormProblem, StartValues
 from outrider.server.core.names import session_id_from
 from outrider.server.core.sessions.checks import KINDS as KIND_WORDS
-from outrider.v1 import session_pb2
+from outrider.v1 import profile_pb2, session_pb2
 
 STATES = {
     session_pb2.SESSION_STATE_IDLE: ("Idle: ready for a run", "succeeded"),
@@ -39,6 +39,7 @@ class SessionAsk:
     start_url: str
     durations: tuple[duration_pb2.Duration | None, duration_pb2.Duration | None]
     labels: dict[str, str]
+    profile: str  # "profiles/{id}", or "" for a fresh browser
 
 
 def session_values(form: Form) -> StartValues:
@@ -52,7 +53,19 @@ def ask_of(form: Form) -> SessionAsk:
     kind = KINDS.get(form.get("kind"), KINDS["browser"])
     durations = (_seconds(form, "idle_timeout"), _seconds(form, "max_life"))
     labels = _labels(form.get("labels"))
-    return SessionAsk(kind, form.get("start_url").strip(), durations, labels)
+    # the profile select is hidden for a research session, not emptied: ignored then
+    profile = form.get("profile") if kind == KINDS["browser"] else ""
+    return SessionAsk(kind, form.get("start_url").strip(), durations, labels, profile)
+
+
+def profile_choices(profiles: list[profile_pb2.Profile], chosen: str) -> list[tuple[str, str]]:
+    """The profile select's options, (name, shown): none first, then the tenant's profiles, and
+    the one sent if it is not among them (deleted meanwhile), so that its error shows with it."""
+    choices = [("", "None: a fresh browser")]
+    choices += [(p.name, p.name.removeprefix("profiles/")) for p in profiles]
+    if chosen and all(name != chosen for name, _ in choices):
+        choices.append((chosen, chosen.removeprefix("profiles/")))
+    return choices
 
 
 def _seconds(form: Form, name: str) -> duration_pb2.Duration | None:

@@ -17,27 +17,46 @@ from starlette.responses import RedirectResponse, Response
 
 from outrider.server.console_edge.auth import CSRF_FIELD, ConsoleAuth, session_of
 from outrider.server.console_edge.forms import read_form
-from outrider.server.console_edge.session_form import ask_of, session_values, session_view
+from outrider.server.console_edge.session_form import (
+    ask_of,
+    profile_choices,
+    session_values,
+    session_view,
+)
 from outrider.server.console_edge.start_form import FormProblem, StartValues, note_violations
 from outrider.server.console_edge.templating import Pages, base_of
 from outrider.server.console_edge.views import may, run_view
 from outrider.server.core import request_ids
 from outrider.server.core.error_statuses import http_status
-from outrider.server.core.errors import InvalidArgument, OutriderError, PermissionDenied
+from outrider.server.core.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    OutriderError,
+    PermissionDenied,
+)
 from outrider.server.core.names import session_id_from, session_id_in_path
-from outrider.server.core.principals import Scope
+from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.sessions.manager import SessionManager
+from outrider.server.core.vault.profiles import Profiles
 from outrider.server.settings.sessions import SessionSettings
+from outrider.v1 import profile_pb2
 
 
 class SessionPages:
     def __init__(
-        self, sessions: SessionManager, pages: Pages, auth: ConsoleAuth, limits: SessionSettings
+        self,
+        sessions: SessionManager,
+        pages: Pages,
+        auth: ConsoleAuth,
+        limits: SessionSettings,
+        profiles: Profiles,
     ) -> None:
         self._sessions = sessions
         self._pages = pages
         self._auth = auth
         self._limits = limits
+        self._profiles = profiles  # the form's profile select lists the tenant's
 
     async def form(self, request: Request) -> Response:
         kind = request.query_params.get("kind", "browser")
@@ -56,7 +75,7 @@ class SessionPages:
                 ask.start_url,
                 ask.durations,
                 ask.labels,
-                "",
+                ask.profile,
                 signed_in.principal,
                 request_id or str(uuid.uuid4()),
             )
@@ -66,6 +85,9 @@ class SessionPages:
         except InvalidArgument as error:
             note_violations(values, error)
             return self._form(request, values, 400)
+        except NotFound as error:  # the profile, deleted since the form was shown
+            values.errors["profile"] = error.message
+            return self._form(request, values, http_status(error))
         except PermissionDenied:
             raise  # an error page: the form was not theirs to send
         except OutriderError as error:  # a limit, the server full or stopping
@@ -140,5 +162,16 @@ class SessionPages:
             can_start=may(signed_in.principal, Scope.RUNS_START),
             values=values,
             limits=self._limits,
+            profiles=profile_choices(
+                self._listed_profiles(signed_in.principal), values.get("profile")
+            ),
             request_id=request_id or str(uuid.uuid4()),
         )
+
+    def _listed_profiles(self, principal: Principal) -> list[profile_pb2.Profile]:
+        """The tenant's profiles; none where the sign-in may not list them or there is no vault
+        (the form then offers no profile)."""
+        try:
+            return self._profiles.page(principal, 200, "")[0]
+        except (PermissionDenied, FailedPrecondition):
+            return []

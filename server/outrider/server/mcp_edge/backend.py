@@ -194,13 +194,14 @@ class CoreBackend:
         idle_timeout: int | None,
         max_life: int | None,
         request_id: str = "",
+        profile: str = "",
     ) -> session_pb2.Session:
         durations = (_duration(idle_timeout), _duration(max_life))
         sessions = self._session_manager()
         with _translated():
             key = check_request_id(request_id, "request_id")
         created = await _awaited(
-            lambda: sessions.create(kind, start_url, durations, {}, "", self._principal, key)
+            lambda: sessions.create(kind, start_url, durations, {}, profile, self._principal, key)
         )
         return created.session
 

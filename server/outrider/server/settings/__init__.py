@@ -273,7 +273,8 @@ class Settings(BaseSettings):
         ge=0,
         validate_default=True,
         description="Finished runs older than this are purged with their events, interactions and "
-        "artifacts: seconds, or 90m, 36h, 30d; 0 keeps them forever.",
+        "artifacts, and ended sessions with their own events: seconds, or 90m, 36h, 30d; 0 keeps "
+        "them forever.",
     )
     retention_artifact_bytes: int = Field(
         "5GiB",

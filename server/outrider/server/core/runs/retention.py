@@ -5,7 +5,7 @@ finished runs while all artifacts together weigh more than the cap, and frees th
 It runs on the server's event loop in small batches (a yield between batches), deletes through
 `RunManager.delete` like DeleteRun does, and never touches an active run. Active runs' artifacts
 count towards the cap, so the cap is soft while they run: finished runs go first, active ones
-only once they end.
+only once they end. Ended sessions past the age limit go too (their runs on their own ages).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def retention_policy(settings: Settings) -> RetentionPolicy:
 class SweepResult:
     runs: int = 0
     freed_bytes: int = 0
+    sessions: int = 0
 
 
 class RetentionSweeper(BackgroundTask):
@@ -78,7 +79,13 @@ class RetentionSweeper(BackgroundTask):
             await asyncio.sleep(self._policy.interval_s)
 
     async def sweep(self) -> SweepResult:
-        """One pass: purges what the policy says, oldest first, BATCH runs at a time."""
+        """One pass: purges what the policy says, oldest first, BATCH runs at a time, then the
+        ended sessions past the age limit."""
+        result = await self._purge_runs()
+        result.sessions = self._forget_ended_sessions()
+        return result
+
+    async def _purge_runs(self) -> SweepResult:
         result = SweepResult()
         cap = self._policy.max_artifact_bytes
         total = self._store.artifact_bytes() if cap else 0
@@ -94,6 +101,20 @@ class RetentionSweeper(BackgroundTask):
             if len(batch) < BATCH or not progress:
                 return self._finish(result)
             await asyncio.sleep(0)  # let the edges and runs have the loop between batches
+
+    def _forget_ended_sessions(self) -> int:
+        """Ended sessions past the age limit, as finished runs: their records and own events."""
+        if not self._policy.max_age_s:
+            return 0
+        before_us = clock.now_us() - int(self._policy.max_age_s * 1_000_000)
+        try:
+            purged = self._store.purge_ended_sessions(before_us, 1000)
+        except Exception:  # as for the runs: the next sweep retries
+            log.exception("the sweep of ended sessions failed")
+            return 0
+        if purged:
+            log.info("retention purged %d ended sessions", purged)
+        return purged
 
     def _forget_unused_profiles(self) -> None:
         try:

@@ -100,11 +100,20 @@ class Seat(Protocol):
 class SessionSeats(Protocol):
     """What starts ask of sessions."""
 
-    def take(self, name: str, kind: int, run_id: str, principal: Principal, field: str) -> Seat:
+    def take(
+        self,
+        name: str,
+        kind: int,
+        run_id: str,
+        principal: Principal,
+        field: str,
+        by_hand: bool = False,
+    ) -> Seat:
         """The seat of session `name` (as the caller gave it, at `field` of its request) for a
-        new run of `kind`: NotFound for a session the principal cannot see, InvalidArgument for
-        a malformed name or a session of the other kind, FailedPrecondition once it ended (its
-        end reason) or while another run has its seat (SESSION_BUSY)."""
+        new run of `kind` (`by_hand`: a person's, the session CONTROLLED while it runs):
+        NotFound for a session the principal cannot see, InvalidArgument for a malformed name
+        or a session of the other kind, FailedPrecondition once it ended (its end reason) or
+        while another run has its seat (SESSION_BUSY)."""
 
     async def settle(self, name: str) -> None:
         """Waits (briefly) while the run that has session `name`'s seat is winding down: its

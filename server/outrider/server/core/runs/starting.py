@@ -96,10 +96,10 @@ class Starter:
         deadline = time.monotonic() + START_WAIT
         if key is not None and (found := await find_start(self._store, key, deadline)) is not None:
             return self._replay(found, key)
-        if spec.options.session and (home := await self._session_home(spec, principal, where)):
-            return await home[0].start(home[1], spec.params, spec.options, principal, request_id)
         if spec.options.session and self.seats is not None:
             await self.seats.settle(spec.options.session)
+        if spec.options.session and (home := await self._session_home(spec, principal, where)):
+            return await home[0].start(home[1], spec.params, spec.options, principal, request_id)
         if relay is not None:
             address = await worker_address(self._store, relay[1])
             return await relay[0].start(address, spec.params, spec.options, principal, request_id)
@@ -250,7 +250,12 @@ class Starter:
             if self.seats is None:
                 raise Unimplemented("this server keeps no sessions")
             return self.seats.take(
-                spec.options.session, spec.kind, run_id, principal, f"{options_at}session"
+                spec.options.session,
+                spec.kind,
+                run_id,
+                principal,
+                f"{options_at}session",
+                by_hand=spec.options.by_hand,
             )
         except BaseException:
             self._quotas.give_back_start(principal)

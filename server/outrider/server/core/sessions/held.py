@@ -51,6 +51,7 @@ class HeldSession:
     run_id: str = ""  # the run that has the seat
     base: int = 0  # where that run's events start in the session's stream, once it began
     begun: bool = False
+    by_hand: bool = False  # that run is a person's (the session CONTROLLED while it runs)
     closing: session_pb2.SessionEnded | None = None  # set once its end began
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
 
@@ -77,15 +78,16 @@ class HeldSession:
 
     # the seat
 
-    def take(self, run_id: str) -> None:
-        self.run_id, self.begun = run_id, False
+    def take(self, run_id: str, by_hand: bool = False) -> None:
+        self.run_id, self.begun, self.by_hand = run_id, False, by_hand
         self.disarm("idle")
 
     def begin(self) -> None:
         """The run's record is saved: its events follow the session's newest one."""
         self.base, self.begun = self.record.last_sequence, True
         self.store.add_session_run(self.id, SessionRunRow(self.run_id, self.base))
-        records.mark_running(self.record, run_name(self.run_id))
+        state = records.CONTROLLED if self.by_hand else records.RUNNING
+        records.mark_running(self.record, run_name(self.run_id), state)
         self.save()
 
     def leave(self, run: run_pb2.Run | None) -> None:

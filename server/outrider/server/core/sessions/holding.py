@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.runs.observing import kind_label
@@ -41,7 +41,19 @@ class Holding:
         self._cancel_run = cancel_run
         self._outbox = outbox
         self.here: dict[str, HeldSession] = {}
+        self.opening: dict[str, asyncio.Event] = {}  # stored, their agent's keep opening here
         self._endings: dict[str, asyncio.Task[None]] = {}
+
+    @contextlib.contextmanager
+    def opening_here(self, session_id: str) -> Iterator[None]:
+        """While a new session's record is stored and what it keeps still opens: a start naming
+        it waits for it (`Seats.settle`) rather than taking it for another replica's."""
+        opened = self.opening[session_id] = asyncio.Event()
+        try:
+            yield
+        finally:
+            self.opening.pop(session_id, None)
+            opened.set()
 
     def open(self, record: session_pb2.Session, kept: Kept | None) -> HeldSession:
         """Starts executing a new session: its timers run, its first event is written."""
@@ -130,7 +142,8 @@ class Holding:
 
     def end_orphans(self, message: str, seen_before: Mapping[str, int] | None = None) -> Orphans:
         """Ends, as lost, the live sessions nobody holds any more (see `orphans`)."""
-        return end_orphans(self._store, self._outbox, set(self.here), message, seen_before)
+        held = set(self.here) | set(self.opening)
+        return end_orphans(self._store, self._outbox, held, message, seen_before)
 
     async def drop_taken(self) -> None:
         """Lets go of the sessions held here that another replica ended meanwhile (it took

@@ -44,7 +44,6 @@ from outrider.server.core.sessions.stream import SessionBatch, SessionStream, re
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, StartKey
 from outrider.server.core.storage.session_contract import (
-    LIVE_SESSION_STATES,
     TENANT_SESSIONS_FULL,
     KeyedSession,
 )
@@ -190,7 +189,8 @@ class SessionManager:
                 reason=TENANT_SESSIONS_FULL,
             )
         try:
-            kept = await self._keep(spec, session_id, principal.tenant)
+            with self._holding.opening_here(session_id):
+                kept = await self._keep(spec, session_id, principal.tenant)
         except Exception as error:
             why = self._fail(record, session_id, error)
             if isinstance(error, OutriderError):
@@ -296,14 +296,13 @@ class SessionManager:
         live = self._holding.here.get(session_id_from(stored.name))
         return self._copy(live.record) if live is not None else stored
 
-    def find_live(
+    def newest_labelled(
         self, labels: Mapping[str, str], kind: int, principal: Principal
     ) -> session_pb2.Session | None:
-        """The newest live session of `kind` in the principal's tenant that has every one of
-        `labels` (an edge's own, e.g. the A2A context it stands for), or None."""
+        """The newest session, live or ended, of `kind` in the principal's tenant that has every
+        one of `labels` (an edge's own, e.g. the A2A context it stands for), or None."""
         principal.require(Scope.RUNS_READ)
-        live = list(LIVE_SESSION_STATES)
-        for stored in self._store.list_sessions(1000, None, live, kind, principal.tenant_filter):
+        for stored in self._store.list_sessions(1000, None, [], kind, principal.tenant_filter):
             if all(stored.labels.get(key) == value for key, value in labels.items()):
                 return self._fresh(stored)
         return None

@@ -66,8 +66,9 @@ def mark_idle(record: session_pb2.Session) -> None:
     record.idle_expire_time.FromMicroseconds(now + record.idle_timeout.ToMicroseconds())
 
 
-def mark_running(record: session_pb2.Session, run_name: str) -> None:
-    record.state = RUNNING
+def mark_running(record: session_pb2.Session, run_name: str, state: int = RUNNING) -> None:
+    """A run has the seat: RUNNING, or CONTROLLED for a person's by-hand run."""
+    record.state = state  # type: ignore[assignment]
     record.active_run = run_name
     record.run_count += 1
     record.update_time.FromMicroseconds(clock.now_us())

@@ -22,6 +22,7 @@ from outrider.v1 import run_pb2, session_pb2
 # (session id, tenant or None): the session, or NotFound
 Find = Callable[[str, str | None], session_pb2.Session]
 _SETTLE_WAIT = 10.0  # seconds a start waits for a winding-down run to give the seat back
+_OPEN_WAIT = 60.0  # seconds a start waits for a session created a moment ago to be open here
 
 
 class SessionSeat:
@@ -60,10 +61,18 @@ class Seats:
         self._memory_chars = memory_chars
 
     async def settle(self, name: str) -> None:
+        """Waits for a session created a moment ago to be open here, and for its winding-down
+        run to give the seat back, before a start takes it."""
         try:
-            live = self._holding.here.get(parse_session_name(name))
+            session_id = parse_session_name(name)
         except InvalidArgument:  # the start's own checks say so, in the caller's terms
             return
+        opening = self._holding.opening.get(session_id)
+        if opening is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(_OPEN_WAIT):
+                    await opening.wait()
+        live = self._holding.here.get(session_id)
         if live is None or not live.run_id or not self._winding_down(live.run_id):
             return
         deadline = asyncio.get_running_loop().time() + _SETTLE_WAIT
@@ -75,7 +84,7 @@ class Seats:
 
     def elsewhere(self, name: str, kind: int, principal: Principal, field: str) -> str | None:
         held = self._checked(name, kind, principal, field)
-        return None if held in self._holding.here else held
+        return None if held in self._holding.here or held in self._holding.opening else held
 
     def profile_of(self, name: str, kind: int, principal: Principal, field: str) -> str:
         return self._usable(name, kind, principal, field).profile
@@ -102,7 +111,15 @@ class Seats:
             raise ended(name, record)
         return record
 
-    def take(self, name: str, kind: int, run_id: str, principal: Principal, field: str) -> Seat:
+    def take(
+        self,
+        name: str,
+        kind: int,
+        run_id: str,
+        principal: Principal,
+        field: str,
+        by_hand: bool = False,
+    ) -> Seat:
         session_id = self._checked(name, kind, principal, field)
         live = self._holding.here.get(session_id)
         if live is None:
@@ -118,7 +135,7 @@ class Seats:
                 f"{name} is busy: {active}; start the next run once it is idle",
                 reason="SESSION_BUSY",
             )
-        live.take(run_id)
+        live.take(run_id, by_hand)
         memory = remember(self._store, session_id, self._memory_chars)
         return SessionSeat(live, live.view((memory.text, memory.earlier, memory.left_out)))
 

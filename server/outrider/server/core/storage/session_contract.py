@@ -100,6 +100,10 @@ class SessionStore(Protocol):
     ) -> list[session_pb2.SessionEvent]:
         """The session's own events after sequence `after`, in order."""
 
+    def purge_ended_sessions(self, before_us: int, limit: int) -> int:
+        """Deletes up to `limit` ended sessions created before `before_us` (oldest first) with
+        their runs' places and their own events; how many (retention)."""
+
     def orphaned_sessions(self) -> list[session_pb2.Session]:
         """Live sessions that no running process executes (on SQLite, whose file one process
         owns: every live one): what a starting process, or a replica's sweep, ends as lost."""

@@ -51,6 +51,14 @@ FIND_SESSION_KEY = (
     f"SELECT id, request_digest FROM sessions WHERE {_KEY_HOLDER} AND (create_us >= %s OR {LIVE})"
 )
 FORGET_EXPIRED_SESSION_KEYS = f"{_FORGET_KEY}request_id IS NOT NULL AND {_ENDED_BEFORE}"
+# Retention: ended sessions created before a time, oldest first, go with their runs' places and
+# their own events (their runs are purged by the runs' retention, each on its own age).
+ENDED_SESSIONS_BEFORE = f"SELECT id FROM sessions WHERE {_ENDED_BEFORE} ORDER BY create_us LIMIT %s"
+PURGE_SESSION = (
+    "DELETE FROM session_events WHERE session_id = %s",
+    "DELETE FROM session_runs WHERE session_id = %s",
+    "DELETE FROM sessions WHERE id = %s",
+)
 
 
 def insert_session_values(

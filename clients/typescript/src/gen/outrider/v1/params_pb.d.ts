@@ -299,8 +299,11 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * over (BrowserControlService); it ends when they hand it back (succeeded) or decline, or the
    * request expires (failed). No model is called; the task is only shown to the person. With
    * `profile` and `profile_save`, logging in by hand once and saving it (see
-   * ProfileService.StartProfileLogin); in a session created from a profile, with
-   * `profile_save`, logging in again by hand and saving it to that profile. Browser runs only;
+   * ProfileService.StartProfileLogin). With `session`, a person uses the session's browser
+   * between its runs, as it is (no url: it stays on the session's page); the session is
+   * SESSION_STATE_CONTROLLED meanwhile, and the person's hand-back note is the run's answer,
+   * which the session's next run reads; with `profile_save` too, in a session created from a
+   * profile, what they did (logging in again) is saved to that profile. Browser runs only;
    * implies interactive.
    *
    * @generated from field: bool by_hand = 14;

@@ -356,8 +356,8 @@ export enum SessionState {
   RUNNING = 2,
 
   /**
-   * Live, a person has its browser between two runs; a start is refused (SESSION_BUSY) until
-   * they hand it back. Reserved: taking over a session's browser between runs is not served yet.
+   * Live, a person has its browser between two runs: a by-hand run in it (RunOptions.by_hand)
+   * is its active_run; a start is refused (SESSION_BUSY) until they hand it back.
    *
    * @generated from enum value: SESSION_STATE_CONTROLLED = 3;
    */

@@ -25,11 +25,13 @@ from outrider.server.core.storage.session_contract import (
 from outrider.server.core.storage.session_rows import (
     ADD_SESSION_RUN,
     APPEND_SESSION_EVENT,
+    ENDED_SESSIONS_BEFORE,
     EXPIRE_SESSION_KEY,
     FIND_SESSION_KEY,
     FINISH_SESSION_RUN,
     INSERT_SESSION,
     LIVE,
+    PURGE_SESSION,
     SESSION_EVENTS_AFTER,
     SESSION_RUNS,
     UPDATE_SESSION,
@@ -90,6 +92,17 @@ class PostgresSessions(PostgresConnection):
     async def find_session_start(self, key: StartKey) -> KeyedSession | None:
         rows = await asyncio.to_thread(self._rows, FIND_SESSION_KEY, key_values(key), barrier=False)
         return KeyedSession(str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    def purge_ended_sessions(self, before_us: int, limit: int) -> int:
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                rows = conn.execute(ENDED_SESSIONS_BEFORE, (before_us, limit)).fetchall()
+                ids = [(str(row[0]),) for row in rows]
+                for statement in PURGE_SESSION:
+                    conn.cursor().executemany(statement, ids)
+        except psycopg.Error as error:
+            raise Unavailable(f"PostgreSQL: {error}", reason="STORE_UNAVAILABLE") from error
+        return len(ids)
 
     def save_session(self, session: session_pb2.Session, session_id: str) -> None:
         values = (session.state, session.SerializeToString(), session_id, self._presence.key)

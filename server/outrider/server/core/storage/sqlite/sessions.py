@@ -14,12 +14,14 @@ from outrider.server.core.storage.session_contract import (
 from outrider.server.core.storage.session_rows import (
     ADD_SESSION_RUN,
     APPEND_SESSION_EVENT,
+    ENDED_SESSIONS_BEFORE,
     EXPIRE_SESSION_KEY,
     FIND_SESSION_KEY,
     FINISH_SESSION_RUN,
     FORGET_EXPIRED_SESSION_KEYS,
     INSERT_SESSION,
     LIVE,
+    PURGE_SESSION,
     SESSION_EVENTS_AFTER,
     SESSION_RUNS,
     UPDATE_SESSION,
@@ -64,6 +66,16 @@ class SqliteSessions(SqliteConnection):
         self._begin_write()
         sql = for_sqlite(FORGET_EXPIRED_SESSION_KEYS)
         return int(self._conn.execute(sql, (before_us,)).rowcount)
+
+    def purge_ended_sessions(self, before_us: int, limit: int) -> int:
+        sql = for_sqlite(ENDED_SESSIONS_BEFORE)
+        ids = [(str(row[0]),) for row in self._conn.execute(sql, (before_us, limit)).fetchall()]
+        if ids:
+            self._begin_write()
+            for statement in PURGE_SESSION:
+                self._conn.executemany(for_sqlite(statement), ids)
+            self.flush()
+        return len(ids)
 
     def save_session(self, session: session_pb2.Session, session_id: str) -> None:
         body = session.SerializeToString()
