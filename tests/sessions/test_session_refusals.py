@@ -85,7 +85,8 @@ async def test_a_run_saves_only_to_a_profile_its_session_started_from(
     make_harness: HarnessFactory,
 ) -> None:
     """A run in a session names no profile; with profile_save it saves to the session's, so a
-    session without one refuses it, on the field, in words. Naming a profile stays refused."""
+    session without one refuses it, on the field, in words, and a profile deleted since is
+    NOT_FOUND at the start. Naming a profile stays refused."""
     harness = await make_harness()
     profiles = profile_service_pb2_grpc.ProfileServiceStub(harness.channel)
     await profiles.CreateProfile(profile_service_pb2.CreateProfileRequest(profile_id="crm"))
@@ -110,6 +111,9 @@ async def test_a_run_saves_only_to_a_profile_its_session_started_from(
     saving.options.profile_save = ON_SUCCESS
     started = await harness.runs.CreateRun(saving)
     assert started.run.options.session == from_profile.name
+    await profiles.DeleteProfile(profile_service_pb2.DeleteProfileRequest(name="profiles/crm"))
+    error = await refused(harness.runs.CreateRun(saving))  # checked before the busy seat
+    assert (error.code, error.message) == (grpc.StatusCode.NOT_FOUND, "profiles/crm does not exist")
 
 
 async def test_another_tenants_session_is_not_found_like_a_missing_one(

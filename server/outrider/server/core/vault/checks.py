@@ -76,9 +76,9 @@ def saves_to_session(options: params_pb2.RunOptions) -> bool:
 def check_vault_options(
     options: params_pb2.RunOptions, prefix: str, browser_run: bool, session_profile: str = ""
 ) -> tuple[str, list[str]]:
-    """The profile id ("" when none) and credential ids a run's options name;
-    `session_profile`: the profile the run's session started from ("" for none, or no
-    session), which a run in the session saves to."""
+    """The id of the profile the run loads or saves to ("" when none) and the credential ids
+    its options name; `session_profile`: the name of the profile the run's session started
+    from, when the run saves to it ("" otherwise)."""
     violations: list[FieldViolation] = []
     names_any = bool(options.profile or options.credentials or options.by_hand)
     if names_any and not browser_run:
@@ -105,7 +105,8 @@ def check_vault_options(
         )
     if violations:
         raise InvalidArgument(violations)
-    profile = parse_profile_name(options.profile, f"{prefix}profile") if options.profile else ""
+    named = options.profile or session_profile
+    profile = parse_profile_name(named, f"{prefix}profile") if named else ""
     credentials = [
         parse_credential_name(name, f"{prefix}credentials[{n}]")
         for n, name in enumerate(options.credentials)

@@ -61,8 +61,8 @@ class Vault:
         session_profile: str = "",
     ) -> None:
         """A start's vault options: well formed, and naming only profiles and credentials of
-        the tenant (NOT_FOUND otherwise, the same for another tenant's as for none);
-        `session_profile`: see `check_vault_options`."""
+        the tenant (NOT_FOUND otherwise, the same for another tenant's as for none; so is the
+        profile a run saves to in its session, `session_profile`, deleted since)."""
         profile, credentials = check_vault_options(options, prefix, browser_run, session_profile)
         if not (profile or credentials):
             return
