@@ -7,30 +7,36 @@ text anywhere. One server for the module; the tests run in order."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
-import pyotp
 import pytest
 import pytest_asyncio
-from playwright.async_api import Error as PlaywrightError
 
-from outrider.v1 import params_pb2, profile_pb2
+from outrider.v1 import params_pb2
 from outrider.v1 import profile_service_pb2 as ps
 from outrider.v1 import run_service_pb2 as rs
 from tests.browser.secret_checks import leaks_in_files, leaks_in_messages, leaks_in_text
-from tests.browser.takeover_kit import key_events, person
-from tests.profiles.support import VaultServer, followed, named, questions, vault_server
+from tests.profiles.support import (
+    ALWAYS,
+    ON_SUCCESS,
+    VaultServer,
+    followed,
+    named,
+    questions,
+    run_logged_in_by_hand,
+    signed_in_profile,
+    vault_server,
+    version,
+)
 from tests.sessions.support import create as create_session
 from tests.sessions.support import end as end_session
 from tests.support.harness import eventually
-from tests.support.login_site import PASSWORD, SEED, USER
+from tests.support.login_site import PASSWORD, SEED
 from tests.webhooks.receivers import Receiver
 from tests.webhooks.support import Calls, webhook_settings
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-ON_SUCCESS, ALWAYS = profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SAVE_ALWAYS
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -39,40 +45,6 @@ async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Vaul
     async with vault_server(folder, webhooks=webhook_settings()) as started:
         await started.set_acme()
         yield started
-
-
-async def signed_in_profile(server: VaultServer, profile_id: str) -> str:
-    """A new profile with a check, saved by a run that logged in with the credential."""
-    check = profile_pb2.ProfileCheck(url=f"{server.site.url}/account", text="Sign out")
-    created = ps.CreateProfileRequest(profile_id=profile_id, check=check)
-    await server.profiles.CreateProfile(created)
-    name = f"profiles/{profile_id}"
-    # A code a person typed in an earlier test is not in the vault's audit trail, and the site
-    # refuses a code used once: the run starts once the current code is one the site has not seen.
-    totp = pyotp.TOTP(SEED)
-    await eventually(lambda: totp.now() not in server.site.codes_used, within=40)
-    run, events = await server.run(
-        "Sign in to Acme and read who is signed in.",
-        f"{server.site.url}/login",
-        credentials=["credentials/acme"],
-        profile=name,
-        profile_save=ON_SUCCESS,
-    )
-    assert run.outcome.success and run.outcome.profile_save.saved, run.outcome
-    needs = named(events, "profile_needs_login")[0].profile_needs_login
-    assert needs.credentials and not needs.asking  # version 0: signed out; it logs in itself
-    saved = named(events, "profile_saved")[0].profile_saved
-    assert saved.version == 1 and saved.cookie_count == 2  # pending and sid
-    names = [e.WhichOneof("payload") for e in events]
-    assert names.index("profile_saved") < len(names) - 2  # before complete and done
-    return name
-
-
-async def version(server: VaultServer, name: str) -> profile_pb2.Profile:
-    response: ps.GetProfileResponse = await server.profiles.GetProfile(
-        ps.GetProfileRequest(name=name)
-    )
-    return response.profile
 
 
 def model_calls(server: VaultServer, task: str) -> int:
@@ -161,42 +133,13 @@ async def test_an_expired_login_fails_fast_when_nobody_can_log_in(server: VaultS
 async def test_an_expired_login_asks_a_person_on_an_interactive_run(server: VaultServer) -> None:
     acme = await signed_in_profile(server, "relogin")
     server.site.expire()
-    created = await server.harness.runs.CreateRun(
-        rs.CreateRunRequest(
-            automate=params_pb2.AutomateParams(
-                task="Read my Acme account.", url=f"{server.site.url}/account", interactive=True
-            ),
-            options=params_pb2.RunOptions(profile=acme, profile_save=ON_SUCCESS),
-        )
+    ended, events = await run_logged_in_by_hand(
+        server,
+        params_pb2.AutomateParams(
+            task="Read my Acme account.", url=f"{server.site.url}/account", interactive=True
+        ),
+        params_pb2.RunOptions(profile=acme, profile_save=ON_SUCCESS),
     )
-    run = created.run.name
-    streamed = asyncio.create_task(followed(server.harness, run))
-    at_screen = person(server, run)  # type: ignore[arg-type]
-    controls = server.harness.server.runs.browsers
-    await eventually(lambda: pending_takeover(server, run), within=60)
-    await at_screen.take_over()
-    await at_screen.type(USER)
-    await at_screen.send(key_events("Tab"))
-    await at_screen.type(PASSWORD)
-    await at_screen.send(key_events("Enter"))
-    await eventually(lambda: "/verify" in where(controls, run), within=30)
-    # a person types once the field is there: the URL commits before the page is parsed
-    await eventually(lambda: has_focus(controls, run, "code"), within=30)
-    # the site takes a code once: wait out the step whose code the credential login filled
-    totp = pyotp.TOTP(SEED)
-    await eventually(lambda: totp.now() not in server.site.codes_used, within=40)
-    await at_screen.type(totp.now())
-    await at_screen.send(key_events("Enter"))
-    try:
-        await eventually(lambda: "/account" in where(controls, run), within=30)
-    except AssertionError:
-        got = [(path, fields.get("code")) for path, fields in server.site.received[-3:]]
-        raise AssertionError(
-            f"not signed in at {where(controls, run)}; the site got {got}"
-        ) from None
-    await at_screen.hand_back("Signed in again.")
-    events = await asyncio.wait_for(streamed, 120)
-    ended = (await server.harness.runs.GetRun(rs.GetRunRequest(name=run))).run
     assert ended.outcome.success and ended.outcome.profile_save.saved, ended.outcome
     assert named(events, "profile_needs_login")[0].profile_needs_login.asking
     assert len(named(events, "takeover_ended")) == 1
@@ -230,29 +173,6 @@ async def test_a_session_names_only_a_profile_of_its_tenant(server: VaultServer)
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await create_session(server.harness.channel, profile="profiles/never-made")
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
-
-
-def pending_takeover(server: VaultServer, run: str) -> bool:
-    control = server.harness.server.runs.browsers.of(run.removeprefix("runs/"))
-    return control is not None and control.current is not None
-
-
-def where(controls: object, run: str) -> str:
-    control = controls.of(run.removeprefix("runs/"))  # type: ignore[attr-defined]
-    return control.live.where() if control is not None and control.live is not None else ""
-
-
-async def has_focus(controls: object, run: str, field: str) -> bool:
-    """Whether the field named `field` has the keyboard on the run's page, read from the page
-    itself, as a person sees where the caret is (False while it loads)."""
-    control = controls.of(run.removeprefix("runs/"))  # type: ignore[attr-defined]
-    page = control.live._session.current if control is not None and control.live else None
-    if page is None:
-        return False
-    try:
-        return bool(await page.evaluate("(f) => document.activeElement?.name === f", field))
-    except PlaywrightError:  # navigating
-        return False
 
 
 def assert_nowhere(server: VaultServer, secret: str, events: list) -> None:  # type: ignore[type-arg]

@@ -74,3 +74,10 @@ async def test_bad_session_requests_are_400_with_field_violations_and_foreign_on
         run = await http.post("/v1/automate", json={"task": "x", "options": {"session": "s"}})
         assert run.status_code == 400
         assert run.json()["error"]["fieldViolations"][0]["field"] == "options.session"
+        bare = (await http.post("/v1/sessions", json={"kind": "automate"})).json()["name"]
+        saving = {"session": bare, "profileSave": "on_success"}
+        run = await http.post("/v1/automate", json={"task": "x", "options": saving})
+        assert run.status_code == 400  # as on gRPC: the session has no profile to save to
+        [violation] = run.json()["error"]["fieldViolations"]
+        assert violation["field"] == "options.profile_save"
+        assert "the session has no profile to save to" in violation["description"]

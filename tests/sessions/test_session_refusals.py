@@ -1,5 +1,6 @@
-"""What sessions refuse, and to whom: bad requests with their field violations, another tenant's
-session (NOT_FOUND, byte for byte as a missing one), and the limits on live sessions."""
+"""What sessions refuse, and to whom: bad requests with their field violations, a run saving to a
+session's profile where it has none, another tenant's session (NOT_FOUND, byte for byte as a
+missing one), and the limits on live sessions."""
 
 from __future__ import annotations
 
@@ -9,13 +10,21 @@ from typing import Any
 import grpc
 import pytest
 
-from outrider.v1 import run_pb2, run_service_pb2, session_service_pb2
+from outrider.v1 import (
+    profile_pb2,
+    profile_service_pb2,
+    profile_service_pb2_grpc,
+    run_pb2,
+    run_service_pb2,
+    session_service_pb2,
+)
 from tests.conftest import HarnessFactory
 from tests.security.tenants import two_tenants
 from tests.sessions.support import AUTOMATE, create, create_request, run_in, seconds, sessions_stub
 from tests.support.harness import RichError, rich_error
 
 pytestmark = pytest.mark.timeout(60)
+ON_SUCCESS = profile_pb2.PROFILE_SAVE_ON_SUCCESS
 
 
 async def refused(call: Any) -> RichError:
@@ -70,6 +79,41 @@ async def test_runs_naming_a_bad_session_are_refused(make_harness: HarnessFactor
     automate.options.session = "sessions/NOPE"
     streamed = await refused(harness.runs.Automate(automate).read())
     assert list(streamed.violations) == ["options.session"]
+
+
+async def test_a_run_saves_only_to_a_profile_its_session_started_from(
+    make_harness: HarnessFactory,
+) -> None:
+    """A run in a session names no profile; with profile_save it saves to the session's, so a
+    session without one refuses it, on the field, in words, and a profile deleted since is
+    NOT_FOUND at the start. Naming a profile stays refused."""
+    harness = await make_harness()
+    profiles = profile_service_pb2_grpc.ProfileServiceStub(harness.channel)
+    await profiles.CreateProfile(profile_service_pb2.CreateProfileRequest(profile_id="crm"))
+    bare = await create(harness.channel)
+    from_profile = await create(harness.channel, profile="profiles/crm")
+    for mode in (profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SAVE_ALWAYS):
+        saving = run_in(bare.name)
+        saving.options.profile_save = mode
+        error = await refused(harness.runs.CreateRun(saving))
+        assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert list(error.violations) == ["options.profile_save"]
+        assert "the session has no profile to save to" in error.violations["options.profile_save"]
+    naming = run_in(from_profile.name)
+    naming.options.profile, naming.options.profile_save = "profiles/crm", ON_SUCCESS
+    error = await refused(harness.runs.CreateRun(naming))
+    assert list(error.violations) == ["options.profile"]
+    outside = run_in("")
+    outside.options.profile_save = ON_SUCCESS
+    error = await refused(harness.runs.CreateRun(outside))
+    assert error.violations == {"options.profile_save": "needs a profile to save to"}
+    saving = run_in(from_profile.name)
+    saving.options.profile_save = ON_SUCCESS
+    started = await harness.runs.CreateRun(saving)
+    assert started.run.options.session == from_profile.name
+    await profiles.DeleteProfile(profile_service_pb2.DeleteProfileRequest(name="profiles/crm"))
+    error = await refused(harness.runs.CreateRun(saving))  # checked before the busy seat
+    assert (error.code, error.message) == (grpc.StatusCode.NOT_FOUND, "profiles/crm does not exist")
 
 
 async def test_another_tenants_session_is_not_found_like_a_missing_one(

@@ -42,7 +42,9 @@ class Options:
     refuse_held_actions: bool = False  # a caller that cannot answer approvals: refuse at once
     session: str = ""  # "sessions/{id}": run in that session (see AsyncClient.sessions)
     profile: str = ""  # "profiles/{id}" (or the id): start from its saved browser state
-    profile_save: str = ""  # "never", "on_success" or "always": write the state back to it
+    # "never", "on_success" or "always": write the state back to `profile` (in a session: to the
+    # profile the session was created from)
+    profile_save: str = ""
     credentials: tuple[str, ...] = field(default=())  # "credentials/{id}" the run may fill
 
     def to_proto(self) -> params_pb2.RunOptions:

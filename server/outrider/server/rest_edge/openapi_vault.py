@@ -118,6 +118,11 @@ def vault_options() -> dict[str, Any]:
     """The run options that name profiles and credentials (RunOptions)."""
     return {
         "profile": {"type": "string", "description": "profiles/{id}: start from its state."},
-        "profileSave": {"type": "string", "enum": enum_choices(profile_pb2.ProfileSave.DESCRIPTOR)},
+        "profileSave": {
+            "type": "string",
+            "enum": enum_choices(profile_pb2.ProfileSave.DESCRIPTOR),
+            "description": "Write the browser state back to the profile (in a "
+            "session: to the one it was created from).",
+        },
         "credentials": {**_STRINGS, "description": "credentials/{id} the run may fill."},
     }

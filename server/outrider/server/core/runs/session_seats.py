@@ -56,16 +56,29 @@ class SessionAgent(Protocol):
     ) -> Kept: ...
 
 
+@dataclass
+class SessionProfile:
+    """The profile a browser session started from, as a run in it saves to it
+    (RunOptions.profile_save): its id, and the version the session's browser state comes from,
+    the one loaded when the session started, then the one its last run saved. A save over a
+    version saved since by anyone else is refused, as a run's own profile's is."""
+
+    profile_id: str
+    version: int
+
+
 @dataclass(frozen=True)
 class SessionView:
-    """A session as one of its runs sees it: its name, what its agent keeps, and the bounded
-    summary of its earlier runs for the model ("" for the first run)."""
+    """A session as one of its runs sees it: its name, what its agent keeps, the bounded
+    summary of its earlier runs for the model ("" for the first run), and the profile it
+    started from (None for none)."""
 
     name: str
     kept: Kept | None
     memory: str = ""
     earlier_runs: int = 0  # runs of the session before this one
     left_out: int = 0  # of those, how many the summary leaves out to fit its budget
+    profile: SessionProfile | None = None
 
 
 class Seat(Protocol):
@@ -110,6 +123,10 @@ class SessionSeats(Protocol):
     def elsewhere(self, name: str, kind: int, principal: Principal, field: str) -> str | None:
         """The id of session `name` when another replica holds it (a start is relayed there);
         None when this process does. Refuses as `take` does a session the start cannot use."""
+
+    def profile_of(self, name: str, kind: int, principal: Principal, field: str) -> str:
+        """The name of the profile session `name` started from ("" for none), for a start that
+        saves to it. Refuses as `take` does a session the start cannot use."""
 
     def held_by(self, principal_id: str) -> int:
         """Live sessions the principal created that this process holds."""

@@ -35,6 +35,7 @@ from outrider.server.core.runs.terminal import Ending
 from outrider.server.core.secrets.run_secrets import keep_secrets_in_memory
 from outrider.server.core.storage import ActiveLimits, Store
 from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, KeyedRun, StartKey
+from outrider.server.core.vault.checks import saves_to_session
 from outrider.server.core.vault.vault import Vault
 from outrider.server.settings import Settings
 from outrider.server.telemetry.logs import RUN_ID
@@ -204,7 +205,10 @@ class Starter:
         principal.require(Scope.RUNS_START)
         _check_spec(spec, params_at, options_at)
         browser_run = spec.kind == run_pb2.RUN_KIND_AUTOMATE
-        self._vault.check_run(spec.options, principal.tenant, browser_run, options_at)
+        session_profile = self._session_profile(spec, principal, options_at)
+        self._vault.check_run(
+            spec.options, principal.tenant, browser_run, options_at, session_profile
+        )
         model = validation.chosen_model(
             spec.options.model,
             principal.offered_models(self._settings.models),
@@ -219,6 +223,15 @@ class Starter:
         options.CopyFrom(spec.options)
         options.model = model
         return replace(spec, options=options)
+
+    def _session_profile(self, spec: RunSpec, principal: Principal, options_at: str) -> str:
+        """The profile the run's session started from, when the run saves to it ("" else)."""
+        if not saves_to_session(spec.options):
+            return ""
+        if self.seats is None:
+            raise Unimplemented("this server keeps no sessions")
+        field = f"{options_at}session"
+        return self.seats.profile_of(spec.options.session, spec.kind, principal, field)
 
     def _admit(
         self, spec: RunSpec, principal: Principal, run_id: str, options_at: str

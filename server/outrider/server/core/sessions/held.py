@@ -11,7 +11,7 @@ from google.protobuf.message import Message
 
 from outrider.server.core import clock
 from outrider.server.core.names import run_name, session_id_from
-from outrider.server.core.runs.session_seats import Kept, SessionView
+from outrider.server.core.runs.session_seats import Kept, SessionProfile, SessionView
 from outrider.server.core.sessions import records
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.session_contract import SessionRunRow
@@ -47,6 +47,7 @@ class HeldSession:
     # told when the seat is free again (the run ended, or its start was refused)
     on_free: Callable[[HeldSession], None]
     changes: Changes = field(default_factory=Changes)
+    profile: SessionProfile | None = None  # the profile its browser started from
     run_id: str = ""  # the run that has the seat
     base: int = 0  # where that run's events start in the session's stream, once it began
     begun: bool = False
@@ -111,7 +112,7 @@ class HeldSession:
 
     def view(self, memory: tuple[str, int, int]) -> SessionView:
         text, earlier, left_out = memory
-        return SessionView(self.record.name, self.kept, text, earlier, left_out)
+        return SessionView(self.record.name, self.kept, text, earlier, left_out, self.profile)
 
     # timers
 

@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterator, Mapping
 
 from outrider.server.core.errors import Unavailable
 from outrider.server.core.runs.observing import kind_label
-from outrider.server.core.runs.session_seats import Kept
+from outrider.server.core.runs.session_seats import Kept, SessionProfile
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.held import HeldSession
 from outrider.server.core.sessions.orphans import Orphans, end_orphans
 from outrider.server.core.storage import Store
+from outrider.server.core.vault.names import parse_profile_name
 from outrider.server.core.webhooks.notices import session_ended
 from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.telemetry import metrics
@@ -56,7 +57,8 @@ class Holding:
 
     def open(self, record: session_pb2.Session, kept: Kept | None) -> HeldSession:
         """Starts executing a new session: its timers run, its first event is written."""
-        live = HeldSession(record, kept, self._store, self._seat_free)
+        profile = self._profile(record)
+        live = HeldSession(record, kept, self._store, self._seat_free, profile=profile)
         self.here[live.id] = live
         metrics.session_live(kind_label(record.kind), +1)
         live.arm("expire", records.seconds_left(record), lambda: self._expired(live))
@@ -66,6 +68,15 @@ class Holding:
         live.append(session_pb2.SessionStarted(url=where[0], title=where[1]))
         self._arm_idle(live)
         return live
+
+    def _profile(self, record: session_pb2.Session) -> SessionProfile | None:
+        """The profile the session's browser was just loaded from, at its version now: the
+        version its runs' saves must find there (see `SessionProfile`)."""
+        if not record.profile:
+            return None
+        profile_id = parse_profile_name(record.profile, "profile")
+        row = self._store.get_profile(record.tenant, profile_id)
+        return SessionProfile(profile_id, row.version if row is not None else 0)
 
     def held_by(self, principal_id: str) -> int:
         return sum(1 for live in self.here.values() if live.record.created_by == principal_id)

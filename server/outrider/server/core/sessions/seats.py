@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Callable
 
 from outrider.server.core.errors import FailedPrecondition, InvalidArgument
-from outrider.server.core.names import parse_session_name
+from outrider.server.core.names import parse_session_name, session_id_from
 from outrider.server.core.principals import Principal
 from outrider.server.core.runs.session_seats import Seat, SessionElsewhere, SessionView
 from outrider.server.core.sessions import records
@@ -86,9 +86,19 @@ class Seats:
         held = self._checked(name, kind, principal, field)
         return None if held in self._holding.here or held in self._holding.opening else held
 
+    def profile_of(self, name: str, kind: int, principal: Principal, field: str) -> str:
+        return self._usable(name, kind, principal, field).profile
+
     def _checked(self, name: str, kind: int, principal: Principal, field: str) -> str:
         """The session's id, once it is known to be a live session of `kind` the principal
         sees."""
+        return session_id_from(self._usable(name, kind, principal, field).name)
+
+    def _usable(
+        self, name: str, kind: int, principal: Principal, field: str
+    ) -> session_pb2.Session:
+        """The session's record, once it is known to be a live session of `kind` the
+        principal sees."""
         session_id = parse_session_name(name, field)
         record = self._find(session_id, principal.tenant_filter)
         if record.kind != kind:
@@ -99,7 +109,7 @@ class Seats:
             )
         if record.state == records.ENDED:
             raise ended(name, record)
-        return session_id
+        return record
 
     def take(
         self,

@@ -65,10 +65,20 @@ def _is_origin(text: str) -> bool:
     return parts.path in ("", "/") and not parts.query and not parts.fragment
 
 
+SAVING = (profile_pb2.PROFILE_SAVE_ON_SUCCESS, profile_pb2.PROFILE_SAVE_ALWAYS)
+
+
+def saves_to_session(options: params_pb2.RunOptions) -> bool:
+    """Whether a run saves to the profile its session started from (it names none itself)."""
+    return bool(options.session) and not options.profile and options.profile_save in SAVING
+
+
 def check_vault_options(
-    options: params_pb2.RunOptions, prefix: str, browser_run: bool
+    options: params_pb2.RunOptions, prefix: str, browser_run: bool, session_profile: str = ""
 ) -> tuple[str, list[str]]:
-    """The profile id ("" when none) and credential ids a run's options name."""
+    """The id of the profile the run loads or saves to ("" when none) and the credential ids
+    its options name; `session_profile`: the name of the profile the run's session started
+    from, when the run saves to it ("" otherwise)."""
     violations: list[FieldViolation] = []
     names_any = bool(options.profile or options.credentials or options.by_hand)
     if names_any and not browser_run:
@@ -87,18 +97,35 @@ def check_vault_options(
                 "the session",
             )
         )
-    saves = options.profile_save not in (0, profile_pb2.PROFILE_SAVE_NEVER)
-    if saves and not options.profile:
-        violations.append(FieldViolation(f"{prefix}profile_save", "needs a profile to save to"))
+    if options.profile_save in SAVING and not options.profile:
+        violations.extend(_nowhere_to_save(options, prefix, session_profile))
     if len(options.credentials) > MAX_RUN_CREDENTIALS:
         violations.append(
             FieldViolation(f"{prefix}credentials", f"must name at most {MAX_RUN_CREDENTIALS}")
         )
     if violations:
         raise InvalidArgument(violations)
-    profile = parse_profile_name(options.profile, f"{prefix}profile") if options.profile else ""
+    named = options.profile or session_profile
+    profile = parse_profile_name(named, f"{prefix}profile") if named else ""
     credentials = [
         parse_credential_name(name, f"{prefix}credentials[{n}]")
         for n, name in enumerate(options.credentials)
     ]
     return profile, list(dict.fromkeys(credentials))
+
+
+def _nowhere_to_save(
+    options: params_pb2.RunOptions, prefix: str, session_profile: str
+) -> list[FieldViolation]:
+    """A run that saves without naming a profile saves to its session's, if it has one."""
+    if not options.session:
+        return [FieldViolation(f"{prefix}profile_save", "needs a profile to save to")]
+    if not session_profile:
+        return [
+            FieldViolation(
+                f"{prefix}profile_save",
+                "the session has no profile to save to (a session saves to the profile it was "
+                "created from: CreateSessionRequest.profile)",
+            )
+        ]
+    return []

@@ -1,11 +1,12 @@
-"""A profile opened by one holder (a run; later a session): the state it loaded, its writer lease
-while it holds one, and its save, refused rather than lost when it would overwrite a newer
-version or another holder writes the profile.
+"""A profile opened by one holder (a run, a session): the state it loaded (a run in a session
+loads none: its session's browser holds the state), its writer lease while it holds one, and its
+save, refused rather than lost when it would overwrite a newer version or another holder writes
+the profile.
 
 Many readers, one writer: a holder that will save takes the profile's lease in the store when it
 opens it (and renews it, `keep_lease`); one that cannot, because another holder's lease runs,
-reads only and tries again when it saves. Every save also names the version it loaded: a save
-after another holder's is refused (PROFILE_VERSION_CONFLICT), whoever holds the lease.
+reads only and tries again when it saves. Every save also names the version its state came from:
+a save after another holder's is refused (PROFILE_VERSION_CONFLICT), whoever holds the lease.
 """
 
 from __future__ import annotations
@@ -55,6 +56,19 @@ class OpenedProfile:
             state = decode_state(vault.open(stored.box, _identity(row)))
         store.profile_used(tenant, profile_id, clock.now_us())
         return cls(vault, row, holder, version, state, writer)
+
+    @classmethod
+    def to_save(
+        cls, vault: Vault, tenant: str, profile_id: str, holder: str, version: int
+    ) -> OpenedProfile:
+        """The profile for `holder` to save a browser state to that came from `version` of it,
+        loaded earlier by another (a run in a session saving to the profile the session started
+        from): its writer lease taken, nothing loaded. NotFound when the tenant has no such
+        profile (any more)."""
+        row = profile_row(vault, tenant, profile_id)
+        writer = cls._lease(vault, row, holder) == holder
+        vault.store.profile_used(tenant, profile_id, clock.now_us())
+        return cls(vault, row, holder, version, None, writer)
 
     @staticmethod
     def _lease(vault: Vault, row: ProfileRow, holder: str) -> str:
@@ -127,8 +141,8 @@ class OpenedProfile:
             return _refused(
                 report,
                 "PROFILE_VERSION_CONFLICT",
-                f"{self.name} was saved as version {now.version} since this run loaded version "
-                f"{self.version}; saving would overwrite it",
+                f"{self.name} was saved as version {now.version} since version {self.version}, "
+                "the one this run's browser state comes from; saving would overwrite it",
             )
         holder = run_name(now.writer) if now.writer else "another run"
         return _refused(

@@ -53,11 +53,17 @@ class Vault:
             raise Unavailable(str(error), "VAULT_KEY_UNAVAILABLE") from None
 
     def check_run(
-        self, options: params_pb2.RunOptions, tenant: str, browser_run: bool, prefix: str
+        self,
+        options: params_pb2.RunOptions,
+        tenant: str,
+        browser_run: bool,
+        prefix: str,
+        session_profile: str = "",
     ) -> None:
         """A start's vault options: well formed, and naming only profiles and credentials of
-        the tenant (NOT_FOUND otherwise, the same for another tenant's as for none)."""
-        profile, credentials = check_vault_options(options, prefix, browser_run)
+        the tenant (NOT_FOUND otherwise, the same for another tenant's as for none; so is the
+        profile a run saves to in its session, `session_profile`, deleted since)."""
+        profile, credentials = check_vault_options(options, prefix, browser_run, session_profile)
         if not (profile or credentials):
             return
         self.require()

@@ -270,6 +270,14 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * writer at a time (a lease): a second run asking to save still reads, and its save is
    * refused; a save that would overwrite a version saved since this run loaded it is refused
    * too. Either way the run's outcome (RunOutcome.profile_save) and a profile_saved event say so.
+   * A run in a `session` names no profile: it saves the session's browser state to the profile
+   * the session was created from (CreateSessionRequest.profile), under the same rules; a save
+   * over a version saved since the session's state came from it (the version the session
+   * loaded, then the one its last run saved) is refused. That is how a login done again inside
+   * a session, by the agent or by hand (`by_hand`), is kept for later runs and sessions. The
+   * profile's check is not run in a session (it would move the session's page), and no
+   * profile_loaded event is sent (the run loads nothing). INVALID_ARGUMENT on this field when
+   * the run names neither a profile nor a session created from one.
    *
    * @generated from field: outrider.v1.ProfileSave profile_save = 12;
    */
@@ -294,7 +302,9 @@ export declare type RunOptions = Message<"outrider.v1.RunOptions"> & {
    * ProfileService.StartProfileLogin). With `session`, a person uses the session's browser
    * between its runs, as it is (no url: it stays on the session's page); the session is
    * SESSION_STATE_CONTROLLED meanwhile, and the person's hand-back note is the run's answer,
-   * which the session's next run reads. Browser runs only; implies interactive.
+   * which the session's next run reads; with `profile_save` too, in a session created from a
+   * profile, what they did (logging in again) is saved to that profile. Browser runs only;
+   * implies interactive.
    *
    * @generated from field: bool by_hand = 14;
    */

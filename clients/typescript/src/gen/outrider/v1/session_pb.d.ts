@@ -179,7 +179,8 @@ export declare type Session = Message<"outrider.v1.Session"> & {
 
   /**
    * The profile ("profiles/{profile_id}") whose saved state the session's browser started
-   * from; empty when none. The session only reads it (its runs do not save to it).
+   * from; empty when none. A run in the session saves to it when it asks to
+   * (RunOptions.profile_save).
    *
    * @generated from field: string profile = 23;
    */

@@ -61,8 +61,9 @@ export declare type CreateSessionRequest = Message<"outrider.v1.CreateSessionReq
   /**
    * Browser sessions: start the session's browser from this profile of the caller's tenant
    * ("profiles/{profile_id}", ProfileService): its saved cookies, localStorage and IndexedDB are
-   * loaded into the new context before the start page opens. Read only: the session never saves
-   * to it. NOT_FOUND when the tenant has no such profile; FAILED_PRECONDITION
+   * loaded into the new context before the start page opens. The session saves to it only when
+   * one of its runs asks to (RunOptions.profile_save), e.g. after logging in again. NOT_FOUND
+   * when the tenant has no such profile; FAILED_PRECONDITION
    * (VAULT_NOT_CONFIGURED) on a server without a vault key.
    *
    * @generated from field: string profile = 6;
