@@ -244,6 +244,21 @@ async def test_a_session_from_the_form_with_a_profile_starts_signed_in(console: 
     assert made.profile == profile
     assert (made.current_url, made.current_title) == (account, "Your Acme account")
     await expect(page.locator("#session-facts")).to_contain_text("Your Acme account")
+    # a person uses its browser and hands it back: its state is saved to the profile
+    await expect(page.get_by_label(re.compile("and save its state to"))).to_be_checked()
+    await page.get_by_role("button", name="Use its browser yourself").click()
+    await page.wait_for_url(re.compile(rf"{re.escape(console.base)}/runs/[0-9a-f]{{24}}$"))
+    lent = page.url.rsplit("/", 1)[-1]
+    controls = page.locator("#live-controls")
+    await expect(controls).to_contain_text("The agent asks for a person", timeout=60_000)
+    await controls.get_by_role("button", name="Take over").click()
+    await expect(controls).to_contain_text("You have control of the browser")
+    await controls.get_by_label("Note for the agent").fill("Checked the account")
+    await controls.get_by_role("button", name="Hand back").click()
+    ended = await console.ended("alice", lent)
+    assert ended.outcome.success and ended.outcome.profile_save.saved, ended.outcome
+    assert ended.outcome.profile_save.version == 2
+    await page.goto(f"{console.base}/sessions/{name.removeprefix('sessions/')}")
     await page.get_by_role("button", name="End the session").click()
     await expect(page.locator("#session-facts")).to_contain_text("Ended")
     await page.context.close()

@@ -109,7 +109,10 @@ class SessionPages:
         request_id = request_ids.check_request_id(form.get("request_id"), "request_id")
         try:
             started = await self._sessions.lend_browser(
-                session_id, signed_in.principal, request_id or str(uuid.uuid4())
+                session_id,
+                signed_in.principal,
+                request_id or str(uuid.uuid4()),
+                save_profile=form.get("save_profile") == "on",
             )
         except PermissionDenied:
             raise  # an error page: the form was not theirs to send

@@ -17,7 +17,6 @@ from outrider.server.core.sessions import records
 from outrider.server.core.sessions.held import HeldSession
 from outrider.server.core.sessions.orphans import Orphans, end_orphans
 from outrider.server.core.storage import Store
-from outrider.server.core.vault.names import parse_profile_name
 from outrider.server.core.webhooks.notices import session_ended
 from outrider.server.core.webhooks.outbox import Outbox
 from outrider.server.telemetry import metrics
@@ -55,9 +54,11 @@ class Holding:
             self.opening.pop(session_id, None)
             opened.set()
 
-    def open(self, record: session_pb2.Session, kept: Kept | None) -> HeldSession:
-        """Starts executing a new session: its timers run, its first event is written."""
-        profile = self._profile(record)
+    def open(
+        self, record: session_pb2.Session, kept: Kept | None, profile: SessionProfile | None
+    ) -> HeldSession:
+        """Starts executing a new session: its timers run, its first event is written.
+        `profile`: the one its browser was loaded from, at the version loaded."""
         live = HeldSession(record, kept, self._store, self._seat_free, profile=profile)
         self.here[live.id] = live
         metrics.session_live(kind_label(record.kind), +1)
@@ -68,15 +69,6 @@ class Holding:
         live.append(session_pb2.SessionStarted(url=where[0], title=where[1]))
         self._arm_idle(live)
         return live
-
-    def _profile(self, record: session_pb2.Session) -> SessionProfile | None:
-        """The profile the session's browser was just loaded from, at its version now: the
-        version its runs' saves must find there (see `SessionProfile`)."""
-        if not record.profile:
-            return None
-        profile_id = parse_profile_name(record.profile, "profile")
-        row = self._store.get_profile(record.tenant, profile_id)
-        return SessionProfile(profile_id, row.version if row is not None else 0)
 
     def held_by(self, principal_id: str) -> int:
         return sum(1 for live in self.here.values() if live.record.created_by == principal_id)

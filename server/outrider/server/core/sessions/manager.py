@@ -32,7 +32,12 @@ from outrider.server.core.principals import Principal, Scope
 from outrider.server.core.request_ids import Created, Started
 from outrider.server.core.runs.agent import AgentRegistry
 from outrider.server.core.runs.manager import RunManager
-from outrider.server.core.runs.session_seats import Kept, SessionAgent, SessionElsewhere
+from outrider.server.core.runs.session_seats import (
+    Kept,
+    SessionAgent,
+    SessionElsewhere,
+    SessionProfile,
+)
 from outrider.server.core.runs.stream_checks import Reauthenticate
 from outrider.server.core.sessions import records
 from outrider.server.core.sessions.checks import SessionSpec, check_create
@@ -190,16 +195,21 @@ class SessionManager:
             )
         try:
             with self._holding.opening_here(session_id):
-                kept = await self._keep(spec, session_id, principal.tenant)
+                opened = self._opened_profile(spec, session_id, principal.tenant)
+                kept = await self._keep(spec, session_id, opened.state if opened else None)
         except Exception as error:
             why = self._fail(record, session_id, error)
             if isinstance(error, OutriderError):
                 raise
             raise Unavailable(why, reason="BROWSER_UNAVAILABLE") from None
-        live = self._holding.open(record, kept)
+        # the version its browser state comes from: its runs' saves must find it there
+        profile = SessionProfile(spec.profile, opened.version) if opened else None
+        live = self._holding.open(record, kept, profile)
         return self._copy(live.record)
 
-    async def _keep(self, spec: SessionSpec, session_id: str, tenant: str) -> Kept | None:
+    async def _keep(
+        self, spec: SessionSpec, session_id: str, state: StorageState | None
+    ) -> Kept | None:
         """What the kind's agent keeps for the session (nothing, for an agent that keeps none),
         a browser started from the session's profile when it names one."""
         agent = self._agents[spec.kind]
@@ -212,18 +222,15 @@ class SessionManager:
             if live is not None:
                 self._holding.lost(live, why)
 
-        return await keeper.keep(
-            spec.start_url, lost, self._profile_state(spec, session_id, tenant)
-        )
+        return await keeper.keep(spec.start_url, lost, state)
 
-    def _profile_state(
+    def _opened_profile(
         self, spec: SessionSpec, session_id: str, tenant: str
-    ) -> StorageState | None:
-        """The saved state of the session's profile, read only (no writer lease)."""
+    ) -> OpenedProfile | None:
+        """The session's profile opened read only (no writer lease): its state and version."""
         if not spec.profile:
             return None
-        vault = self._runs.vault
-        return OpenedProfile.open(vault, tenant, spec.profile, session_id, save=False).state
+        return OpenedProfile.open(self._runs.vault, tenant, spec.profile, session_id, save=False)
 
     def _fail(self, record: session_pb2.Session, session_id: str, error: Exception) -> str:
         """The session's agent could not open what it keeps: the session ends at once. Says
@@ -249,10 +256,13 @@ class SessionManager:
         found = (self._store.get_run(row.run_id) for row in reversed(rows))
         return [run for run in found if run is not None]
 
-    async def lend_browser(self, session_id: str, principal: Principal, request_id: str) -> Started:
+    async def lend_browser(
+        self, session_id: str, principal: Principal, request_id: str, save_profile: bool = False
+    ) -> Started:
         """Starts the by-hand run that lends the session's browser to a person (hands_on.py):
-        refused as any start in it is (busy, ended, another tenant's, a research session)."""
-        spec = hands_on_spec(session_name(session_id))
+        refused as any start in it is (busy, ended, another tenant's, a research session; with
+        `save_profile`, a session that started from no profile)."""
+        spec = hands_on_spec(session_name(session_id), save_profile)
         return await self._runs.start(spec, principal, "", "", request_id)
 
     def _find(self, session_id: str, tenant: str | None) -> session_pb2.Session:
