@@ -101,6 +101,13 @@ async def test_a_person_uses_a_session_browser_between_runs_from_its_page(
     await controls.get_by_role("button", name="Send text").click()
     await controls.get_by_role("button", name="Send Enter").click()  # subscribes
     await eventually(lambda: "welcome" in where(console, run_id), within=30)
+    watcher = await page.context.new_page()  # the session's page shows its browser meanwhile
+    await watcher.goto(f"{console.base}/sessions/{session_id}")
+    await expect(watcher.locator("#session-facts")).to_contain_text("A person controls its browser")
+    live = watcher.locator(f"#screen-{run_id}")
+    await eventually(lambda: live.evaluate("i => i.naturalWidth > 0"), 30)
+    await shot(watcher, "session-live-browser", full_page=False)
+    await watcher.close()
     await page.locator("#screen").scroll_into_view_if_needed()
     await shot(page, "session-browser-in-use", full_page=False)
     await controls.get_by_label("Note for the agent").fill(NOTE)
