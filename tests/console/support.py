@@ -229,6 +229,12 @@ def capture_logs(stack: AsyncExitStack) -> LogLines:
     return logs
 
 
+def where(console: Console, run_id: str) -> str:
+    """The URL of the run's current tab, as its live view shows it ("" without one)."""
+    control = console.server.runs.browsers.of(run_id)
+    return control.live.where() if control is not None and control.live is not None else ""
+
+
 async def shot(page: Page, name: str, full_page: bool = True) -> Path:
     """Saves what the person sees now as tests/artifacts/console/<name>.png: the whole page, or
     (`full_page=False`) the window's first screenful."""

@@ -44,6 +44,7 @@ from tests.console.support import (
     serve,
     shot,
     two_tenants,
+    where,
 )
 from tests.console.test_answering import tab_to
 from tests.console.test_start_session import get_session, session_form
@@ -133,11 +134,6 @@ async def send_text(page: Page, text: str) -> None:
     await controls.get_by_label("Text").fill(text)
     await controls.get_by_role("button", name="Send text").click()
     await controls.get_by_role("button", name="Send Enter").click()
-
-
-def where(console: Console, run_id: str) -> str:
-    control = console.server.runs.browsers.of(run_id)
-    return control.live.where() if control is not None and control.live is not None else ""
 
 
 async def test_a_person_logs_in_once_and_the_next_run_starts_signed_in(console: Console) -> None:

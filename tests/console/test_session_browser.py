@@ -22,6 +22,7 @@ from tests.console.support import (
     accessibility_problems,
     console_server,
     shot,
+    where,
 )
 from tests.console.test_answering import tab_to
 from tests.sessions.support import create_request, sessions_stub
@@ -162,8 +163,3 @@ async def test_a_reader_cannot_use_the_browser_and_another_tenant_sees_no_sessio
     await expect(reader.locator(f"#session-{session_id}")).to_contain_text("someone ended it")
     await reader.context.close()
     await bob.context.close()
-
-
-def where(console: Console, run_id: str) -> str:
-    control = console.server.runs.browsers.of(run_id)
-    return control.live.where() if control is not None and control.live is not None else ""

@@ -144,12 +144,14 @@ def test_retention_purges_ended_sessions_created_before_a_time_and_nothing_else(
         ended.state = ENDED
         store.save_session(ended, session_id)
     store.flush()
-    assert store.purge_ended_sessions(20, 1) == 1  # the oldest first, a batch at a time
+    assert (
+        asyncio.run(store.purge_ended_sessions(20, 1)) == 1
+    )  # the oldest first, a batch at a time
     assert store.get_session("older") is None and store.get_session("old") is not None
-    assert store.purge_ended_sessions(20, 10) == 1
+    assert asyncio.run(store.purge_ended_sessions(20, 10)) == 1
     assert store.get_session("old") is None
     assert store.session_runs("old") == [] and store.session_events_after("old", 0, 5) == []
-    assert store.purge_ended_sessions(20, 10) == 0
+    assert asyncio.run(store.purge_ended_sessions(20, 10)) == 0
     kept = [s.name for s in store.list_sessions(10, None, [], 0)]
     assert kept == ["sessions/new", "sessions/live"]  # too new, or live however old
     assert len(store.session_runs("live")) == 1 and store.session_events_after("new", 0, 5)

@@ -82,7 +82,7 @@ class RetentionSweeper(BackgroundTask):
         """One pass: purges what the policy says, oldest first, BATCH runs at a time, then the
         ended sessions past the age limit."""
         result = await self._purge_runs()
-        result.sessions = self._forget_ended_sessions()
+        result.sessions = await self._forget_ended_sessions()
         return result
 
     async def _purge_runs(self) -> SweepResult:
@@ -102,13 +102,13 @@ class RetentionSweeper(BackgroundTask):
                 return self._finish(result)
             await asyncio.sleep(0)  # let the edges and runs have the loop between batches
 
-    def _forget_ended_sessions(self) -> int:
+    async def _forget_ended_sessions(self) -> int:
         """Ended sessions past the age limit, as finished runs: their records and own events."""
         if not self._policy.max_age_s:
             return 0
         before_us = clock.now_us() - int(self._policy.max_age_s * 1_000_000)
         try:
-            purged = self._store.purge_ended_sessions(before_us, 1000)
+            purged = await self._store.purge_ended_sessions(before_us, 1000)
         except Exception:  # as for the runs: the next sweep retries
             log.exception("the sweep of ended sessions failed")
             return 0

@@ -49,6 +49,7 @@ from outrider.server.core.sessions.stream import SessionBatch, SessionStream, re
 from outrider.server.core.storage import Store
 from outrider.server.core.storage.contract import REQUEST_ID_TAKEN, StartKey
 from outrider.server.core.storage.session_contract import (
+    LIVE_SESSION_STATES,
     TENANT_SESSIONS_FULL,
     KeyedSession,
 )
@@ -309,12 +310,16 @@ class SessionManager:
     def newest_labelled(
         self, labels: Mapping[str, str], kind: int, principal: Principal
     ) -> session_pb2.Session | None:
-        """The newest session, live or ended, of `kind` in the principal's tenant that has every
-        one of `labels` (an edge's own, e.g. the A2A context it stands for), or None."""
+        """The newest session of `kind` in the principal's tenant that has every one of `labels`
+        (an edge's own, e.g. the A2A context it stands for), or None: a live one if any, else
+        the newest ended one. Live ones are looked for apart, so that ended sessions (kept until
+        retention) never push a live one out of the scan."""
         principal.require(Scope.RUNS_READ)
-        for stored in self._store.list_sessions(1000, None, [], kind, principal.tenant_filter):
-            if all(stored.labels.get(key) == value for key, value in labels.items()):
-                return self._fresh(stored)
+        for states in (list(LIVE_SESSION_STATES), []):
+            rows = self._store.list_sessions(1000, None, states, kind, principal.tenant_filter)
+            for stored in rows:
+                if all(stored.labels.get(key) == value for key, value in labels.items()):
+                    return self._fresh(stored)
         return None
 
     def watch(

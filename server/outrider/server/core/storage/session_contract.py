@@ -100,7 +100,7 @@ class SessionStore(Protocol):
     ) -> list[session_pb2.SessionEvent]:
         """The session's own events after sequence `after`, in order."""
 
-    def purge_ended_sessions(self, before_us: int, limit: int) -> int:
+    async def purge_ended_sessions(self, before_us: int, limit: int) -> int:
         """Deletes up to `limit` ended sessions created before `before_us` (oldest first) with
         their runs' places and their own events; how many (retention)."""
 

@@ -93,7 +93,10 @@ class PostgresSessions(PostgresConnection):
         rows = await asyncio.to_thread(self._rows, FIND_SESSION_KEY, key_values(key), barrier=False)
         return KeyedSession(str(rows[0][0]), str(rows[0][1])) if rows else None
 
-    def purge_ended_sessions(self, before_us: int, limit: int) -> int:
+    async def purge_ended_sessions(self, before_us: int, limit: int) -> int:
+        return await asyncio.to_thread(self._purge_ended_sessions, before_us, limit)
+
+    def _purge_ended_sessions(self, before_us: int, limit: int) -> int:
         try:
             with self._pool.connection() as conn, conn.transaction():
                 rows = conn.execute(ENDED_SESSIONS_BEFORE, (before_us, limit)).fetchall()

@@ -67,7 +67,7 @@ class SqliteSessions(SqliteConnection):
         sql = for_sqlite(FORGET_EXPIRED_SESSION_KEYS)
         return int(self._conn.execute(sql, (before_us,)).rowcount)
 
-    def purge_ended_sessions(self, before_us: int, limit: int) -> int:
+    async def purge_ended_sessions(self, before_us: int, limit: int) -> int:
         sql = for_sqlite(ENDED_SESSIONS_BEFORE)
         ids = [(str(row[0]),) for row in self._conn.execute(sql, (before_us, limit)).fetchall()]
         if ids:
