@@ -231,8 +231,9 @@ _START_SESSION_INPUT: Final[dict[str, Any]] = {
         "profile": {
             "type": "string",
             "description": 'A saved profile its browser starts from, "profiles/<id>": its '
-            "cookies and storage (a site it is signed in to stays signed in). Read only: the "
-            "session never saves to it. Only for a browser session.",
+            "cookies and storage (a site it is signed in to stays signed in). The session does "
+            "not save to it by itself; a run in it may, with options.profile_save. Only for a "
+            "browser session.",
         },
         "request_id": _REQUEST_ID
         | {
