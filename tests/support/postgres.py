@@ -174,12 +174,17 @@ def drop_presence(url: str, key: int) -> None:
         )
 
 
-def waiting_for_locks(url: str) -> int:
-    """How many sessions of `url`'s database wait for a lock another one holds."""
+def waiting_for_locks(url: str, besides: str = "") -> int:
+    """How many sessions of `url`'s database wait for a lock another one holds; with `besides`,
+    not counting those waiting in that statement (one of the server's background writers, which
+    may wait on the same lock whenever it happens to run)."""
+    skipped = besides.split("%s", 1)[0] if besides else None  # as far as its first parameter
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-            "AND datname = current_database()"
+            "AND datname = current_database() "
+            "AND (%s::text IS NULL OR NOT starts_with(ltrim(query), %s::text))",
+            (skipped, skipped),
         ).fetchone()
     return int(row[0]) if row else 0
 
