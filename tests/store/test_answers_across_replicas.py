@@ -178,7 +178,7 @@ async def test_answers_retried_elsewhere_after_a_kill_within_50_ms_get_the_truth
     for run in runs:  # the client answers what the resumed runs ask, until they end
         await settle(nodes, 1, run)
         stored = (await nodes[1].runs.GetRun(run_service_pb2.GetRunRequest(name=run))).run
-        assert stored.state == run_pb2.RUN_STATE_SUCCEEDED, run
+        assert stored.state == run_pb2.RUN_STATE_SUCCEEDED, (run, stored.outcome)
 
 
 async def retried(nodes: list[Node], question: ip.Interaction) -> str:
