@@ -144,11 +144,12 @@ class Executions:
         ending = ending or Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
         seen = {event_name(e) for e in lost.last}
-        for payload in terminal_payloads(run.kind, seen, ending, stats):
-            if isinstance(payload, ae.AutomateEvent) and payload.HasField("complete"):
-                closed_complete(payload.complete, lost.attempts)
-            self._log.append(run_id, payload)
-        self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, failure(ending))
+        with self._store.together():  # a watcher elsewhere that reads `done` finds the run ended
+            for payload in terminal_payloads(run.kind, seen, ending, stats):
+                if isinstance(payload, ae.AutomateEvent) and payload.HasField("complete"):
+                    closed_complete(payload.complete, lost.attempts)
+                self._log.append(run_id, payload)
+            self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, failure(ending))
 
     def stop_moved(self, run_id: str) -> None:
         active = self.active.get(run_id)
@@ -268,11 +269,12 @@ class Executions:
         stats = RunStats(
             active.ctx.started_us, active.ctx.seen["agent:step"], active.ctx.seen["agent:action"]
         )
-        for payload in terminal_payloads(active.run.kind, active.ctx.seen, ending, stats):
-            active.ctx.emit(payload)
         final = outcome if isinstance(outcome, run_pb2.RunOutcome) else failure(ending)
         state = _end_state(final)
-        self._record_end(active.run, run_id, state, final)
+        with self._store.together():  # a watcher elsewhere that reads `done` finds the run ended
+            for payload in terminal_payloads(active.run.kind, active.ctx.seen, ending, stats):
+                active.ctx.emit(payload)
+            self._record_end(active.run, run_id, state, final)
         del self.active[run_id]
         self.admission.leave(run_id)
         if active.seat is not None:
