@@ -56,6 +56,14 @@ class Agent(Protocol):
 Params = params_pb2.AutomateParams | params_pb2.ResearchParams
 AgentRegistry = Mapping[int, Agent]  # RunKind -> the agent serving it
 
+# The events that end a run's stream, by kind. The context holds them back until the core writes
+# the run's ending (execution.py), and they commit with its ended record: whoever reads one finds
+# the run ended, and a replica lost in between cannot leave a run ended by its events alone.
+_LAST_EVENTS = {
+    run_pb2.RUN_KIND_AUTOMATE: frozenset({"complete", "done"}),
+    run_pb2.RUN_KIND_RESEARCH: frozenset({"complete", "error"}),
+}
+
 
 class RunContext:
     """One run as its agent sees it: parameters (secret values included, unlike the stored
@@ -107,6 +115,7 @@ class RunContext:
         self.session = session
         self.vault = vault  # the tenant's profiles and credentials the run names (core/vault/)
         self._outbox = outbox
+        self._held_last: list[tuple[Message, str]] = []  # see _LAST_EVENTS
 
     @property
     def tenant(self) -> str:
@@ -125,18 +134,28 @@ class RunContext:
     def research(self) -> params_pb2.ResearchParams:
         return self._run.research
 
-    def emit(self, payload: Message, artifact: str = "") -> run_event_pb2.RunEvent:
-        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run; a
-        resumed run's `complete` counts and names every attempt (attempts.py)."""
+    def emit(self, payload: Message, artifact: str = "") -> None:
+        """Appends one event (an AutomateEvent, a ResearchEvent or one of our own) to the run,
+        or holds it until the run's ending when it is one of the last (_LAST_EVENTS); a resumed
+        run's `complete` counts and names every attempt (attempts.py)."""
         name = payload_event_name(payload) or payload.DESCRIPTOR.name
         self.seen[name] += 1
         if self._lost:
             effects = self.journal.entries if self.journal else []
             payload = counting_every_attempt(payload, self._lost, effects)
-        event = self._log.append(self.run_id, payload, artifact)
+        if name in _LAST_EVENTS.get(self.kind, ()):
+            self._held_last.append((payload, artifact))
+        else:
+            self._log.append(self.run_id, payload, artifact)
         if self._usage is not None:
             self._usage.saw(name)
-        return event
+
+    def release_last(self) -> None:
+        """Appends the held last events, in the order they were emitted (the core calls it while
+        it writes the run's ending)."""
+        held, self._held_last = self._held_last, []
+        for payload, artifact in held:
+            self._log.append(self.run_id, payload, artifact)
 
     def profile_signed_out(self, event: profile_pb2.ProfileNeedsLogin) -> None:
         """The run's profile failed its check: the event, and, when no credential lets the agent

@@ -274,6 +274,7 @@ class Executions:
         with self._store.together():  # a watcher elsewhere that reads `done` finds the run ended
             for payload in terminal_payloads(active.run.kind, active.ctx.seen, ending, stats):
                 active.ctx.emit(payload)
+            active.ctx.release_last()
             self._record_end(active.run, run_id, state, final)
         del self.active[run_id]
         self.admission.leave(run_id)
