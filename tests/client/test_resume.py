@@ -4,7 +4,6 @@ losing and repeating nothing."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from outrider.client import AsyncClient, automate_params, event_name
 from outrider.v1 import run_event_pb2, run_service_pb2
 from tests.client.proxy import CuttableProxy
 from tests.support.harness import Harness, ServerProcess
+from tests.support.ports import free_port
 from tests.support.requests import collect
 
 
@@ -87,12 +87,6 @@ async def test_interactive_session_resumes_and_still_takes_answers(
     expected = await truth(harness, session.run)
     assert [e.sequence for e in received] == [e.sequence for e in expected]
     assert harness.agent.received_inputs == [{"E1": "r@e.sume"}]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def test_stream_survives_a_server_killed_and_restarted_on_the_same_data(

@@ -109,9 +109,16 @@ def request_of(method: MethodDescriptor, fields: dict[str, Any] | None = None) -
 
 
 async def call(
-    channel: grpc.aio.Channel, method: MethodDescriptor, request: Message, key: str | None
+    channel: grpc.aio.Channel,
+    method: MethodDescriptor,
+    request: Message,
+    key: str | None,
+    send_first: bool = True,
 ) -> Any:
-    """One call of any shape; returns the (first) response or raises the call's error."""
+    """One call of any shape; returns the (first) response or raises the call's error. A
+    streamed request is written first unless `send_first` is False: a caller refused on its
+    metadata is answered without one, and a write racing that answer fails on the client's side
+    as INTERNAL (grpc.aio), which hides the status the server sent."""
     path = f"/{method.containing_service.full_name}/{method.name}"
     codecs = {
         "request_serializer": type(request).SerializeToString,
@@ -120,7 +127,8 @@ async def call(
     metadata: Sequence[tuple[str, str]] = (("authorization", f"Bearer {key}"),) if key else ()
     if method.client_streaming:
         stream = channel.stream_stream(path, **codecs)(metadata=metadata, timeout=30)
-        await stream.write(request)
+        if send_first:
+            await stream.write(request)
         return await stream.read()
     if method.server_streaming:
         return await channel.unary_stream(path, **codecs)(
@@ -145,7 +153,8 @@ async def test_api_keys_guard_the_method(make_harness: HarnessFactory, name: str
     method = METHODS[name]
     harness = await make_harness(api_keys=(KEY,))
     for key in (None, "wrong-key", KEY[:-1]):
-        code, reason, _ = await refused(call(harness.channel, method, request_of(method), key))
+        refusal = call(harness.channel, method, request_of(method), key, send_first=False)
+        code, reason, _ = await refused(refusal)
         assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED"), key
     # With the key, the call gets past the check to the method's own answer.
     outcome = call(harness.channel, method, request_of(method), KEY)

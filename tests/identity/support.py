@@ -3,7 +3,6 @@ file, with people of two tenants and services that get tokens by client credenti
 
 from __future__ import annotations
 
-import socket
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from outrider.server.settings.identity import OidcSettings
 from tests.identity.idp import Idp, running_idp
 from tests.rest.support import RestCase, start_rest
 from tests.security.tenants import CALLER, Keys
+from tests.support.ports import free_port
 
 API = "api://outrider"
 CONSOLE_CLIENT = "outrider-console"
@@ -30,12 +30,6 @@ SERVICES = {
     "billing-service": ("billing", "runs.start runs.read runs.cancel interactions.answer"),
     "billing-reader": ("billing", "runs.read"),
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

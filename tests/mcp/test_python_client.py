@@ -6,7 +6,6 @@ client retries with). Production browser agent, Chromium, the fixture shop, scri
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -31,6 +30,7 @@ from tests.mcp.support import (
 )
 from tests.rest.support import start_rest
 from tests.support.harness import eventually
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -217,12 +217,6 @@ async def test_data_guardrails_and_an_approval_for_the_rest_of_the_run(mcp_case:
         ]
     assert run.automate.guardrails == "Never tick the marketing box."
     assert [r.scope for r in resolved] == [run_event_pb2.APPROVAL_SCOPE_ALWAYS]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.support.harness import REPO_ROOT
+from tests.support.ports import free_port
 
 IMAGE_PYTHON = "/opt/outrider/venv/bin/python"
 
@@ -25,12 +25,6 @@ def dockerfile_command(instruction: str) -> list[str]:
     match = re.search(rf"^{instruction}\b.*?(\[.*\])\s*$", text, re.MULTILINE)
     assert match, f"no exec-form {instruction} in the Dockerfile"
     return [sys.executable if arg == IMAGE_PYTHON else arg for arg in json.loads(match.group(1))]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_the_smoke_driver_passes_against_this_checkout(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -16,15 +15,10 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.support.harness import REPO_ROOT
+from tests.support.ports import free_port
 
 CLI = [str(Path(sys.executable).parent / "outrider")]
 SCENARIO = REPO_ROOT / "tests" / "fixtures" / "scenarios" / "research_fast.yaml"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def settle(command: list[str], **env: str) -> subprocess.CompletedProcess[str]:

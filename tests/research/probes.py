@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import socket
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from playwright.async_api import async_playwright
 from outrider.server.chromium import CHROMIUM_FLAGS
 from outrider.server.settings import Settings
 from tests.support.harness import REPO_ROOT
+from tests.support.ports import free_port
 
 PROBES_DIR = REPO_ROOT / "tests" / "fixtures" / "probes"
 PROBES = ("socket", "frame", "fetched", "image", "ice", "transport")
@@ -67,7 +67,7 @@ async def _bind_all(
     stack: contextlib.AsyncExitStack, hosts: list[str], port: int, reached: Reached
 ) -> int:
     for _ in range(20):
-        chosen = port or _free_port(hosts[0])
+        chosen = port or free_port(hosts[0])
         attempt = contextlib.AsyncExitStack()
         try:
             for host in hosts:
@@ -122,14 +122,6 @@ async def _stop(server: asyncio.Server, handlers: set[asyncio.Task[None]]) -> No
     for task in handlers:
         task.cancel()
     await asyncio.gather(*handlers, return_exceptions=True)
-
-
-def _free_port(host: str) -> int:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.bind((host, 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def probe_url(base: str, targets: Iterable[str], probes: Iterable[str] = ()) -> str:

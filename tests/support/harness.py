@@ -181,8 +181,10 @@ class ServerProcess:
         assert self.process is not None and self.process.stdout is not None
         deadline = time.monotonic() + timeout
         self.port = self.rest_port = 0
+        seen: collections.deque[str] = collections.deque(maxlen=20)
         while time.monotonic() < deadline:
             line = self.process.stdout.readline()
+            seen.append(line)
             match = re.search(r"serving on [^:]+:(\d+)", line)
             if match:
                 self.port = int(match.group(1))
@@ -193,7 +195,11 @@ class ServerProcess:
                 return self.port
             if not line and self.process.poll() is not None:
                 break
-        raise RuntimeError("the server process did not start")
+        said = "".join(seen).strip() or "nothing"
+        raise RuntimeError(
+            f"the server process did not start (exit status {self.process.poll()}); it said:\n"
+            f"{said}"
+        )
 
     def drain(self) -> None:
         """Reads the process's output from now on in a thread, keeping the last lines in

@@ -26,7 +26,8 @@ from typing import Any
 
 import psycopg
 
-from tests.support.postgres import _bin_dir, _free_port, _owner
+from tests.support.ports import free_port
+from tests.support.postgres import _bin_dir, _owner
 
 _USER = "outrider"
 
@@ -60,8 +61,8 @@ class ReplicatedPostgres:
         self.root = Path(tempfile.mkdtemp(prefix="outrider-pg-ha-"))
         if self._owner is not None:
             shutil.chown(self.root, self._owner.pw_uid, self._owner.pw_gid)
-        self.primary = Node("a", _free_port(), self.root)
-        self.standby = Node("b", _free_port(), self.root)
+        self.primary = Node("a", free_port(), self.root)
+        self.standby = Node("b", free_port(), self.root)
         try:
             self._run("initdb", "-D", self.primary.data, "-U", _USER, "--auth=trust", "--no-sync")
             self._start(self.primary)

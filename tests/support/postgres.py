@@ -9,7 +9,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -17,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+
+from tests.support.ports import free_port
 
 ENV_URL = "OUTRIDER_TEST_DATABASE_URL"
 _USER = "outrider"
@@ -34,12 +35,6 @@ def _bin_dir() -> Path:
 
 def _major_of(path: str) -> int:
     return int(Path(path).parents[1].name)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _owner() -> pwd.struct_passwd | None:
@@ -82,7 +77,7 @@ class PostgresServer:
             os.chown(self._root, self._owner.pw_uid, self._owner.pw_gid)
         data = self._root / "data"
         self._run(self._bin / "initdb", "-D", data, "-U", _USER, "--auth=trust", "--no-sync")
-        port = _free_port()
+        port = free_port()
         self._options = (
             f"-p {port} -k {self._root} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c full_page_writes=off -c max_connections=200"

@@ -4,26 +4,20 @@ answers through the link, the resolution is notified, and the run succeeds."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import grpc
 import httpx
 
 from tests.support.harness import ServerProcess, eventually
+from tests.support.ports import free_port
 from tests.webhooks.receivers import Receiver
 from tests.webhooks.support import SUCCEEDED, Calls, webhook_env
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def test_a_question_is_answered_through_the_link_its_webhook_carried(tmp_path: Path) -> None:
     trusted, plain = Receiver().start(), Receiver().start()  # their ports first: not the REST's
-    rest_port = _free_port()
+    rest_port = free_port()
     public = f"http://127.0.0.1:{rest_port}"
     server = ServerProcess(
         tmp_path,
