@@ -10,7 +10,6 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from outrider.server.agents import production_agents
 from outrider.server.grpc_edge.server import OutriderServer
-from outrider.v1 import interaction_service_pb2 as isv
 from outrider.v1 import (
     params_pb2,
     run_pb2,
@@ -43,19 +42,15 @@ async def test_api_keys_guard_every_service_but_health(make_harness: HarnessFact
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await collect(harness.runs.Automate(automate_request()))
     assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
-    with pytest.raises(grpc.aio.AioRpcError) as caught:
-        async for _ in harness.interactions.Interact(_one(isv.InteractRequest())):
-            pass
+    with pytest.raises(grpc.aio.AioRpcError) as caught:  # refused on its metadata alone; a
+        # write racing the refusal would fail on the client's side as INTERNAL (grpc.aio)
+        await harness.interactions.Interact().read()
     assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
     events = await collect(harness.runs.Automate(automate_request(), metadata=bearer("other-key")))
     assert events[-1].automate.HasField("done")
     health = health_pb2_grpc.HealthStub(harness.channel)
     reply = await health.Check(health_pb2.HealthCheckRequest())
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
-
-
-async def _one(message: isv.InteractRequest):  # type: ignore[no-untyped-def]
-    yield message
 
 
 async def test_full_server_refuses_with_a_retry_hint(make_harness: HarnessFactory) -> None:
