@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from outrider.server.core import clock
@@ -144,12 +144,14 @@ class Executions:
         ending = ending or Ending("SERVER_RESTARTED", restart_reason(run))
         stats = RunStats(run.create_time.ToMicroseconds(), 0, 0)
         seen = {event_name(e) for e in lost.last}
-        with self._store.together():  # a watcher elsewhere that reads `done` finds the run ended
+
+        def write_last() -> None:
             for payload in terminal_payloads(run.kind, seen, ending, stats):
                 if isinstance(payload, ae.AutomateEvent) and payload.HasField("complete"):
                     closed_complete(payload.complete, lost.attempts)
                 self._log.append(run_id, payload)
-            self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, failure(ending))
+
+        self._record_end(run, run_id, run_pb2.RUN_STATE_FAILED, failure(ending), write_last)
 
     def stop_moved(self, run_id: str) -> None:
         active = self.active.get(run_id)
@@ -271,11 +273,13 @@ class Executions:
         )
         final = outcome if isinstance(outcome, run_pb2.RunOutcome) else failure(ending)
         state = _end_state(final)
-        with self._store.together():  # a watcher elsewhere that reads `done` finds the run ended
+
+        def write_last() -> None:
             for payload in terminal_payloads(active.run.kind, active.ctx.seen, ending, stats):
                 active.ctx.emit(payload)
             active.ctx.release_last()
-            self._record_end(active.run, run_id, state, final)
+
+        self._record_end(active.run, run_id, state, final, write_last)
         del self.active[run_id]
         self.admission.leave(run_id)
         if active.seat is not None:
@@ -304,16 +308,24 @@ class Executions:
             self._store.save_run(active.run, run_id)
 
     def _record_end(
-        self, run: run_pb2.Run, run_id: str, state: int, outcome: run_pb2.RunOutcome
+        self,
+        run: run_pb2.Run,
+        run_id: str,
+        state: int,
+        outcome: run_pb2.RunOutcome,
+        write_last: Callable[[], None],
     ) -> None:
-        now = clock.timestamp(clock.now_us())
-        run.state = state  # type: ignore[assignment]
-        run.queue_position = 0
-        run.outcome.CopyFrom(outcome)
-        run.update_time.CopyFrom(now)
-        run.end_time.CopyFrom(now)
-        run.last_sequence = self._log.last_sequence(run_id) or run.last_sequence
-        with self._store.together():  # the ended record and its notice commit together
+        """Ends the run: `write_last` appends its last events, which commit with its ended
+        record and its notice, so whoever reads `done` (on any replica) finds the run ended."""
+        with self._store.together():
+            write_last()
+            now = clock.timestamp(clock.now_us())
+            run.state = state  # type: ignore[assignment]
+            run.queue_position = 0
+            run.outcome.CopyFrom(outcome)
+            run.update_time.CopyFrom(now)
+            run.end_time.CopyFrom(now)
+            run.last_sequence = self._log.last_sequence(run_id) or run.last_sequence
             self._store.save_run(run, run_id)
             self._services.outbox.report(run_ended(run, run_id))
         self._store.delete_checkpoint(run_id)  # an ended run is never resumed
